@@ -1,0 +1,1 @@
+"""Racecraft: a rules engine for racing board games; games are content in rulesets/."""

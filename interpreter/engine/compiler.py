@@ -1,0 +1,1141 @@
+"""A merged ruleset to a `Plan`: declarations to tables, rules to closures and machine code.
+
+Statements that never wait for a decision become plain closures (fast); a statement that may
+wait (a `choose`, a `simultaneously`, or a call that reaches one) becomes machine code whose
+position is part of the game state, so a game can stop at any decision and be cloned there.
+"""
+from __future__ import annotations
+
+from lark import Token, Tree
+
+from ..lang.diagnostics import Loc, Report, did_you_mean
+from ..lang.parser import parse_block, parse_expr
+from ..load.ruleset import Ruleset
+from .expr import ExprCompiler, Scope, _const
+from .plan import (CALL, CHOOSE, EXEC, FOR_INIT, FOR_NEXT, HALT, JMP, JMPF, RET, SIMUL, TRACE,
+                   Alternative, ChooseSpec, Plan)
+from .state import EndGame, GameTooLong, Iter, RuleError
+from .types import (ANY, BOARD, BOOL, CARD, DECLARABLE, INT, NONE, PIECE, PILE, SEAT, TEXT,
+                    compatible, elem, is_list, iterable_elem, listof, of_value)
+
+BUILTIN_EVENTS = ("game_start", "phase_start", "phase_end", "round_start", "round_end",
+                  "turn_start", "turn_end")
+
+
+class _Break(Exception):
+    pass
+
+
+class _Emitter:
+    def __init__(self):
+        self.code: list = []
+        self.breaks: list[list[int]] = []
+
+    def emit(self, *ins) -> int:
+        self.code.append(ins)
+        return len(self.code) - 1
+
+    def here(self) -> int:
+        return len(self.code)
+
+    def set(self, at: int, *ins) -> None:
+        self.code[at] = ins
+
+
+def _walk(tree):
+    if isinstance(tree, Tree):
+        yield tree
+        for c in tree.children:
+            yield from _walk(c)
+
+
+class Compiler(ExprCompiler):
+    def __init__(self, rs: Ruleset, n_seats: int, report: Report):
+        self.rs = rs
+        self.g = rs.game
+        self.report = report
+        self.src = ""
+        self.plan = Plan(game_id=self.g.game.id, name=self.g.game.name, digest=rs.digest,
+                         n_seats=n_seats)
+        self.params: dict[str, tuple] = {}
+        self.functions: dict[str, tuple] = {}   # name -> (params, value src)
+        self.procedures: dict[str, tuple] = {}  # name -> (params, do src)
+        self.proc_fns: dict[str, object] = {}   # name -> simple fn or code list
+        self.func_fns: dict[str, list] = {}     # name -> [fn] (filled after compiling)
+        self.trees: dict[int, Tree | None] = {}
+        self.suspends: set[str] = set()         # "proc:NAME" / "event:NAME" that may wait
+        self.handlers: dict[str, list] = {}     # event -> [trigger]
+
+    # ---- declarations ---------------------------------------------------------------------
+
+    def build(self) -> Plan:
+        p, g = self.plan, self.g
+        self._declare_pieces_boards()
+        self._declare_piles()
+        self._declare_cards()
+        self._declare_state()
+        for name, value in g.params.items():
+            self.params[name] = (value, of_value(value))
+        for name, fn in g.functions.items():
+            self.functions[name] = (self._param_types(fn.params, name), fn.value)
+        for name, pr in g.procedures.items():
+            self.procedures[name] = (self._param_types(pr.params, name), pr.do)
+        for tr in g.triggers:
+            self.handlers.setdefault(str(tr.on), []).append(tr)
+            if str(tr.on) not in BUILTIN_EVENTS and not self._emitted(str(tr.on)):
+                self.report.add("E131", f"trigger `{tr.id}` waits for event `{tr.on}`, which no rule emits",
+                                getattr(tr.on, "loc", None),
+                                did_you_mean(tr.on, BUILTIN_EVENTS) or "use `emit NAME` in a rule, or a built-in event")
+        self._find_suspending()
+        self._compile_functions()
+        self._compile_procedures()
+        self._compile_flow()
+        self._compile_result()
+        p.max_rounds = g.limits.max_rounds
+        p.max_steps = g.limits.max_steps
+        return p
+
+    def _param_types(self, params: dict, owner: str) -> dict:
+        out = {}
+        for pname, tname in params.items():
+            t = DECLARABLE.get(str(tname))
+            if t is None and str(tname).startswith("list[") and str(tname)[5:-1] in DECLARABLE:
+                t = listof(DECLARABLE[str(tname)[5:-1]])
+            if t is None:
+                self.report.add("E111", f"unknown type `{tname}` for parameter `{pname}` of `{owner}`",
+                                getattr(tname, "loc", None),
+                                did_you_mean(tname, DECLARABLE) or "types: " + ", ".join(DECLARABLE))
+                t = ANY
+            out[str(pname)] = t
+        return out
+
+    def _declare_pieces_boards(self):
+        p = self.plan
+        for kind, pk in self.g.pieces.items():
+            names = list(pk.names or [])
+            if names and len(names) != pk.count:
+                self.report.add("E132", f"pieces `{kind}` has {pk.count} pieces but {len(names)} names",
+                                getattr(names[0], "loc", None))
+            ids = []
+            for i in range(pk.count):
+                ids.append(p.n_pieces)
+                p.piece_names.append(str(names[i]) if i < len(names) else f"{kind}{i + 1}")
+                p.piece_kind.append(kind)
+                p.n_pieces += 1
+            p.kind_pieces[kind] = ids
+        for name, b in self.g.boards.items():
+            p.board_names.append(name)
+            p.board_slots.append(b.slots)
+
+    def _declare_piles(self):
+        p = self.plan
+        for name, pile in self.g.piles.items():
+            scope = str(pile.of)
+            if scope == "game":
+                owners = [None]
+                labels = [name]
+            elif scope == "seat":
+                owners = list(range(p.n_seats))
+                labels = [f"{name}(seat {s + 1})" for s in owners]
+            elif scope == "piece":
+                owners = list(range(p.n_pieces))
+                labels = [f"{name}({p.piece_names[i]})" for i in owners]
+            elif scope in p.board_names:
+                n = p.board_slots[p.board_names.index(scope)]
+                owners = [None] * n
+                labels = [f"{name}({i + 1})" for i in range(n)]
+            else:
+                self.report.add("E112", f"pile `{name}` belongs to `{scope}`, which is not game, seat, piece or a board",
+                                getattr(pile.of, "loc", None), did_you_mean(scope, ["game", "seat", "piece", *p.board_names]))
+                owners, labels = [None], [name]
+            p.pile_base[name] = p.n_piles
+            for owner, label in zip(owners, labels):
+                p.pile_names.append(label)
+                p.pile_decl.append(name)
+                p.pile_visible.append(pile.visible)
+                p.pile_owner.append(owner)
+                p.pile_scope.append(scope)
+                p.n_piles += 1
+        for name, pile in self.g.piles.items():
+            if pile.refill_from is not None:
+                src = str(pile.refill_from)
+                if src not in self.g.piles:
+                    self.report.add("E113", f"pile `{name}` refills from `{src}`, which is not a pile",
+                                    getattr(pile.refill_from, "loc", None), did_you_mean(src, self.g.piles))
+                elif self.g.piles[src].of != "game" or pile.of != "game":
+                    self.report.add("E113", "`refill_from` links two piles of the game (of: game)",
+                                    getattr(pile.refill_from, "loc", None))
+                else:
+                    p.refill[p.pile_base[name]] = p.pile_base[src]
+
+    def _declare_cards(self):
+        p = self.plan
+        self.card_prop_types: dict[str, str] = {}
+        if not self.rs.cards:
+            return
+        seen = set()
+        for ct in self.rs.cards:
+            if ct.id in seen:
+                self.report.add("E114", f"card type `{ct.id}` is defined twice", getattr(ct.id, "loc", None))
+            seen.add(ct.id)
+            for k, v in ct.props.items():
+                t = of_value(v)
+                old = self.card_prop_types.get(k)
+                if old is not None and old != t:
+                    self.report.add("E115", f"card property `{k}` is {old} on some cards and {t} on `{ct.id}`",
+                                    getattr(ct.id, "loc", None))
+                self.card_prop_types[k] = t
+        for k in ("type", "face_up", "pile"):
+            if k in self.card_prop_types:
+                self.report.add("E115", f"card property `{k}` is built in and cannot be redefined", None)
+        props = {k: [] for k in self.card_prop_types}
+        for ti, ct in enumerate(self.rs.cards):
+            p.card_types.append(str(ct.id))
+            p.type_props.append(dict(ct.props))
+            pile = str(ct.starts_in)
+            if pile not in p.pile_base:
+                self.report.add("E116", f"cards `{ct.id}` start in `{pile}`, which is not a pile",
+                                getattr(ct.starts_in, "loc", None), did_you_mean(pile, p.pile_base))
+                continue
+            base = p.pile_base[pile]
+            scope = self.g.piles[pile].of
+            if ct.per_seat and scope != "seat":
+                self.report.add("E116", f"`per_seat` cards start in a pile of each seat; `{pile}` is of {scope}",
+                                getattr(ct.starts_in, "loc", None))
+                continue
+            if not ct.per_seat and scope != "game":
+                self.report.add("E116", f"cards `{ct.id}` start in `{pile}`, a pile of each {scope}",
+                                getattr(ct.starts_in, "loc", None), "set `per_seat: true`, or start in a pile of the game")
+                continue
+            targets = [base + s for s in range(p.n_seats)] if ct.per_seat else [base]
+            for target in targets:
+                for _ in range(ct.count):
+                    p.card_type.append(ti)
+                    p.card_start.append(target)
+                    for k in props:
+                        props[k].append(ct.props.get(k))
+        p.card_props = props
+
+    def _declare_state(self):
+        p = self.plan
+        self.var_decl: dict[tuple, str] = {}
+        for name, var in self.g.state.items():
+            t = DECLARABLE[var.type]
+            init = var.initial
+            if init is None and t in (INT,):
+                init = 0
+            if init is None and t == BOOL:
+                init = False
+            if init is not None and not compatible(of_value(init), t):
+                self.report.add("E117", f"state `{name}` is {t} but starts as {init!r}",
+                                getattr(name, "loc", None))
+            if var.of == "game":
+                p.global_init[name] = init
+            elif var.of == "seat":
+                p.seat_init[name] = init
+            else:
+                p.piece_init[name] = init
+            self.var_decl[(var.of, name)] = t
+            p.var_types[(var.of, name)] = t
+            p.var_visible[(var.of, name)] = var.visible
+        p.piece_init.setdefault("owner", None)
+        p.var_types[("piece", "owner")] = SEAT
+        p.global_init["round"] = 0
+        p.global_init["__rounds"] = 0
+
+    def _emitted(self, event: str) -> bool:
+        texts = [s.do for ph in self.g.phases for s in ph.steps] + [ph.do for ph in self.g.phases if ph.do]
+        texts += [pr.do for pr in self.g.procedures.values()] + [t.do for t in self.g.triggers]
+        if self.g.setup:
+            texts.append(self.g.setup)
+        return any(f"emit {event}" in str(t) for t in texts)
+
+    # ---- names ----------------------------------------------------------------------------
+
+    def known_names(self) -> list[str]:
+        p = self.plan
+        return (list(self.params) + list(p.global_init) + list(p.pile_base) + p.board_names
+                + list(p.kind_pieces) + ["seats", "round"] + list(self.functions) + list(self.procedures)
+                + list(BUILTINS))
+
+    def global_name(self, name: str, node):
+        p = self.plan
+        if name in self.params:
+            value, typ = self.params[name]
+            return _const(value), typ
+        if name in p.global_init and not name.startswith("__"):
+            typ = self.var_decl.get(("game", name), INT)
+            return (lambda st, env: st.g[name]), typ
+        if name in p.pile_base:
+            if self.g.piles[name].of != "game":
+                self.error("E121", f"pile `{name}` is one per {self.g.piles[name].of}: say whose, as `{name}(...)`", node)
+                return _const(None), ANY
+            return _const(p.pile_base[name]), PILE
+        if name in p.board_names:
+            return _const(p.board_names.index(name)), BOARD
+        if name in p.kind_pieces:
+            ids = p.kind_pieces[name]
+            return (lambda st, env: ids[:]), listof(PIECE)
+        if name == "seats":
+            n = p.n_seats
+            return (lambda st, env: list(range(n))), listof(SEAT)
+        return None
+
+    def attribute(self, typ: str, name: str, node):
+        p = self.plan
+        if typ == CARD:
+            if name == "type":
+                ct, ids = p.card_type, p.card_types
+                return (lambda st, c: ids[ct[c]]), TEXT
+            if name == "face_up":
+                return (lambda st, c: st.up[c]), BOOL
+            if name == "pile":
+                return (lambda st, c: st.where[c]), PILE
+            if name in self.card_prop_types:
+                col = p.card_props[name]
+                return (lambda st, c: col[c]), self.card_prop_types[name]
+            have = ["type", "face_up", "pile", *self.card_prop_types]
+        elif typ == PIECE:
+            if name == "slot":
+                return (lambda st, pc: st.pslot[pc]), INT
+            if name == "name":
+                names = p.piece_names
+                return (lambda st, pc: names[pc]), TEXT
+            if name in p.piece_init:
+                return (lambda st, pc: st.pv[name][pc]), self.plan.var_types[("piece", name)]
+            have = ["slot", "name", *p.piece_init]
+        elif typ == SEAT:
+            if name == "number":
+                return (lambda st, s: s + 1), INT
+            if name == "pieces":
+                return (lambda st, s: [i for i, o in enumerate(st.pv["owner"]) if o == s]), listof(PIECE)
+            if name in p.seat_init:
+                return (lambda st, s: st.sv[name][s]), self.plan.var_types[("seat", name)]
+            have = ["number", "pieces", *p.seat_init]
+        elif typ == ANY:
+            self.error("E120", f"type error: cannot tell what `.{name}` belongs to here", node,
+                       "give the value a known type first")
+            return None
+        else:
+            self.error("E120", f"type error: a {typ} has no `.{name}`", node)
+            return None
+        self.error("E110", f"a {typ} has no `{name}`", node, did_you_mean(name, have))
+        return None
+
+    # ---- calls ----------------------------------------------------------------------------
+
+    def call(self, name: str, args, node, sc: Scope):
+        p = self.plan
+        if name in BUILTINS:
+            return BUILTINS[name](self, args, node, sc)
+        if name in p.pile_base:
+            scope = self.g.piles[name].of
+            if scope == "game":
+                self.error("E122", f"`{name}` is a single pile: write `{name}` without parentheses", node)
+                return _const(None), ANY
+            if len(args) != 1:
+                self.error("E122", f"`{name}(...)` takes one argument", node)
+                return _const(None), ANY
+            fn, typ = self.expr(args[0], sc)
+            base = p.pile_base[name]
+            loc = self.loc(node)
+            if scope in ("seat", "piece"):
+                if not compatible(typ, scope):
+                    return self.type_error(f"`{name}` is one per {scope}; this is a {typ}", args[0])
+                count = p.n_seats if scope == "seat" else p.n_pieces
+
+                def pile_of(st, env):
+                    v = fn(st, env)
+                    if v is None or not 0 <= v < count:
+                        raise RuleError(f"`{name}` of {v!r}: no such {scope}", loc)
+                    return base + v
+                return pile_of, PILE
+            n = p.board_slots[p.board_names.index(scope)]
+            if not compatible(typ, INT):
+                return self.type_error(f"`{name}` is one per slot of `{scope}`: give a slot number, not a {typ}", args[0])
+
+            def pile_at(st, env):
+                v = fn(st, env)
+                if v is None or not 1 <= v <= n:
+                    raise RuleError(f"`{name}({v})`: `{scope}` has slots 1..{n}", loc)
+                return base + v - 1
+            return pile_at, PILE
+        if name in self.functions:
+            params, _src = self.functions[name]
+            arg_fns = self.args_for(name, params, args, node, sc)
+            holder = self.func_fns.setdefault(name, [None])
+            names = list(params)
+            ret = self.func_types.get(name, ANY) if hasattr(self, "func_types") else ANY
+
+            def call_fn(st, env):
+                local = {n: f(st, env) for n, f in zip(names, arg_fns)}
+                return holder[0](st, local)
+            return call_fn, ret
+        if name in self.procedures:
+            self.error("E123", f"`{name}` is a procedure (it does things); it has no value", node,
+                       "call it as a statement on its own line")
+            return _const(None), ANY
+        self.error("E110", f"unknown function `{name}`", node, did_you_mean(name, self.known_names()))
+        return _const(None), ANY
+
+    def args_for(self, name, params: dict, args, node, sc):
+        if len(args) != len(params):
+            self.error("E124", f"`{name}` takes {len(params)} argument(s), got {len(args)}", node,
+                       f"{name}({', '.join(f'{k}: {v}' for k, v in params.items())})")
+            return [_const(None)] * len(params)
+        fns = []
+        for (pname, ptype), a in zip(params.items(), args):
+            fn, t = self.expr(a, sc)
+            if not compatible(t, ptype):
+                self.type_error(f"argument `{pname}` of `{name}` must be {ptype}, not {t}", a)
+            fns.append(fn)
+        return fns
+
+    # ---- parse once, then analyse ---------------------------------------------------------
+
+    def tree(self, src, block: bool = True):
+        key = id(src)
+        if key not in self.trees:
+            self.trees[key] = parse_block(src, self.report) if block else parse_expr(src, self.report)
+        return self.trees[key]
+
+    def _find_suspending(self):
+        bodies = {f"proc:{n}": self.tree(src) for n, (_p, src) in self.procedures.items()}
+        for ev, trs in self.handlers.items():
+            for tr in trs:
+                bodies.setdefault(f"event:{ev}", None)
+                bodies[f"trig:{tr.id}"] = self.tree(tr.do)
+        changed = True
+        while changed:
+            changed = False
+            for key, body in bodies.items():
+                if key in self.suspends:
+                    continue
+                if key.startswith("event:"):
+                    ev = key[6:]
+                    if any(f"trig:{tr.id}" in self.suspends for tr in self.handlers.get(ev, [])):
+                        self.suspends.add(key)
+                        changed = True
+                elif body is not None and self.may_wait(body):
+                    self.suspends.add(key)
+                    changed = True
+
+    def may_wait(self, tree) -> bool:
+        for t in _walk(tree):
+            if t.data in ("choose_stmt", "simul_stmt"):
+                return True
+            if t.data == "expr_stmt" and t.children[0].data == "call":
+                if f"proc:{t.children[0].children[0]}" in self.suspends:
+                    return True
+            if t.data == "emit_stmt" and f"event:{t.children[0]}" in self.suspends:
+                return True
+        return False
+
+    # ---- functions and procedures ---------------------------------------------------------
+
+    def _compile_functions(self):
+        self.func_types = {}
+        # Two passes: the first learns each function's type (calls inside see `any`),
+        # the second compiles with every type known.
+        for rnd in range(2):
+            for name, (params, src) in self.functions.items():
+                mark = len(self.report.items)
+                fn, typ = self.compile_expr_text(src, Scope(params, rule=f"functions.{name}"))
+                if rnd == 0:
+                    del self.report.items[mark:]
+                    self.func_types[name] = typ
+                else:
+                    self.func_fns.setdefault(name, [None])[0] = fn
+
+    def _compile_procedures(self):
+        for name, (params, src) in self.procedures.items():
+            body = self.tree(src)
+            if body is None:
+                continue
+            sc = Scope(params, rule=f"procedures.{name}")
+            old = self.src
+            self.src = src
+            if f"proc:{name}" in self.suspends:
+                em = _Emitter()
+                self.block_code(body.children, sc, em)
+                em.emit(RET, self.where(body, sc))
+                self.proc_fns[name] = em.code
+            else:
+                self.proc_fns[name] = self.block_simple(body.children, sc)
+            self.src = old
+
+    def where(self, node, sc: Scope):
+        return (self.loc(node), sc.rule)
+
+    # ---- statements: closures -------------------------------------------------------------
+
+    def block_simple(self, stmts, sc: Scope):
+        fns = [self.stmt(s, sc) for s in stmts]
+        fns = [f for f in fns if f is not None]
+        if len(fns) == 1:
+            return fns[0]
+        if len(fns) == 2:
+            a, b = fns
+
+            def two(st, env):
+                a(st, env)
+                b(st, env)
+            return two
+
+        def block(st, env):
+            for f in fns:
+                f(st, env)
+        return block
+
+    def suite(self, t, sc: Scope):
+        return self.block_simple(t.children, sc.child())
+
+    def stmt(self, t, sc: Scope):
+        method = getattr(self, "s_" + t.data, None)
+        if method is None:  # pragma: no cover
+            self.error("E100", f"unsupported statement `{t.data}`", t)
+            return None
+        return method(t, sc)
+
+    def s_let_stmt(self, t, sc):
+        name = str(t.children[0])
+        fn, typ = self.expr(t.children[1], sc)
+        if name in self.params or name in self.plan.global_init or name in self.functions:
+            self.error("E125", f"`let {name}` hides the game's `{name}`", t, "choose another name")
+        sc.names[name] = typ
+
+        def let(st, env):
+            env[name] = fn(st, env)
+        return let
+
+    def _target(self, t, sc):
+        """An assignment target: a local, a game state variable, or `x.var` of a seat or piece."""
+        if t.data == "var":
+            name = str(t.children[0])
+            if name in sc.names:
+                def set_local(st, env, v):
+                    env[name] = v
+                return set_local, sc.names[name]
+            if name in self.plan.global_init and not name.startswith("__"):
+                if name == "round":
+                    self.error("E126", "`round` is counted by the game and cannot be set", t)
+                def set_global(st, env, v):
+                    st.g[name] = v
+                return set_global, self.var_decl.get(("game", name), INT)
+            self.error("E110", f"unknown name `{name}`", t,
+                       did_you_mean(name, list(sc.names) + list(self.plan.global_init)) or
+                       "declare it under `state:`, or introduce a local with `let`")
+            return None, ANY
+        if t.data == "attr":
+            obj_fn, obj_t = self.expr(t.children[0], sc)
+            attr = str(t.children[1])
+            scope = {PIECE: "piece", SEAT: "seat"}.get(obj_t)
+            if scope is None:
+                self.type_error(f"only state of a seat or piece can be set, not of a {obj_t}", t)
+                return None, ANY
+            inits = self.plan.piece_init if scope == "piece" else self.plan.seat_init
+            if attr not in inits:
+                self.error("E110", f"a {obj_t} has no state `{attr}`", t,
+                           did_you_mean(attr, inits) or f"declare it under `state:` with `of: {scope}`")
+                return None, ANY
+            loc = self.loc(t)
+            table = "pv" if scope == "piece" else "sv"
+
+            def set_attr(st, env, v):
+                o = obj_fn(st, env)
+                if o is None:
+                    raise RuleError(f"cannot set `.{attr}` of none", loc)
+                getattr(st, table)[attr][o] = v
+            return set_attr, self.plan.var_types[(scope, attr)]
+        self.error("E127", "only a name or `x.state` can be assigned", t)
+        return None, ANY
+
+    def s_assign_stmt(self, t, sc):
+        setter, typ = self._target(t.children[0], sc)
+        fn, vt = self.expr(t.children[1], sc)
+        if setter is None:
+            return None
+        if not compatible(typ, vt):
+            self.type_error(f"cannot store a {vt} in a {typ}", t)
+        return lambda st, env: setter(st, env, fn(st, env))
+
+    def s_aug_stmt(self, t, sc):
+        target, op, value = t.children
+        getter, gt = self.expr(target, sc)
+        setter, typ = self._target(target, sc)
+        fn, vt = self.expr(value, sc)
+        if setter is None:
+            return None
+        if not (compatible(typ, INT) and compatible(vt, INT)):
+            self.type_error(f"`{op}` works on ints, not {typ} and {vt}", t)
+        if str(op) == "+=":
+            return lambda st, env: setter(st, env, getter(st, env) + fn(st, env))
+        return lambda st, env: setter(st, env, getter(st, env) - fn(st, env))
+
+    def s_expr_stmt(self, t, sc):
+        call = t.children[0]
+        if not (isinstance(call, Tree) and call.data == "call"):
+            self.error("E128", "this line computes a value and does nothing with it", t,
+                       "assign it (`x = ...`), or use it in an `if`")
+            return None
+        name = str(call.children[0])
+        args = [a for a in call.children[1:] if a is not None]
+        if name in EFFECTS:
+            return EFFECTS[name](self, args, call, sc)
+        if name not in self.procedures:
+            if name in self.functions or name in BUILTINS:
+                self.error("E128", f"`{name}(...)` gives a value and does nothing on its own", t)
+            else:
+                self.error("E110", f"unknown procedure `{name}`", call,
+                           did_you_mean(name, list(self.procedures) + list(EFFECTS)))
+            return None
+        params, _ = self.procedures[name]
+        arg_fns = self.args_for(name, params, args, call, sc)
+        names = list(params)
+        procs = self.proc_fns
+
+        def call_proc(st, env):
+            procs[name](st, {n: f(st, env) for n, f in zip(names, arg_fns)})
+        return call_proc
+
+    def cards_of(self, tree, sc, what):
+        """A card, a list of cards or a pile (all its cards): as fn -> list of cards."""
+        fn, typ = self.expr(tree, sc)
+        if typ == CARD:
+            return lambda st, env: [c] if (c := fn(st, env)) is not None else []
+        if typ == PILE:
+            return lambda st, env: st.piles[fn(st, env)][:]
+        if typ == ANY or (is_list(typ) and compatible(elem(typ), CARD)):
+            return fn
+        self.type_error(f"{what} must be a card, a list of cards or a pile, not {typ}", tree)
+        return _const([])
+
+    def s_move_stmt(self, t, sc):
+        what_t, dest_t, facing, where = t.children
+        cards = self.cards_of(what_t, sc, "what `move` moves")
+        dest = self.want(dest_t, sc, PILE, "the destination of `move`")
+        face = facing is None or str(facing.children[0]) == "up"
+        bottom = where is not None and str(where.children[0]) == "bottom"
+
+        def move(st, env):
+            d = dest(st, env)
+            for c in cards(st, env):
+                st.move(c, d, face, bottom)
+        return move
+
+    def s_draw_stmt(self, t, sc):
+        n_t, src_t, dest_t, facing = t.children
+        n = self.want(n_t, sc, INT, "how many cards `draw` takes")
+        src = self.want(src_t, sc, PILE, "the pile `draw` takes from")
+        dest = self.want(dest_t, sc, PILE, "the destination of `draw`")
+        face = facing is None or str(facing.children[0]) == "up"
+        return lambda st, env: st.draw(src(st, env), dest(st, env), n(st, env), face)
+
+    def s_shuffle_stmt(self, t, sc):
+        pile = self.want(t.children[0], sc, PILE, "what `shuffle` shuffles")
+        return lambda st, env: st.shuffle(pile(st, env))
+
+    def s_place_stmt(self, t, sc):
+        piece = self.want(t.children[0], sc, PIECE, "what `place` puts on a board")
+        board = self.want(t.children[1], sc, BOARD, "where `place` puts it")
+        loc = self.loc(t)
+        names = self.plan.piece_names
+
+        def place(st, env):
+            pc, b = piece(st, env), board(st, env)
+            if st.pboard[pc] != -1:
+                raise RuleError(f"`{names[pc]}` is already on a board", loc)
+            slots = st.slots[b]
+            for i, occupant in enumerate(slots):
+                if occupant is None:
+                    slots[i] = pc
+                    st.pslot[pc] = i + 1
+                    st.pboard[pc] = b
+                    return
+            raise RuleError("the board is full", loc)
+        return place
+
+    def s_swap_stmt(self, t, sc):
+        a = self.want(t.children[0], sc, PIECE, "`swap` exchanges two pieces;")
+        b = self.want(t.children[1], sc, PIECE, "`swap` exchanges two pieces;")
+        loc = self.loc(t)
+
+        def swap(st, env):
+            x, y = a(st, env), b(st, env)
+            if x is None or y is None or st.pboard[x] == -1 or st.pboard[x] != st.pboard[y]:
+                raise RuleError("`swap` needs two pieces on the same board", loc)
+            bx = st.pboard[x]
+            sx, sy = st.pslot[x], st.pslot[y]
+            st.slots[bx][sx - 1], st.slots[bx][sy - 1] = y, x
+            st.pslot[x], st.pslot[y] = sy, sx
+        return swap
+
+    def s_emit_stmt(self, t, sc):
+        event = str(t.children[0])
+        if event in BUILTIN_EVENTS:
+            self.error("E129", f"`{event}` is raised by the game itself", t)
+        if event not in self.handlers:
+            return lambda st, env: None
+        calls = [self._trigger_simple(tr) for tr in self.handlers[event]]
+
+        def emit(st, env):
+            for c in calls:
+                c(st)
+        return emit
+
+    def _trigger_simple(self, tr):
+        fn = self.trigger_fn(tr)
+        cond = self.trigger_cond(tr)
+        rule = f"triggers.{tr.id}"
+        loc = getattr(tr.id, "loc", None)
+
+        def run(st):
+            if cond is None or cond(st, {}):
+                if st.trace is not None:
+                    st.trace.append(("rule", rule, str(loc)))
+                fn(st, {})
+        return run
+
+    def trigger_fn(self, tr):
+        key = f"trig:{tr.id}"
+        if key not in self.proc_fns:
+            body = self.tree(tr.do)
+            old = self.src
+            self.src = tr.do
+            sc = Scope({}, rule=f"triggers.{tr.id}")
+            if body is None:
+                self.proc_fns[key] = (lambda st, env: None) if key not in self.suspends else [(RET, (None, ""))]
+            elif key in self.suspends:
+                em = _Emitter()
+                self.block_code(body.children, sc, em)
+                em.emit(RET, self.where(body, sc))
+                self.proc_fns[key] = em.code
+            else:
+                self.proc_fns[key] = self.block_simple(body.children, sc)
+            self.src = old
+        return self.proc_fns[key]
+
+    def trigger_cond(self, tr):
+        if tr.if_ is None:
+            return None
+        old = self.src
+        try:
+            fn, _ = self.compile_expr_text(tr.if_, Scope({}, rule=f"triggers.{tr.id}"), BOOL, "a trigger's `if`")
+        finally:
+            self.src = old
+        return fn
+
+    def s_end_stmt(self, t, sc):
+        def end(st, env):
+            raise EndGame()
+        return end
+
+    def s_break_stmt(self, t, sc):
+        if not sc.loops:
+            self.error("E130", "`break` outside a loop", t)
+
+        def brk(st, env):
+            raise _Break()
+        return brk
+
+    def s_pass_stmt(self, t, sc):
+        return None
+
+    def s_say_stmt(self, t, sc):
+        msg = self.template(t.children[0], sc)
+        rule = sc.rule
+
+        def say(st, env):
+            if st.trace is not None:
+                st.trace.append(("say", rule, msg(st, env)))
+        return say
+
+    def s_if_stmt(self, t, sc):
+        cond_t, body_t, *rest = t.children
+        branches = [(self.cond(cond_t, sc), self.suite(body_t, sc))]
+        other = None
+        for r in rest:
+            if r is None:
+                continue
+            if r.data == "elif_clause":
+                branches.append((self.cond(r.children[0], sc), self.suite(r.children[1], sc)))
+            else:
+                other = self.suite(r.children[0], sc)
+        if len(branches) == 1:
+            c, b = branches[0]
+            if other is None:
+                def if1(st, env):
+                    if c(st, env):
+                        b(st, env)
+                return if1
+
+            def if2(st, env):
+                if c(st, env):
+                    b(st, env)
+                else:
+                    other(st, env)
+            return if2
+
+        def ifn(st, env):
+            for c, b in branches:
+                if c(st, env):
+                    b(st, env)
+                    return
+            if other is not None:
+                other(st, env)
+        return ifn
+
+    def _loop_source(self, t, sc):
+        fn, typ = self.expr(t, sc)
+        et = iterable_elem(typ)
+        if et is None:
+            self.type_error(f"`for` goes through a list or a pile, not a {typ}", t)
+            return _const([]), ANY
+        return self.as_items(fn, typ), et
+
+    def s_for_stmt(self, t, sc):
+        var_tok, src_t, body_t = t.children
+        items, et = self._loop_source(src_t, sc)
+        var = str(var_tok)
+        inner = sc.child(loops=sc.loops + 1)
+        inner.names[var] = et
+        body = self.block_simple(body_t.children, inner)
+        has_break = any(x.data == "break_stmt" for x in _walk(body_t))
+        if not has_break:
+            def loop(st, env):
+                for v in items(st, env):
+                    env[var] = v
+                    body(st, env)
+            return loop
+
+        def loop_b(st, env):
+            for v in items(st, env):
+                env[var] = v
+                try:
+                    body(st, env)
+                except _Break:
+                    break
+        return loop_b
+
+    def s_while_stmt(self, t, sc):
+        cond_t, body_t = t.children
+        cond = self.cond(cond_t, sc)
+        body = self.block_simple(body_t.children, sc.child(loops=sc.loops + 1))
+        limit = self.g.limits.max_steps
+        loc = self.loc(t)
+
+        def loop(st, env):
+            while cond(st, env):
+                st.steps += 1
+                if st.steps > limit:
+                    raise GameTooLong(f"a `while` loop ran past the step limit ({limit})", loc)
+                try:
+                    body(st, env)
+                except _Break:
+                    break
+        return loop
+
+    def s_choose_stmt(self, t, sc):  # reached only when a choose sits inside a closure
+        self.error("E133", "internal: a choice was compiled as a closure", t)
+        return None
+
+    s_simul_stmt = s_choose_stmt
+
+    # ---- statements: machine code (for rules that wait for decisions) ----------------------
+
+    def needs_code(self, t, sc) -> bool:
+        if self.may_wait(t):
+            return True
+        if sc.code_loops:
+            return _escapes(t)
+        return False
+
+    def block_code(self, stmts, sc: Scope, em: _Emitter):
+        for s in stmts:
+            if self.needs_code(s, sc):
+                self.stmt_code(s, sc, em)
+            else:
+                fn = self.stmt(s, sc)
+                if fn is not None:
+                    em.emit(EXEC, self.where(s, sc), fn)
+
+    def stmt_code(self, t, sc: Scope, em: _Emitter):
+        w = self.where(t, sc)
+        kind = t.data
+        if kind == "if_stmt":
+            cond_t, body_t, *rest = t.children
+            clauses = [(cond_t, body_t)] + [(r.children[0], r.children[1]) for r in rest
+                                            if r is not None and r.data == "elif_clause"]
+            other = next((r.children[0] for r in rest if r is not None and r.data == "else_clause"), None)
+            ends = []
+            for c_t, b_t in clauses:
+                jf = em.emit(JMPF, w, None, None)
+                self.block_code(b_t.children, sc.child(), em)
+                ends.append(em.emit(JMP, w, None))
+                em.set(jf, JMPF, w, self.cond(c_t, sc), em.here())
+            if other is not None:
+                self.block_code(other.children, sc.child(), em)
+            for j in ends:
+                em.set(j, JMP, w, em.here())
+        elif kind == "for_stmt":
+            var_tok, src_t, body_t = t.children
+            items, et = self._loop_source(src_t, sc)
+            var = str(var_tok)
+            slot = f"__it{em.here()}"
+            em.emit(FOR_INIT, w, slot, items)
+            top = em.emit(FOR_NEXT, w, var, slot, None)
+            inner = sc.child(loops=sc.loops + 1, code_loops=sc.code_loops + 1)
+            inner.names[var] = et
+            em.breaks.append([])
+            self.block_code(body_t.children, inner, em)
+            em.emit(JMP, w, top)
+            end = em.here()
+            em.set(top, FOR_NEXT, w, var, slot, end)
+            for j in em.breaks.pop():
+                em.set(j, JMP, w, end)
+        elif kind == "while_stmt":
+            cond_t, body_t = t.children
+            cond = self.cond(cond_t, sc)
+            limit = self.g.limits.max_steps
+            loc = self.loc(t)
+
+            def guarded(st, env):
+                st.steps += 1
+                if st.steps > limit:
+                    raise GameTooLong(f"a `while` loop ran past the step limit ({limit})", loc)
+                return cond(st, env)
+            top = em.emit(JMPF, w, guarded, None)
+            em.breaks.append([])
+            inner = sc.child(loops=sc.loops + 1, code_loops=sc.code_loops + 1)
+            self.block_code(body_t.children, inner, em)
+            em.emit(JMP, w, top)
+            end = em.here()
+            em.set(top, JMPF, w, guarded, end)
+            for j in em.breaks.pop():
+                em.set(j, JMP, w, end)
+        elif kind == "break_stmt":
+            if not em.breaks:
+                self.error("E130", "`break` outside a loop", t)
+                return
+            em.breaks[-1].append(em.emit(JMP, w, None))
+        elif kind == "choose_stmt":
+            self.choose_code(t, sc, em, w)
+        elif kind == "simul_stmt":
+            var_tok, src_t, body_t = t.children
+            items, et = self._loop_source(src_t, sc)
+            if et not in (SEAT, ANY):
+                self.type_error(f"`simultaneously` goes through seats, not {et}", src_t)
+            var = str(var_tok)
+            inner = sc.child(loops=0, code_loops=0)
+            inner.names[var] = SEAT
+            if any(x.data == "simul_stmt" for x in _walk(body_t)):
+                self.error("E134", "`simultaneously` blocks cannot nest", t)
+            body = _Emitter()
+            self.block_code(body_t.children, inner, body)
+            body.emit(RET, w)
+            em.emit(SIMUL, w, var, items, body.code)
+        elif kind == "expr_stmt":
+            call = t.children[0]
+            name = str(call.children[0])
+            params, _ = self.procedures[name]
+            arg_fns = self.args_for(name, params, [a for a in call.children[1:] if a is not None], call, sc)
+            em.emit(CALL, w, self.proc_fns, name, list(params), arg_fns)
+        elif kind == "emit_stmt":
+            self.emit_code(str(t.children[0]), em, w)
+        else:  # pragma: no cover - other statements never wait
+            fn = self.stmt(t, sc)
+            if fn is not None:
+                em.emit(EXEC, w, fn)
+
+    def emit_code(self, event: str, em: _Emitter, w):
+        for tr in self.handlers.get(event, []):
+            key = f"trig:{tr.id}"
+            cond = self.trigger_cond(tr)
+            jf = em.emit(JMPF, w, cond, None) if cond is not None else None
+            em.emit(TRACE, (getattr(tr.id, "loc", None), f"triggers.{tr.id}"), "rule")
+            if key in self.suspends:
+                self.trigger_fn(tr)
+                em.emit(CALL, w, self.proc_fns, key, [], [])
+            else:
+                fn = self.trigger_fn(tr)
+                em.emit(EXEC, (getattr(tr.id, "loc", None), f"triggers.{tr.id}"),
+                        lambda st, env, fn=fn: fn(st, {}))
+            if jf is not None:
+                em.set(jf, JMPF, w, cond, em.here())
+
+    def choose_code(self, t, sc: Scope, em: _Emitter, w):
+        prompt_tok, by_t, *options = t.children
+        prompt = self.template(prompt_tok, sc) if prompt_tok is not None else _const("Choose")
+        if by_t is not None:
+            seat = self.want(by_t.children[0], sc, SEAT, "the seat that chooses (`by`)")
+        elif sc.decider is not None:
+            seat = sc.decider
+        else:
+            self.error("E135", "say who chooses: `choose \"...\" by SEAT:`", t)
+            seat = _const(None)
+        alts = []
+        spec = ChooseSpec(prompt, seat, alts, w[0], w[1])
+        jumps = []
+        ci = em.emit(CHOOSE, w, spec)
+        for opt in options:
+            label_tok, for_t, if_t, body_t = opt.children
+            osc = sc.child()
+            var, items = None, None
+            if for_t is not None:
+                var = str(for_t.children[0])
+                items, et = self._loop_source(for_t.children[1], sc)
+                osc.names[var] = et
+            cond = self.cond(if_t.children[0], osc, "an option's `if`") if if_t is not None else None
+            alt = Alternative(self.template(label_tok, osc), var, items, cond, em.here())
+            alts.append(alt)
+            self.block_code(body_t.children, osc, em)
+            jumps.append(em.emit(JMP, w, None))
+        for j in jumps:
+            em.set(j, JMP, w, em.here())
+        assert ci >= 0
+
+    # ---- the flow: setup, phases, rounds, turns -------------------------------------------
+
+    def _compile_flow(self):
+        g, p = self.g, self.plan
+        em = _Emitter()
+        self.main = em
+        if g.setup is not None:
+            self.rule_block(g.setup, Scope({}, rule="setup"), em)
+        if g.record:
+            self._records(em)
+        self.emit_code("game_start", em, (None, "game"))
+        for ph in g.phases:
+            self._phase(ph, em)
+        em.emit(HALT, (None, "game"))
+        p.main = em.code
+
+    def rule_block(self, src, sc: Scope, em: _Emitter):
+        body = self.tree(src)
+        if body is None:
+            return
+        old = self.src
+        self.src = src
+        p = self.plan
+        p.rules[sc.rule] = getattr(src, "loc", None)
+        em.emit(TRACE, (getattr(src, "loc", None), sc.rule), "rule")
+        self.block_code(body.children, sc, em)
+        self.src = old
+
+    def _records(self, em):
+        fns = {}
+        for name, src in self.g.record.items():
+            fns[name], _ = self.compile_expr_text(src, Scope({"seat": SEAT}, rule=f"record.{name}"))
+        self.plan.records = fns
+        n = self.plan.n_seats
+
+        def record(st, env):
+            st.g["__records"] = {k: [f(st, {"seat": s}) for s in range(n)] for k, f in fns.items()}
+        em.emit(EXEC, (None, "record"), record)
+
+    def _phase(self, ph, em: _Emitter):
+        w = (getattr(ph.id, "loc", None), f"phases.{ph.id}")
+        em.emit(TRACE, w, "phase")
+        self.emit_code("phase_start", em, w)
+        if ph.do is not None:
+            if ph.steps or ph.order:
+                self.report.add("E136", f"phase `{ph.id}` has both `do` and rounds (`order`/`steps`)",
+                                getattr(ph.id, "loc", None), "a phase is either one block or rounds of turns")
+            self.rule_block(ph.do, Scope({}, rule=f"phases.{ph.id}"), em)
+        else:
+            self._rounds(ph, em, w)
+        self.emit_code("phase_end", em, w)
+
+    def _rounds(self, ph, em: _Emitter, w):
+        p = self.plan
+        if ph.order is None:
+            self.report.add("E137", f"phase `{ph.id}` needs `order` (who takes turns) or `do`",
+                            getattr(ph.id, "loc", None))
+            return
+        if ph.until is None and ph.rounds is None:
+            self.report.add("E138", f"phase `{ph.id}` never ends: give it `until` or `rounds`",
+                            getattr(ph.id, "loc", None))
+            return
+        order_fn, order_t = self.compile_expr_text(ph.order, Scope({}, rule=f"phases.{ph.id}.order"))
+        if not (is_list(order_t) or order_t == ANY):
+            self.report.add("E120", f"type error: `order` must be a list, not {order_t}",
+                            getattr(ph.order, "loc", None))
+        turn_t = elem(order_t) if is_list(order_t) else ANY
+        turn = str(ph.turn or "turn")
+        max_rounds = self.g.limits.max_rounds
+        loc = getattr(ph.id, "loc", None)
+
+        def next_round(st, env):
+            st.g["round"] += 1
+            st.g["__rounds"] += 1
+            if st.g["__rounds"] > max_rounds:
+                raise GameTooLong(f"the game passed {max_rounds} rounds without ending", loc,
+                                  f"phases.{ph.id}")
+
+        em.emit(EXEC, w, lambda st, env: st.g.__setitem__("round", 0))
+        top = em.emit(EXEC, w, next_round)
+        self.emit_code("round_start", em, w)
+        slot = f"__order{top}"
+        em.emit(FOR_INIT, w, slot, order_fn)
+        nxt = em.emit(FOR_NEXT, w, turn, slot, None)
+        self.emit_code("turn_start", em, w)
+        decider = None
+        if turn_t == SEAT:
+            decider = lambda st, env: env[turn]  # noqa: E731
+        elif turn_t == PIECE:
+            decider = lambda st, env: st.pv["owner"][env[turn]]  # noqa: E731
+        for step in ph.steps:
+            sc = Scope({turn: turn_t}, rule=f"steps.{step.id}", decider=decider)
+            jf = None
+            if step.if_ is not None:
+                cond, _ = self.compile_expr_text(step.if_, sc, BOOL, "a step's `if`")
+                jf = em.emit(JMPF, (getattr(step.if_, "loc", None), sc.rule), cond, None)
+            self.rule_block(step.do, sc, em)
+            if jf is not None:
+                em.set(jf, JMPF, (getattr(step.if_, "loc", None), sc.rule), em.code[jf][2], em.here())
+        self.emit_code("turn_end", em, w)
+        em.emit(JMP, w, nxt)
+        em.set(nxt, FOR_NEXT, w, turn, slot, em.here())
+        self.emit_code("round_end", em, w)
+        if ph.until is not None:
+            until, _ = self.compile_expr_text(ph.until, Scope({}, rule=f"phases.{ph.id}.until"), BOOL, "`until`")
+        else:
+            n = ph.rounds
+            until = lambda st, env: st.g["round"] >= n  # noqa: E731
+        em.emit(JMPF, w, until, top)
+
+    def _compile_result(self):
+        r = self.g.result
+        sc = Scope({"seat": SEAT}, rule="result")
+        self.plan.rank, _ = self.compile_expr_text(r.rank, sc, INT, "`rank`")
+        if r.tie is not None:
+            self.plan.tie, _ = self.compile_expr_text(r.tie, sc, INT, "`tie`")
+        self.plan.descending = r.order == "descending"
+
+
+def _escapes(t) -> bool:
+    """Does a `break` inside t leave t (rather than an inner loop of t)?"""
+    if not isinstance(t, Tree):
+        return False
+    if t.data == "break_stmt":
+        return True
+    if t.data in ("for_stmt", "while_stmt"):
+        return False
+    return any(_escapes(c) for c in t.children)
+
+
+def compile_ruleset(rs: Ruleset, n_seats: int, report: Report | None = None) -> Plan | None:
+    report = report if report is not None else Report()
+    players = rs.game.game.players
+    if not players.min <= n_seats <= players.max:
+        report.add("E139", f"{rs.game.game.name} takes {players.min}-{players.max} players, not {n_seats}",
+                   getattr(rs.game.game.name, "loc", None))
+        return None
+    c = Compiler(rs, n_seats, report)
+    plan = c.build()
+    return plan if report.ok else None
+
+
+from .builtins import BUILTINS, EFFECTS  # noqa: E402  (tables refer back to the compiler)
+
+__all__ = ["compile_ruleset", "Compiler", "Loc", "NONE", "TEXT"]

@@ -1,0 +1,179 @@
+"""One game: the state, the decision interface, the views each seat may see, the result.
+
+Every agent (a person, a bot, a replay, a scenario script) answers the same `Decision`.
+During a `simultaneously` block each seat decides on its own copy of the state, where the
+other seats' commitments have not happened; the real state then reveals them in seat order.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import vm
+from .state import State
+
+
+@dataclass
+class Decision:
+    seat: int
+    prompt: str
+    count: int
+    rule: str
+    loc: object
+    simultaneous: bool
+    _st: object
+    _spec: object
+    _opts: list
+    _env: dict
+
+    def labels(self) -> list[str]:
+        return [self._spec.label(self._st, self._env, o) for o in self._opts]
+
+
+class Game:
+    def __init__(self, plan, seed: int, trace: bool = False):
+        self.plan = plan
+        self.seed = seed
+        st = State(plan, seed)
+        for card, pile in enumerate(plan.card_start):
+            st.piles[pile].append(card)
+            st.where.append(pile)
+            st.up.append(False)
+        if trace:
+            st.trace = []
+        st.frames = [[plan.main, 0, {}]]
+        self.st = st
+        self.sub: State | None = None     # a seat's private copy while it commits
+        self.answers: list[int] = []      # every decision taken, in order: the game record
+        self._advance()
+
+    # ---- driving ---------------------------------------------------------------------------
+
+    def _advance(self) -> None:
+        vm.run(self.st)
+        self._commit()
+
+    def _commit(self) -> None:
+        """Collect the commitments of a `simultaneously` block, seat by seat, then reveal."""
+        st = self.st
+        while st.simul is not None and not st.pending:
+            sim = st.simul
+            if self.sub is not None and self.sub.pending:
+                return
+            if self.sub is not None:
+                sim.idx += 1
+                self.sub = None
+            if sim.idx >= len(sim.seats):
+                sim.done = True
+                vm.run(st)
+                continue
+            sub = st.clone()
+            sub.simul = None
+            sub.feed = None
+            sub.trace = None
+            local = dict(sim.env)
+            local[sim.var] = sim.seats[sim.idx]
+            sub.frames = [[sim.body, 0, local]]
+            self.sub = sub
+            vm.run(sub)
+
+    @property
+    def over(self) -> bool:
+        return self.st.ended and self.st.pending is None and self.sub is None
+
+    def decision(self) -> Decision | None:
+        st = self.sub if self.sub is not None else self.st
+        if st.pending is None:
+            return None
+        spec, opts, env = st.pending
+        return Decision(spec.seat(st, env), spec.prompt(st, env), len(opts), spec.rule, spec.loc,
+                        self.sub is not None, st, spec, opts, env)
+
+    def choose(self, pick: int) -> None:
+        st = self.sub if self.sub is not None else self.st
+        spec, opts, _env = st.pending
+        if not 0 <= pick < len(opts):
+            raise ValueError(f"option {pick} is not one of 0..{len(opts) - 1}")
+        self.answers.append(pick)
+        if self.sub is not None:
+            self.st.simul.answers.append(pick)
+            if self.st.trace is not None:
+                self.st.trace.append(("commit", spec.rule, str(spec.loc) if spec.loc else "",
+                                      spec.seat(st, _env), "(hidden until revealed)", len(opts)))
+            vm.answer(st, pick)
+            self._commit()
+            return
+        vm.answer(st, pick)
+        self._commit()
+
+    def clone(self) -> "Game":
+        c = Game.__new__(Game)
+        c.plan, c.seed = self.plan, self.seed
+        c.st = self.st.clone()
+        c.sub = None if self.sub is None else self.sub.clone()
+        c.answers = self.answers[:]
+        return c
+
+    # ---- what a seat sees ------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict:
+        """The table as `seat` may see it (None: a spectator, who sees only public things)."""
+        st = self.sub if self.sub is not None else self.st
+        p = self.plan
+        piles = {}
+        for pid, cards in enumerate(st.piles):
+            vis = p.pile_visible[pid]
+            owner = p.pile_owner[pid]
+            scope = p.pile_scope[pid]
+            owner_seat = owner if scope == "seat" else (st.pv["owner"][owner] if scope == "piece" else None)
+            if vis == "all" or (vis == "owner" and seat is not None and owner_seat == seat):
+                shown = [p.card_label(c) if (st.up[c] or vis == "owner") else "(face down)" for c in cards]
+            elif vis == "top":
+                shown = ["(hidden)"] * (len(cards) - 1) + ([p.card_label(cards[-1])] if cards else [])
+            else:
+                shown = None
+            piles[p.pile_names[pid]] = {"count": len(cards), "cards": shown}
+        boards = {}
+        for b, name in enumerate(p.board_names):
+            boards[name] = [None if pc is None else p.piece_names[pc] for pc in st.slots[b]]
+        pieces = {}
+        for pc, name in enumerate(p.piece_names):
+            owner = st.pv["owner"][pc]
+            info = {"owner": None if owner is None else owner + 1, "slot": st.pslot[pc]}
+            for var, values in st.pv.items():
+                if var == "owner":
+                    continue
+                vis = p.var_visible[("piece", var)]
+                if vis == "all" or (vis == "owner" and seat is not None and owner == seat):
+                    info[var] = values[pc]
+            pieces[name] = info
+        seats = []
+        for s in range(p.n_seats):
+            info = {}
+            for var, values in st.sv.items():
+                vis = p.var_visible[("seat", var)]
+                if vis == "all" or (vis == "owner" and s == seat):
+                    info[var] = values[s]
+            seats.append(info)
+        globals_ = {k: v for k, v in st.g.items() if not k.startswith("__")
+                    and p.var_visible.get(("game", k), "all") == "all"}
+        return {"seat": seat, "game": globals_, "boards": boards, "pieces": pieces,
+                "seats": seats, "piles": piles}
+
+    # ---- the end ---------------------------------------------------------------------------
+
+    def result(self) -> dict:
+        """Seats in finishing order with their numbers; `winners` are the seats tied first."""
+        st, p = self.st, self.plan
+        keys = []
+        for s in range(p.n_seats):
+            env = {"seat": s}
+            r = p.rank(st, env)
+            t = p.tie(st, env) if p.tie is not None else 0
+            keys.append((r, t))
+        sign = -1 if p.descending else 1
+        order = sorted(range(p.n_seats), key=lambda s: (sign * keys[s][0], sign * keys[s][1], s))
+        best = keys[order[0]]
+        winners = [s for s in order if keys[s] == best]
+        return {"order": order, "scores": [k[0] for k in keys], "winners": winners,
+                "rounds": st.g["__rounds"], "decisions": len(self.answers),
+                "records": st.g.get("__records", {}), "ended": st.ended}

@@ -1,0 +1,102 @@
+"""The compiled game: plain Python data and closures, built once per ruleset and player count.
+
+Nothing here is pydantic; the machine reads only this while playing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# Machine instructions: tuples (op, where, ...); `where` is (Loc, rule id) for errors and traces.
+EXEC, JMP, JMPF, FOR_INIT, FOR_NEXT, CHOOSE, CALL, RET, SIMUL, TRACE, HALT = range(11)
+
+
+@dataclass
+class Alternative:
+    label: object            # template: fn(st, env) -> str
+    var: str | None
+    items: object | None     # fn(st, env) -> iterable, when the option ranges over values
+    cond: object | None      # fn(st, env) -> bool
+    target: int = 0          # pc of the option's block
+
+
+@dataclass
+class ChooseSpec:
+    prompt: object           # template fn
+    seat: object             # fn(st, env) -> seat
+    alts: list[Alternative]
+    loc: object
+    rule: str
+
+    def options(self, st, env) -> list:
+        out = []
+        for i, alt in enumerate(self.alts):
+            if alt.var is None:
+                if alt.cond is None or alt.cond(st, env):
+                    out.append((i, None))
+                continue
+            var = alt.var
+            cond = alt.cond
+            for v in alt.items(st, env):
+                env[var] = v
+                if cond is None or cond(st, env):
+                    out.append((i, v))
+        return out
+
+    def label(self, st, env, option) -> str:
+        i, v = option
+        alt = self.alts[i]
+        if alt.var is not None:
+            env = dict(env)
+            env[alt.var] = v
+        return alt.label(st, env)
+
+
+@dataclass
+class Plan:
+    game_id: str
+    name: str
+    digest: str
+    n_seats: int
+    # piles
+    n_piles: int = 0
+    pile_names: list = field(default_factory=list)       # per pile id: "hand(2)"
+    pile_decl: list = field(default_factory=list)        # per pile id: declared name
+    pile_visible: list = field(default_factory=list)     # per pile id: all/owner/nobody/top
+    pile_owner: list = field(default_factory=list)       # per pile id: seat, piece or None
+    pile_scope: list = field(default_factory=list)       # per pile id: game/seat/piece/board name
+    pile_base: dict = field(default_factory=dict)        # declared name -> first pile id
+    refill: dict = field(default_factory=dict)           # pile id -> pile id
+    # cards
+    card_types: list = field(default_factory=list)       # type ids
+    card_type: list = field(default_factory=list)        # per card: type index
+    card_props: dict = field(default_factory=dict)       # prop -> per card value
+    type_props: list = field(default_factory=list)       # per type: props dict
+    card_start: list = field(default_factory=list)      # per card: starting pile id
+    # pieces and boards
+    n_pieces: int = 0
+    piece_names: list = field(default_factory=list)
+    piece_kind: list = field(default_factory=list)
+    kind_pieces: dict = field(default_factory=dict)
+    board_names: list = field(default_factory=list)
+    board_slots: list = field(default_factory=list)
+    # state variables
+    global_init: dict = field(default_factory=dict)
+    seat_init: dict = field(default_factory=dict)
+    piece_init: dict = field(default_factory=dict)
+    var_visible: dict = field(default_factory=dict)      # (scope, name) -> visibility
+    var_types: dict = field(default_factory=dict)        # (scope, name) -> type
+    # flow
+    main: list = field(default_factory=list)
+    rank: object = None
+    tie: object = None
+    descending: bool = True
+    records: dict = field(default_factory=dict)          # name -> fn(st, env)
+    max_rounds: int = 1000
+    max_steps: int = 2_000_000
+    rules: dict = field(default_factory=dict)            # rule id -> Loc
+
+    def pile_label(self, pile: int) -> str:
+        return self.pile_names[pile]
+
+    def card_label(self, card: int) -> str:
+        return self.card_types[self.card_type[card]]

@@ -1,0 +1,136 @@
+"""Game state as plain data: lists and dicts of ints, with a cheap `clone()`.
+
+Cards, seats, pieces and piles are small ints; a pile is a list of cards with its top at the
+end. The interpreter's own position (frames of the machine) is part of the state, so a clone
+can be played on from where it stands (search bots, commit-then-reveal).
+"""
+from __future__ import annotations
+
+import random
+
+
+class RuleError(Exception):
+    """A rule did something impossible while playing (the ruleset's fault, with its position)."""
+
+    def __init__(self, message: str, loc=None, rule: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.loc = loc
+        self.rule = rule
+
+    def __str__(self) -> str:
+        where = f"{self.loc}: " if self.loc else ""
+        rule = f" (in rule `{self.rule}`)" if self.rule else ""
+        return f"{where}{self.message}{rule}"
+
+
+class GameTooLong(RuleError):
+    """The game passed its round or step limit: it may never end."""
+
+
+class EndGame(Exception):
+    """`end game` unwinds the machine."""
+
+
+class Iter:
+    """A running `for` loop kept in a frame: the list and the next index."""
+
+    __slots__ = ("items", "i")
+
+    def __init__(self, items, i=0):
+        self.items = items
+        self.i = i
+
+
+class State:
+    __slots__ = ("plan", "piles", "where", "up", "g", "sv", "pv", "slots", "pslot", "pboard",
+                 "rng", "frames", "pending", "trace", "ended", "steps", "feed", "simul")
+
+    def __init__(self, plan, seed: int):
+        self.plan = plan
+        self.piles: list[list[int]] = [[] for _ in range(plan.n_piles)]
+        self.where: list[int] = []
+        self.up: list[bool] = []
+        self.g: dict = dict(plan.global_init)
+        self.sv: dict = {k: [v] * plan.n_seats for k, v in plan.seat_init.items()}
+        self.pv: dict = {k: [v] * plan.n_pieces for k, v in plan.piece_init.items()}
+        self.slots: list[list] = [[None] * n for n in plan.board_slots]
+        self.pslot: list[int] = [0] * plan.n_pieces
+        self.pboard: list[int] = [-1] * plan.n_pieces
+        self.rng = random.Random(seed)
+        self.frames: list = []
+        self.pending = None
+        self.trace: list | None = None
+        self.ended = False
+        self.steps = 0
+        self.feed: list | None = None   # answers replayed at a reveal (commit-then-reveal)
+        self.simul = None
+
+    def clone(self) -> "State":
+        c = State.__new__(State)
+        c.plan = self.plan
+        c.piles = [p[:] for p in self.piles]
+        c.where = self.where[:]
+        c.up = self.up[:]
+        c.g = self.g.copy()
+        c.sv = {k: v[:] for k, v in self.sv.items()}
+        c.pv = {k: v[:] for k, v in self.pv.items()}
+        c.slots = [s[:] for s in self.slots]
+        c.pslot = self.pslot[:]
+        c.pboard = self.pboard[:]
+        c.rng = random.Random()
+        c.rng.setstate(self.rng.getstate())
+        c.frames = [[code, pc, _copy_env(env)] for code, pc, env in self.frames]
+        c.pending = None
+        if self.pending is not None:
+            spec, opts, env = self.pending
+            frame_env = {id(f[2]): c.frames[i][2] for i, f in enumerate(self.frames)}
+            c.pending = (spec, opts, frame_env.get(id(env), env))
+        c.trace = None if self.trace is None else self.trace[:]
+        c.ended = self.ended
+        c.steps = self.steps
+        c.feed = None if self.feed is None else self.feed[:]
+        c.simul = None if self.simul is None else self.simul.clone()
+        return c
+
+    # ---- card movement: the only place piles change ---------------------------------------
+
+    def move(self, card: int, dest: int, face_up: bool | None = None, bottom: bool = False) -> None:
+        self.piles[self.where[card]].remove(card)
+        if bottom:
+            self.piles[dest].insert(0, card)
+        else:
+            self.piles[dest].append(card)
+        self.where[card] = dest
+        if face_up is not None:
+            self.up[card] = face_up
+
+    def shuffle(self, pile: int) -> None:
+        self.rng.shuffle(self.piles[pile])
+        if self.trace is not None:
+            self.trace.append(("chance", f"shuffle {self.plan.pile_label(pile)}",
+                               [self.plan.card_label(c) for c in self.piles[pile]]))
+
+    def draw(self, src: int, dest: int, n: int, face_up: bool | None) -> int:
+        """Move up to n top cards; an empty source is refilled from its refill pile first."""
+        pile = self.piles[src]
+        moved = 0
+        while moved < n:
+            if not pile:
+                refill = self.plan.refill.get(src)
+                if refill is None or not self.piles[refill]:
+                    break
+                for c in self.piles[refill][:]:
+                    self.move(c, src, False)
+                self.shuffle(src)
+            self.move(pile[-1], dest, face_up)
+            moved += 1
+        return moved
+
+
+def _copy_env(env: dict) -> dict:
+    out = env.copy()
+    for k, v in env.items():
+        if type(v) is Iter:
+            out[k] = Iter(v.items, v.i)
+    return out

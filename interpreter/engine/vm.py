@@ -1,0 +1,169 @@
+"""The machine that runs compiled rules until the next decision.
+
+Frames are `[code, pc, env]`; the state holds them, so a game stopped at a decision is plain
+data. `run` returns when a decision is pending (`st.pending`), when a `simultaneously` block
+needs its commits (`st.simul`), or when the game is over (no frames left).
+"""
+from __future__ import annotations
+
+from .plan import CALL, CHOOSE, EXEC, FOR_INIT, FOR_NEXT, HALT, JMP, JMPF, RET, SIMUL, TRACE
+from .state import EndGame, GameTooLong, Iter, RuleError
+
+
+class SimulRun:
+    """A `simultaneously` block collecting each seat's choices before anything is revealed."""
+
+    __slots__ = ("seats", "var", "body", "env", "idx", "answers", "done")
+
+    def __init__(self, seats, var, body, env):
+        self.seats = seats
+        self.var = var
+        self.body = body
+        self.env = env
+        self.idx = 0
+        self.answers: list[int] = []
+        self.done = False
+
+    def clone(self) -> "SimulRun":
+        c = SimulRun(self.seats, self.var, self.body, self.env)
+        c.idx, c.answers, c.done = self.idx, self.answers[:], self.done
+        return c
+
+
+def _end_feed(st, env):
+    if st.feed:
+        raise RuleError("simultaneous choices no longer fit when revealed (a seat's options "
+                        "changed because of another seat's choice)")
+    st.feed = None
+
+
+_FEED_END = [(EXEC, (None, "simultaneously"), _end_feed), (RET, (None, "simultaneously"))]
+
+
+def run(st) -> None:
+    frames = st.frames
+    max_steps = st.plan.max_steps
+    while frames:
+        fr = frames[-1]
+        code, pc, env = fr
+        ins = code[pc]
+        try:
+            while True:
+                ins = code[pc]
+                op = ins[0]
+                if op == EXEC:
+                    ins[2](st, env)
+                    pc += 1
+                elif op == JMPF:
+                    pc = pc + 1 if ins[2](st, env) else ins[3]
+                elif op == FOR_NEXT:
+                    it = env[ins[3]]
+                    if it.i < len(it.items):
+                        env[ins[2]] = it.items[it.i]
+                        it.i += 1
+                        pc += 1
+                    else:
+                        pc = ins[4]
+                elif op == JMP:
+                    pc = ins[2]
+                elif op == FOR_INIT:
+                    env[ins[2]] = Iter(list(ins[3](st, env)))
+                    pc += 1
+                elif op == CHOOSE:
+                    spec = ins[2]
+                    opts = spec.options(st, env)
+                    st.steps += 1
+                    if st.steps > max_steps:
+                        raise GameTooLong(f"the game passed {max_steps} steps without ending")
+                    if not opts:
+                        raise RuleError("no option of this choice is allowed here")
+                    if len(opts) == 1:
+                        pick = 0
+                    elif st.feed:
+                        pick = st.feed.pop(0)
+                        if pick >= len(opts):
+                            raise RuleError("a simultaneous choice no longer fits when revealed")
+                    else:
+                        fr[1] = pc
+                        st.pending = (spec, opts, env)
+                        return
+                    pc = _take(st, spec, opts, env, pick)
+                elif op == CALL:
+                    procs, name, names, arg_fns = ins[2], ins[3], ins[4], ins[5]
+                    local = {n: f(st, env) for n, f in zip(names, arg_fns)}
+                    body = procs[name]
+                    if callable(body):
+                        body(st, local)
+                        pc += 1
+                    else:
+                        fr[1] = pc + 1
+                        frames.append([body, 0, local])
+                        break
+                elif op == RET:
+                    frames.pop()
+                    break
+                elif op == TRACE:
+                    if st.trace is not None:
+                        st.trace.append((ins[2], ins[1][1], str(ins[1][0]) if ins[1][0] else ""))
+                    pc += 1
+                elif op == SIMUL:
+                    sim = st.simul
+                    if sim is not None and sim.done:
+                        # Every seat has committed: reveal by running the bodies in seat order,
+                        # answering their choices from what was committed.
+                        st.simul = None
+                        st.feed = list(sim.answers)
+                        fr[1] = pc + 1
+                        frames.append([_FEED_END, 0, {}])
+                        for seat in reversed(sim.seats):
+                            local = dict(env)
+                            local[sim.var] = seat
+                            frames.append([sim.body, 0, local])
+                        break
+                    seats = list(ins[3](st, env))
+                    if not seats:
+                        pc += 1
+                        continue
+                    st.simul = SimulRun(seats, ins[2], ins[4], dict(env))
+                    fr[1] = pc
+                    return
+                elif op == HALT:
+                    frames.clear()
+                    st.ended = True
+                    return
+        except EndGame:
+            frames.clear()
+            st.ended = True
+            return
+        except RuleError as e:
+            if e.loc is None:
+                e.loc = ins[1][0]
+            if e.rule is None:
+                e.rule = ins[1][1]
+            raise
+        except RecursionError:
+            raise RuleError("rules call each other without end (recursion too deep)",
+                            ins[1][0], ins[1][1]) from None
+        except (TypeError, KeyError, IndexError, AttributeError, ValueError) as e:
+            raise RuleError(f"a rule used a value it cannot use here ({type(e).__name__}: {e})",
+                            ins[1][0], ins[1][1]) from e
+
+
+def _take(st, spec, opts, env, pick: int) -> int:
+    i, v = opts[pick]
+    alt = spec.alts[i]
+    if st.trace is not None:
+        seat = spec.seat(st, env)
+        st.trace.append(("choice", spec.rule, str(spec.loc) if spec.loc else "",
+                         seat, spec.label(st, env, opts[pick]), len(opts)))
+    if alt.var is not None:
+        env[alt.var] = v
+    return alt.target
+
+
+def answer(st, pick: int) -> None:
+    """Resume after the pending decision with option `pick`."""
+    spec, opts, env = st.pending
+    st.pending = None
+    st.frames[-1][1] = _take(st, spec, opts, env, pick)
+    run(st)

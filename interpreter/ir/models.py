@@ -1,0 +1,256 @@
+"""The IR: pydantic models of every file a designer writes, and of the merged game.
+
+The models are the single source of the file formats: `schemas/*.schema.json` is generated
+from them (`racecraft schemas`), and a test keeps the two equal. Strings keep their file
+positions (`Text` accepts a `SrcStr` unchanged), so later stages can point at the line.
+Pydantic is used to load and check; the engine never touches these models while playing.
+"""
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, WrapValidator
+
+
+def _keep_str(value, handler):
+    return value if isinstance(value, str) else handler(value)
+
+
+# A string that keeps its file position (see load.yamlsrc.SrcStr).
+Text = Annotated[str, WrapValidator(_keep_str)]
+Code = Annotated[str, Field(description="rule text in the Racecraft DSL"), WrapValidator(_keep_str)]
+Id = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_-]*$"), WrapValidator(_keep_str)]
+Name = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$"), WrapValidator(_keep_str)]
+Scalar = Union[bool, int, float, str]
+Value = Union[Scalar, list[Any], dict[str, Any], None]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# ---- the game file ---------------------------------------------------------------------
+
+class Players(Strict):
+    min: int = Field(ge=1, le=16)
+    max: int = Field(ge=1, le=16)
+
+
+class GameInfo(Strict):
+    id: Id
+    name: Text
+    players: Players
+    rulebook: Text | None = Field(None, description="the rulebook file and passage the rules follow")
+    description: Text | None = None
+
+
+class PieceKind(Strict):
+    count: int = Field(ge=1, le=64)
+    names: list[Name] | None = Field(None, description="one name per piece, in order")
+
+
+class Board(Strict):
+    kind: Literal["ranking"] = Field(description="ranking: an ordered row of slots 1..n")
+    slots: int = Field(ge=1, le=64)
+
+
+class Pile(Strict):
+    of: Name = Field("game", description="`game`, `seat`, `piece`, or a board name (one pile per slot)")
+    visible: Literal["all", "owner", "nobody", "top"] = Field(
+        "all", description="who sees the faces: everybody, the owning seat, nobody, the top card only")
+    refill_from: Name | None = Field(
+        None, description="when empty and drawn from, shuffle this pile into it first")
+
+
+class StateVar(Strict):
+    of: Literal["game", "seat", "piece"] = "game"
+    type: Literal["int", "bool", "text", "seat", "piece", "card"] = "int"
+    initial: Scalar | None = None
+    visible: Literal["all", "owner", "nobody"] = "all"
+
+
+class Function(Strict):
+    params: dict[Name, Name] = Field(default_factory=dict, description="parameter name: type")
+    value: Code
+
+
+class Procedure(Strict):
+    params: dict[Name, Name] = Field(default_factory=dict, description="parameter name: type")
+    do: Code
+
+
+class Step(Strict):
+    id: Id
+    if_: Code | None = Field(None, alias="if")
+    do: Code
+    note: Text | None = None
+
+
+class Phase(Strict):
+    id: Id
+    do: Code | None = Field(None, description="a phase that runs one block (no rounds)")
+    order: Code | None = Field(None, description="who takes turns in a round, evaluated at its start")
+    turn: Name | None = Field(None, description="the name the steps use for whose turn it is")
+    steps: list[Step] = Field(default_factory=list)
+    until: Code | None = Field(None, description="checked at the end of each round; true ends the phase")
+    rounds: int | None = Field(None, ge=1, description="a fixed number of rounds instead of `until`")
+    note: Text | None = None
+
+
+class Trigger(Strict):
+    id: Id
+    on: Name = Field(description="game_start, phase_start, phase_end, round_start, round_end, "
+                                 "turn_start, turn_end, or an event named by `emit`")
+    if_: Code | None = Field(None, alias="if")
+    do: Code
+
+
+class Result(Strict):
+    rank: Code = Field(description="a number for seat `seat`; the result orders seats by it")
+    order: Literal["ascending", "descending"] = Field(
+        "descending", description="descending: the highest number wins")
+    tie: Code | None = Field(None, description="a second number that breaks ties, same order")
+
+
+class Limits(Strict):
+    max_rounds: int = Field(1000, ge=1)
+    max_steps: int = Field(2_000_000, ge=1)
+
+
+class GameFile(Strict):
+    schema_: Text | None = Field(None, alias="$schema")
+    game: GameInfo
+    include: list[Text] = Field(default_factory=list, description="cards and tracks files, relative")
+    params: dict[Name, Value] = Field(default_factory=dict)
+    pieces: dict[Name, PieceKind] = Field(default_factory=dict)
+    boards: dict[Name, Board] = Field(default_factory=dict)
+    piles: dict[Name, Pile] = Field(default_factory=dict)
+    state: dict[Name, StateVar] = Field(default_factory=dict)
+    functions: dict[Name, Function] = Field(default_factory=dict)
+    procedures: dict[Name, Procedure] = Field(default_factory=dict)
+    setup: Code | None = None
+    phases: list[Phase] = Field(min_length=1)
+    triggers: list[Trigger] = Field(default_factory=list)
+    result: Result
+    record: dict[Name, Code] = Field(
+        default_factory=dict, description="per-seat facts noted after setup (for statistics)")
+    limits: Limits = Limits()
+
+
+# ---- cards -------------------------------------------------------------------------------
+
+class CardType(Strict):
+    id: Id
+    count: int = Field(1, ge=0, le=500)
+    props: dict[Name, Scalar] = Field(default_factory=dict)
+    starts_in: Name = Field(description="the pile the cards start in")
+    per_seat: bool = Field(False, description="each seat gets `count` of its own (pile of a seat)")
+
+
+class CardsFile(Strict):
+    schema_: Text | None = Field(None, alias="$schema")
+    source: Text = Field(description="where the card list comes from, or that it is authored")
+    cards: list[CardType] = Field(min_length=1)
+
+
+# ---- modules and variants: patches by id --------------------------------------------------
+
+Collection = Literal["params", "pieces", "boards", "piles", "state", "functions", "procedures",
+                     "phases", "steps", "triggers", "record", "result", "limits", "setup"]
+
+
+class Patch(Strict):
+    set: Text | None = Field(None, description="`collection.id`: replace the value")
+    replace: Text | None = Field(None, description="`collection.id`: replace the whole item")
+    update: Text | None = Field(None, description="`collection.id`: change some keys of the item")
+    remove: Text | None = Field(None, description="`collection.id`: delete the item")
+    add: Text | None = Field(None, description="`collection` (steps: `steps.PHASE`): add an item")
+    to: Value = None
+    with_: Value = Field(None, alias="with")
+    item: Value = None
+    id: Id | None = Field(None, description="the id of an added mapping item")
+    before: Id | None = None
+    after: Id | None = None
+
+
+class PatchInfo(Strict):
+    id: Id
+    name: Text
+    description: Text
+    requires: list[Id] = Field(default_factory=list, description="modules this one needs")
+
+
+class VariantFile(Strict):
+    schema_: Text | None = Field(None, alias="$schema")
+    variant: PatchInfo
+    include: list[Text] = Field(default_factory=list)
+    patches: list[Patch] = Field(min_length=1)
+
+
+class ModuleFile(Strict):
+    schema_: Text | None = Field(None, alias="$schema")
+    module: PatchInfo
+    include: list[Text] = Field(default_factory=list)
+    patches: list[Patch] = Field(min_length=1)
+
+
+# ---- scenarios ---------------------------------------------------------------------------
+
+class ScenarioInfo(Strict):
+    name: Text
+    source: Text = Field(description="the rulebook passage the scenario pins")
+    ruling: Text | None = Field(None, description="the ruling in docs/rulings.md it pins, if any")
+
+
+class ScriptItem(Strict):
+    choose: Text | None = Field(None, description="the label of the option to pick")
+    expect: Code | None = Field(None, description="a condition that must hold now")
+    expect_options: list[Text] | None = Field(None, description="the labels offered now, exactly")
+    expect_error: Text | None = Field(None, description="the text of the rule error raised now")
+
+
+class ScenarioFile(Strict):
+    schema_: Text | None = Field(None, alias="$schema")
+    scenario: ScenarioInfo
+    ruleset: Text = Field(".", description="ruleset folder, relative to this file")
+    variants: list[Id] = Field(default_factory=list)
+    modules: list[Id] = Field(default_factory=list)
+    seed: int = 1
+    players: int = Field(ge=1, le=16)
+    situation: Code | None = Field(None, description="a block run after setup to arrange the table")
+    script: list[ScriptItem] = Field(default_factory=list)
+    expect: list[Code] = Field(default_factory=list, description="conditions true at the end")
+    until: Literal["script", "end"] = Field(
+        "script", description="stop when the script is done, or play on with random seats to the end")
+
+
+FILE_KINDS: dict[str, type[Strict]] = {
+    "game": GameFile, "cards": CardsFile, "variant": VariantFile, "module": ModuleFile,
+    "scenario": ScenarioFile,
+}
+
+
+def kind_of(data: dict) -> str | None:
+    """Which kind of file a mapping is, from its distinctive top-level key."""
+    for key, kind in (("game", "game"), ("cards", "cards"), ("variant", "variant"),
+                      ("module", "module"), ("scenario", "scenario"), ("track", "track")):
+        if key in data:
+            return kind
+    return None
+
+
+# ---- tracks (boards kept in their own file) ------------------------------------------------
+
+class TrackInfo(Strict):
+    id: Id
+    name: Text
+    source: Text = Field(description="where the layout comes from, or that it is authored")
+
+
+class TrackFile(Strict):
+    schema_: Text | None = Field(None, alias="$schema")
+    track: TrackInfo
+    boards: dict[Name, Board] = Field(min_length=1)
+
+
+FILE_KINDS["track"] = TrackFile

@@ -1,0 +1,215 @@
+"""Safe YAML reading that keeps where every value came from.
+
+Strings come back as `SrcStr` (a `str` that knows its file position and how to map a
+position inside itself, such as a DSL error, back to the file). Mappings and lists come back
+as `SrcMap` / `SrcList` that remember where they start and where each key is.
+
+Only plain data is accepted: YAML tags that would build Python objects are refused, and so
+are alias bombs, absurd nesting and huge files.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from ..lang.diagnostics import SOURCES, Loc, Report, RulesetError
+
+MAX_BYTES = 2_000_000
+MAX_DEPTH = 48
+MAX_NODES = 200_000
+MAX_ALIASES = 100
+
+_PLAIN_TAGS = {
+    "tag:yaml.org,2002:str", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null", "tag:yaml.org,2002:map",
+    "tag:yaml.org,2002:seq",
+}
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_CONSTRUCTOR = yaml.constructor.SafeConstructor()
+
+
+class SrcStr(str):
+    """A string from a file; `at(line, col)` maps a 1-based position inside it to the file."""
+
+    loc: Loc
+    _block_indent: int | None  # literal block scalar: content indent; else None
+
+    def at(self, line: int, col: int) -> Loc:
+        base = self.loc
+        if self._block_indent is not None:
+            return Loc(base.file, base.line + line - 1, self._block_indent + col)
+        if line == 1:
+            return Loc(base.file, base.line, base.col + col - 1)
+        return Loc(base.file, base.line + line - 1, col)
+
+
+def src_str(value: str, loc: Loc, block_indent: int | None = None) -> SrcStr:
+    s = SrcStr(value)
+    s.loc = loc
+    s._block_indent = block_indent
+    return s
+
+
+def loc_of(value, default: Loc | None = None) -> Loc | None:
+    return getattr(value, "loc", default)
+
+
+class SrcMap(dict):
+    loc: Loc
+    key_locs: dict
+
+
+class SrcList(list):
+    loc: Loc
+
+
+def read_text(path: Path, report: Report) -> str | None:
+    """Read a designer's file as UTF-8 text, refusing binary, empty and oversized files."""
+    name = str(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        report.add("E001", f"cannot read file: {e.strerror or e}", Loc(name))
+        return None
+    if len(raw) > MAX_BYTES:
+        report.add("E002", f"file is too large ({len(raw)} bytes, limit {MAX_BYTES})", Loc(name))
+        return None
+    if b"\x00" in raw:
+        report.add("E003", "file is binary, not YAML text", Loc(name),
+                   "rulesets, cards, tracks, variants and scenarios are UTF-8 YAML files")
+        return None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw[: e.start].count(b"\n") + 1
+        col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
+        report.add("E004", "file is not valid UTF-8", Loc(name, line, col),
+                   "save the file as UTF-8")
+        return None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if not text.strip():
+        report.add("E005", "file is empty", Loc(name), "a ruleset file holds a YAML mapping")
+        return None
+    SOURCES[name] = text
+    return text
+
+
+def parse_yaml(text: str, name: str, report: Report):
+    """YAML text to plain data with positions; None (and a diagnostic) when it cannot."""
+    try:
+        node = yaml.compose(text, Loader=_Loader)
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        loc = Loc(name, mark.line + 1, mark.column + 1) if mark else Loc(name)
+        problem = e.problem or e.context or "malformed YAML"
+        report.add("E010", f"YAML syntax error: {problem}", loc, _yaml_hint(problem))
+        return None
+    except yaml.YAMLError as e:
+        report.add("E010", f"YAML syntax error: {e}", Loc(name))
+        return None
+    except RecursionError:
+        report.add("E012", "YAML nesting is too deep", Loc(name),
+                   f"files may nest at most {MAX_DEPTH} levels")
+        return None
+    if node is None:
+        report.add("E005", "file is empty", Loc(name))
+        return None
+    conv = _Converter(name, text.splitlines())
+    try:
+        return conv.convert(node, 0)
+    except RulesetError as e:
+        report.extend(e.report)
+        return None
+
+
+def _yaml_hint(problem: str) -> str | None:
+    if "tab" in problem:
+        return "indent with spaces, not tabs"
+    if "mapping values are not allowed" in problem:
+        return "a value containing ': ' must be quoted, or written as a block with `|`"
+    if "could not find expected ':'" in problem:
+        return "every line of a mapping needs `key: value`"
+    return None
+
+
+class _Converter:
+    def __init__(self, name: str, lines: list[str]):
+        self.name = name
+        self.lines = lines
+        self.nodes = 0
+        self.aliases: dict[int, int] = {}
+        self.seen: set[int] = set()
+
+    def fail(self, code: str, msg: str, mark, hint: str | None = None):
+        r = Report()
+        r.add(code, msg, self.loc(mark), hint)
+        raise RulesetError(r)
+
+    def loc(self, mark) -> Loc:
+        return Loc(self.name, mark.line + 1, mark.column + 1)
+
+    def convert(self, node, depth: int):
+        if depth > MAX_DEPTH:
+            self.fail("E012", "YAML nesting is too deep", node.start_mark,
+                      f"files may nest at most {MAX_DEPTH} levels")
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            self.fail("E013", "YAML expands to too many values (an alias bomb?)", node.start_mark,
+                      f"a file may hold at most {MAX_NODES} values")
+        if id(node) in self.seen:
+            # The same node reached twice: an alias. A few are fine; many are a bomb.
+            n = self.aliases.get(id(node), 0) + 1
+            self.aliases[id(node)] = n
+            if sum(self.aliases.values()) > MAX_ALIASES:
+                self.fail("E013", "too many YAML aliases", node.start_mark,
+                          f"at most {MAX_ALIASES} alias uses are allowed")
+        if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+            self.seen.add(id(node))
+        if node.tag not in _PLAIN_TAGS:
+            self.fail("E011", f"YAML tag `{node.tag}` is not allowed", node.start_mark,
+                      "only plain data (text, numbers, true/false, lists, mappings) is accepted")
+        if isinstance(node, yaml.ScalarNode):
+            return self.scalar(node)
+        if isinstance(node, yaml.SequenceNode):
+            out = SrcList(self.convert(v, depth + 1) for v in node.value)
+            out.loc = self.loc(node.start_mark)
+            return out
+        out = SrcMap()
+        out.loc = self.loc(node.start_mark)
+        out.key_locs = {}
+        for knode, vnode in node.value:
+            if knode.tag == "tag:yaml.org,2002:merge":
+                self.fail("E011", "YAML merge keys (`<<`) are not supported", knode.start_mark,
+                          "write the keys out, or use a module or variant patch")
+            if isinstance(knode, yaml.ScalarNode) and knode.tag in _PLAIN_TAGS:
+                # Keys are names: `on`, `yes`, `1` stay text (YAML 1.1 would make them bool/int).
+                key = src_str(knode.value, self.loc(knode.start_mark))
+            else:
+                key = self.convert(knode, depth + 1)
+            if isinstance(key, (list, dict)):
+                self.fail("E014", "a mapping key must be a plain value", knode.start_mark)
+            if key in out:
+                self.fail("E015", f"duplicate key `{key}`", knode.start_mark,
+                          "each key may appear once in a mapping")
+            out.key_locs[key] = self.loc(knode.start_mark)
+            out[key] = self.convert(vnode, depth + 1)
+        return out
+
+    def scalar(self, node):
+        tag = node.tag
+        text = node.value
+        mark = node.start_mark
+        if tag == "tag:yaml.org,2002:str":
+            if node.style == "|":
+                return src_str(text, Loc(self.name, mark.line + 2, 1), self._indent(mark.line + 1))
+            col = mark.column + 1 + (1 if node.style in ("'", '"') else 0)
+            return src_str(text, Loc(self.name, mark.line + 1, col))
+        return _CONSTRUCTOR.yaml_constructors[tag](_CONSTRUCTOR, node)
+
+    def _indent(self, line0: int) -> int:
+        for line in self.lines[line0:]:
+            if line.strip():
+                return len(line) - len(line.lstrip(" "))
+        return 0
