@@ -50,8 +50,9 @@ def _walk(tree):
 
 
 class Compiler(ExprCompiler):
-    def __init__(self, rs: Ruleset, n_seats: int, report: Report):
+    def __init__(self, rs: Ruleset, n_seats: int, report: Report, situation=None):
         self.rs = rs
+        self.situation = situation  # a scenario's block, run right after setup
         self.g = rs.game
         self.report = report
         self.src = ""
@@ -293,7 +294,11 @@ class Compiler(ExprCompiler):
                 return (lambda st, c: st.where[c]), PILE
             if name in self.card_prop_types:
                 col = p.card_props[name]
-                return (lambda st, c: col[c]), self.card_prop_types[name]
+
+                def prop(st, c):
+                    return col[c]
+                prop.table = col  # a constant column: callers may index it directly
+                return prop, self.card_prop_types[name]
             have = ["type", "face_up", "pile", *self.card_prop_types]
         elif typ == PIECE:
             if name == "slot":
@@ -986,7 +991,8 @@ class Compiler(ExprCompiler):
                 items, et = self._loop_source(for_t.children[1], sc)
                 osc.names[var] = et
             cond = self.cond(if_t.children[0], osc, "an option's `if`") if if_t is not None else None
-            alt = Alternative(self.template(label_tok, osc), var, items, cond, em.here())
+            key = None if for_t is None else _source(for_t.children[1], self.src)
+            alt = Alternative(self.template(label_tok, osc), var, items, cond, em.here(), key)
             alts.append(alt)
             self.block_code(body_t.children, osc, em)
             jumps.append(em.emit(JMP, w, None))
@@ -1002,6 +1008,8 @@ class Compiler(ExprCompiler):
         self.main = em
         if g.setup is not None:
             self.rule_block(g.setup, Scope({}, rule="setup"), em)
+        if self.situation is not None:
+            self.rule_block(self.situation, Scope({}, rule="situation"), em)
         if g.record:
             self._records(em)
         self.emit_code("game_start", em, (None, "game"))
@@ -1071,6 +1079,10 @@ class Compiler(ExprCompiler):
             if st.g["__rounds"] > max_rounds:
                 raise GameTooLong(f"the game passed {max_rounds} rounds without ending", loc,
                                   f"phases.{ph.id}")
+            if st.trace is not None:
+                boards = "; ".join(f"{b}: " + ", ".join("-" if pc is None else p.piece_names[pc] for pc in st.slots[i])
+                                   for i, b in enumerate(p.board_names))
+                st.trace.append(("round", f"phases.{ph.id}", str(loc) if loc else "", st.g["round"], boards))
 
         em.emit(EXEC, w, lambda st, env: st.g.__setitem__("round", 0))
         top = em.emit(EXEC, w, next_round)
@@ -1113,6 +1125,14 @@ class Compiler(ExprCompiler):
         self.plan.descending = r.order == "descending"
 
 
+def _source(tree, src) -> str | None:
+    """The exact text of a subtree, to recognise the same list written twice in one choice."""
+    meta = tree.meta
+    if getattr(meta, "empty", True):
+        return None
+    return str(src)[meta.start_pos:meta.end_pos]
+
+
 def _escapes(t) -> bool:
     """Does a `break` inside t leave t (rather than an inner loop of t)?"""
     if not isinstance(t, Tree):
@@ -1124,18 +1144,25 @@ def _escapes(t) -> bool:
     return any(_escapes(c) for c in t.children)
 
 
-def compile_ruleset(rs: Ruleset, n_seats: int, report: Report | None = None) -> Plan | None:
+def compile_ruleset(rs: Ruleset, n_seats: int, report: Report | None = None,
+                    situation=None) -> Plan | None:
+    c = make_compiler(rs, n_seats, report, situation)
+    return None if c is None else c.plan
+
+
+def make_compiler(rs: Ruleset, n_seats: int, report: Report | None = None, situation=None):
+    """Compile; the compiler stays usable for more expressions (scenario expectations)."""
     report = report if report is not None else Report()
     players = rs.game.game.players
     if not players.min <= n_seats <= players.max:
         report.add("E139", f"{rs.game.game.name} takes {players.min}-{players.max} players, not {n_seats}",
                    getattr(rs.game.game.name, "loc", None))
         return None
-    c = Compiler(rs, n_seats, report)
-    plan = c.build()
-    return plan if report.ok else None
+    c = Compiler(rs, n_seats, report, situation)
+    c.build()
+    return c if report.ok else None
 
 
 from .builtins import BUILTINS, EFFECTS  # noqa: E402  (tables refer back to the compiler)
 
-__all__ = ["compile_ruleset", "Compiler", "Loc", "NONE", "TEXT"]
+__all__ = ["compile_ruleset", "make_compiler", "Compiler"]

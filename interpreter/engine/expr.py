@@ -136,7 +136,14 @@ class ExprCompiler:
         if getter is None:
             return _const(None), ANY
         get, rtyp = getter
-
+        if isinstance(obj_t, Tree) and obj_t.data == "var" and str(obj_t.children[0]) in sc.names:
+            # The hot case (`c.colour` in a filter): one closure instead of two. A none value
+            # fails as a TypeError, which the machine reports at the statement.
+            var = str(obj_t.children[0])
+            table = getattr(get, "table", None)
+            if table is not None:
+                return (lambda st, env: table[env[var]]), rtyp
+            return (lambda st, env: get(st, env[var])), rtyp
         loc = self.loc(t)
 
         def attr(st, env):
@@ -239,6 +246,22 @@ class ExprCompiler:
         elif not (compatible(at, INT) and compatible(bt, INT)):
             return self.type_error(f"`{op}` compares numbers, not {at} and {bt}", t)
         f = _CMP[op]
+        if op in ("==", "!=") and isinstance(b_t, Tree) and b_t.data in ("string", "number", "none", "true", "false") \
+                and "{" not in str(b_t.children[0] if b_t.children else ""):
+            k = b(None, None)
+            if isinstance(a_t, Tree) and a_t.data == "attr" and isinstance(a_t.children[0], Tree) \
+                    and a_t.children[0].data == "var" and str(a_t.children[0].children[0]) in sc.names:
+                getter = self.attribute(sc.names[str(a_t.children[0].children[0])],
+                                        str(a_t.children[1]), a_t)
+                table = getattr(getter[0], "table", None) if getter else None
+                if table is not None:  # `c.kind == "race"` in a filter: a single closure
+                    var = str(a_t.children[0].children[0])
+                    if op == "==":
+                        return (lambda st, env: table[env[var]] == k), BOOL
+                    return (lambda st, env: table[env[var]] != k), BOOL
+            if op == "==":
+                return (lambda st, env: a(st, env) == k), BOOL
+            return (lambda st, env: a(st, env) != k), BOOL
         if op in ("<", "<=", ">", ">="):
             loc = self.loc(t)
 

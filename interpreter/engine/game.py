@@ -15,7 +15,6 @@ from .state import State
 @dataclass
 class Decision:
     seat: int
-    prompt: str
     count: int
     rule: str
     loc: object
@@ -24,6 +23,10 @@ class Decision:
     _spec: object
     _opts: list
     _env: dict
+
+    @property
+    def prompt(self) -> str:
+        return self._spec.prompt(self._st, self._env)
 
     def labels(self) -> list[str]:
         return [self._spec.label(self._st, self._env, o) for o in self._opts]
@@ -85,7 +88,7 @@ class Game:
         if st.pending is None:
             return None
         spec, opts, env = st.pending
-        return Decision(spec.seat(st, env), spec.prompt(st, env), len(opts), spec.rule, spec.loc,
+        return Decision(spec.seat(st, env), len(opts), spec.rule, spec.loc,
                         self.sub is not None, st, spec, opts, env)
 
     def choose(self, pick: int) -> None:

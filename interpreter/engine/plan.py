@@ -17,6 +17,7 @@ class Alternative:
     items: object | None     # fn(st, env) -> iterable, when the option ranges over values
     cond: object | None      # fn(st, env) -> bool
     target: int = 0          # pc of the option's block
+    key: str | None = None   # source text of `items`: alternatives with the same list share it
 
 
 @dataclass
@@ -29,6 +30,7 @@ class ChooseSpec:
 
     def options(self, st, env) -> list:
         out = []
+        lists = {}
         for i, alt in enumerate(self.alts):
             if alt.var is None:
                 if alt.cond is None or alt.cond(st, env):
@@ -36,7 +38,10 @@ class ChooseSpec:
                 continue
             var = alt.var
             cond = alt.cond
-            for v in alt.items(st, env):
+            items = lists.get(alt.key)
+            if items is None:
+                items = lists[alt.key] = alt.items(st, env)
+            for v in items:
                 env[var] = v
                 if cond is None or cond(st, env):
                     out.append((i, v))

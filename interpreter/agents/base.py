@@ -1,0 +1,40 @@
+"""The one decision interface: every agent answers `choose(game, decision) -> option index`."""
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+
+class Agent(Protocol):
+    name: str
+
+    def choose(self, game, decision) -> int: ...
+
+
+class RandomAgent:
+    """Any legal option, uniformly; seeded, so a game with random seats replays exactly."""
+
+    name = "random"
+
+    def __init__(self, seed: int | str = 0):
+        self.rng = random.Random(seed)
+
+    def choose(self, game, decision) -> int:
+        return self.rng.randrange(decision.count)
+
+
+class ScriptedAgent:
+    """Answers from a list of option indexes (a replay of a game record)."""
+
+    name = "replay"
+
+    def __init__(self, picks):
+        self.picks = list(picks)
+        self.i = 0
+
+    def choose(self, game, decision) -> int:
+        if self.i >= len(self.picks):
+            raise IndexError("the record has no more decisions")
+        pick = self.picks[self.i]
+        self.i += 1
+        return pick

@@ -1,0 +1,180 @@
+"""`racecraft validate`: every check a designer's file can get, as diagnostics and a summary.
+
+A ruleset is loaded and compiled for each player count (names, types, references), with each
+of its modules and variants, and then played: seeded random playouts with a step limit catch
+games that never end and rules that fail while playing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..agents.base import RandomAgent
+from ..engine.compiler import compile_ruleset
+from ..engine.game import Game
+from ..engine.state import GameTooLong, RuleError
+from ..ir.models import kind_of
+from ..lang.diagnostics import Loc, Report
+from ..load.ruleset import load_ruleset, read_file
+from .schema import check_structure
+
+PLAYOUTS = 8
+
+
+@dataclass
+class Validation:
+    report: Report = field(default_factory=Report)
+    summary: list[str] = field(default_factory=list)
+
+
+def playouts(plan, games: int = PLAYOUTS, report: Report | None = None) -> tuple[int, list[int]]:
+    """Play `games` seeded random games; report the first failure; return (ended, rounds)."""
+    ended, rounds = 0, []
+    for seed in range(1, games + 1):
+        try:
+            game = Game(plan, seed)
+            bots = [RandomAgent(f"validate/{seed}/{s}") for s in range(plan.n_seats)]
+            while not game.over:
+                d = game.decision()
+                game.choose(bots[d.seat].choose(game, d) if d.seat is not None else 0)
+            ended += 1
+            rounds.append(game.st.g["__rounds"])
+        except GameTooLong as e:
+            if report is not None:
+                report.add("E201", f"the game does not end: {e.message} "
+                           f"(random playout, seed {seed}, {plan.n_seats} players)", e.loc,
+                           "check the `until` of each phase and the loops that wait for a condition")
+            break
+        except RuleError as e:
+            if report is not None:
+                rule = f" in `{e.rule}`" if e.rule else ""
+                report.add("E202", f"a rule failed while playing{rule}: {e.message} "
+                           f"(random playout, seed {seed}, {plan.n_seats} players)", e.loc)
+            break
+    return ended, rounds
+
+
+def validate_path(path: Path) -> Validation:
+    v = Validation()
+    r = v.report
+    if not path.exists():
+        r.add("E001", f"no such file or folder: {path}", Loc(str(path)))
+        return v
+    if path.is_dir():
+        if not (path / "game.yaml").is_file():
+            r.add("E001", f"{path} holds no game.yaml", Loc(str(path)), "a ruleset folder holds game.yaml")
+            return v
+        _ruleset(path, v)
+        return v
+    data = read_file(path, r)
+    if data is None:
+        return v
+    kind = kind_of(data) if isinstance(data, dict) else None
+    if kind is None:
+        keys = ", ".join(map(str, data)) if isinstance(data, dict) else type(data).__name__
+        r.add("E006", "cannot tell what kind of file this is", getattr(data, "loc", Loc(str(path))),
+              "a file starts with one of `game:`, `variant:`, `module:`, `cards:`, `track:`, "
+              f"`scenario:` (this one has: {keys})")
+        return v
+    if kind == "game":
+        _ruleset(path.parent, v)
+    elif kind in ("variant", "module"):
+        if check_structure(data, kind, str(path), r) is None:
+            return v
+        folder = path.parent.parent
+        if not (folder / "game.yaml").is_file():
+            v.summary.append(f"{path}: a well-formed {kind} (no game.yaml two folders up to apply it to)")
+            return v
+        names = {"variants": [path.stem]} if kind == "variant" else {"modules": [path.stem]}
+        _ruleset(folder, v, only=names)
+    elif kind == "scenario":
+        from ..run.scenario import run_scenario
+
+        out = run_scenario(path)
+        r.extend(out.report)
+        if out.passed:
+            v.summary.append(f"{path}: scenario \"{out.name}\" passes ({out.steps} scripted steps)")
+    else:
+        model = check_structure(data, kind, str(path), r)
+        if model is not None:
+            if kind == "cards":
+                total = sum(c.count for c in model.cards)
+                v.summary.append(f"{path}: {len(model.cards)} card types, {total} cards")
+            else:
+                v.summary.append(f"{path}: track `{model.track.id}` with boards {', '.join(model.boards)}")
+    return v
+
+
+def _ruleset(folder: Path, v: Validation, only: dict | None = None) -> None:
+    r = v.report
+    rs = load_ruleset(folder, report=r)
+    if rs is None:
+        return
+    g = rs.game
+    lo, hi = g.game.players.min, g.game.players.max
+    if lo > hi:
+        r.add("E140", f"players: min {lo} is more than max {hi}", getattr(g.game.name, "loc", None))
+        return
+    plans = {}
+    for n in range(lo, hi + 1):
+        mark = len(r.items)
+        plan = compile_ruleset(rs, n, r)
+        if plan is None:
+            if n > lo:  # the same problem at every count: say it once
+                del r.items[mark:]
+            break
+        plans[n] = plan
+    if not r.ok:
+        return
+    variants = sorted(p.stem for p in (folder / "variants").glob("*.yaml"))
+    modules = sorted(p.stem for p in (folder / "modules").glob("*.yaml"))
+    if only is not None:
+        variants, modules = only.get("variants", []), only.get("modules", [])
+    if only is None:
+        ended, rounds = _play_all(plans, r)
+        if not r.ok:
+            return
+        card_total = sum(c.count for c in rs.cards)
+        steps = sum(len(ph.steps) for ph in g.phases)
+        v.summary.append(
+            f"{g.game.id} ({g.game.name}): ok\n"
+            f"  players {lo}-{hi}; phases: {', '.join(ph.id for ph in g.phases)} ({steps} steps); "
+            f"{len(g.triggers)} triggers\n"
+            f"  cards: {len(rs.cards)} kinds, {card_total} in all ({', '.join(c.id for c in rs.cards)})\n"
+            f"  variants: {', '.join(variants) or 'none'}; modules: {', '.join(modules) or 'none'}\n"
+            f"  playouts: {ended} random games ended, {_rounds(rounds)}")
+    for kind, names in (("module", modules), ("variant", variants)):
+        for name in names:
+            mark = len(r.items)
+            kw = {"variants": [name]} if kind == "variant" else {"modules": [name]}
+            vrs = load_ruleset(folder, report=r, **kw)
+            if vrs is None:
+                continue
+            vplans = {}
+            for n in (lo, hi):
+                plan = compile_ruleset(vrs, n, r)
+                if plan is None:
+                    break
+                vplans[n] = plan
+            if len(r.items) > mark:
+                continue
+            ended, rounds = _play_all(vplans, r)
+            if len(r.items) == mark:
+                v.summary.append(f"  {kind} {name}: ok; {ended} random games ended, {_rounds(rounds)}")
+
+
+def _play_all(plans: dict, r: Report):
+    ended, rounds = 0, []
+    for n in sorted({min(plans), max(plans)}):
+        e, rs = playouts(plans[n], PLAYOUTS, r)
+        ended += e
+        rounds += rs
+        if not r.ok:
+            break
+    return ended, rounds
+
+
+def _rounds(rounds: list[int]) -> str:
+    if not rounds:
+        return "no rounds"
+    return f"{min(rounds)}-{max(rounds)} rounds"

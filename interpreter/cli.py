@@ -1,0 +1,239 @@
+"""The `racecraft` command: validate, play, replay, simulate, check, schemas.
+
+Exit codes: 0 success, 1 a problem in the rules or a failed check, 2 a usage error.
+Problems in a designer's files print as diagnostics, never as a Python traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .lang.diagnostics import Report, RulesetError
+
+
+def _print_report(report: Report) -> None:
+    print(report.render(), file=sys.stderr)
+    n = sum(1 for d in report.items if d.severity == "error")
+    print(f"\n{n} error{'s' if n != 1 else ''}", file=sys.stderr)
+
+
+def cmd_validate(args) -> int:
+    from .check.validate import validate_path
+
+    v = validate_path(Path(args.path))
+    if not v.report.ok:
+        _print_report(v.report)
+        return 1
+    print("\n".join(v.summary))
+    return 0
+
+
+def _seats(args, plan_players: tuple[int, int]) -> list[str]:
+    if args.seats:
+        kinds = [s.strip() for s in args.seats.split(",") if s.strip()]
+    else:
+        n = args.players or plan_players[0]
+        kinds = ["human"] + ["random"] * (n - 1)
+    bad = [k for k in kinds if k not in ("human", "random")]
+    if bad:
+        raise _Usage(f"unknown seat kind `{bad[0]}`: seats are human or random, e.g. --seats human,random")
+    if args.players and args.players != len(kinds):
+        raise _Usage(f"--players {args.players} but --seats names {len(kinds)} seats")
+    return kinds
+
+
+class _Usage(Exception):
+    pass
+
+
+def cmd_play(args) -> int:
+    from .engine.game import Game
+    from .engine.state import RuleError
+    from .run.session import header, load, make_agents, play, write_record
+
+    loaded = load(args.ruleset, args.variant, args.module)
+    players = loaded.ruleset.game.game.players
+    kinds = _seats(args, (players.min, players.max))
+    plan = loaded.plan(len(kinds))
+    seed = args.seed
+    agents = make_agents(kinds, seed)
+    game = Game(plan, seed)
+    decisions = []
+    quiet = "human" not in kinds and not args.verbose
+
+    def on_decision(d, pick):
+        label = d.labels()[pick]
+        decisions.append({"type": "decision", "n": len(decisions) + 1, "seat": d.seat, "rule": d.rule,
+                          "loc": str(d.loc) if d.loc else None, "pick": pick, "label": label})
+        if not quiet and kinds[d.seat] != "human":
+            print(f"seat {d.seat + 1} ({kinds[d.seat]}): {label}")
+
+    print(f"{plan.name}: {len(kinds)} players ({', '.join(f'seat {i + 1} {k}' for i, k in enumerate(kinds))}), seed {seed}")
+    try:
+        result = play(game, agents, on_decision)
+    except RuleError as e:
+        print(f"rule error: {e}", file=sys.stderr)
+        if args.log:
+            write_record(Path(args.log), header(loaded, plan, seed, kinds), decisions, None)
+        return 1
+    except (EOFError, KeyboardInterrupt):
+        print("\ngame abandoned", file=sys.stderr)
+        if args.log:
+            write_record(Path(args.log), header(loaded, plan, seed, kinds), decisions, None)
+        return 1
+    from .run.view import render_view
+
+    print("\nFinal table:")
+    print(render_view(game.view(None), plan))
+    print("\nResult:")
+    for place, s in enumerate(result["order"], 1):
+        mark = "  winner" if s in result["winners"] else ""
+        print(f"  {place}. seat {s + 1} ({kinds[s]}): {result['scores'][s]}{mark}")
+    print(f"{result['rounds']} rounds, {result['decisions']} decisions")
+    if args.log:
+        write_record(Path(args.log), header(loaded, plan, seed, kinds), decisions,
+                     {k: result[k] for k in ("order", "winners", "scores", "rounds")})
+        print(f"game record written to {args.log}")
+    return 0
+
+
+def cmd_replay(args) -> int:
+    from .run.replay import replay
+
+    return replay(Path(args.record), sys.stdout)
+
+
+def cmd_simulate(args) -> int:
+    from .run.simulate import render, simulate
+
+    if args.games < 1:
+        raise _Usage("--games must be at least 1")
+    players = args.players
+    if players is None:
+        from .run.session import load
+
+        players = load(args.ruleset, args.variant, args.module).ruleset.game.game.players.min
+    progress = None
+    bar = None
+    if not args.json and sys.stderr.isatty():
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+        bar = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                       TimeRemainingColumn(), transient=True)
+        bar.start()
+        task = bar.add_task("simulating", total=args.games)
+        progress = lambda done, total: bar.update(task, completed=done)  # noqa: E731
+    elif not args.json:
+        step = max(1, args.games // 10)
+        marks = set()
+
+        def progress(done, total):
+            k = done // step
+            if k not in marks:
+                marks.add(k)
+                print(f"  {done}/{total} games", file=sys.stderr)
+    try:
+        stats = simulate(args.ruleset, args.games, players, args.seed, args.jobs, args.variant,
+                         args.module, progress)
+    finally:
+        if bar is not None:
+            bar.stop()
+    if args.json:
+        print(json.dumps(stats, indent=2))
+    else:
+        print(render(stats))
+    return 0 if stats["failed"] == 0 else 1
+
+
+def cmd_check(args) -> int:
+    from .run.scenario import run_scenario
+
+    paths = []
+    for p in args.files:
+        path = Path(p)
+        paths.extend(sorted(path.glob("*.yaml")) if path.is_dir() else [path])
+    failed = 0
+    for path in paths:
+        out = run_scenario(path)
+        if out.passed:
+            print(f"ok    {path}  {out.name}")
+        else:
+            failed += 1
+            print(f"FAIL  {path}  {out.name}")
+            print(out.report.render(), file=sys.stderr)
+    print(f"{len(paths) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def cmd_schemas(args) -> int:
+    from .ir.schema import write_schemas
+
+    for path in write_schemas(Path(args.out)):
+        print(path)
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="racecraft", description="Racing board games from text: "
+                                "check rulesets, play them, simulate thousands of games.")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    v = sub.add_parser("validate", help="check a ruleset folder or any file a designer writes")
+    v.add_argument("path")
+    v.set_defaults(fn=cmd_validate)
+
+    def game_args(sp):
+        sp.add_argument("ruleset", help="a ruleset name (formula5) or folder")
+        sp.add_argument("--variant", action="append", default=[], metavar="NAME",
+                        help="apply rulesets/<game>/variants/NAME.yaml (repeatable)")
+        sp.add_argument("--module", action="append", default=[], metavar="NAME",
+                        help="apply rulesets/<game>/modules/NAME.yaml (repeatable)")
+        sp.add_argument("--seed", type=int, default=1)
+        sp.add_argument("--players", type=int)
+
+    pl = sub.add_parser("play", help="play a game in the terminal, with people and bots")
+    game_args(pl)
+    pl.add_argument("--seats", help="who sits at each seat, e.g. human,random,random")
+    pl.add_argument("--log", metavar="FILE", help="write the game record (JSONL) here")
+    pl.add_argument("--verbose", action="store_true", help="print bots' moves in bot-only games")
+    pl.set_defaults(fn=cmd_play)
+
+    r = sub.add_parser("replay", help="replay a game record, step by step with the rules that fired")
+    r.add_argument("record")
+    r.set_defaults(fn=cmd_replay)
+
+    s = sub.add_parser("simulate", help="play many seeded games with random bots and print statistics")
+    game_args(s)
+    s.add_argument("--games", type=int, default=1000)
+    s.add_argument("--jobs", type=int, help="processes (default: all cores)")
+    s.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    s.set_defaults(fn=cmd_simulate)
+
+    c = sub.add_parser("check", help="run scenario files (a file or a folder of them)")
+    c.add_argument("files", nargs="+")
+    c.set_defaults(fn=cmd_check)
+
+    sc = sub.add_parser("schemas", help="write the JSON Schemas of the file kinds")
+    sc.add_argument("--out", default="schemas")
+    sc.set_defaults(fn=cmd_schemas)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return args.fn(args)
+    except RulesetError as e:
+        _print_report(e.report)
+        return 1
+    except _Usage as e:
+        print(f"racecraft {args.command}: error: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # output piped into `head`
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,153 @@
+"""Scenarios: a rulebook situation, scripted decisions and expectations, checked exactly.
+
+A scenario file names a ruleset, the seed and player count, a `situation` block that sets
+the table after setup, a `script` of choices and checks, and `expect`ations at the end.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..agents.base import RandomAgent
+from ..check.schema import check_structure
+from ..engine.compiler import make_compiler
+from ..engine.expr import Scope
+from ..engine.game import Game
+from ..engine.state import RuleError
+from ..engine.types import BOOL
+from ..lang.diagnostics import Loc, Report
+from ..load.ruleset import load_ruleset, read_file
+from ..load.yamlsrc import loc_of
+
+
+@dataclass
+class Outcome:
+    path: Path
+    name: str
+    passed: bool
+    report: Report = field(default_factory=Report)
+    steps: int = 0
+
+
+def run_scenario(path: Path) -> Outcome:
+    report = Report()
+    out = Outcome(path, path.stem, False, report)
+    data = read_file(path, report)
+    if data is None:
+        return out
+    sc = check_structure(data, "scenario", str(path), report)
+    if sc is None:
+        return out
+    out.name = str(sc.scenario.name)
+    rs = load_ruleset(path.parent / sc.ruleset, sc.variants, sc.modules, report)
+    if rs is None:
+        return out
+    comp = make_compiler(rs, sc.players, report, situation=sc.situation)
+    if comp is None:
+        return out
+
+    def compile_check(src):
+        fn, _ = comp.compile_expr_text(src, Scope({}, rule="scenario"), BOOL, "an expectation")
+        return fn
+
+    checks = [(item, compile_check(item.expect) if item.expect is not None else None) for item in sc.script]
+    final = [(src, compile_check(src)) for src in sc.expect]
+    if not report.ok:
+        return out
+    plan = comp.plan
+    pending_error = None
+    try:
+        game = Game(plan, sc.seed)
+    except RuleError as e:
+        game, pending_error = None, e
+    for n, (item, check) in enumerate(checks, 1):
+        where = _item_loc(data, n - 1, path)
+        if item.expect_error is not None:
+            if pending_error is None:
+                report.add("E403", f"expected the rule error `{item.expect_error}`, but none happened", where)
+                return out
+            if str(item.expect_error) not in str(pending_error):
+                report.add("E403", f"expected the rule error `{item.expect_error}`, got: {pending_error}", where)
+                return out
+            out.passed = report.ok
+            return out
+        if pending_error is not None:
+            report.add("E404", f"rule error: {pending_error}", where)
+            return out
+        if check is not None:
+            try:
+                ok = check(_state(game), {})
+            except RuleError as e:
+                report.add("E405", f"the expectation failed with a rule error: {e}", loc_of(item.expect, where))
+                return out
+            if not ok:
+                report.add("E401", f"expectation is false: {item.expect}", loc_of(item.expect, where),
+                           _context(game))
+                return out
+        if item.expect_options is not None:
+            d = game.decision()
+            labels = d.labels() if d else []
+            if labels != list(item.expect_options):
+                report.add("E402", f"the options offered are {labels}, not {list(item.expect_options)}",
+                           where)
+                return out
+        if item.choose is not None:
+            d = game.decision()
+            if d is None:
+                report.add("E406", f"wanted to choose \"{item.choose}\" but the game asks nothing "
+                           f"({'it is over' if game.over else 'no decision is pending'})", where)
+                return out
+            labels = d.labels()
+            if str(item.choose) not in labels:
+                report.add("E407", f"\"{item.choose}\" is not an option now", where,
+                           f"seat {d.seat + 1} is asked \"{d.prompt}\" with options: " + "; ".join(labels))
+                return out
+            try:
+                game.choose(labels.index(str(item.choose)))
+            except RuleError as e:
+                pending_error = e
+        out.steps += 1
+    if pending_error is not None:
+        report.add("E404", f"rule error: {pending_error}", Loc(str(path)))
+        return out
+    if sc.until == "end":
+        bots = [RandomAgent(f"{sc.seed}/{s}") for s in range(plan.n_seats)]
+        try:
+            while not game.over:
+                d = game.decision()
+                game.choose(bots[d.seat].choose(game, d))
+        except RuleError as e:
+            report.add("E404", f"rule error while playing on: {e}", Loc(str(path)))
+            return out
+    for src, check in final:
+        try:
+            ok = check(_state(game), {})
+        except RuleError as e:
+            report.add("E405", f"the expectation failed with a rule error: {e}", loc_of(src))
+            return out
+        if not ok:
+            report.add("E401", f"expectation is false: {src}", loc_of(src), _context(game))
+            return out
+    out.passed = report.ok
+    return out
+
+
+def _state(game: Game):
+    return game.sub if game.sub is not None else game.st
+
+
+def _context(game: Game) -> str:
+    st = _state(game)
+    plan = game.plan
+    boards = "; ".join(f"{b}: " + ", ".join("-" if pc is None else plan.piece_names[pc] for pc in st.slots[i])
+                       for i, b in enumerate(plan.board_names))
+    d = game.decision()
+    now = f"waiting for seat {d.seat + 1}: {d.prompt}" if d else ("the game is over" if game.over else "")
+    return f"now: round {st.g['round']}; {boards}; {now}"
+
+
+def _item_loc(data, index: int, path: Path):
+    try:
+        return data["script"][index].loc
+    except (KeyError, IndexError, AttributeError, TypeError):
+        return Loc(str(path))

@@ -1,0 +1,52 @@
+"""A seat's view as text for the terminal: boards with what lies at each slot, then piles."""
+from __future__ import annotations
+
+
+def _cards(info: dict) -> str:
+    cards = info["cards"]
+    if cards is None:
+        return f"{info['count']} card(s), hidden"
+    if not cards:
+        return "empty"
+    return ", ".join(cards)
+
+
+def render_view(view: dict, plan) -> str:
+    me = view["seat"]
+    lines = []
+    g = view["game"]
+    if g:
+        lines.append("  ".join(f"{k}: {v}" for k, v in g.items()))
+    shown = set()
+    for b, (name, slots) in enumerate(view["boards"].items()):
+        lines.append(f"{name}:")
+        slot_piles = [pid for pid in range(plan.n_piles) if plan.pile_scope[pid] == name]
+        for i, piece in enumerate(slots):
+            desc = "(empty)"
+            if piece is not None:
+                info = view["pieces"][piece]
+                owner = info["owner"]
+                who = "no player" if owner is None else ("you" if me is not None and owner == me + 1 else f"seat {owner}")
+                extra = ", ".join(f"{k}: {v}" for k, v in info.items() if k not in ("owner", "slot"))
+                desc = f"{piece} ({who}{', ' + extra if extra else ''})"
+            lines.append(f"  {i + 1}. {desc}")
+            for pid in slot_piles:
+                if plan.pile_owner[pid] is None and plan.pile_names[pid].endswith(f"({i + 1})"):
+                    label = plan.pile_names[pid]
+                    lines.append(f"       {label}: {_cards(view['piles'][label])}")
+                    shown.add(label)
+    seats = view["seats"]
+    for label, info in view["piles"].items():
+        if label in shown:
+            continue
+        pid = plan.pile_names.index(label)
+        owner = plan.pile_owner[pid]
+        if plan.pile_scope[pid] == "seat":
+            tag = " (yours)" if owner == me else ""
+            lines.append(f"{label}{tag}: {_cards(info)}")
+        else:
+            lines.append(f"{label}: {_cards(info)}")
+    for s, info in enumerate(seats):
+        if info:
+            lines.append(f"seat {s + 1}: " + ", ".join(f"{k}: {v}" for k, v in info.items()))
+    return "\n".join(lines)
