@@ -222,6 +222,8 @@ class ScenarioFile(Strict):
     expect: list[Code] = Field(default_factory=list, description="conditions true at the end")
     until: Literal["script", "end"] = Field(
         "script", description="stop when the script is done, or play on with random seats to the end")
+    winners: list[int] | None = Field(
+        None, description="seat numbers that must have won: the game must be over at the end")
 
 
 FILE_KINDS: dict[str, type[Strict]] = {

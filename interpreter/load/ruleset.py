@@ -35,7 +35,7 @@ def find_ruleset(name: str) -> Path | None:
     p = Path(name)
     if p.exists():
         return p
-    for base in (Path.cwd() / "rulesets", PROJECT_ROOT / "rulesets"):
+    for base in (Path("rulesets"), PROJECT_ROOT / "rulesets"):
         if (base / name).is_dir():
             return base / name
     return None

@@ -26,7 +26,7 @@ def describe(event) -> str:
     if kind == "choice":
         _k, rule, loc, seat, label, n = event
         who = "nobody" if seat is None else f"seat {seat + 1}"
-        forced = " (the only option)" if n == 1 else f" (1 of {n} options)"
+        forced = " (the only option)" if n == 1 else f" (from {n} options)"
         return f"  {who} chose \"{label}\"{forced}  [{rule} at {_where(loc)}]"
     if kind == "commit":
         _k, rule, loc, seat, label, n = event

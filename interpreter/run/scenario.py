@@ -128,6 +128,15 @@ def run_scenario(path: Path) -> Outcome:
         if not ok:
             report.add("E401", f"expectation is false: {src}", loc_of(src), _context(game))
             return out
+    if sc.winners is not None:
+        if not game.over:
+            report.add("E408", "expected the game to be over", loc_of(sc.scenario.name), _context(game))
+            return out
+        got = [s + 1 for s in game.result()["winners"]]
+        if sorted(got) != sorted(sc.winners):
+            report.add("E408", f"winners are seats {got}, not {list(sc.winners)}", loc_of(sc.scenario.name),
+                       _context(game))
+            return out
     out.passed = report.ok
     return out
 
