@@ -185,7 +185,7 @@ def parser() -> argparse.ArgumentParser:
     v.set_defaults(fn=cmd_validate)
 
     def game_args(sp):
-        sp.add_argument("ruleset", help="a ruleset name (formula5) or folder")
+        sp.add_argument("ruleset", help="a ruleset: a folder name under rulesets/, or a path")
         sp.add_argument("--variant", action="append", default=[], metavar="NAME",
                         help="apply rulesets/<game>/variants/NAME.yaml (repeatable)")
         sp.add_argument("--module", action="append", default=[], metavar="NAME",

@@ -1,6 +1,6 @@
 """Find, read and merge a ruleset: the game file, its includes, then modules and variants.
 
-A module or variant is a list of patches aimed at stable ids (`steps.overtake`,
+A module or variant is a list of patches aimed at stable ids (`steps.play`,
 `params.hand_size`); the merged game keeps each value's file position, so later errors point
 at whichever file a rule came from.
 """

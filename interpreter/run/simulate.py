@@ -157,7 +157,7 @@ def render(stats: dict) -> str:
     ln = stats["length"]
     lines += ["", f"length: {ln['rounds_mean']:.2f} rounds on average (median {ln['rounds_median']}, "
               f"{ln['rounds_min']}-{ln['rounds_max']}), {ln['decisions_mean']:.1f} decisions",
-              f"speed: {stats['games_per_second']:.0f} games/s on {stats['jobs']} process(es) "
+              f"throughput: {stats['games_per_second']:.0f} games/s on {stats['jobs']} process(es) "
               f"({stats['seconds']:.2f} s)"]
     for f in stats["failures"]:
         lines.append(f"failed game {f['game']} (seed {f['seed']}): {f['error']}")
