@@ -1,0 +1,148 @@
+"""The engine's own guarantees: commit-then-reveal, cheap clones, exact replays, determinism."""
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from interpreter.agents.base import RandomAgent
+from interpreter.cli import main
+from interpreter.engine.game import Game
+from interpreter.run.session import load, play
+from interpreter.run.simulate import simulate, wilson
+
+ROOT = Path(__file__).resolve().parents[1]
+SEALED = str(ROOT / "tests" / "fixtures" / "sealed" / "rulesets" / "sealed")
+
+
+def sealed(players=3, seed=1):
+    return Game(load(SEALED).plan(players), seed)
+
+
+def test_simultaneous_choices_are_hidden_until_all_have_committed():
+    game = sealed()
+    first = game.decision()
+    assert first.simultaneous and first.seat == 0
+    game.choose(2)  # seat 1 bids 3
+    second = game.decision()
+    assert second.seat == 1
+    # Seat 2 decides on a table where seat 1's bid has not happened, and cannot see it anyway.
+    view = game.view(1)
+    assert "bid" not in view["seats"][0]
+    assert game.sub.sv["bid"][0] == 0 and game.st.sv["bid"][0] == 0
+    game.choose(0)
+    game.choose(1)
+    # All three committed: revealed in seat order.
+    assert game.st.sv["shown"] == [3, 1, 2]
+    assert game.view(1)["seats"][0] == {"shown": 3, "score": 3}
+    assert game.view(0)["seats"][0]["bid"] == 3
+
+
+def test_a_full_simultaneous_game_ends_with_the_right_ranking():
+    game = sealed(2)
+    while not game.over:
+        game.choose(game.decision().count - 1)  # everybody always bids 3
+    res = game.result()
+    assert res["scores"] == [9, 9]
+    assert res["order"] == [0, 1] and res["winners"] == [0]  # tie: the lower seat number
+    assert res["rounds"] == 3 and res["decisions"] == 6
+
+
+def test_clone_plays_on_independently():
+    plan = load("formula5").plan(3)
+    game = Game(plan, 5)
+    for _ in range(7):
+        game.choose(0)
+    twin = game.clone()
+    assert twin.decision().labels() == game.decision().labels()
+    twin.choose(twin.decision().count - 1)
+    assert twin.answers != game.answers
+    # Both finish, and playing the original on is unaffected by the clone.
+    ref = Game(plan, 5)
+    for pick in game.answers:
+        ref.choose(pick)
+    while not game.over:
+        game.choose(0)
+        ref.choose(0)
+    while not twin.over:
+        twin.choose(0)
+    assert game.result() == ref.result()
+
+
+def test_clone_inside_a_commit_keeps_the_commits():
+    game = sealed()
+    game.choose(1)
+    twin = game.clone()
+    for g in (game, twin):
+        g.choose(0)
+        g.choose(2)
+    assert game.st.sv["shown"] == twin.st.sv["shown"] == [2, 1, 3]
+
+
+def test_same_seed_same_game():
+    plan = load("formula5").plan(4)
+
+    def run(seed):
+        g = Game(plan, seed)
+        res = play(g, [RandomAgent(f"{seed}/{s}") for s in range(4)])
+        return g.answers, res
+
+    assert run(3) == run(3)
+    assert run(3) != run(4)
+
+
+def test_play_log_and_replay_reproduce_the_game(tmp_path, capsys):
+    log = tmp_path / "game.jsonl"
+    assert main(["play", "formula5", "--seats", "random,random,random", "--seed", "7", "--log", str(log)]) == 0
+    lines = [json.loads(x) for x in log.read_text().splitlines()]
+    assert lines[0]["type"] == "game" and lines[0]["seed"] == 7
+    assert lines[-1]["type"] == "result"
+    capsys.readouterr()
+    assert main(["replay", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert "replayed exactly" in out
+    assert "rule steps.player_plays" in out and "game.yaml:" in out
+    # A record that does not match the rules is refused, not replayed wrongly.
+    lines[3]["label"] = "play something else"
+    log.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    assert main(["replay", str(log)]) == 1
+    assert "E306" in capsys.readouterr().err
+
+
+def test_human_seat_sees_its_hand_and_is_told_about_a_wrong_entry(monkeypatch, capsys):
+    answers = "hello\n0\n999\n" + "1\n" * 400
+    monkeypatch.setattr("sys.stdin", io.StringIO(answers))
+    assert main(["play", "formula5", "--seats", "human,random", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "`hello` is not one of the options" in out
+    assert "`999` is not one of the options" in out
+    assert "hand(seat 1) (yours): " in out
+    # The other player's hand is never shown to the human, only its size.
+    assert "hand(seat 2): 12 card(s), hidden" in out
+    assert "Result:" in out
+
+
+def test_simulate_is_deterministic_whatever_the_processes():
+    a = simulate("formula5", 40, 3, seed=9, jobs=1)
+    b = simulate("formula5", 40, 3, seed=9, jobs=2)
+    for key in ("completed", "wins_by_seat", "wins_by", "length"):
+        assert a[key] == b[key]
+    assert a["completed"] == 40
+    assert sum(r["wins"] for r in a["wins_by_seat"]) == pytest.approx(40)
+
+
+def test_simulate_json_has_the_promised_fields(capsys):
+    assert main(["simulate", "formula5", "--games", "20", "--players", "5", "--seed", "1",
+                 "--jobs", "1", "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    for key in ("games", "completed", "wins_by_seat", "games_per_second"):
+        assert key in stats
+    assert stats["games"] == 20 and stats["completed"] == 20
+    assert [r["seat"] for r in stats["wins_by_seat"]] == [1, 2, 3, 4, 5]
+    assert [r["value"] for r in stats["wins_by"]["start_position"]] == [1, 2, 3, 4, 5]
+
+
+def test_wilson_interval():
+    lo, hi = wilson(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
+    assert wilson(0, 0) == (0.0, 0.0)
