@@ -1,11 +1,10 @@
 """Built-in functions (values) and effects (statements) of the rule language.
 
-Each entry compiles its arguments, checks their types and returns `(fn, type)` for a
-function or `fn` for an effect. All are generic: piles, lists, boards, seats, pieces.
+A function entry checks its arguments' types and returns `(python source, type)`; an effect
+entry returns a closure `fn(st, env)`. All are generic: piles, lists, boards, seats, pieces.
 """
 from __future__ import annotations
 
-from .expr import _const
 from .show import show
 from .state import RuleError
 from .types import (ANY, BOARD, BOOL, CARD, INT, PIECE, PILE, SEAT, TEXT, compatible, elem,
@@ -20,207 +19,210 @@ def _arity(c, name, args, node, n):
 
 
 def _list_arg(c, name, args, node, sc):
-    """One argument that is a list (or a pile, taken as its cards): (fn, element type)."""
+    """One argument that is a list (or a pile, taken as its cards): (source, element type)."""
     if not _arity(c, name, args, node, 1):
         return None, ANY
-    fn, typ = c.expr(args[0], sc)
+    src, typ = c.gen(args[0], sc)
     et = iterable_elem(typ)
     if et is None:
         c.type_error(f"`{name}` needs a list or a pile, not {typ}", args[0])
         return None, ANY
-    return c.as_items(fn, typ), et
+    if typ == PILE:
+        src = f"st.piles[{src}]"
+    return src, et
+
+
+def _want(c, tree, sc, want, what):
+    src, typ = c.gen(tree, sc)
+    if not compatible(typ, want):
+        c.type_error(f"{what} must be {want}, not {typ}", tree)
+    return src
 
 
 def _size(c, args, node, sc):
     if not _arity(c, "size", args, node, 1):
-        return _const(0), INT
-    fn, typ = c.expr(args[0], sc)
+        return "0", INT
+    src, typ = c.gen(args[0], sc)
     if typ == PILE:
-        return (lambda st, env: len(st.piles[fn(st, env)])), INT
+        return f"len(st.piles[{src}])", INT
     if is_list(typ) or typ == ANY:
-        return (lambda st, env: len(fn(st, env))), INT
+        return f"len({src})", INT
     return c.type_error(f"`size` counts a list or a pile, not {typ}", args[0])
+
+
+def _end_of(xs, i):
+    return xs[i] if xs else None
 
 
 def _pile_end(index):
     def build(c, args, node, sc):
         name = "top" if index == -1 else "bottom"
         if not _arity(c, name, args, node, 1):
-            return _const(None), CARD
-        fn = c.want(args[0], sc, PILE, f"`{name}` looks at a pile;")
-
-        def end(st, env):
-            pile = st.piles[fn(st, env)]
-            return pile[index] if pile else None
-        return end, CARD
+            return "None", CARD
+        pile = _want(c, args[0], sc, PILE, f"`{name}` looks at a pile;")
+        return f"{c.k(_end_of)}(st.piles[{pile}], {index})", CARD
     return build
 
 
 def _cards(c, args, node, sc):
     if not _arity(c, "cards", args, node, 1):
-        return _const([]), listof(CARD)
-    fn = c.want(args[0], sc, PILE, "`cards` lists a pile;")
-    return (lambda st, env: st.piles[fn(st, env)][:]), listof(CARD)
+        return "[]", listof(CARD)
+    pile = _want(c, args[0], sc, PILE, "`cards` lists a pile;")
+    return f"st.piles[{pile}][:]", listof(CARD)
 
 
-def _numbers(name, reduce):
+def _numbers(name):
     def build(c, args, node, sc):
-        fn, et = _list_arg(c, name, args, node, sc)
-        if fn is None:
-            return _const(0), INT
+        src, et = _list_arg(c, name, args, node, sc)
+        if src is None:
+            return "0", INT
         if not compatible(et, INT):
             return c.type_error(f"`{name}` works on a list of ints, not of {et}", args[0])
+        if name == "sum":
+            return f"sum({src})", INT
         loc = c.loc(node)
+        pick = min if name == "min" else max
 
-        def run(st, env):
-            xs = fn(st, env)
-            if not xs and name != "sum":
+        def extreme(xs):
+            if not xs:
                 raise RuleError(f"`{name}` of an empty list", loc)
-            return reduce(xs)
-        return run, INT
+            return pick(xs)
+        return f"{c.k(extreme)}({src})", INT
     return build
 
 
-def _bools(name, reduce):
+def _bools(name):
     def build(c, args, node, sc):
-        fn, et = _list_arg(c, name, args, node, sc)
-        if fn is None:
-            return _const(False), BOOL
+        src, et = _list_arg(c, name, args, node, sc)
+        if src is None:
+            return "False", BOOL
         if not compatible(et, BOOL):
             return c.type_error(f"`{name}` works on a list of true/false, not of {et}", args[0])
-        return (lambda st, env: reduce(fn(st, env))), BOOL
+        return f"{name}({src})", BOOL
     return build
 
 
 def _list_end(index):
     def build(c, args, node, sc):
         name = "first" if index == 0 else "last"
-        fn, et = _list_arg(c, name, args, node, sc)
-        if fn is None:
-            return _const(None), ANY
-
-        def end(st, env):
-            xs = fn(st, env)
-            return xs[index] if xs else None
-        return end, et
+        src, et = _list_arg(c, name, args, node, sc)
+        if src is None:
+            return "None", ANY
+        return f"{c.k(_end_of)}({src}, {index})", et
     return build
 
 
 def _count(c, args, node, sc):
-    fn, et = _list_arg(c, "count", args, node, sc)
-    if fn is None:
-        return _const(0), INT
+    src, et = _list_arg(c, "count", args, node, sc)
+    if src is None:
+        return "0", INT
     if not compatible(et, BOOL):
         return c.type_error(f"`count` counts the true values of a list of bool, not of {et}", args[0],
                             "to count items use `size`")
-    return (lambda st, env: sum(1 for x in fn(st, env) if x)), INT
+    return f"sum(1 for _x in {src} if _x)", INT
+
+
+def _distinct_cards(kinds, cards):
+    seen = set()
+    out = []
+    for card in cards:
+        k = kinds[card]
+        if k not in seen:
+            seen.add(k)
+            out.append(card)
+    return out
 
 
 def _distinct(c, args, node, sc):
     """Cards that look alike count once (the first of each card type): choices stay short."""
-    fn, et = _list_arg(c, "distinct", args, node, sc)
-    if fn is None:
-        return _const([]), listof(ANY)
+    src, et = _list_arg(c, "distinct", args, node, sc)
+    if src is None:
+        return "[]", listof(ANY)
     if et == CARD:
-        kinds = c.plan.card_type
-
-        def distinct_cards(st, env):
-            seen = set()
-            out = []
-            for card in fn(st, env):
-                k = kinds[card]
-                if k not in seen:
-                    seen.add(k)
-                    out.append(card)
-            return out
-        return distinct_cards, listof(CARD)
-    return (lambda st, env: list(dict.fromkeys(fn(st, env)))), listof(et)
+        return f"{c.k(_distinct_cards)}({c.k(c.plan.card_type)}, {src})", listof(CARD)
+    return f"list({c.k(dict.fromkeys)}({src}))", listof(et)
 
 
 def _shuffled(c, args, node, sc):
-    fn, et = _list_arg(c, "shuffled", args, node, sc)
-    if fn is None:
-        return _const([]), listof(ANY)
+    src, et = _list_arg(c, "shuffled", args, node, sc)
+    if src is None:
+        return "[]", listof(ANY)
     plan = c.plan
 
-    def shuffled(st, env):
-        xs = list(fn(st, env))
+    def shuffled(st, items):
+        xs = list(items)
         st.rng.shuffle(xs)
         if st.trace is not None:
             st.trace.append(("chance", "shuffled list", [show(plan, et, x) for x in xs]))
         return xs
-    return shuffled, listof(et)
+    return f"{c.k(shuffled)}(st, {src})", listof(et)
 
 
 def _reversed(c, args, node, sc):
-    fn, et = _list_arg(c, "reversed", args, node, sc)
-    if fn is None:
-        return _const([]), listof(ANY)
-    return (lambda st, env: fn(st, env)[::-1]), listof(et)
+    src, et = _list_arg(c, "reversed", args, node, sc)
+    if src is None:
+        return "[]", listof(ANY)
+    return f"list({src})[::-1]", listof(et)
+
+
+def _at_slot(st, board, i):
+    slots = st.slots[board]
+    return slots[i - 1] if 1 <= i <= len(slots) else None
 
 
 def _at(c, args, node, sc):
     if not _arity(c, "at", args, node, 2):
-        return _const(None), PIECE
-    board = c.want(args[0], sc, BOARD, "the first argument of `at` (a board)")
-    slot = c.want(args[1], sc, INT, "the slot of `at`")
-
-    def at(st, env):
-        slots = st.slots[board(st, env)]
-        i = slot(st, env)
-        return slots[i - 1] if 1 <= i <= len(slots) else None
-    return at, PIECE
+        return "None", PIECE
+    board = _want(c, args[0], sc, BOARD, "the first argument of `at` (a board)")
+    slot = _want(c, args[1], sc, INT, "the slot of `at`")
+    return f"{c.k(_at_slot)}(st, {board}, {slot})", PIECE
 
 
 def _slots(c, args, node, sc):
     if not _arity(c, "slots", args, node, 1):
-        return _const([]), listof(INT)
-    board = c.want(args[0], sc, BOARD, "`slots` lists a board's slots;")
-    sizes = c.plan.board_slots
-    return (lambda st, env: list(range(1, sizes[board(st, env)] + 1))), listof(INT)
+        return "[]", listof(INT)
+    board = _want(c, args[0], sc, BOARD, "`slots` lists a board's slots;")
+    return f"list(range(1, {c.k(c.plan.board_slots)}[{board}] + 1))", listof(INT)
 
 
 def _seat(c, args, node, sc):
     if not _arity(c, "seat", args, node, 1):
-        return _const(None), SEAT
-    n_fn = c.want(args[0], sc, INT, "`seat` takes a seat number;")
+        return "None", SEAT
+    num = _want(c, args[0], sc, INT, "`seat` takes a seat number;")
     n = c.plan.n_seats
     loc = c.loc(node)
 
-    def seat(st, env):
-        k = n_fn(st, env)
+    def seat(k):
         if not 1 <= k <= n:
             raise RuleError(f"there is no seat {k} in a game of {n}", loc)
         return k - 1
-    return seat, SEAT
+    return f"{c.k(seat)}({num})", SEAT
 
 
 def _piece(c, args, node, sc):
     if not _arity(c, "piece", args, node, 1):
-        return _const(None), PIECE
-    name_fn = c.want(args[0], sc, TEXT, "`piece` takes a piece's name;")
+        return "None", PIECE
+    name = _want(c, args[0], sc, TEXT, "`piece` takes a piece's name;")
     names = c.plan.piece_names
     loc = c.loc(node)
 
-    def piece(st, env):
-        name = name_fn(st, env)
-        if name not in names:
-            raise RuleError(f"no piece is named `{name}`", loc)
-        return names.index(name)
-    return piece, PIECE
+    def piece(text):
+        if text not in names:
+            raise RuleError(f"no piece is named `{text}`", loc, None)
+        return names.index(text)
+    return f"{c.k(piece)}({name})", PIECE
 
 
 def _abs(c, args, node, sc):
     if not _arity(c, "abs", args, node, 1):
-        return _const(0), INT
-    fn = c.want(args[0], sc, INT, "`abs` takes an int;")
-    return (lambda st, env: abs(fn(st, env))), INT
+        return "0", INT
+    return f"abs({_want(c, args[0], sc, INT, '`abs` takes an int;')})", INT
 
 
 BUILTINS = {
     "size": _size, "top": _pile_end(-1), "bottom": _pile_end(0), "cards": _cards,
-    "sum": _numbers("sum", sum), "min": _numbers("min", min), "max": _numbers("max", max),
-    "any": _bools("any", any), "all": _bools("all", all), "count": _count,
+    "sum": _numbers("sum"), "min": _numbers("min"), "max": _numbers("max"),
+    "any": _bools("any"), "all": _bools("all"), "count": _count,
     "first": _list_end(0), "last": _list_end(-1), "distinct": _distinct, "shuffled": _shuffled,
     "reversed": _reversed, "at": _at, "slots": _slots, "seat": _seat, "piece": _piece, "abs": _abs,
 }

@@ -11,7 +11,7 @@ from lark import Token, Tree
 from ..lang.diagnostics import Loc, Report, did_you_mean
 from ..lang.parser import parse_block, parse_expr
 from ..load.ruleset import Ruleset
-from .expr import ExprCompiler, Scope, _const
+from .expr import SAFE_BUILTINS, ExprCompiler, Scope, _const
 from .plan import (CALL, CHOOSE, EXEC, FOR_INIT, FOR_NEXT, HALT, JMP, JMPF, RET, SIMUL, TRACE,
                    Alternative, ChooseSpec, Plan)
 from .state import EndGame, GameTooLong, Iter, RuleError
@@ -66,6 +66,11 @@ class Compiler(ExprCompiler):
         self.trees: dict[int, Tree | None] = {}
         self.suspends: set[str] = set()         # "proc:NAME" / "event:NAME" that may wait
         self.handlers: dict[str, list] = {}     # event -> [trigger]
+        self.func_types: dict[str, str] = {}
+        self.ns: dict = {"__builtins__": dict(SAFE_BUILTINS)}  # what generated code can see
+        self._k_names: dict[int, str] = {}
+        self._k_keep: list = []
+        self._fresh = 0
 
     # ---- declarations ---------------------------------------------------------------------
 
@@ -251,151 +256,6 @@ class Compiler(ExprCompiler):
             texts.append(self.g.setup)
         return any(f"emit {event}" in str(t) for t in texts)
 
-    # ---- names ----------------------------------------------------------------------------
-
-    def known_names(self) -> list[str]:
-        p = self.plan
-        return (list(self.params) + list(p.global_init) + list(p.pile_base) + p.board_names
-                + list(p.kind_pieces) + ["seats", "round"] + list(self.functions) + list(self.procedures)
-                + list(BUILTINS))
-
-    def global_name(self, name: str, node):
-        p = self.plan
-        if name in self.params:
-            value, typ = self.params[name]
-            return _const(value), typ
-        if name in p.global_init and not name.startswith("__"):
-            typ = self.var_decl.get(("game", name), INT)
-            return (lambda st, env: st.g[name]), typ
-        if name in p.pile_base:
-            if self.g.piles[name].of != "game":
-                self.error("E121", f"pile `{name}` is one per {self.g.piles[name].of}: say whose, as `{name}(...)`", node)
-                return _const(None), ANY
-            return _const(p.pile_base[name]), PILE
-        if name in p.board_names:
-            return _const(p.board_names.index(name)), BOARD
-        if name in p.kind_pieces:
-            ids = p.kind_pieces[name]
-            return (lambda st, env: ids[:]), listof(PIECE)
-        if name == "seats":
-            n = p.n_seats
-            return (lambda st, env: list(range(n))), listof(SEAT)
-        return None
-
-    def attribute(self, typ: str, name: str, node):
-        p = self.plan
-        if typ == CARD:
-            if name == "type":
-                ct, ids = p.card_type, p.card_types
-                return (lambda st, c: ids[ct[c]]), TEXT
-            if name == "face_up":
-                return (lambda st, c: st.up[c]), BOOL
-            if name == "pile":
-                return (lambda st, c: st.where[c]), PILE
-            if name in self.card_prop_types:
-                col = p.card_props[name]
-
-                def prop(st, c):
-                    return col[c]
-                prop.table = col  # a constant column: callers may index it directly
-                return prop, self.card_prop_types[name]
-            have = ["type", "face_up", "pile", *self.card_prop_types]
-        elif typ == PIECE:
-            if name == "slot":
-                return (lambda st, pc: st.pslot[pc]), INT
-            if name == "name":
-                names = p.piece_names
-                return (lambda st, pc: names[pc]), TEXT
-            if name in p.piece_init:
-                return (lambda st, pc: st.pv[name][pc]), self.plan.var_types[("piece", name)]
-            have = ["slot", "name", *p.piece_init]
-        elif typ == SEAT:
-            if name == "number":
-                return (lambda st, s: s + 1), INT
-            if name == "pieces":
-                return (lambda st, s: [i for i, o in enumerate(st.pv["owner"]) if o == s]), listof(PIECE)
-            if name in p.seat_init:
-                return (lambda st, s: st.sv[name][s]), self.plan.var_types[("seat", name)]
-            have = ["number", "pieces", *p.seat_init]
-        elif typ == ANY:
-            self.error("E120", f"type error: cannot tell what `.{name}` belongs to here", node,
-                       "give the value a known type first")
-            return None
-        else:
-            self.error("E120", f"type error: a {typ} has no `.{name}`", node)
-            return None
-        self.error("E110", f"a {typ} has no `{name}`", node, did_you_mean(name, have))
-        return None
-
-    # ---- calls ----------------------------------------------------------------------------
-
-    def call(self, name: str, args, node, sc: Scope):
-        p = self.plan
-        if name in BUILTINS:
-            return BUILTINS[name](self, args, node, sc)
-        if name in p.pile_base:
-            scope = self.g.piles[name].of
-            if scope == "game":
-                self.error("E122", f"`{name}` is a single pile: write `{name}` without parentheses", node)
-                return _const(None), ANY
-            if len(args) != 1:
-                self.error("E122", f"`{name}(...)` takes one argument", node)
-                return _const(None), ANY
-            fn, typ = self.expr(args[0], sc)
-            base = p.pile_base[name]
-            loc = self.loc(node)
-            if scope in ("seat", "piece"):
-                if not compatible(typ, scope):
-                    return self.type_error(f"`{name}` is one per {scope}; this is a {typ}", args[0])
-                count = p.n_seats if scope == "seat" else p.n_pieces
-
-                def pile_of(st, env):
-                    v = fn(st, env)
-                    if v is None or not 0 <= v < count:
-                        raise RuleError(f"`{name}` of {v!r}: no such {scope}", loc)
-                    return base + v
-                return pile_of, PILE
-            n = p.board_slots[p.board_names.index(scope)]
-            if not compatible(typ, INT):
-                return self.type_error(f"`{name}` is one per slot of `{scope}`: give a slot number, not a {typ}", args[0])
-
-            def pile_at(st, env):
-                v = fn(st, env)
-                if v is None or not 1 <= v <= n:
-                    raise RuleError(f"`{name}({v})`: `{scope}` has slots 1..{n}", loc)
-                return base + v - 1
-            return pile_at, PILE
-        if name in self.functions:
-            params, _src = self.functions[name]
-            arg_fns = self.args_for(name, params, args, node, sc)
-            holder = self.func_fns.setdefault(name, [None])
-            names = list(params)
-            ret = self.func_types.get(name, ANY) if hasattr(self, "func_types") else ANY
-
-            def call_fn(st, env):
-                local = {n: f(st, env) for n, f in zip(names, arg_fns)}
-                return holder[0](st, local)
-            return call_fn, ret
-        if name in self.procedures:
-            self.error("E123", f"`{name}` is a procedure (it does things); it has no value", node,
-                       "call it as a statement on its own line")
-            return _const(None), ANY
-        self.error("E110", f"unknown function `{name}`", node, did_you_mean(name, self.known_names()))
-        return _const(None), ANY
-
-    def args_for(self, name, params: dict, args, node, sc):
-        if len(args) != len(params):
-            self.error("E124", f"`{name}` takes {len(params)} argument(s), got {len(args)}", node,
-                       f"{name}({', '.join(f'{k}: {v}' for k, v in params.items())})")
-            return [_const(None)] * len(params)
-        fns = []
-        for (pname, ptype), a in zip(params.items(), args):
-            fn, t = self.expr(a, sc)
-            if not compatible(t, ptype):
-                self.type_error(f"argument `{pname}` of `{name}` must be {ptype}, not {t}", a)
-            fns.append(fn)
-        return fns
-
     # ---- parse once, then analyse ---------------------------------------------------------
 
     def tree(self, src, block: bool = True):
@@ -439,7 +299,6 @@ class Compiler(ExprCompiler):
     # ---- functions and procedures ---------------------------------------------------------
 
     def _compile_functions(self):
-        self.func_types = {}
         # Two passes: the first learns each function's type (calls inside see `any`),
         # the second compiles with every type known.
         for rnd in range(2):
@@ -595,7 +454,7 @@ class Compiler(ExprCompiler):
                            did_you_mean(name, list(self.procedures) + list(EFFECTS)))
             return None
         params, _ = self.procedures[name]
-        arg_fns = self.args_for(name, params, args, call, sc)
+        arg_fns = [self.function(a) for a in self.args_for(name, params, args, call, sc)]
         names = list(params)
         procs = self.proc_fns
 
@@ -856,13 +715,22 @@ class Compiler(ExprCompiler):
         return False
 
     def block_code(self, stmts, sc: Scope, em: _Emitter):
+        run: list = []  # consecutive statements that never wait run as one instruction
+
+        def flush():
+            if run:
+                fns = [f for _w, f in run]
+                em.emit(EXEC, run[0][0], fns[0] if len(fns) == 1 else _sequence(fns))
+                run.clear()
         for s in stmts:
             if self.needs_code(s, sc):
+                flush()
                 self.stmt_code(s, sc, em)
             else:
                 fn = self.stmt(s, sc)
                 if fn is not None:
-                    em.emit(EXEC, self.where(s, sc), fn)
+                    run.append((self.where(s, sc), fn))
+        flush()
 
     def stmt_code(self, t, sc: Scope, em: _Emitter):
         w = self.where(t, sc)
@@ -943,7 +811,8 @@ class Compiler(ExprCompiler):
             call = t.children[0]
             name = str(call.children[0])
             params, _ = self.procedures[name]
-            arg_fns = self.args_for(name, params, [a for a in call.children[1:] if a is not None], call, sc)
+            arg_fns = [self.function(a) for a in
+                       self.args_for(name, params, [a for a in call.children[1:] if a is not None], call, sc)]
             em.emit(CALL, w, self.proc_fns, name, list(params), arg_fns)
         elif kind == "emit_stmt":
             self.emit_code(str(t.children[0]), em, w)
@@ -981,24 +850,48 @@ class Compiler(ExprCompiler):
         alts = []
         spec = ChooseSpec(prompt, seat, alts, w[0], w[1])
         jumps = []
-        ci = em.emit(CHOOSE, w, spec)
-        for opt in options:
+        em.emit(CHOOSE, w, spec)
+        # The legal options are listed by one generated function: each option's list is
+        # computed once per decision (the same list written twice is shared), its `if` tested
+        # with the value in a Python variable.
+        lines = ["def options(st, env):", "    out = []", "    add = out.append"]
+        lists: dict = {}
+        for i, opt in enumerate(options):
             label_tok, for_t, if_t, body_t = opt.children
             osc = sc.child()
-            var, items = None, None
+            var = None
             if for_t is not None:
                 var = str(for_t.children[0])
-                items, et = self._loop_source(for_t.children[1], sc)
+                src, typ = self.gen(for_t.children[1], sc)
+                et = iterable_elem(typ)
+                if et is None:
+                    self.type_error(f"an option goes through a list or a pile, not a {typ}", for_t.children[1])
+                    et, src = ANY, "[]"
+                if typ == PILE:
+                    src = f"st.piles[{src}][:]"
+                name = lists.get(src)
+                if name is None:
+                    name = lists[src] = f"items{len(lists)}"
+                    lines.append(f"    {name} = {src}")
+                py = self.fresh(var)
                 osc.names[var] = et
-            cond = self.cond(if_t.children[0], osc, "an option's `if`") if if_t is not None else None
-            key = None if for_t is None else _source(for_t.children[1], self.src)
-            alt = Alternative(self.template(label_tok, osc), var, items, cond, em.here(), key)
+                test = self.gen_cond(if_t.children[0], osc.child(py={**osc.py, var: py}),
+                                     "an option's `if`") if if_t is not None else "True"
+                lines.append(f"    for {py} in {name}:")
+                lines.append(f"        if {test}: add(({i}, {py}))")
+            else:
+                test = self.gen_cond(if_t.children[0], osc, "an option's `if`") if if_t is not None else "True"
+                lines.append(f"    if {test}: add(({i}, None))")
+            alt = Alternative(self.template(label_tok, osc), var, None, None, em.here())
             alts.append(alt)
             self.block_code(body_t.children, osc, em)
             jumps.append(em.emit(JMP, w, None))
         for j in jumps:
             em.set(j, JMP, w, em.here())
-        assert ci >= 0
+        lines.append("    return out")
+        local: dict = {}
+        exec(compile("\n".join(lines), "<choice>", "exec"), self.ns, local)  # noqa: S102 - generated
+        spec.list_options = local["options"]
 
     # ---- the flow: setup, phases, rounds, turns -------------------------------------------
 
@@ -1125,12 +1018,19 @@ class Compiler(ExprCompiler):
         self.plan.descending = r.order == "descending"
 
 
-def _source(tree, src) -> str | None:
-    """The exact text of a subtree, to recognise the same list written twice in one choice."""
-    meta = tree.meta
-    if getattr(meta, "empty", True):
-        return None
-    return str(src)[meta.start_pos:meta.end_pos]
+def _sequence(fns):
+    if len(fns) == 2:
+        a, b = fns
+
+        def two(st, env):
+            a(st, env)
+            b(st, env)
+        return two
+
+    def seq(st, env):
+        for f in fns:
+            f(st, env)
+    return seq
 
 
 def _escapes(t) -> bool:

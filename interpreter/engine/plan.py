@@ -13,11 +13,10 @@ EXEC, JMP, JMPF, FOR_INIT, FOR_NEXT, CHOOSE, CALL, RET, SIMUL, TRACE, HALT = ran
 @dataclass
 class Alternative:
     label: object            # template: fn(st, env) -> str
-    var: str | None
-    items: object | None     # fn(st, env) -> iterable, when the option ranges over values
-    cond: object | None      # fn(st, env) -> bool
+    var: str | None          # the name the option binds, when it ranges over values
+    items: object | None = None
+    cond: object | None = None
     target: int = 0          # pc of the option's block
-    key: str | None = None   # source text of `items`: alternatives with the same list share it
 
 
 @dataclass
@@ -27,25 +26,10 @@ class ChooseSpec:
     alts: list[Alternative]
     loc: object
     rule: str
+    list_options: object = None  # fn(st, env) -> [(alternative index, value)], generated
 
     def options(self, st, env) -> list:
-        out = []
-        lists = {}
-        for i, alt in enumerate(self.alts):
-            if alt.var is None:
-                if alt.cond is None or alt.cond(st, env):
-                    out.append((i, None))
-                continue
-            var = alt.var
-            cond = alt.cond
-            items = lists.get(alt.key)
-            if items is None:
-                items = lists[alt.key] = alt.items(st, env)
-            for v in items:
-                env[var] = v
-                if cond is None or cond(st, env):
-                    out.append((i, v))
-        return out
+        return self.list_options(st, env)
 
     def label(self, st, env, option) -> str:
         i, v = option

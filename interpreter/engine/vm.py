@@ -40,7 +40,9 @@ def _end_feed(st, env):
 _FEED_END = [(EXEC, (None, "simultaneously"), _end_feed), (RET, (None, "simultaneously"))]
 
 
-def run(st) -> None:
+def run(st, EXEC=EXEC, JMPF=JMPF, FOR_NEXT=FOR_NEXT, JMP=JMP, CHOOSE=CHOOSE, CALL=CALL,
+        TRACE=TRACE) -> None:
+    # The op codes are bound as locals: this loop is the interpreter's innermost one.
     frames = st.frames
     max_steps = st.plan.max_steps
     while frames:
@@ -66,9 +68,6 @@ def run(st) -> None:
                         pc = ins[4]
                 elif op == JMP:
                     pc = ins[2]
-                elif op == FOR_INIT:
-                    env[ins[2]] = Iter(list(ins[3](st, env)))
-                    pc += 1
                 elif op == CHOOSE:
                     spec = ins[2]
                     opts = spec.options(st, env)
@@ -88,6 +87,9 @@ def run(st) -> None:
                         st.pending = (spec, opts, env)
                         return
                     pc = _take(st, spec, opts, env, pick)
+                elif op == FOR_INIT:
+                    env[ins[2]] = Iter(list(ins[3](st, env)))
+                    pc += 1
                 elif op == CALL:
                     procs, name, names, arg_fns = ins[2], ins[3], ins[4], ins[5]
                     local = {n: f(st, env) for n, f in zip(names, arg_fns)}

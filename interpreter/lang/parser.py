@@ -10,11 +10,15 @@ from pathlib import Path
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.indenter import Indenter
+from lark.indenter import DedentError, Indenter
 
 from .diagnostics import Loc, Report
 
 _GRAMMAR = Path(__file__).with_name("grammar.lark")
+
+# The compiler walks rule trees recursively: a rule nested deeper than this is refused here
+# with a diagnostic instead of overflowing Python's stack later.
+MAX_RULE_DEPTH = 100
 
 
 class _Indent(Indenter):
@@ -25,12 +29,28 @@ class _Indent(Indenter):
     DEDENT_type = "_DEDENT"
     tab_len = 4
 
+    def handle_NL(self, token):
+        try:
+            yield from super().handle_NL(token)
+        except DedentError:
+            raise _BadDedent(token.end_line, token.end_column) from None
+
+
+class _BadDedent(Exception):
+    """A line dedents to an indentation that no enclosing block has; at its first character."""
+
+    def __init__(self, line: int, col: int):
+        super().__init__(line, col)
+        self.line, self.col = line, col
+
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
     return Lark(_GRAMMAR.read_text(encoding="utf-8"), parser="lalr", postlex=_Indent(),
                 start=["start_block", "start_expr"], propagate_positions=True,
-                maybe_placeholders=True)
+                # Building the parser tables takes half a second: lark keeps them in a temporary
+                # file named after the grammar's hash, so each run after the first starts fast.
+                maybe_placeholders=True, cache=True)
 
 
 def _locate(src, line: int, col: int) -> Loc:
@@ -52,8 +72,10 @@ def _describe(tok) -> str:
     if isinstance(tok, Token):
         if tok.type in ("_NL", "$END"):
             return _NAMES[tok.type]
-        if tok.type in ("_INDENT", "_DEDENT"):
-            return "a change of indentation"
+        if tok.type == "_INDENT":
+            return "indentation"
+        if tok.type == "_DEDENT":
+            return "end of block"
         return f"`{tok.value}`"
     return str(tok)
 
@@ -77,7 +99,7 @@ def _parse(src: str, start: str, report: Report) -> Tree | None:
     if start == "start_block" and not text.endswith("\n"):
         text += "\n"
     try:
-        return _parser().parse(text, start=start)
+        tree = _parser().parse(text, start=start)
     except UnexpectedInput as e:
         line, col = max(e.line, 1), max(e.column, 1)
         hint = None
@@ -97,6 +119,8 @@ def _parse(src: str, start: str, report: Report) -> Tree | None:
             if e.token.type == "$END" or (e.token.type == "_NL" and e.token.line is None):
                 line, col = _end_position(text)
             if e.token.type in ("_INDENT", "_DEDENT"):
+                # they borrow the position of the line break before them: point at the line's text
+                line, col = e.token.end_line or line, e.token.end_column or col
                 hint = "indent the lines of a block by the same amount"
             elif e.token.type == "_NL" and "COLON" in e.expected:
                 hint = "a block header (`if`, `for`, `option`, ...) ends with `:`"
@@ -104,10 +128,30 @@ def _parse(src: str, start: str, report: Report) -> Tree | None:
             msg = "syntax error"
         report.add("E101", f"syntax error in rule: {msg}", _locate(src, line, col), hint)
         return None
-    except Exception as e:  # the indenter raises plain errors on bad dedents
-        report.add("E101", f"syntax error in rule: {e}", _locate(src, 1, 1),
-                   "indent the lines of a block consistently")
+    except _BadDedent as e:
+        report.add("E101", "syntax error in rule: this line's indentation matches no enclosing block",
+                   _locate(src, e.line, e.col), "indent the lines of a block consistently")
         return None
+    deep = _too_deep(tree)
+    if deep is not None:
+        report.add("E103", "rule is nested too deeply", _locate(src, *deep),
+                   "split it into smaller parts with `let`, a function or a procedure")
+        return None
+    return tree
+
+
+def _too_deep(tree: Tree) -> tuple[int, int] | None:
+    """The position of the first node nested deeper than MAX_RULE_DEPTH, or None (no recursion)."""
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_RULE_DEPTH:
+            meta = node.meta
+            if getattr(meta, "empty", True):
+                return 1, 1
+            return meta.line, meta.column
+        stack.extend((c, depth + 1) for c in node.children if isinstance(c, Tree))
+    return None
 
 
 def _end_position(text: str) -> tuple[int, int]:
