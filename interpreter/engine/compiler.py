@@ -1010,6 +1010,8 @@ class Compiler(ExprCompiler):
         em.emit(JMPF, w, until, top)
 
     def _compile_result(self):
+        for name, src in self.g.show.items():
+            self.plan.shown[name], _ = self.compile_expr_text(src, Scope({"piece": PIECE}, rule=f"show.{name}"))
         r = self.g.result
         sc = Scope({"seat": SEAT}, rule="result")
         self.plan.rank, _ = self.compile_expr_text(r.rank, sc, INT, "`rank`")

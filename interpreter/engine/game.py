@@ -148,6 +148,8 @@ class Game:
                 vis = p.var_visible[("piece", var)]
                 if vis == "all" or (vis == "owner" and seat is not None and owner == seat):
                     info[var] = values[pc]
+            for var, fn in p.shown.items():
+                info[var] = fn(st, {"piece": pc})
             pieces[name] = info
         seats = []
         for s in range(p.n_seats):

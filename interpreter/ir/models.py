@@ -134,6 +134,10 @@ class GameFile(Strict):
     result: Result
     record: dict[Name, Code] = Field(
         default_factory=dict, description="per-seat facts noted after setup (for statistics)")
+    show: dict[Name, Code] = Field(
+        default_factory=dict,
+        description="facts shown with each piece in every seat's view, computed with `piece` bound; "
+                    "show only what every seat may know")
     limits: Limits = Limits()
 
 

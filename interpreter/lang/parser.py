@@ -12,7 +12,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
-from .diagnostics import Loc, Report
+from .diagnostics import Loc, Report, did_you_mean
 
 _GRAMMAR = Path(__file__).with_name("grammar.lark")
 
@@ -64,8 +64,16 @@ _NAMES = {
     "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block",
     "NAME": "a name", "NUMBER": "a number", "STRING": "a quoted string", "COLON": "`:`",
     "LPAR": "`(`", "RPAR": "`)`", "LSQB": "`[`", "RSQB": "`]`", "COMMA": "`,`", "EQUAL": "`=`",
-    "DOT": "`.`", "$END": "end of text",
+    "DOT": "`.`", "$END": "end of text", "FACE": "`up` or `down`", "END": "`top` or `bottom`",
+    "AUGOP": "`+=` or `-=`", "COMP_OP": "a comparison", "ADD_OP": "`+` or `-`",
+    "MUL_OP": "`*`, `//` or `%`",
 }
+
+
+@lru_cache(maxsize=1)
+def _keywords() -> dict[str, str]:
+    """Terminals that are fixed text (`let`, `-`, and lark's anonymous ones like `face`)."""
+    return {t.name: f"`{t.pattern.value}`" for t in _parser().terminals if t.pattern.type == "str"}
 
 
 def _describe(tok) -> str:
@@ -83,9 +91,10 @@ def _describe(tok) -> str:
 def _expected(names) -> str:
     shown = []
     for n in sorted(names):
-        if n.startswith("__ANON"):
-            continue
-        shown.append(_NAMES.get(n, f"`{n.lower()}`" if n.isupper() and len(n) < 12 else n))
+        if n in _NAMES or n in _keywords():
+            shown.append(_NAMES.get(n) or _keywords()[n])
+        elif not n.startswith("__"):
+            shown.append(n)
     shown = sorted(set(shown))
     if not shown:
         return ""
@@ -116,6 +125,9 @@ def _parse(src: str, start: str, report: Report) -> Tree | None:
         elif isinstance(e, UnexpectedToken):
             msg = f"unexpected {_describe(e.token)}"
             hint = _expected(e.expected) or None
+            if e.token.type == "NAME":  # a misspelt keyword: `els`, `whil`
+                words = [_keywords()[n].strip("`") for n in e.expected if n in _keywords()]
+                hint = did_you_mean(e.token.value, [w for w in words if w.isalpha()]) or hint
             if e.token.type == "$END" or (e.token.type == "_NL" and e.token.line is None):
                 line, col = _end_position(text)
             if e.token.type in ("_INDENT", "_DEDENT"):

@@ -11,12 +11,18 @@ def _cards(info: dict) -> str:
     return ", ".join(cards)
 
 
+def _value(v) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return str(v)
+
+
 def render_view(view: dict, plan) -> str:
     me = view["seat"]
     lines = []
     g = view["game"]
     if g:
-        lines.append("  ".join(f"{k}: {v}" for k, v in g.items()))
+        lines.append("  ".join(f"{k}: {_value(v)}" for k, v in g.items()))
     shown = set()
     for b, (name, slots) in enumerate(view["boards"].items()):
         lines.append(f"{name}:")
@@ -27,7 +33,7 @@ def render_view(view: dict, plan) -> str:
                 info = view["pieces"][piece]
                 owner = info["owner"]
                 who = "no player" if owner is None else ("you" if me is not None and owner == me + 1 else f"seat {owner}")
-                extra = ", ".join(f"{k}: {v}" for k, v in info.items() if k not in ("owner", "slot"))
+                extra = ", ".join(f"{k}: {_value(v)}" for k, v in info.items() if k not in ("owner", "slot"))
                 desc = f"{piece} ({who}{', ' + extra if extra else ''})"
             lines.append(f"  {i + 1}. {desc}")
             for pid in slot_piles:
@@ -48,5 +54,5 @@ def render_view(view: dict, plan) -> str:
             lines.append(f"{label}: {_cards(info)}")
     for s, info in enumerate(seats):
         if info:
-            lines.append(f"seat {s + 1}: " + ", ".join(f"{k}: {v}" for k, v in info.items()))
+            lines.append(f"seat {s + 1}: " + ", ".join(f"{k}: {_value(v)}" for k, v in info.items()))
     return "\n".join(lines)
