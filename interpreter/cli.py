@@ -1,4 +1,4 @@
-"""The `racecraft` command: validate, play, replay, simulate, check, schemas.
+"""The `racecraft` command: validate, play, replay, simulate, check, render, schemas.
 
 Exit codes: 0 success, 1 a problem in the rules or a failed check, 2 a usage error.
 Problems in a designer's files print as diagnostics, never as a Python traceback.
@@ -167,6 +167,46 @@ def cmd_check(args) -> int:
     return 1 if failed else 0
 
 
+def cmd_render(args) -> int:
+    """Draw a board as SVG: from a track file, or a ruleset's boards."""
+    from .boards import KINDS
+    from .check.schema import check_structure
+    from .ir.models import kind_of
+    from .load.ruleset import read_file
+    from .run.session import load
+
+    path = Path(args.path)
+    report = Report()
+    if path.is_file() and path.suffix in (".yaml", ".yml"):
+        data = read_file(path, report)
+        if data is not None and isinstance(data, dict) and kind_of(data) == "track":
+            model = check_structure(data, "track", str(path), report)
+            if model is None:
+                raise RulesetError(report)
+            boards = dict(model.boards)
+        elif data is not None and kind_of(data) == "game":
+            boards = dict(load(str(path.parent)).ruleset.game.boards)
+        else:
+            if report.ok:
+                report.add("E006", "render draws a track file or a ruleset's boards", None)
+            raise RulesetError(report)
+    else:
+        boards = dict(load(args.path).ruleset.game.boards)
+    if not boards:
+        raise _Usage("there is no board to draw")
+    name = args.board or next(iter(boards))
+    if name not in boards:
+        raise _Usage(f"no board `{name}`; boards: {', '.join(boards)}")
+    decl = boards[name]
+    svg = KINDS[decl.kind](name, 0, decl, None).svg()
+    if svg is None:
+        raise _Usage(f"boards of kind {decl.kind} have no picture")
+    out = Path(args.out or f"{name}.svg")
+    out.write_text(svg, encoding="utf-8")
+    print(f"wrote {out}")
+    return 0
+
+
 def cmd_schemas(args) -> int:
     from .ir.schema import write_schemas
 
@@ -214,6 +254,12 @@ def parser() -> argparse.ArgumentParser:
     c = sub.add_parser("check", help="run scenario files (a file or a folder of them)")
     c.add_argument("files", nargs="+")
     c.set_defaults(fn=cmd_check)
+
+    rd = sub.add_parser("render", help="draw a board (a track file, or a ruleset's board) as SVG")
+    rd.add_argument("path", help="a track file, a game file, or a ruleset")
+    rd.add_argument("--board", help="which board (default: the first)")
+    rd.add_argument("-o", "--out", help="the SVG file to write (default: BOARD.svg)")
+    rd.set_defaults(fn=cmd_render)
 
     sc = sub.add_parser("schemas", help="write the JSON Schemas of the file kinds")
     sc.add_argument("--out", default="schemas")

@@ -7,7 +7,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # Words that belong to the games we ship (their names, components, symbols, tracks).
 GAME_WORDS = [
     "formula", "heat", "downforce", "stress", "slipstream", "adrenaline", "cooldown", "boost",
-    "pit", "pitstop", "sponsor", "legend", "gear", "corner", "overtake", "tile", "auction",
+    "pit", "pitstop", "sponsor", "legend", "gear", "corner", "overtake", "tilerace", "auction",
     "usa", "italy", "france", "britain", "lakeshore", "river station", "speed",
 ]
 

@@ -15,16 +15,18 @@ from ..ir.schema import schema_for
 from ..lang.diagnostics import Loc, Report, did_you_mean
 
 
-def loc_at(data, path, fallback: Loc | None = None) -> Loc | None:
-    """The most precise known position of `path` inside loaded data."""
+def loc_at(data, path, fallback: Loc | None = None, key: bool = False) -> Loc | None:
+    """The most precise known position of `path` inside loaded data (with `key`: of its last key)."""
     best = getattr(data, "loc", fallback)
     node = data
-    for key in path:
+    for i, part in enumerate(path):
         key_locs = getattr(node, "key_locs", None)
-        if key_locs and key in key_locs:
-            best = key_locs[key]
+        if key_locs and part in key_locs:
+            best = key_locs[part]
+            if key and i == len(path) - 1:
+                return best
         try:
-            node = node[key]
+            node = node[part]
         except (KeyError, IndexError, TypeError):
             break
         best = getattr(node, "loc", best)
@@ -92,7 +94,7 @@ def check_structure(data, kind: str, file: str, report: Report):
         if err.validator == "additionalProperties":
             allowed = _props_at(schema, schema, path)
             for key in sorted(set(err.instance) - allowed, key=str):
-                report.add("E021", f"unknown key `{key}` in {where}", loc_at(data, path + [key]),
+                report.add("E021", f"unknown key `{key}` in {where}", loc_at(data, path + [key], key=True),
                            did_you_mean(key, allowed) or f"allowed keys: {', '.join(sorted(allowed))}")
         elif err.validator == "required":
             missing = err.message.split("'")[1] if "'" in err.message else err.message

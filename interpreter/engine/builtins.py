@@ -304,3 +304,18 @@ def _set_order(c, args, node, sc):
 
 EFFECTS = {"set_pile": _arranger("set_pile", True), "stack_pile": _arranger("stack_pile", False),
            "set_order": _set_order}
+
+
+def _add_board_builtins():
+    """Board kinds bring their own built-ins (interpreter/boards)."""
+    from ..boards import KINDS
+
+    for kind in KINDS.values():
+        for table, extra in ((BUILTINS, kind.functions), (EFFECTS, kind.effects)):
+            for name, builder in extra.items():
+                if name in BUILTINS or name in EFFECTS:
+                    raise RuntimeError(f"board kind {kind.kind} redefines built-in `{name}`")
+                table[name] = builder
+
+
+_add_board_builtins()

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from lark import Token, Tree
 
-from ..lang.diagnostics import Loc, Report, did_you_mean
+from ..boards import KINDS
+from ..lang.diagnostics import Report, did_you_mean
 from ..lang.parser import parse_block, parse_expr
 from ..load.ruleset import Ruleset
 from .expr import SAFE_BUILTINS, ExprCompiler, Scope, _const
@@ -130,8 +131,10 @@ class Compiler(ExprCompiler):
                 p.n_pieces += 1
             p.kind_pieces[kind] = ids
         for name, b in self.g.boards.items():
+            kind = KINDS[b.kind](name, len(p.board_names), b, p)
             p.board_names.append(name)
-            p.board_slots.append(b.slots)
+            p.board_kinds.append(kind)
+            p.board_slots.append(b.slots if b.kind == "ranking" else 0)
 
     def _declare_piles(self):
         p = self.plan
@@ -147,7 +150,7 @@ class Compiler(ExprCompiler):
                 owners = list(range(p.n_pieces))
                 labels = [f"{name}({p.piece_names[i]})" for i in owners]
             elif scope in p.board_names:
-                n = p.board_slots[p.board_names.index(scope)]
+                n = p.board_kinds[p.board_names.index(scope)].places
                 owners = [None] * n
                 labels = [f"{name}({i + 1})" for i in range(n)]
             else:

@@ -414,7 +414,7 @@ class ExprCompiler:
                     raise RuleError(f"`{name}` of {v!r}: no such {scope}", loc)
                 return base + v
             return f"{self.k(pile_of)}({arg})", PILE
-        n = p.board_slots[p.board_names.index(scope)]
+        n = p.board_kinds[p.board_names.index(scope)].places
         if not compatible(typ, INT):
             return self.type_error(f"`{name}` is one per slot of `{scope}`: give a slot number, not a {typ}", args[0])
 

@@ -135,9 +135,7 @@ class Game:
             else:
                 shown = None
             piles[p.pile_names[pid]] = {"count": len(cards), "cards": shown}
-        boards = {}
-        for b, name in enumerate(p.board_names):
-            boards[name] = [None if pc is None else p.piece_names[pc] for pc in st.slots[b]]
+        boards = {name: kind.view(st, seat) for name, kind in zip(p.board_names, p.board_kinds)}
         pieces = {}
         for pc, name in enumerate(p.piece_names):
             owner = st.pv["owner"][pc]

@@ -67,7 +67,8 @@ class Plan:
     piece_kind: list = field(default_factory=list)
     kind_pieces: dict = field(default_factory=dict)
     board_names: list = field(default_factory=list)
-    board_slots: list = field(default_factory=list)
+    board_slots: list = field(default_factory=list)      # ranking slots (0 for other kinds)
+    board_kinds: list = field(default_factory=list)      # per board: its BoardKind object
     # state variables
     global_init: dict = field(default_factory=dict)
     seat_init: dict = field(default_factory=dict)

@@ -43,7 +43,7 @@ class Iter:
 
 
 class State:
-    __slots__ = ("plan", "piles", "where", "up", "g", "sv", "pv", "slots", "pslot", "pboard",
+    __slots__ = ("plan", "piles", "where", "up", "g", "sv", "pv", "slots", "pslot", "pboard", "bd",
                  "rng", "frames", "pending", "trace", "ended", "steps", "feed", "simul")
 
     def __init__(self, plan, seed: int):
@@ -57,6 +57,7 @@ class State:
         self.slots: list[list] = [[None] * n for n in plan.board_slots]
         self.pslot: list[int] = [0] * plan.n_pieces
         self.pboard: list[int] = [-1] * plan.n_pieces
+        self.bd: list = [kind.init(self) for kind in plan.board_kinds]  # other board kinds' data
         self.rng = random.Random(seed)
         self.frames: list = []
         self.pending = None
@@ -78,6 +79,7 @@ class State:
         c.slots = [s[:] for s in self.slots]
         c.pslot = self.pslot[:]
         c.pboard = self.pboard[:]
+        c.bd = [kind.clone(d) for kind, d in zip(self.plan.board_kinds, self.bd)]
         c.rng = random.Random()
         c.rng.setstate(self.rng.getstate())
         c.frames = [[code, pc, _copy_env(env)] for code, pc, env in self.frames]

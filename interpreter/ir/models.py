@@ -49,9 +49,17 @@ class PieceKind(Strict):
     names: list[Name] | None = Field(None, description="one name per piece, in order")
 
 
-class Board(Strict):
-    kind: Literal["ranking"] = Field(description="ranking: an ordered row of slots 1..n")
-    slots: int = Field(ge=1, le=64)
+def _board_union():
+    from ..boards import board_models
+
+    models = board_models()
+    if len(models) == 1:
+        return models[0]
+    return Annotated[Union[tuple(models)], Field(discriminator="kind")]
+
+
+# A board's declaration: one model per board kind (interpreter/boards), told apart by `kind`.
+Board = _board_union()
 
 
 class Pile(Strict):

@@ -33,12 +33,19 @@ class SrcStr(str):
     """A string from a file; `at(line, col)` maps a 1-based position inside it to the file."""
 
     loc: Loc
-    _block_indent: int | None  # literal block scalar: content indent; else None
+    _block_indent: int | None = None  # literal block scalar: content indent; else None
+    # other scalars: (file lines, start line, start col, end line, end col, style), 0-based;
+    # quotes, escapes and folded lines make the value differ from the text, so `at` maps it
+    _span: tuple | None = None
 
     def at(self, line: int, col: int) -> Loc:
         base = self.loc
         if self._block_indent is not None:
             return Loc(base.file, base.line + line - 1, self._block_indent + col)
+        if self._span is not None:
+            found = _map_span(str(self), self._span, line, col)
+            if found is not None:
+                return Loc(base.file, *found)
         if line == 1:
             return Loc(base.file, base.line, base.col + col - 1)
         return Loc(base.file, base.line + line - 1, col)
@@ -49,6 +56,117 @@ def src_str(value: str, loc: Loc, block_indent: int | None = None) -> SrcStr:
     s.loc = loc
     s._block_indent = block_indent
     return s
+
+
+_ESCAPES = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v",
+            "f": "\f", "r": "\r", "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\",
+            "N": "\x85", "_": "\xa0", "L": "\u2028", "P": "\u2029"}
+_HEX = {"x": 2, "u": 4, "U": 8}
+
+
+def _map_span(value: str, span: tuple, line: int, col: int) -> tuple[int, int] | None:
+    """The 1-based file position of the value's (line, col), or None if it cannot be placed."""
+    places = _places(value, span)
+    if places is None:
+        return None
+    rows = value.split("\n")
+    if not 0 < line <= len(rows):
+        return None
+    offset = sum(len(r) + 1 for r in rows[: line - 1]) + col - 1
+    if 0 <= offset < len(places):
+        return places[offset][0] + 1, places[offset][1] + 1
+    if offset == len(places) and places:  # just past the end: after the last character
+        return places[-1][0] + 1, places[-1][1] + 2
+    return None
+
+
+def _places(value: str, span: tuple) -> list | None:
+    """The 0-based (line, col) in the file of each character of a scalar's value."""
+    lines, l0, c0, l1, c1, style = span
+    out: list = []  # (char, line, col)
+    if style == ">":
+        _folded(lines, l0, l1, out)
+    else:
+        _flow(lines, l0, c0, l1, c1, style, out)
+    text = "".join(ch for ch, _, _ in out)
+    if not (value.startswith(text) and not value[len(text):].strip("\n")):
+        return None  # a form this mapper does not follow: the caller falls back
+    places = [(ln, c) for _, ln, c in out]
+    while len(places) < len(value):  # a folded block's final line breaks
+        places.append((places[-1][0], places[-1][1] + 1) if places else (l0, c0))
+    return places
+
+
+def _flow(lines, l0, c0, l1, c1, style, out) -> None:
+    """Plain and quoted scalars: escapes, and line breaks folded to a space (or kept if blank)."""
+    q = 1 if style in ("'", '"') else 0
+    blanks, joined = 0, False
+    for ln in range(l0, l1 + 1):
+        text = lines[ln] if ln < len(lines) else ""
+        a = c0 + q if ln == l0 else 0
+        b = c1 - q if ln == l1 else len(text)
+        seg = text[a:b]
+        if ln > l0:
+            stripped = seg.lstrip(" \t")
+            a, seg = a + len(seg) - len(stripped), stripped
+        if ln < l1:
+            seg = seg.rstrip(" \t")
+        if ln > l0:
+            if not seg and ln < l1:
+                blanks += 1
+                continue
+            if not joined:
+                fold = "\n" * blanks or " "
+                out.extend((ch, ln, a) for ch in fold)
+            blanks, joined = 0, False
+        i = 0
+        while i < len(seg):
+            ch = seg[i]
+            if style == "'" and seg.startswith("''", i):
+                out.append(("'", ln, a + i))
+                i += 2
+            elif style == '"' and ch == "\\":
+                if i + 1 == len(seg):  # an escaped line break joins the lines
+                    joined = True
+                    break
+                e = seg[i + 1]
+                if e in _HEX:
+                    n = _HEX[e]
+                    try:
+                        out.append((chr(int(seg[i + 2:i + 2 + n], 16)), ln, a + i))
+                    except ValueError:
+                        return
+                    i += 2 + n
+                elif e in _ESCAPES:
+                    out.append((_ESCAPES[e], ln, a + i))
+                    i += 2
+                else:
+                    return
+            else:
+                out.append((ch, ln, a + i))
+                i += 1
+
+
+def _folded(lines, l0, l1, out) -> None:
+    """A `>` block: lines at the block's indent join with a space; more-indented ones keep breaks."""
+    rows = [ln for ln in range(l0 + 1, min(l1 + 1, len(lines)))]
+    indent = next((len(lines[ln]) - len(lines[ln].lstrip(" ")) for ln in rows if lines[ln].strip()), 0)
+    prev, blanks = None, 0
+    for ln in rows:
+        text = lines[ln]
+        if not text.strip():
+            blanks += 1
+            continue
+        if len(text) - len(text.lstrip(" ")) < indent:
+            break
+        more = text[indent:indent + 1] in (" ", "\t")
+        if prev is None:
+            fold = "\n" * blanks
+        else:
+            fold = ("\n" * blanks or " ") if prev == "normal" and not more else "\n" * (blanks + 1)
+        out.extend((ch, ln, indent) for ch in fold)
+        out.extend((ch, ln, indent + i) for i, ch in enumerate(text[indent:]))
+        prev, blanks = ("more" if more else "normal"), 0
 
 
 def loc_of(value, default: Loc | None = None) -> Loc | None:
@@ -83,9 +201,10 @@ def read_text(path: Path, report: Report) -> str | None:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
         line = raw[: e.start].count(b"\n") + 1
-        col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
-        report.add("E004", "file is not valid UTF-8", Loc(name, line, col),
-                   "save the file as UTF-8")
+        before = raw[raw.rfind(b"\n", 0, e.start) + 1: e.start].decode("utf-8", "replace")
+        SOURCES[name] = raw.decode("utf-8", "replace")  # the snippet shows the line
+        report.add("E004", f"file is not valid UTF-8 (byte 0x{raw[e.start]:02x})",
+                   Loc(name, line, len(before) + 1), "save the file as UTF-8")
         return None
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -99,12 +218,17 @@ def read_text(path: Path, report: Report) -> str | None:
 def parse_yaml(text: str, name: str, report: Report):
     """YAML text to plain data with positions; None (and a diagnostic) when it cannot."""
     try:
+        deep = _too_deep(text)
+        if deep is not None:
+            report.add("E012", "YAML nesting is too deep", Loc(name, deep.line + 1, deep.column + 1),
+                       f"files may nest at most {MAX_DEPTH} levels")
+            return None
         node = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         loc = Loc(name, mark.line + 1, mark.column + 1) if mark else Loc(name)
         problem = e.problem or e.context or "malformed YAML"
-        report.add("E010", f"YAML syntax error: {problem}", loc, _yaml_hint(problem))
+        report.add("E010", f"YAML syntax error: {problem}", loc, _yaml_hint(problem, text, mark))
         return None
     except yaml.YAMLError as e:
         report.add("E010", f"YAML syntax error: {e}", Loc(name))
@@ -116,7 +240,7 @@ def parse_yaml(text: str, name: str, report: Report):
     if node is None:
         report.add("E005", "file is empty", Loc(name))
         return None
-    conv = _Converter(name, text.splitlines())
+    conv = _Converter(name, tuple(text.splitlines()))
     try:
         return conv.convert(node, 0)
     except RulesetError as e:
@@ -124,8 +248,27 @@ def parse_yaml(text: str, name: str, report: Report):
         return None
 
 
-def _yaml_hint(problem: str) -> str | None:
-    if "tab" in problem:
+def _too_deep(text: str):
+    """The start of the first list or mapping nested deeper than MAX_DEPTH, or None.
+
+    Checked on the event stream (which libyaml produces without recursion) before composing:
+    libyaml's composer recurses in C and would crash the process on absurd nesting.
+    """
+    depth = 0
+    for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, yaml.CollectionStartEvent):
+            if depth > MAX_DEPTH:
+                return event.start_mark
+            depth += 1
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+    return None
+
+
+def _yaml_hint(problem: str, text: str = "", mark=None) -> str | None:
+    lines = text.splitlines()
+    at = lines[mark.line][mark.column:mark.column + 1] if mark and mark.line < len(lines) else ""
+    if "tab" in problem or at == "\t":
         return "indent with spaces, not tabs"
     if "mapping values are not allowed" in problem:
         return "a value containing ': ' must be quoted, or written as a block with `|`"
@@ -205,7 +348,11 @@ class _Converter:
             if node.style == "|":
                 return src_str(text, Loc(self.name, mark.line + 2, 1), self._indent(mark.line + 1))
             col = mark.column + 1 + (1 if node.style in ("'", '"') else 0)
-            return src_str(text, Loc(self.name, mark.line + 1, col))
+            s = src_str(text, Loc(self.name, mark.line + 1, col))
+            if node.style is not None or node.end_mark.line != mark.line:
+                end = node.end_mark
+                s._span = (self.lines, mark.line, mark.column, end.line, end.column, node.style)
+            return s
         return _CONSTRUCTOR.yaml_constructors[tag](_CONSTRUCTOR, node)
 
     def _indent(self, line0: int) -> int:

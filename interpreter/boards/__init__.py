@@ -1,0 +1,14 @@
+"""Board kinds: each a generic primitive with its declaration model, run-time data and built-ins.
+
+A kind lives in its own module here and registers itself with `@register`; importing this
+package imports every kind. A game's `boards:` entries (or a track file's) name a kind, and the
+compiler builds one `BoardKind` object per board.
+"""
+from __future__ import annotations
+
+from .base import KINDS, BoardKind, register  # noqa: F401
+from . import ranking  # noqa: F401,E402  (each kind registers itself on import)
+
+
+def board_models() -> list:
+    return [kind.Model for kind in KINDS.values()]
