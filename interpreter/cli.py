@@ -36,12 +36,16 @@ def _seats(args, plan_players: tuple[int, int]) -> list[str]:
     else:
         n = args.players or plan_players[0]
         kinds = ["human"] + ["random"] * (n - 1)
-    bad = [k for k in kinds if k not in ("human", "random")]
+    bad = [k for k in kinds if k not in SEAT_KINDS]
     if bad:
-        raise _Usage(f"unknown seat kind `{bad[0]}`: seats are human or random, e.g. --seats human,random")
+        raise _Usage(f"unknown seat kind `{bad[0]}`: seats are {', '.join(SEAT_KINDS)}, "
+                     "e.g. --seats human,random,greedy")
     if args.players and args.players != len(kinds):
         raise _Usage(f"--players {args.players} but --seats names {len(kinds)} seats")
     return kinds
+
+
+SEAT_KINDS = ("human", "random", "greedy")
 
 
 class _Usage(Exception):
@@ -110,7 +114,15 @@ def cmd_simulate(args) -> int:
 
     if args.games < 1:
         raise _Usage("--games must be at least 1")
-    players = args.players
+    seats = None
+    if args.seats:
+        seats = [k.strip() for k in args.seats.split(",") if k.strip()]
+        bad = [k for k in seats if k not in ("random", "greedy")]
+        if bad:
+            raise _Usage(f"unknown bot `{bad[0]}`: simulate seats are random or greedy")
+        if args.players and args.players != len(seats):
+            raise _Usage(f"--players {args.players} but --seats names {len(seats)} seats")
+    players = args.players or (len(seats) if seats else None)
     if players is None:
         from .run.session import load
 
@@ -136,7 +148,7 @@ def cmd_simulate(args) -> int:
                 print(f"  {done}/{total} games", file=sys.stderr)
     try:
         stats = simulate(args.ruleset, args.games, players, args.seed, args.jobs, args.variant,
-                         args.module, progress)
+                         args.module, progress, seats)
     finally:
         if bar is not None:
             bar.stop()
@@ -235,7 +247,7 @@ def parser() -> argparse.ArgumentParser:
 
     pl = sub.add_parser("play", help="play a game in the terminal, with people and bots")
     game_args(pl)
-    pl.add_argument("--seats", help="who sits at each seat, e.g. human,random,random")
+    pl.add_argument("--seats", help="who sits at each seat: human, random or greedy, e.g. human,greedy,random")
     pl.add_argument("--log", metavar="FILE", help="write the game record (JSONL) here")
     pl.add_argument("--verbose", action="store_true", help="print bots' moves in bot-only games")
     pl.set_defaults(fn=cmd_play)
@@ -247,6 +259,7 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("simulate", help="play many seeded games with random bots and print statistics")
     game_args(s)
     s.add_argument("--games", type=int, default=1000)
+    s.add_argument("--seats", help="the bot at each seat: random or greedy (default: all random)")
     s.add_argument("--jobs", type=int, help="processes (default: all cores)")
     s.add_argument("--json", action="store_true", help="print the statistics as JSON")
     s.set_defaults(fn=cmd_simulate)

@@ -146,3 +146,23 @@ def test_wilson_interval():
     lo, hi = wilson(50, 100)
     assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
     assert wilson(0, 0) == (0.0, 0.0)
+
+
+def test_greedy_bot_uses_the_rulesets_evaluation_and_beats_random():
+    stats = simulate("formula5", 150, 3, seed=4, jobs=1, seats=["greedy", "random", "random"])
+    greedy, *randoms = stats["wins_by_seat"]
+    assert stats["completed"] == 150
+    assert greedy["bot"] == "greedy" and greedy["ci95"][0] > 1 / 3  # better than a fair share
+    assert all(greedy["wins"] > r["wins"] for r in randoms)
+
+
+def test_greedy_bot_without_evaluation_plays_legal_moves():
+    from interpreter.agents.greedy import GreedyAgent
+
+    game = sealed(2)
+    assert game.plan.evaluate is None
+    bots = [GreedyAgent(1), GreedyAgent(2)]
+    while not game.over:
+        d = game.decision()
+        game.choose(bots[d.seat].choose(game, d))
+    assert game.result()["rounds"] == 3

@@ -71,10 +71,13 @@ def validate_path(path: Path) -> Validation:
         return v
     kind = kind_of(data) if isinstance(data, dict) else None
     if kind is None:
-        keys = ", ".join(map(str, data)) if isinstance(data, dict) else type(data).__name__
+        if isinstance(data, dict):
+            what = f"this one has: {', '.join(map(str, data))}"
+        else:
+            what = "this one is " + ("a list" if isinstance(data, list) else "a single value")
         r.add("E006", "cannot tell what kind of file this is", getattr(data, "loc", Loc(str(path))),
               "a file starts with one of `game:`, `variant:`, `module:`, `cards:`, `track:`, "
-              f"`scenario:` (this one has: {keys})")
+              f"`scenario:` ({what})")
         return v
     if kind == "game":
         _ruleset(path.parent, v)

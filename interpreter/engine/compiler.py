@@ -1013,6 +1013,9 @@ class Compiler(ExprCompiler):
         em.emit(JMPF, w, until, top)
 
     def _compile_result(self):
+        if self.g.evaluate is not None:
+            self.plan.evaluate, _ = self.compile_expr_text(
+                self.g.evaluate, Scope({"seat": SEAT}, rule="evaluate"), INT, "`evaluate`")
         for name, src in self.g.show.items():
             self.plan.shown[name], _ = self.compile_expr_text(src, Scope({"piece": PIECE}, rule=f"show.{name}"))
         r = self.g.result

@@ -82,6 +82,7 @@ class Plan:
     descending: bool = True
     records: dict = field(default_factory=dict)          # name -> fn(st, env)
     shown: dict = field(default_factory=dict)            # name -> fn(st, env) with `piece` bound
+    evaluate: object = None                              # fn(st, env) with `seat` bound, or None
     max_rounds: int = 1000
     max_steps: int = 2_000_000
     rules: dict = field(default_factory=dict)            # rule id -> Loc

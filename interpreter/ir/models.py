@@ -142,6 +142,9 @@ class GameFile(Strict):
     result: Result
     record: dict[Name, Code] = Field(
         default_factory=dict, description="per-seat facts noted after setup (for statistics)")
+    evaluate: Code | None = Field(
+        None, description="how good the table is for seat `seat` (a number, higher is better): "
+                          "the greedy bot picks the option that leads to the best value")
     show: dict[Name, Code] = Field(
         default_factory=dict,
         description="facts shown with each piece in every seat's view, computed with `piece` bound; "

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..agents.base import RandomAgent
+from ..agents.greedy import GreedyAgent
 from ..engine.compiler import compile_ruleset
 from ..engine.game import Game
 from ..engine.state import RuleError
@@ -63,6 +64,8 @@ def make_agents(kinds: list[str], seed: int, human_factory=None):
             agents.append(human_factory() if human_factory else HumanAgent())
         elif kind == "random":
             agents.append(RandomAgent(agent_seed(seed, seat)))
+        elif kind == "greedy":
+            agents.append(GreedyAgent(agent_seed(seed, seat)))
         else:
             raise ValueError(kind)
     return agents

@@ -1,7 +1,7 @@
 """Thousands of seeded games on all cores, and the statistics designers read.
 
-Game i of a run with seed S is played with seed `S * 1_000_003 + i` by random agents seeded
-from it, so the same command gives the same numbers whatever the number of processes.
+Game i of a run with seed S is played with seed `S * 1_000_003 + i` by bots seeded from it, so
+the same command gives the same numbers whatever the number of processes.
 """
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from ..agents.base import RandomAgent
+from ..agents.greedy import GreedyAgent
 from ..engine.game import Game
 from ..engine.state import GameTooLong, RuleError
 from .session import agent_seed, load, play
@@ -23,20 +24,25 @@ def game_seed(seed: int, i: int) -> int:
     return seed * 1_000_003 + i
 
 
-def _init(name, variants, modules, players):
+def _init(name, variants, modules, players, seats):
     loaded = load(name, variants, modules)
     _WORKER["plan"] = loaded.plan(players)
+    _WORKER["seats"] = seats
+
+
+BOTS = {"random": RandomAgent, "greedy": GreedyAgent}
 
 
 def _play_range(args):
     seed, start, stop = args
     plan = _WORKER["plan"]
+    kinds = _WORKER["seats"]
     out = []
     for i in range(start, stop):
         gs = game_seed(seed, i)
         try:
             game = Game(plan, gs)
-            agents = [RandomAgent(agent_seed(gs, s)) for s in range(plan.n_seats)]
+            agents = [BOTS[kinds[s]](agent_seed(gs, s)) for s in range(plan.n_seats)]
             res = play(game, agents)
             out.append({"i": i, "ok": True, "winners": res["winners"], "rounds": res["rounds"],
                         "decisions": res["decisions"], "records": res["records"]})
@@ -59,7 +65,8 @@ def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def simulate(name: str, games: int, players: int, seed: int, jobs: int | None = None,
-             variants=(), modules=(), progress=None) -> dict:
+             variants=(), modules=(), progress=None, seats=None) -> dict:
+    seats = list(seats or ["random"] * players)
     loaded = load(name, variants, modules)
     plan = loaded.plan(players)  # compile errors surface here, before any process starts
     jobs = max(1, min(jobs or os.cpu_count() or 1, games))
@@ -69,23 +76,24 @@ def simulate(name: str, games: int, players: int, seed: int, jobs: int | None = 
     start = time.perf_counter()
     if jobs == 1:
         _WORKER["plan"] = plan
+        _WORKER["seats"] = seats
         for t in tasks:
             results.extend(_play_range(t))
             if progress:
                 progress(len(results), games)
     else:
         with ProcessPoolExecutor(jobs, initializer=_init,
-                                 initargs=(name, tuple(variants), tuple(modules), players)) as ex:
+                                 initargs=(name, tuple(variants), tuple(modules), players, seats)) as ex:
             for part in ex.map(_play_range, tasks):
                 results.extend(part)
                 if progress:
                     progress(len(results), games)
     elapsed = time.perf_counter() - start
     results.sort(key=lambda r: r["i"])
-    return summarise(plan, loaded, results, games, players, seed, jobs, elapsed)
+    return summarise(plan, loaded, results, games, players, seed, jobs, elapsed, seats)
 
 
-def summarise(plan, loaded, results, games, players, seed, jobs, elapsed) -> dict:
+def summarise(plan, loaded, results, games, players, seed, jobs, elapsed, seats) -> dict:
     done = [r for r in results if r["ok"]]
     n = len(done)
     wins = [0.0] * players
@@ -96,7 +104,7 @@ def summarise(plan, loaded, results, games, players, seed, jobs, elapsed) -> dic
     by_seat = []
     for s in range(players):
         lo, hi = wilson(wins[s], n)
-        by_seat.append({"seat": s + 1, "wins": round(wins[s], 3), "rate": wins[s] / n if n else 0.0,
+        by_seat.append({"seat": s + 1, "bot": seats[s], "wins": round(wins[s], 3), "rate": wins[s] / n if n else 0.0,
                         "ci95": [lo, hi]})
     by_record = {}
     for key in plan.records:
@@ -123,7 +131,7 @@ def summarise(plan, loaded, results, games, players, seed, jobs, elapsed) -> dic
         "variants": loaded.variants, "modules": loaded.modules,
         "games": games, "completed": n, "failed": len(failures),
         "failures": [{"game": r["i"], "seed": game_seed(seed, r["i"]), "error": r["error"]} for r in failures[:5]],
-        "players": players, "seed": seed, "jobs": jobs,
+        "players": players, "seats": seats, "seed": seed, "jobs": jobs,
         "wins_by_seat": by_seat, "wins_by": by_record,
         "length": {
             "rounds_mean": statistics.fmean(rounds) if rounds else 0.0,
@@ -146,7 +154,7 @@ def render(stats: dict) -> str:
              "wins by seat          rate   95% CI"]
     for row in stats["wins_by_seat"]:
         lo, hi = row["ci95"]
-        lines.append(f"  seat {row['seat']:<3} {row['wins']:>9g}  {pct(row['rate'])}  [{pct(lo)}, {pct(hi)}]")
+        lines.append(f"  seat {row['seat']:<2} {row['bot']:<7}{row['wins']:>7g}  {pct(row['rate'])}  [{pct(lo)}, {pct(hi)}]")
     for key, rows in stats["wins_by"].items():
         lines.append("")
         lines.append(f"wins by {key.replace('_', ' ')}: value  seats  wins   rate   95% CI")

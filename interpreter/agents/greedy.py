@@ -1,0 +1,43 @@
+"""The greedy bot: tries each option one decision ahead and keeps the best for its seat.
+
+It knows no game. The ruleset's `evaluate:` says how good a table is for a seat; the bot plays
+each option on a copy of the state (up to the next decision, or the end of its own commitment
+in a `simultaneously` block), scores the copy, and picks the best, breaking ties at random
+(seeded). It sees no more than its seat may: hidden cards are only reached through the rules'
+own effects on the copy, the same as the state it decides on.
+"""
+from __future__ import annotations
+
+import random
+
+from ..engine import vm
+from ..engine.state import RuleError
+
+
+class GreedyAgent:
+    name = "greedy"
+
+    def __init__(self, seed: int | str = 0):
+        self.rng = random.Random(seed)
+
+    def choose(self, game, decision) -> int:
+        evaluate = game.plan.evaluate
+        if evaluate is None or decision.count == 1:
+            return self.rng.randrange(decision.count)
+        base = decision._st
+        env = {"seat": decision.seat}
+        best, picks = None, []
+        for i in range(decision.count):
+            st = base.clone()
+            try:
+                vm.answer(st, i)
+                value = evaluate(st, env)
+            except RuleError:
+                continue  # an option whose consequences break a rule is never preferred
+            if best is None or value > best:
+                best, picks = value, [i]
+            elif value == best:
+                picks.append(i)
+        if not picks:
+            return self.rng.randrange(decision.count)
+        return picks[self.rng.randrange(len(picks))] if len(picks) > 1 else picks[0]
