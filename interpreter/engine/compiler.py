@@ -6,7 +6,7 @@ position is part of the game state, so a game can stop at any decision and be cl
 """
 from __future__ import annotations
 
-from lark import Token, Tree
+from lark import Tree
 
 from ..boards import KINDS
 from ..lang.diagnostics import Report, did_you_mean
@@ -15,9 +15,9 @@ from ..load.ruleset import Ruleset
 from .expr import SAFE_BUILTINS, ExprCompiler, Scope, _const
 from .plan import (CALL, CHOOSE, EXEC, FOR_INIT, FOR_NEXT, HALT, JMP, JMPF, RET, SIMUL, TRACE,
                    Alternative, ChooseSpec, Plan)
-from .state import EndGame, GameTooLong, Iter, RuleError
-from .types import (ANY, BOARD, BOOL, CARD, DECLARABLE, INT, NONE, PIECE, PILE, SEAT, TEXT,
-                    compatible, elem, is_list, iterable_elem, listof, of_value)
+from .state import EndGame, GameTooLong, RuleError
+from .types import (ANY, BOARD, BOOL, CARD, DECLARABLE, INT, PIECE, PILE, SEAT, compatible, elem,
+                    is_list, iterable_elem, listof, of_value)
 
 BUILTIN_EVENTS = ("game_start", "phase_start", "phase_end", "round_start", "round_end",
                   "turn_start", "turn_end")

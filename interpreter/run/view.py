@@ -24,7 +24,7 @@ def render_view(view: dict, plan) -> str:
     if g:
         lines.append("  ".join(f"{k}: {_value(v)}" for k, v in g.items()))
     shown = set()
-    for b, (name, slots) in enumerate(view["boards"].items()):
+    for name, slots in view["boards"].items():
         lines.append(f"{name}:")
         slot_piles = [pid for pid in range(plan.n_piles) if plan.pile_scope[pid] == name]
         for i, piece in enumerate(slots):
