@@ -57,7 +57,7 @@ def cmd_play(args) -> int:
     from .engine.state import RuleError
     from .run.session import header, load, make_agents, play, write_record
 
-    loaded = load(args.ruleset, args.variant, args.module)
+    loaded = load(args.ruleset, args.variant, args.module, args.track)
     players = loaded.ruleset.game.game.players
     kinds = _seats(args, (players.min, players.max))
     plan = loaded.plan(len(kinds))
@@ -126,7 +126,7 @@ def cmd_simulate(args) -> int:
     if players is None:
         from .run.session import load
 
-        players = load(args.ruleset, args.variant, args.module).ruleset.game.game.players.min
+        players = load(args.ruleset, args.variant, args.module, args.track).ruleset.game.game.players.min
     progress = None
     bar = None
     if not args.json and sys.stderr.isatty():
@@ -148,7 +148,7 @@ def cmd_simulate(args) -> int:
                 print(f"  {done}/{total} games", file=sys.stderr)
     try:
         stats = simulate(args.ruleset, args.games, players, args.seed, args.jobs, args.variant,
-                         args.module, progress, seats)
+                         args.module, progress, seats, args.track)
     finally:
         if bar is not None:
             bar.stop()
@@ -238,6 +238,8 @@ def parser() -> argparse.ArgumentParser:
 
     def game_args(sp):
         sp.add_argument("ruleset", help="a ruleset: a folder name under rulesets/, or a path")
+        sp.add_argument("--track", metavar="NAME",
+                        help="race on tracks/<game>/NAME.yaml: its boards replace the game's boards of the same names")
         sp.add_argument("--variant", action="append", default=[], metavar="NAME",
                         help="apply rulesets/<game>/variants/NAME.yaml (repeatable)")
         sp.add_argument("--module", action="append", default=[], metavar="NAME",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+from ..boards.base import BoardKind
 from ..engine import vm
 from ..engine.state import RuleError
 
@@ -25,6 +26,11 @@ class GreedyAgent:
         if evaluate is None or decision.count == 1:
             return self.rng.randrange(decision.count)
         base = decision._st
+        kinds = game.plan.board_kinds
+        if any(type(k).redeal_hidden is not BoardKind.redeal_hidden for k in kinds):
+            base = base.clone()  # look ahead on a table the seat could believe in
+            for k in kinds:
+                k.redeal_hidden(base, decision.seat, self.rng)
         env = {"seat": decision.seat}
         best, picks = None, []
         for i in range(decision.count):

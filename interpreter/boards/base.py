@@ -47,6 +47,11 @@ class BoardKind:
         """What a seat sees of this board (plain data for the terminal and for bots)."""
         return None
 
+    def redeal_hidden(self, st, seat, rng) -> None:
+        """Rearrange, on a copy of the state, what `seat` cannot see (a bot that looks ahead
+        plays on a table it could believe in, not on the hidden truth)."""
+        return None
+
     def svg(self) -> str | None:
         """A picture of the board for a designer to check by eye, or None."""
         return None

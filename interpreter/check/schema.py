@@ -35,8 +35,22 @@ def loc_at(data, path, fallback: Loc | None = None, key: bool = False) -> Loc | 
 
 @lru_cache(maxsize=None)
 def _validator(kind: str):
-    schema = schema_for(kind)
+    schema = _key_names(schema_for(kind))
     return jsonschema.Draft202012Validator(schema), schema
+
+
+def _key_names(node):
+    """Keys of a `dict[Name, ...]` must be names: `patternProperties` alone lets others through."""
+    if isinstance(node, dict):
+        pattern = node.get("patternProperties")
+        if pattern and len(pattern) == 1 and "additionalProperties" not in node:
+            node.setdefault("propertyNames", {"pattern": next(iter(pattern))})
+        for value in node.values():
+            _key_names(value)
+    elif isinstance(node, list):
+        for value in node:
+            _key_names(value)
+    return node
 
 
 def _props_at(schema: dict, root: dict, path) -> set[str]:
@@ -69,7 +83,7 @@ _TYPE_WORDS = {"string": "text", "integer": "a whole number", "number": "a numbe
 
 def _describe_types(schema: dict) -> str:
     types = []
-    for alt in schema.get("anyOf", [schema]):
+    for alt in schema.get("anyOf", schema.get("oneOf", [schema])):
         t = alt.get("type")
         if isinstance(t, str):
             types.append(_TYPE_WORDS.get(t, t))
@@ -78,6 +92,74 @@ def _describe_types(schema: dict) -> str:
         elif "enum" in alt or "const" in alt:
             types.append("one of " + ", ".join(map(str, alt.get("enum", [alt.get("const")]))))
     return " or ".join(dict.fromkeys(types)) or "another kind of value"
+
+
+def _alternative(err):
+    """For an `anyOf`/`oneOf` error, the errors of the alternative the value was meant for.
+
+    With a discriminator (`kind: ranking`) that is the alternative it names; otherwise the one
+    whose type fits (`rounds: 0` for `int | None` is a number too small, not a wrong type).
+    None when no alternative fits: the value has the wrong type.
+    """
+    by_alt: dict[int, list] = {}
+    for e in err.context:
+        by_alt.setdefault(e.relative_schema_path[0], []).append(e)
+    disc = err.schema.get("discriminator")
+    if disc and isinstance(err.instance, dict):
+        ref = disc.get("mapping", {}).get(str(err.instance.get(disc["propertyName"])))
+        alts = err.schema.get(err.validator, [])
+        chosen = [i for i, alt in enumerate(alts) if ref is not None and alt.get("$ref") == ref]
+        return by_alt.get(chosen[0], []) if chosen else None
+    fitting = [errs for _, errs in sorted(by_alt.items())
+               if not any(e.validator == "type" and e.absolute_path == err.absolute_path for e in errs)]
+    return min(fitting, key=len) if fitting else None
+
+
+def _report_error(err, data, schema, report: Report) -> None:
+    path = list(err.absolute_path)
+    where = ".".join(map(str, path)) or "the file"
+    if err.validator in ("anyOf", "oneOf") and err.context:
+        disc = err.schema.get("discriminator")
+        leaves = _alternative(err)
+        if leaves is not None:
+            for leaf in leaves:
+                _report_error(leaf, data, schema, report)
+            return
+        if disc and isinstance(err.instance, dict):  # a `kind` that is missing or unknown
+            name, kinds = disc["propertyName"], sorted(disc.get("mapping", {}))
+            if name not in err.instance:
+                report.add("E022", f"missing key `{name}` in {where}", loc_at(data, path, key=True),
+                           "one of: " + ", ".join(kinds))
+            else:
+                value = err.instance[name]
+                report.add("E024", f"`{value}` is not allowed for `{where}.{name}`",
+                           loc_at(data, path + [name]),
+                           did_you_mean(value, kinds) or "one of: " + ", ".join(kinds))
+            return
+    if err.validator == "additionalProperties":
+        allowed = set(err.schema.get("properties", {})) or _props_at(schema, schema, path)
+        for key in sorted(set(err.instance) - allowed, key=str):
+            report.add("E021", f"unknown key `{key}` in {where}", loc_at(data, path + [key], key=True),
+                       did_you_mean(key, allowed) or f"allowed keys: {', '.join(sorted(allowed))}")
+    elif err.validator == "required":
+        missing = err.message.split("'")[1] if "'" in err.message else err.message
+        report.add("E022", f"missing key `{missing}` in {where}", loc_at(data, path, key=True))
+    elif err.validator in ("type", "anyOf", "oneOf"):
+        report.add("E023", f"wrong type for `{where}`: expected {_describe_types(err.schema)}",
+                   loc_at(data, path))
+    elif err.validator in ("enum", "const"):
+        options = err.schema.get("enum", [err.schema.get("const")])
+        report.add("E024", f"`{err.instance}` is not allowed for `{where}`",
+                   loc_at(data, path),
+                   did_you_mean(err.instance, options) or "one of: " + ", ".join(map(str, options)))
+    elif err.validator == "pattern":
+        at = loc_at(data, path)
+        if "propertyNames" in err.relative_schema_path:  # a key: point at it
+            at = loc_at(data, path + [err.instance], key=True)
+        report.add("E025", f"`{err.instance}` is not a valid name for `{where}`",
+                   at, "names start with a letter and use letters, digits and _")
+    else:
+        report.add("E026", f"invalid value for `{where}`: {err.message}", loc_at(data, path))
 
 
 def check_structure(data, kind: str, file: str, report: Report):
@@ -89,29 +171,7 @@ def check_structure(data, kind: str, file: str, report: Report):
                    getattr(data, "loc", Loc(file)))
         return None
     for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
-        path = list(err.absolute_path)
-        where = ".".join(map(str, path)) or "the file"
-        if err.validator == "additionalProperties":
-            allowed = _props_at(schema, schema, path)
-            for key in sorted(set(err.instance) - allowed, key=str):
-                report.add("E021", f"unknown key `{key}` in {where}", loc_at(data, path + [key], key=True),
-                           did_you_mean(key, allowed) or f"allowed keys: {', '.join(sorted(allowed))}")
-        elif err.validator == "required":
-            missing = err.message.split("'")[1] if "'" in err.message else err.message
-            report.add("E022", f"missing key `{missing}` in {where}", loc_at(data, path))
-        elif err.validator in ("type", "anyOf"):
-            report.add("E023", f"wrong type for `{where}`: expected {_describe_types(err.schema)}",
-                       loc_at(data, path))
-        elif err.validator in ("enum", "const"):
-            options = err.schema.get("enum", [err.schema.get("const")])
-            report.add("E024", f"`{err.instance}` is not allowed for `{where}`",
-                       loc_at(data, path),
-                       did_you_mean(err.instance, options) or "one of: " + ", ".join(map(str, options)))
-        elif err.validator == "pattern":
-            report.add("E025", f"`{err.instance}` is not a valid name for `{where}`",
-                       loc_at(data, path), "names start with a letter and use letters, digits and _")
-        else:
-            report.add("E026", f"invalid value for `{where}`: {err.message}", loc_at(data, path))
+        _report_error(err, data, schema, report)
     if len(report.items) > before:
         return None
     try:

@@ -115,9 +115,6 @@ def _ruleset(folder: Path, v: Validation, only: dict | None = None) -> None:
         return
     g = rs.game
     lo, hi = g.game.players.min, g.game.players.max
-    if lo > hi:
-        r.add("E140", f"players: min {lo} is more than max {hi}", getattr(g.game.name, "loc", None))
-        return
     plans = {}
     for n in range(lo, hi + 1):
         mark = len(r.items)

@@ -171,11 +171,15 @@ class Compiler(ExprCompiler):
                 if src not in self.g.piles:
                     self.report.add("E113", f"pile `{name}` refills from `{src}`, which is not a pile",
                                     getattr(pile.refill_from, "loc", None), did_you_mean(src, self.g.piles))
-                elif self.g.piles[src].of != "game" or pile.of != "game":
-                    self.report.add("E113", "`refill_from` links two piles of the game (of: game)",
+                elif self.g.piles[src].of != pile.of or str(pile.of) not in ("game", "seat", "piece"):
+                    self.report.add("E113", "`refill_from` links two piles of one owner (both of: game, "
+                                    "both of: seat or both of: piece)",
                                     getattr(pile.refill_from, "loc", None))
                 else:
-                    p.refill[p.pile_base[name]] = p.pile_base[src]
+                    # one link per owner: a seat's pile refills from the same seat's pile
+                    n = {"game": 1, "seat": p.n_seats, "piece": p.n_pieces}[str(pile.of)]
+                    for i in range(n):
+                        p.refill[p.pile_base[name] + i] = p.pile_base[src] + i
 
     def _declare_cards(self):
         p = self.plan

@@ -42,6 +42,35 @@ class Iter:
         self.i = i
 
 
+class SharedRandom:
+    """A seeded generator whose copies share one state until one of them draws (copy on write):
+    a clone costs nothing here unless the copy meets chance. Behaves as `random.Random`."""
+
+    __slots__ = ("_r", "_shared")
+
+    def __init__(self, r: random.Random, shared: bool = False):
+        self._r = r
+        self._shared = shared
+
+    def fork(self) -> "SharedRandom":
+        self._shared = True
+        return SharedRandom(self._r, True)
+
+    def own(self) -> random.Random:
+        if self._shared:
+            r = random.Random.__new__(random.Random)
+            r.setstate(self._r.getstate())
+            self._r = r
+            self._shared = False
+        return self._r
+
+    def getstate(self):
+        return self._r.getstate()
+
+    def __getattr__(self, name):
+        return getattr(self.own(), name)
+
+
 class State:
     __slots__ = ("plan", "piles", "where", "up", "g", "sv", "pv", "slots", "pslot", "pboard", "bd",
                  "rng", "frames", "pending", "trace", "ended", "steps", "feed", "simul")
@@ -58,7 +87,7 @@ class State:
         self.pslot: list[int] = [0] * plan.n_pieces
         self.pboard: list[int] = [-1] * plan.n_pieces
         self.bd: list = [kind.init(self) for kind in plan.board_kinds]  # other board kinds' data
-        self.rng = random.Random(seed)
+        self.rng = SharedRandom(random.Random(seed))
         self.frames: list = []
         self.pending = None
         self.trace: list | None = None
@@ -80,8 +109,12 @@ class State:
         c.pslot = self.pslot[:]
         c.pboard = self.pboard[:]
         c.bd = [kind.clone(d) for kind, d in zip(self.plan.board_kinds, self.bd)]
-        c.rng = random.Random()
-        c.rng.setstate(self.rng.getstate())
+        rng = self.rng
+        if type(rng) is SharedRandom:
+            c.rng = rng.fork()
+        else:
+            c.rng = random.Random.__new__(random.Random)  # no seeding from the OS: set next
+            c.rng.setstate(rng.getstate())
         c.frames = [[code, pc, _copy_env(env)] for code, pc, env in self.frames]
         c.pending = None
         if self.pending is not None:

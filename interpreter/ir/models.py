@@ -67,7 +67,8 @@ class Pile(Strict):
     visible: Literal["all", "owner", "nobody", "top"] = Field(
         "all", description="who sees the faces: everybody, the owning seat, nobody, the top card only")
     refill_from: Name | None = Field(
-        None, description="when empty and drawn from, shuffle this pile into it first")
+        None, description="when empty and drawn from, shuffle this pile into it first "
+                          "(a pile of the same owner: a seat's pile refills from that seat's pile)")
 
 
 class StateVar(Strict):
@@ -157,7 +158,8 @@ class GameFile(Strict):
 class CardType(Strict):
     id: Id
     count: int = Field(1, ge=0, le=500)
-    props: dict[Name, Scalar] = Field(default_factory=dict)
+    props: dict[Name, Union[Scalar, list[Scalar]]] = Field(
+        default_factory=dict, description="values the rules read as `card.NAME`; a list reads as `card.NAME[i]`")
     starts_in: Name = Field(description="the pile the cards start in")
     per_seat: bool = Field(False, description="each seat gets `count` of its own (pile of a seat)")
 
@@ -222,6 +224,7 @@ class ScriptItem(Strict):
     expect: Code | None = Field(None, description="a condition that must hold now")
     expect_options: list[Text] | None = Field(None, description="the labels offered now, exactly")
     expect_error: Text | None = Field(None, description="the text of the rule error raised now")
+    expect_seat: int | None = Field(None, ge=1, description="the seat number that decides now")
 
 
 class ScenarioFile(Strict):
@@ -230,6 +233,8 @@ class ScenarioFile(Strict):
     ruleset: Text = Field(".", description="ruleset folder, relative to this file")
     variants: list[Id] = Field(default_factory=list)
     modules: list[Id] = Field(default_factory=list)
+    track: Id | None = Field(None, description="a track file of tracks/<game>/ replacing the game's boards "
+                                               "of the same names (like `--track`)")
     seed: int = 1
     players: int = Field(ge=1, le=16)
     situation: Code | None = Field(None, description="a block run after setup to arrange the table")

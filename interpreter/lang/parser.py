@@ -5,6 +5,7 @@ inside that string back to the file through `SrcStr.at`.
 """
 from __future__ import annotations
 
+import copy
 from functools import lru_cache
 from pathlib import Path
 
@@ -30,6 +31,10 @@ class _Indent(Indenter):
     tab_len = 4
 
     def handle_NL(self, token):
+        if "\n" not in token:  # a comment that ends the text: no line break, no indentation
+            if self.paren_level == 0:
+                yield token
+            return
         try:
             yield from super().handle_NL(token)
         except DedentError:
@@ -103,10 +108,20 @@ def _expected(names) -> str:
     return "expected " + ", ".join(shown)
 
 
+# Trees of rules already parsed, by (start, text): `validate` compiles a ruleset once per player
+# count and variant, and parsing is most of that work. Callers get copies (positions in a tree
+# are relative to its text, so a copy serves any file the same text is in).
+_TREES: dict[tuple[str, str], Tree] = {}
+_MAX_TREES = 4096
+
+
 def _parse(src: str, start: str, report: Report) -> Tree | None:
     text = str(src)
     if start == "start_block" and not text.endswith("\n"):
         text += "\n"
+    cached = _TREES.get((start, text))
+    if cached is not None:
+        return copy.deepcopy(cached)
     try:
         tree = _parser().parse(text, start=start)
     except UnexpectedInput as e:
@@ -144,11 +159,18 @@ def _parse(src: str, start: str, report: Report) -> Tree | None:
         report.add("E101", "syntax error in rule: this line's indentation matches no enclosing block",
                    _locate(src, e.line, e.col), "indent the lines of a block consistently")
         return None
+    except Exception as e:  # a safety net: lark's indenter may raise plain errors
+        report.add("E101", f"syntax error in rule: {e}", _locate(src, 1, 1),
+                   "indent the lines of a block consistently")
+        return None
     deep = _too_deep(tree)
     if deep is not None:
         report.add("E103", "rule is nested too deeply", _locate(src, *deep),
                    "split it into smaller parts with `let`, a function or a procedure")
         return None
+    if len(_TREES) >= _MAX_TREES:
+        _TREES.clear()
+    _TREES[(start, text)] = copy.deepcopy(tree)
     return tree
 
 

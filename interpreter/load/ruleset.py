@@ -117,7 +117,10 @@ class _Loader:
                                 "an included file starts with `cards:` or `track:`")
 
 
-def load_ruleset(path: str | Path, variants=(), modules=(), report: Report | None = None) -> Ruleset | None:
+def load_ruleset(path: str | Path, variants=(), modules=(), report: Report | None = None,
+                 track: str | None = None) -> Ruleset | None:
+    """`track`: the name of a track file in `tracks/<game id>/`; its boards replace the game's
+    boards of the same names (a ruleset names its default track in `include:`)."""
     report = report if report is not None else Report()
     path = Path(path)
     game_path = path / "game.yaml" if path.is_dir() else path
@@ -157,13 +160,49 @@ def load_ruleset(path: str | Path, variants=(), modules=(), report: Report | Non
         boards = data.setdefault("boards", SrcMap())
         for name, (board, _loc) in ld.boards.items():
             boards.setdefault(name, board.model_dump())
+    if track is not None:
+        _replace_track(ld, data, str(track), report)
     if not report.ok:
         return None
     game = check_structure(data, "game", str(game_path), report)
     if game is None:
         return None
+    players = game.game.players
+    if players.min > players.max:
+        report.add("E140", f"players: min {players.min} is more than max {players.max}",
+                   loc_at(data, ["game", "players"], key=True))
+        return None
     return Ruleset(game=game, folder=folder, cards=ld.cards, applied=applied,
                    digest=ld.hash.hexdigest()[:16])
+
+
+def _replace_track(ld: _Loader, data, track: str, report: Report) -> None:
+    """Swap in the boards of `tracks/<game id>/<track>.yaml` for the game's boards of those names."""
+    game_id = str((data.get("game") or {}).get("id", ""))
+    folder = ld.root / "tracks" / game_id
+    have = sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
+    path = folder / f"{track}.yaml"
+    if "/" in track or "\\" in track or track.startswith(".") or not path.is_file():
+        report.add("E033", f"no track `{track}` for {game_id}: tracks are the files in {folder}", None,
+                   did_you_mean(track, have) or (f"tracks: {', '.join(have)}" if have else
+                                                  f"put track files in {folder}"))
+        return
+    tdata = ld.read(path)
+    if tdata is None:
+        return
+    model = check_structure(tdata, "track", str(path), report)
+    if not isinstance(model, TrackFile):
+        return
+    boards = data.setdefault("boards", SrcMap())
+    for name, board in model.boards.items():
+        if name not in boards:
+            report.add("E034", f"track `{track}` has board `{name}`, which the game does not have",
+                       getattr(tdata["boards"], "key_locs", {}).get(name) or Loc(str(path)),
+                       did_you_mean(name, list(boards)) or
+                       "a track file replaces boards of the same name; the game names them under "
+                       "`boards:` or includes a track file")
+            continue
+        boards[name] = board.model_dump()
 
 
 # ---- patches ----------------------------------------------------------------------------

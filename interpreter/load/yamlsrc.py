@@ -226,9 +226,19 @@ def parse_yaml(text: str, name: str, report: Report):
         node = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
-        loc = Loc(name, mark.line + 1, mark.column + 1) if mark else Loc(name)
         problem = e.problem or e.context or "malformed YAML"
-        report.add("E010", f"YAML syntax error: {problem}", loc, _yaml_hint(problem, text, mark))
+        hint = _yaml_hint(problem, text, mark)
+        start = e.context_mark
+        if start is not None and e.context in ("while scanning a simple key", "while scanning a quoted scalar"):
+            mark = start  # the key without `:` or the string never closed, not where that was noticed
+            if "quoted" in e.context:
+                problem, hint = "a quoted string is not closed", "end it with the same quote it starts with"
+        elif start is not None and e.context and e.context.startswith("while parsing a flow"):
+            what = "list" if "sequence" in e.context else "mapping"
+            hint = (f"the {what} opened at line {start.line + 1}, column {start.column + 1} "
+                    "needs a `,` between items and a closing bracket")
+        loc = Loc(name, mark.line + 1, mark.column + 1) if mark else Loc(name)
+        report.add("E010", f"YAML syntax error: {problem}", loc, hint)
         return None
     except yaml.YAMLError as e:
         report.add("E010", f"YAML syntax error: {e}", Loc(name))

@@ -47,7 +47,7 @@ def replay(path: Path, out) -> int:
     if rec is None:
         raise RulesetError(report)
     head, decisions, result = rec
-    loaded = load(head["ruleset"], head.get("variants", []), head.get("modules", []))
+    loaded = load(head["ruleset"], head.get("variants", []), head.get("modules", []), head.get("track"))
     plan = loaded.plan(head["players"])
     if plan.digest != head["digest"]:
         report.add("E304", "the ruleset has changed since this game was recorded "

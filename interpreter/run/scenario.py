@@ -39,7 +39,7 @@ def run_scenario(path: Path) -> Outcome:
     if sc is None:
         return out
     out.name = str(sc.scenario.name)
-    rs = load_ruleset(path.parent / sc.ruleset, sc.variants, sc.modules, report)
+    rs = load_ruleset(path.parent / sc.ruleset, sc.variants, sc.modules, report, track=sc.track)
     if rs is None:
         return out
     comp = make_compiler(rs, sc.players, report, situation=sc.situation)
@@ -83,6 +83,13 @@ def run_scenario(path: Path) -> Outcome:
             if not ok:
                 report.add("E401", f"expectation is false: {item.expect}", loc_of(item.expect, where),
                            _context(game))
+                return out
+        if item.expect_seat is not None:
+            d = game.decision()
+            if d is None or d.seat + 1 != item.expect_seat:
+                report.add("E409", f"seat {item.expect_seat} should decide now, but "
+                           + (f"seat {d.seat + 1} does (\"{d.prompt}\")" if d else "no decision is pending"),
+                           where)
                 return out
         if item.expect_options is not None:
             d = game.decision()

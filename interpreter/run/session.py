@@ -26,6 +26,7 @@ class Loaded:
     path: Path
     variants: list[str]
     modules: list[str]
+    track: str | None = None
 
     def plan(self, players: int):
         report = Report()
@@ -35,7 +36,7 @@ class Loaded:
         return plan
 
 
-def load(name: str, variants=(), modules=()) -> Loaded:
+def load(name: str, variants=(), modules=(), track: str | None = None) -> Loaded:
     path = find_ruleset(name)
     if path is None:
         report = Report()
@@ -45,10 +46,10 @@ def load(name: str, variants=(), modules=()) -> Loaded:
                    "give the path of a ruleset folder")
         raise RulesetError(report)
     report = Report()
-    rs = load_ruleset(path, variants=variants, modules=modules, report=report)
+    rs = load_ruleset(path, variants=variants, modules=modules, report=report, track=track)
     if rs is None:
         raise RulesetError(report)
-    return Loaded(rs, path, list(variants), list(modules))
+    return Loaded(rs, path, list(variants), list(modules), track)
 
 
 def agent_seed(seed: int, seat: int) -> str:
@@ -74,7 +75,8 @@ def make_agents(kinds: list[str], seed: int, human_factory=None):
 def header(loaded: Loaded, plan, seed: int, seats: list[str]) -> dict:
     return {"type": "game", "version": RECORD_VERSION, "ruleset": str(loaded.path),
             "game": plan.game_id, "digest": plan.digest, "variants": loaded.variants,
-            "modules": loaded.modules, "seed": seed, "players": plan.n_seats, "seats": seats}
+            "modules": loaded.modules, "seed": seed, "players": plan.n_seats, "seats": seats,
+            **({"track": loaded.track} if loaded.track else {})}
 
 
 def play(game: Game, agents, on_decision=None) -> dict:

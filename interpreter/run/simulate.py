@@ -24,8 +24,8 @@ def game_seed(seed: int, i: int) -> int:
     return seed * 1_000_003 + i
 
 
-def _init(name, variants, modules, players, seats):
-    loaded = load(name, variants, modules)
+def _init(name, variants, modules, players, seats, track=None):
+    loaded = load(name, variants, modules, track)
     _WORKER["plan"] = loaded.plan(players)
     _WORKER["seats"] = seats
 
@@ -65,9 +65,9 @@ def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def simulate(name: str, games: int, players: int, seed: int, jobs: int | None = None,
-             variants=(), modules=(), progress=None, seats=None) -> dict:
+             variants=(), modules=(), progress=None, seats=None, track=None) -> dict:
     seats = list(seats or ["random"] * players)
-    loaded = load(name, variants, modules)
+    loaded = load(name, variants, modules, track)
     plan = loaded.plan(players)  # compile errors surface here, before any process starts
     jobs = max(1, min(jobs or os.cpu_count() or 1, games))
     chunk = max(1, min(200, games // (jobs * 8) or 1))
@@ -83,7 +83,7 @@ def simulate(name: str, games: int, players: int, seed: int, jobs: int | None = 
                 progress(len(results), games)
     else:
         with ProcessPoolExecutor(jobs, initializer=_init,
-                                 initargs=(name, tuple(variants), tuple(modules), players, seats)) as ex:
+                                 initargs=(name, tuple(variants), tuple(modules), players, seats, track)) as ex:
             for part in ex.map(_play_range, tasks):
                 results.extend(part)
                 if progress:
@@ -129,6 +129,7 @@ def summarise(plan, loaded, results, games, players, seed, jobs, elapsed, seats)
     return {
         "game": plan.game_id, "ruleset": str(loaded.path), "digest": plan.digest,
         "variants": loaded.variants, "modules": loaded.modules,
+        **({"track": loaded.track} if loaded.track else {}),
         "games": games, "completed": n, "failed": len(failures),
         "failures": [{"game": r["i"], "seed": game_seed(seed, r["i"]), "error": r["error"]} for r in failures[:5]],
         "players": players, "seats": seats, "seed": seed, "jobs": jobs,
@@ -147,6 +148,7 @@ def summarise(plan, loaded, results, games, players, seed, jobs, elapsed, seats)
 def render(stats: dict) -> str:
     pct = lambda x: f"{100 * x:5.1f}%"  # noqa: E731
     lines = [f"{stats['game']}: {stats['games']} games, {stats['players']} players, seed {stats['seed']}"
+             + (f", track {stats['track']}" if stats.get("track") else "")
              + (f", variants {', '.join(stats['variants'])}" if stats["variants"] else "")
              + (f", modules {', '.join(stats['modules'])}" if stats["modules"] else ""),
              f"completed {stats['completed']} / {stats['games']}"

@@ -8,7 +8,15 @@ def _cards(info: dict) -> str:
         return f"{info['count']} card(s), hidden"
     if not cards:
         return "empty"
-    return ", ".join(cards)
+    # runs of three or more alike read as "label ×n" (long piles stay one short line)
+    out, i = [], 0
+    while i < len(cards):
+        j = i
+        while j < len(cards) and cards[j] == cards[i]:
+            j += 1
+        out.append(f"{cards[i]} ×{j - i}" if j - i >= 3 else ", ".join(cards[i:j]))
+        i = j
+    return ", ".join(out)
 
 
 def _value(v) -> str:
@@ -26,6 +34,11 @@ def render_view(view: dict, plan) -> str:
     shown = set()
     for name, slots in view["boards"].items():
         lines.append(f"{name}:")
+        if isinstance(slots, dict):  # a board kind that draws itself as text lines
+            lines.extend(f"  {text}" for text in slots.get("lines", []))
+            # the board's own piles (one per place) are part of its picture
+            shown.update(plan.pile_names[pid] for pid in range(plan.n_piles) if plan.pile_scope[pid] == name)
+            continue
         slot_piles = [pid for pid in range(plan.n_piles) if plan.pile_scope[pid] == name]
         for i, piece in enumerate(slots):
             desc = "(empty)"

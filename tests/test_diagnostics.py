@@ -1,0 +1,852 @@
+"""`racecraft validate` reports every kind of bad input as a compiler-style diagnostic.
+
+Each test copies the formula5 ruleset and its cards into a temporary project
+(tmp/rulesets/formula5, tmp/cards/formula5), breaks one thing, runs the CLI in-process and
+checks stderr: `path:line:col: error[CODE]: message`, the offending line with a caret under
+the column, the hint, exit code 1 and no Python traceback. Usage errors exit 2.
+
+Expected lines and columns are computed from the text of the broken file (`find`), never
+from the tool's output, so a diagnostic placed one character off fails the test.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+import interpreter.check.validate as validate_module
+from interpreter.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# ---- helpers ------------------------------------------------------------------------------
+
+@dataclass
+class Diag:
+    file: str | None
+    line: int | None
+    col: int | None
+    code: str
+    message: str
+    source: str | None = None  # the offending line as shown
+    caret: int | None = None   # 1-based column of the caret under it
+    hint: str | None = None
+
+
+_HEAD = re.compile(r"^(?:(?P<where>.+?): )?(?P<sev>error|warning)\[(?P<code>E\d+)\]: (?P<msg>.*)$")
+_SRC = re.compile(r"^ *(?P<num>\d+) \| (?P<text>.*)$")
+_CARET = re.compile(r"^ *\| (?P<pad> *)\^$")
+
+
+def parse(stderr: str) -> list[Diag]:
+    """The diagnostics printed on stderr, in order."""
+    out: list[Diag] = []
+    for raw in stderr.splitlines():
+        head = _HEAD.match(raw)
+        if head:
+            where = head["where"]
+            m = re.fullmatch(r"(.*):(\d+):(\d+)", where or "")
+            if m:
+                file, line, col = m[1], int(m[2]), int(m[3])
+            else:
+                file, line, col = where, None, None
+            out.append(Diag(file, line, col, head["code"], head["msg"]))
+            continue
+        if not out:
+            continue
+        if (src := _SRC.match(raw)) and out[-1].source is None:
+            out[-1].source = src["text"]
+        elif caret := _CARET.match(raw):
+            out[-1].caret = len(caret["pad"]) + 1
+        elif raw.startswith("  = hint: "):
+            out[-1].hint = raw[len("  = hint: "):]
+    return out
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    rc = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return rc, out, err
+
+
+def validate(capsys, path) -> tuple[int, str, str]:
+    return run(capsys, "validate", path)
+
+
+def find(path: Path, needle: str, nth: int = 1, offset: int = 0) -> tuple[int, int]:
+    """1-based (line, col) of the `nth` occurrence of `needle` in the file, plus `offset` columns."""
+    text = path.read_text(encoding="utf-8")
+    at = -1
+    for _ in range(nth):
+        at = text.index(needle, at + 1)
+    line = text.count("\n", 0, at) + 1
+    col = at - (text.rfind("\n", 0, at) + 1) + 1
+    return line, col + offset
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"{old!r} must occur once in {path.name}"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def expect_one(capsys, target: Path, file: Path, at: tuple[int, int] | None, code: str,
+               *words: str, hint: str | None = None) -> Diag:
+    """Validate `target`: exit 1 and exactly one diagnostic, in `file` at `at`, with `code`."""
+    rc, out, err = validate(capsys, target)
+    assert rc == 1, err
+    diags = parse(err)
+    assert len(diags) == 1, err
+    d = diags[0]
+    assert (d.file, d.code) == (str(file), code), err
+    assert err.rstrip().endswith("\n1 error"), err
+    if at is None:
+        assert d.line is None, err
+    else:
+        assert (d.line, d.col) == at, err
+        # the offending line, with the caret under the column
+        lines = file.read_text(encoding="utf-8", errors="replace").splitlines()
+        assert d.source == lines[at[0] - 1].replace("\t", " "), err
+        assert d.caret == at[1], err
+    for w in words:
+        assert w in d.message, err
+    if hint is not None:
+        assert d.hint is not None and hint in d.hint, err
+    return d
+
+
+@pytest.fixture(autouse=True)
+def fewer_playouts(monkeypatch):
+    # Seeded playouts are part of validation; two per player count keep the suite fast.
+    monkeypatch.setattr(validate_module, "PLAYOUTS", 2)
+
+
+@pytest.fixture
+def project(tmp_path) -> Path:
+    shutil.copytree(ROOT / "rulesets" / "formula5", tmp_path / "rulesets" / "formula5")
+    shutil.copytree(ROOT / "cards" / "formula5", tmp_path / "cards" / "formula5")
+    return tmp_path
+
+
+def quick(project: Path, keep_variants: bool = True) -> None:
+    """Compile for two players only (not 2-5), and maybe drop the variants: a faster `validate`
+    for tests about something that does not depend on the player count or the variants."""
+    edit(project / "rulesets" / "formula5" / "game.yaml", "players: {min: 2, max: 5}",
+         "players: {min: 2, max: 2}")
+    if not keep_variants:
+        shutil.rmtree(project / "rulesets" / "formula5" / "variants")
+
+
+@pytest.fixture
+def game(project) -> Path:
+    return project / "rulesets" / "formula5" / "game.yaml"
+
+
+@pytest.fixture
+def cards(project) -> Path:
+    return project / "cards" / "formula5" / "cards.yaml"
+
+
+@pytest.fixture
+def variants(project) -> Path:
+    return project / "rulesets" / "formula5" / "variants"
+
+
+@pytest.fixture
+def scenario(project) -> Path:
+    return project / "rulesets" / "formula5" / "scenarios" / "empty-hand-sits-out.yaml"
+
+
+# ---- the helpers themselves ---------------------------------------------------------------
+
+def test_parse_reads_every_part_of_a_diagnostic():
+    err = ("/a/b.yaml:12:7: error[E110]: unknown name `x`\n"
+           "   |\n12 |       let y = x\n   |       ^\n  = hint: did you mean `y`?\n\n"
+           "/a/c.yaml: error[E005]: file is empty\n\n2 errors\n")
+    first, second = parse(err)
+    assert first == Diag("/a/b.yaml", 12, 7, "E110", "unknown name `x`", "      let y = x", 7,
+                         "did you mean `y`?")
+    assert second == Diag("/a/c.yaml", None, None, "E005", "file is empty")
+
+
+# ---- 1. YAML syntax -----------------------------------------------------------------------
+
+def test_yaml_mapping_value_in_plain_text(capsys, game):
+    edit(game, "  name: Formula 5\n", "  name: Formula 5: the game\n")
+    expect_one(capsys, game, game, find(game, ": the game"), "E010", "YAML syntax error",
+               "mapping values are not allowed", hint="must be quoted")
+
+
+def test_yaml_key_without_colon_points_at_the_key(capsys, game):
+    edit(game, "    turn: car\n", "    turn car\n")
+    expect_one(capsys, game, game, find(game, "turn car"), "E010", "could not find expected ':'",
+               hint="`key: value`")
+
+
+def test_yaml_unclosed_flow_list(capsys, game):
+    edit(game, "  hand_size: 12\n", "  hand_size: [12\n")
+    opened = find(game, "[12")
+    # noticed at the next key; the hint names where the list was opened
+    expect_one(capsys, game, game, find(game, "pit_cards_by_position"), "E010",
+               "did not find expected ',' or ']'",
+               hint=f"opened at line {opened[0]}, column {opened[1]}")
+
+
+def test_yaml_unclosed_quote_points_at_the_opening_quote(capsys, game):
+    # noticed only at the end of the file; the quote that was never closed is the problem
+    game.write_text('game:\n  id: formula5\n  name: "Formula 5\n  players: {min: 2, max: 5}\n')
+    expect_one(capsys, game, game, (3, 9), "E010", "a quoted string is not closed",
+               hint="end it with the same quote")
+
+
+def test_yaml_tab_indentation(capsys, game):
+    edit(game, "  hand_size: 12\n", "\thand_size: 12\n")
+    expect_one(capsys, game, game, find(game, "\thand_size"), "E010", "YAML syntax error",
+               hint="indent with spaces, not tabs")
+
+
+def test_yaml_tab_on_its_own_line(capsys, game):
+    edit(game, "      - id: automaton_plays\n", "      - id: automaton_plays\n\t\n")
+    expect_one(capsys, game, game, find(game, "\t\n"), "E010", "tab", hint="spaces, not tabs")
+
+
+def test_yaml_duplicate_key(capsys, game):
+    edit(game, "    turn: car\n", "    turn: car\n    turn: seat\n")
+    expect_one(capsys, game, game, find(game, "turn: seat"), "E015", "duplicate key `turn`")
+
+
+def test_yaml_merge_key_refused(capsys, game):
+    edit(game, "game:\n", "game:\n  <<: {rulebook: x}\n")
+    expect_one(capsys, game, game, find(game, "<<"), "E011", "merge keys")
+
+
+# ---- 2. empty, binary, not UTF-8, too large ---------------------------------------------------
+
+def test_empty_file(capsys, game):
+    game.write_text("")
+    expect_one(capsys, game, game, None, "E005", "file is empty")
+
+
+def test_file_of_comments_and_blank_lines_is_empty(capsys, game):
+    game.write_text("# nothing yet\n\n   \n")
+    expect_one(capsys, game, game, None, "E005", "file is empty")
+
+
+def test_binary_file(capsys, game):
+    game.write_bytes(b"game:\n  id: formula5\x00\x01\x02\n")
+    expect_one(capsys, game, game, None, "E003", "binary", hint="UTF-8 YAML")
+
+
+def test_not_utf8_points_at_the_bad_byte(capsys, game):
+    # Latin-1 text: `ó` is one byte there; an `é` before it counts as one column, not two bytes
+    game.write_bytes("game:\n  id: formula5\n  name: Formé ".encode() + b"F\xf3rmula 5\n")
+    d = expect_one(capsys, game, game, (3, 16), "E004", "not valid UTF-8", "0xf3",
+                   hint="save the file as UTF-8")
+    assert d.source.startswith("  name: Formé F")
+
+
+def test_too_large_file(capsys, game):
+    game.write_text("game:\n" + "# padding\n" * 250_000)
+    expect_one(capsys, game, game, None, "E002", "too large")
+
+
+# ---- 3. structure: unknown keys, wrong types, values ------------------------------------------
+
+def test_unknown_key_points_at_the_key_with_did_you_mean(capsys, game):
+    edit(game, "    steps:\n", "    stpes:\n")
+    expect_one(capsys, game, game, find(game, "stpes"), "E021", "unknown key `stpes`",
+               hint="did you mean `steps`?")
+
+
+def test_unknown_key_in_a_flow_mapping(capsys, game):
+    edit(game, "players: {min: 2, max: 5}", "players: {min: 2, max: 5, mix: 3}")
+    expect_one(capsys, game, game, find(game, "mix"), "E021", "unknown key `mix`", "game.players",
+               hint="did you mean `min` or `max`?")
+
+
+def test_wrong_type_points_at_the_value(capsys, game):
+    edit(game, "slots: 5}", "slots: five}")
+    expect_one(capsys, game, game, find(game, "five"), "E023", "wrong type", "boards.grid.slots",
+               "a whole number")
+
+
+def test_unknown_enum_value_lists_the_allowed(capsys, game):
+    edit(game, "discard: {visible: all}", "discard: {visible: everybody}")
+    expect_one(capsys, game, game, find(game, "everybody"), "E024",
+               "`everybody` is not allowed for `piles.discard.visible`",
+               hint="one of: all, owner, nobody, top")
+
+
+def test_misspelt_enum_value_did_you_mean(capsys, game):
+    edit(game, "discard: {visible: all}", "discard: {visible: owners}")
+    expect_one(capsys, game, game, find(game, "owners"), "E024", hint="did you mean `owner`?")
+
+
+def test_value_below_the_minimum_of_an_optional_number(capsys, game):
+    # `rounds: int | None` given 0: the number is of the right type, too small
+    edit(game, "    turn: car\n", "    turn: car\n    rounds: 0\n")
+    expect_one(capsys, game, game, find(game, "rounds"), "E026", "phases.0.rounds",
+               "less than the minimum of 1")
+
+
+def test_bad_name_in_an_optional_field(capsys, game):
+    edit(game, "refill_from: discard}", "refill_from: dis card}")
+    expect_one(capsys, game, game, find(game, "dis card"), "E025", "`dis card` is not a valid name",
+               hint="names start with a letter")
+
+
+def test_missing_key_points_at_its_mapping(capsys, game):
+    text = game.read_text()
+    start = text.index("result:\n")
+    rank = text.index("  rank:", start)
+    game.write_text(text[:rank] + text[text.index("\n", rank) + 1:])
+    expect_one(capsys, game, game, find(game, "result:"), "E022", "missing key `rank` in result")
+
+
+def test_players_min_above_max_points_at_players(capsys, game):
+    edit(game, "players: {min: 2, max: 5}", "players: {min: 6, max: 5}")
+    expect_one(capsys, game, game, find(game, "players:"), "E140", "min 6 is more than max 5")
+
+
+# ---- 4. DSL syntax, positioned in the YAML file ---------------------------------------------
+
+def test_dsl_syntax_error_in_a_do_block(capsys, game):
+    edit(game, "to column(car.slot) face up\n              overtake(car)\n      - id: player_plays",
+         "to column(car.slot) face sideways\n              overtake(car)\n      - id: player_plays")
+    expect_one(capsys, game, game, find(game, "sideways"), "E101",
+               "syntax error in rule: unexpected `sideways`", hint="expected `up` or `down`")
+
+
+def test_dsl_extra_parenthesis(capsys, game):
+    edit(game, "let ahead = at(grid, car.slot - 1)\n", "let ahead = at(grid, car.slot - 1))\n")
+    expect_one(capsys, game, game, find(game, "))\n", offset=1), "E101", "unexpected `)`",
+               hint="expected end of line")
+
+
+def test_dsl_block_header_without_colon(capsys, game):
+    edit(game, "      if car.slot > 1 and s > 0:\n", "      if car.slot > 1 and s > 0\n")
+    line, col = find(game, "s > 0\n", offset=len("s > 0"))
+    expect_one(capsys, game, game, (line, col), "E101", "unexpected end of line", hint="ends with `:`")
+
+
+def test_dsl_bad_dedent_points_at_the_line(capsys, game):
+    edit(game, "          elif s > speed(ahead):", "            elif s > speed(ahead):")
+    expect_one(capsys, game, game, find(game, "elif"), "E101", "indentation matches no enclosing block",
+               hint="indent the lines of a block consistently")
+
+
+def test_dsl_unexpected_indent_points_at_the_line(capsys, game):
+    edit(game, "      let n = 0\n", "      let n = 0\n         n += 1\n")
+    expect_one(capsys, game, game, find(game, "n += 1", nth=1), "E101", "unexpected indentation",
+               hint="by the same amount")
+
+
+def test_dsl_tab_inside_a_block_counts_as_one_column(capsys, game):
+    edit(game, "      let n = 0\n", "      let n = 0\n      \tn += 1\n")
+    expect_one(capsys, game, game, find(game, "\tn += 1", offset=1), "E101", "unexpected indentation")
+
+
+def test_dsl_misspelt_keyword(capsys, game):
+    edit(game, "'if car.pitted then 0 else column_speed(car.slot)'",
+         "'if car.pitted then 0 els column_speed(car.slot)'")
+    expect_one(capsys, game, game, find(game, "els "), "E101", "unexpected `els`",
+               hint="did you mean `else`?")
+
+
+def test_dsl_error_in_single_line_double_quoted_if(capsys, game):
+    edit(game, 'if: "car.owner == none"', 'if: "car.owner === none"')
+    expect_one(capsys, game, game, find(game, "===", offset=2), "E101", "unexpected `=`")
+
+
+def test_dsl_single_quote_in_a_rule(capsys, game):
+    edit(game, 'if: "car.owner == none"', "if: \"car.owner == 'x'\"")
+    expect_one(capsys, game, game, find(game, "'x'"), "E101", "unexpected character `'`",
+               hint='double quotes: "like this"')
+
+
+def test_dsl_error_after_escapes_in_a_double_quoted_string(capsys, game):
+    edit(game, 'if: "car.owner == none"', r'if: "car.name == \"white\" and car.owner == none or )"')
+    expect_one(capsys, game, game, find(game, "or )", offset=3), "E101", "unexpected `)`")
+
+
+def test_dsl_error_after_doubled_quote_in_a_single_quoted_string(capsys, game):
+    edit(game, 'if: "car.owner == none"', "if: 'car.name == \"it''s\" and car.owner == none or )'")
+    expect_one(capsys, game, game, find(game, "or )", offset=3), "E101", "unexpected `)`")
+
+
+@pytest.mark.parametrize("style", ['"', "", ">\n          "])
+def test_dsl_error_on_the_second_line_of_a_folded_string(capsys, game, style):
+    # a double-quoted or plain string over two lines, or a `>` block: folded into one line
+    close = '"' if style == '"' else ""
+    edit(game, 'if: "car.owner == none"', f"if: {style}car.owner == none\n          and true or ){close}")
+    expect_one(capsys, game, game, find(game, "or )", offset=3), "E101", "unexpected `)`")
+
+
+def test_dsl_error_in_a_plain_one_line_string(capsys, game):
+    edit(game, 'if: "car.owner == none"', "if: car.owner == none or )")
+    expect_one(capsys, game, game, find(game, "or )", offset=3), "E101", "unexpected `)`")
+
+
+def test_dsl_comment_at_the_end_of_an_expression_is_fine(capsys, project, game):
+    quick(project, keep_variants=False)
+    edit(game, 'until: "all([size(hand(s)) == 0 for s in seats])"',
+         'until: "all([size(hand(s)) == 0 for s in seats])  # every hand empty"')
+    rc, out, err = validate(capsys, game)
+    assert (rc, err) == (0, ""), err
+    assert "formula5 (Formula 5): ok" in out
+
+
+@pytest.mark.parametrize("rule", [
+    " and true" * 120,                               # a long chain of `and`
+    "[" * 120 + "]" * 120,                           # lists in lists
+], ids=["and-chain", "nested-lists"])
+def test_dsl_absurd_nesting_is_refused(capsys, game, rule):
+    # (deeper rules overflowed Python's stack in the compiler: a RecursionError traceback)
+    if rule.startswith(" and"):
+        edit(game, 'if: "car.owner == none"', f'if: "car.owner == none{rule}"')
+        line, start = find(game, '"car.owner == none and', offset=1)
+    else:
+        edit(game, "      let n = 0\n", f"      let n = size({rule})\n")
+        line, start = find(game, "let n = size(")
+    end = start + len(rule)
+    rc, out, err = validate(capsys, game)
+    assert rc == 1
+    (d,) = parse(err)
+    assert (d.file, d.line, d.code) == (str(game), line, "E103"), err
+    assert start <= d.col <= end and d.caret == d.col, err
+    assert d.message == "rule is nested too deeply"
+    assert "split it" in d.hint
+
+
+def test_dsl_deep_but_reasonable_nesting_is_accepted(capsys, project, game):
+    quick(project, keep_variants=False)
+    body = "".join("      " + "    " * i + "if true:\n" for i in range(30))
+    edit(game, "      let n = 0\n", "      let n = 0\n" + body + "      " + "    " * 30 + "n += 0\n")
+    rc, out, err = validate(capsys, game)
+    assert (rc, err) == (0, ""), err
+
+
+# ---- 5. unknown names, attributes, functions, procedures ----------------------------------
+
+def test_unknown_function_did_you_mean(capsys, game):
+    edit(game, "      draw n from deck to hand(car.owner)\n", "      draw n from deck to hnad(car.owner)\n")
+    expect_one(capsys, game, game, find(game, "hnad"), "E110", "unknown function `hnad`",
+               hint="did you mean `hand`?")
+
+
+def test_unknown_function_in_a_quoted_if(capsys, game):
+    edit(game, 'if: "car.owner == none"', 'if: "size(hnad(car.owner)) == 0"')
+    expect_one(capsys, game, game, find(game, "hnad"), "E110", "unknown function `hnad`",
+               hint="did you mean `hand`?")
+
+
+def test_unknown_name_did_you_mean(capsys, game):
+    edit(game, "draw hand_size - pits", "draw hand_sise - pits")
+    expect_one(capsys, game, game, find(game, "hand_sise"), "E110", "unknown name `hand_sise`",
+               hint="`hand_size`")
+
+
+def test_unknown_attribute_did_you_mean(capsys, game):
+    edit(game, 'and c.colour == colour])', 'and c.color == colour])')
+    # the position is that of the attribute expression, `c.color`
+    expect_one(capsys, game, game, find(game, "c.color"), "E110", "a card has no `color`",
+               hint="did you mean `colour`?")
+
+
+def test_unknown_attribute_inside_a_string_template(capsys, game):
+    edit(game, 'option "play {c.colour}"', 'option "play {c.colr}"')
+    expect_one(capsys, game, game, find(game, "c.colr"), "E110", "a card has no `colr`",
+               hint="did you mean `colour`?")
+
+
+def test_unknown_procedure_did_you_mean(capsys, game):
+    edit(game, "              overtake(car)\n      - id: player_plays",
+         "              overtak(car)\n      - id: player_plays")
+    expect_one(capsys, game, game, find(game, "overtak(car)"), "E110", "unknown procedure `overtak`",
+               hint="did you mean `overtake`?")
+
+
+def test_wrong_number_of_arguments(capsys, game):
+    edit(game, "              overtake(car)\n      - id: player_plays",
+         "              overtake(car, 1)\n      - id: player_plays")
+    expect_one(capsys, game, game, find(game, "overtake(car, 1)"), "E124",
+               "`overtake` takes 1 argument(s), got 2", hint="overtake(car: piece)")
+
+
+def test_unknown_parameter_type(capsys, game):
+    edit(game, "  lead_card:\n    params: {slot: int}", "  lead_card:\n    params: {slot: integer}")
+    expect_one(capsys, game, game, find(game, "integer"), "E111", "unknown type `integer`",
+               hint="did you mean `int`?")
+
+
+def test_trigger_on_an_event_nobody_emits(capsys, game):
+    edit(game, "    on: round_end", "    on: rund_end")
+    expect_one(capsys, game, game, find(game, "rund_end"), "E131", "`rund_end`, which no rule emits",
+               hint="`round_end`")
+
+
+# ---- 6. types ------------------------------------------------------------------------------
+
+def test_type_error_size_of_a_number(capsys, game):
+    edit(game, "      let n = 0\n", "      let n = size(3)\n")
+    expect_one(capsys, game, game, find(game, "size(3)", offset=5), "E120", "type error",
+               "`size` counts a list or a pile, not int")
+
+
+def test_type_error_text_plus_number(capsys, game):
+    edit(game, "      let n = 0\n", '      let n = "a" + 1\n')
+    expect_one(capsys, game, game, find(game, '"a" + 1'), "E120", "`+` works on ints, not text and int")
+
+
+def test_type_error_if_on_a_number(capsys, game):
+    edit(game, "      if car.slot > 1 and s > 0:\n", "      if 3:\n")
+    expect_one(capsys, game, game, find(game, "if 3:", offset=3), "E120",
+               "condition must be true or false (bool), but this is int")
+
+
+def test_type_error_step_condition(capsys, game):
+    edit(game, 'if: "car.owner == none"', 'if: "3"')
+    expect_one(capsys, game, game, find(game, '"3"', offset=1), "E120", "a step's `if` must be bool")
+
+
+def test_state_initial_value_of_the_wrong_type(capsys, game):
+    edit(game, "pitted: {of: piece, type: bool}", "pitted: {of: piece, type: bool, initial: 3}")
+    expect_one(capsys, game, game, find(game, "pitted:"), "E117", "state `pitted` is bool but starts as 3")
+
+
+def test_assigning_round_is_refused(capsys, game):
+    edit(game, "      let n = 0\n", "      let n = 0\n      round = 2\n")
+    expect_one(capsys, game, game, find(game, "round = 2"), "E126", "`round` is counted by the game")
+
+
+# ---- 7. references to things that do not exist ---------------------------------------------
+
+def test_cards_start_in_a_missing_pile(capsys, project, cards):
+    edit(cards, "starts_in: pit_stack}", "starts_in: pitstack}")
+    expect_one(capsys, project / "rulesets" / "formula5", cards, find(cards, "pitstack"), "E116",
+               "cards `pit_stop` start in `pitstack`, which is not a pile", hint="did you mean `pit_stack`?")
+
+
+def test_pile_refills_from_a_missing_pile(capsys, game):
+    edit(game, "refill_from: discard}", "refill_from: discrad}")
+    expect_one(capsys, game, game, find(game, "discrad"), "E113", "refills from `discrad`, which is not a pile",
+               hint="did you mean `discard`?")
+
+
+def test_phase_that_never_ends_statically(capsys, game):
+    edit(game, '    until: "all([size(hand(s)) == 0 for s in seats])"\n', "")
+    expect_one(capsys, game, game, find(game, "- id: race", offset=6), "E138", "phase `race` never ends")
+
+
+def _bad_variant(variants: Path, patch: str) -> Path:
+    path = variants / "bad.yaml"
+    path.write_text("variant:\n  id: bad\n  name: Bad\n  description: aims at nothing\n"
+                    f"patches:\n{patch}", encoding="utf-8")
+    return path
+
+
+def test_variant_patch_aimed_at_a_missing_step(capsys, project, variants):
+    quick(project)
+    bad = _bad_variant(variants, "  - update: steps.player_play\n    with:\n      if: \"true\"\n")
+    expect_one(capsys, bad, bad, find(bad, "steps.player_play"), "E042",
+               "patch aims at step `player_play`, which does not exist", hint="did you mean `player_plays`?")
+
+
+def test_variant_update_of_a_missing_phase(capsys, project, variants):
+    quick(project)
+    bad = _bad_variant(variants, "  - update: phases.nosuch\n    with:\n      until: \"true\"\n")
+    expect_one(capsys, bad, bad, find(bad, "phases.nosuch"), "E042", "`nosuch`, which does not exist")
+
+
+def test_variant_patch_aimed_at_a_missing_procedure(capsys, project, variants):
+    quick(project)
+    path = variants / "chain-overtakes.yaml"
+    edit(path, "replace: procedures.overtake", "replace: procedures.overtak")
+    expect_one(capsys, path, path, find(path, "procedures.overtak"), "E042", "`overtak` does not exist",
+               hint="did you mean `overtake`?")
+
+
+def test_variant_with_an_unknown_patch_operation(capsys, variants):
+    path = variants / "short-race.yaml"
+    edit(path, "  - set: params.hand_size", "  - sett: params.hand_size")
+    expect_one(capsys, path, path, find(path, "sett"), "E021", "unknown key `sett`", hint="did you mean `set`?")
+
+
+def test_error_in_a_variant_rule_points_into_the_variant(capsys, project, variants):
+    quick(project)
+    path = variants / "short-race.yaml"
+    edit(path, 'until: "round == 6', 'until: "rund == 6')
+    expect_one(capsys, path, path, find(path, "rund"), "E110", "unknown name `rund`", hint="`round`")
+
+
+def test_folder_validation_reaches_a_broken_variant(capsys, project, variants):
+    quick(project)
+    path = variants / "chain-overtakes.yaml"
+    edit(path, "s > speed(at(grid", "s > sped(at(grid")
+    expect_one(capsys, project / "rulesets" / "formula5", path, find(path, "sped"), "E110",
+               "unknown function `sped`", hint="did you mean `speed`?")
+
+
+def test_include_of_a_missing_file(capsys, game):
+    edit(game, "  - ../../cards/formula5/cards.yaml", "  - ../../cards/formula5/missing.yaml")
+    expect_one(capsys, game, game, find(game, "../../cards/formula5/missing.yaml"), "E031", "does not exist")
+
+
+def test_include_of_a_file_that_is_not_cards(capsys, game):
+    edit(game, "  - ../../cards/formula5/cards.yaml", "  - variants/short-race.yaml")
+    expect_one(capsys, game, game, find(game, "variants/short-race.yaml"), "E032",
+               "is not a cards or track file", hint="`cards:` or `track:`")
+
+
+# ---- 8. playouts: games that never end, rules that fail while playing ----------------------
+
+def test_game_that_never_ends(capsys, project, game):
+    quick(project, keep_variants=False)
+    edit(game, 'until: "all([size(hand(s)) == 0 for s in seats])"', 'until: "false"')
+    edit(game, "max_rounds: 100", "max_rounds: 20")  # the same error, found sooner
+    d = expect_one(capsys, game, game, find(game, "- id: race", offset=6), "E201",
+                   "the game does not end", "20 rounds", "seed 1", hint="`until`")
+    assert "random playout" in d.message
+
+
+def test_loop_that_never_ends(capsys, project, game):
+    quick(project, keep_variants=False)
+    edit(game, "max_rounds: 100", "max_rounds: 100\n  max_steps: 50")
+    expect_one(capsys, game, game, find(game, "while true:"), "E201", "the game does not end",
+               "`while` loop", hint="loops that wait for a condition")
+
+
+def test_rule_that_fails_while_playing(capsys, project, game):
+    quick(project, keep_variants=False)
+    edit(game, "pit_cards_by_position[c.slot]", "pit_cards_by_position[c.slot + 1]")
+    expect_one(capsys, game, game, find(game, "pit_cards_by_position[c.slot + 1]"), "E202",
+               "a rule failed while playing in `setup`", "index 6 is outside the list", "seed 1")
+
+
+# ---- 9. YAML that would build objects, alias bombs, absurd nesting ---------------------------
+
+def test_python_object_tag_is_refused_and_not_run(capsys, game, tmp_path):
+    sentinel = tmp_path / "pwned"
+    game.write_text(f"game: !!python/object/apply:os.system ['touch {sentinel}']\n")
+    expect_one(capsys, game, game, (1, 7), "E011", "YAML tag", "python/object/apply:os.system",
+               "is not allowed", hint="only plain data")
+    assert not sentinel.exists()
+
+
+def test_python_name_tag_is_refused(capsys, game):
+    edit(game, "  name: Formula 5\n", "  name: !!python/name:os.system\n")
+    expect_one(capsys, game, game, find(game, "!!python"), "E011", "python/name:os.system")
+
+
+def test_timestamp_is_refused(capsys, game):
+    edit(game, "  name: Formula 5\n", "  name: 2001-12-14\n")
+    expect_one(capsys, game, game, find(game, "2001"), "E011", "timestamp")
+
+
+def test_alias_bomb_is_refused(capsys, game):
+    lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for prev, name in zip("abcdefgh", "bcdefghi"):
+        lines.append(f"{name}: &{name} [" + ",".join([f"*{prev}"] * 9) + "]")
+    game.write_text("\n".join(lines) + "\ngame: *i\n")
+    # the first list whose aliases go past the limit (its node starts at its anchor)
+    expect_one(capsys, game, game, find(game, "&b"), "E013", "too many YAML aliases", hint="alias uses")
+
+
+def test_thousand_nested_lists_are_refused(capsys, game):
+    game.write_text("game: " + "[" * 1000 + "]" * 1000 + "\n")
+    # the list 49 levels deep (root mapping at 0) is one too many
+    expect_one(capsys, game, game, (1, 7 + 48), "E012", "nesting is too deep", hint="at most 48 levels")
+
+
+def test_deeply_nested_mappings_are_refused(capsys, game):
+    game.write_text("game: " + "{a: " * 60 + "1" + "}" * 60 + "\n")
+    expect_one(capsys, game, game, (1, 7 + 48 * 4), "E012", "nesting is too deep")
+
+
+def test_absurd_nesting_does_not_crash_the_process(tmp_path):
+    # 50,000 levels crashed libyaml's recursive composer (a segfault, exit -11): run it apart
+    path = tmp_path / "deep.yaml"
+    path.write_text("game: " + "[" * 50_000 + "]" * 50_000 + "\n")
+    proc = subprocess.run([sys.executable, "-c", "import sys; from interpreter.cli import main; "
+                           "sys.exit(main(sys.argv[1:]))", "validate", str(path)],
+                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert proc.returncode == 1, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr
+    (d,) = parse(proc.stderr)
+    assert (d.file, d.line, d.col, d.code) == (str(path), 1, 55, "E012")
+
+
+# ---- 10. what validate accepts ---------------------------------------------------------------
+
+def test_validate_a_ruleset_folder(capsys, project):
+    rc, out, err = validate(capsys, project / "rulesets" / "formula5")
+    assert (rc, err) == (0, "")
+    assert "formula5 (Formula 5): ok" in out
+    assert "variant chain-overtakes: ok" in out and "variant short-race: ok" in out
+
+
+def test_validate_the_game_file(capsys, project, game):
+    quick(project)
+    rc, out, err = validate(capsys, game)
+    assert (rc, err) == (0, "")
+    assert out.startswith("formula5 (Formula 5): ok")
+
+
+def test_validate_a_variant_file(capsys, project, variants):
+    quick(project)
+    rc, out, err = validate(capsys, variants / "short-race.yaml")
+    assert (rc, err) == (0, "")
+    assert out.strip().startswith("variant short-race: ok")
+    assert "chain-overtakes" not in out
+
+
+def test_validate_a_cards_file(capsys, cards):
+    rc, out, err = validate(capsys, cards)
+    assert (rc, err) == (0, "")
+    assert f"{cards}: 6 card types, 76 cards" in out
+
+
+def test_validate_a_broken_cards_file(capsys, cards):
+    edit(cards, "{id: pit_stop, count: 6,", "{id: pit_stop, cuont: 6,")
+    expect_one(capsys, cards, cards, find(cards, "cuont"), "E021", "unknown key `cuont` in cards.5",
+               hint="did you mean `count`?")
+
+
+def test_validate_a_scenario_file(capsys, scenario):
+    rc, out, err = validate(capsys, scenario)
+    assert (rc, err) == (0, "")
+    assert "passes (5 scripted steps)" in out
+
+
+def test_validate_a_scenario_with_a_wrong_type(capsys, scenario):
+    edit(scenario, "players: 2\n", "players: two\n")
+    expect_one(capsys, scenario, scenario, find(scenario, "two"), "E023", "`players`", "a whole number")
+
+
+def test_validate_a_scenario_with_an_unknown_function(capsys, scenario):
+    edit(scenario, "size(hand(seat(1))) == 0'", "size(hnd(seat(1))) == 0'")
+    expect_one(capsys, scenario, scenario, find(scenario, "hnd("), "E110", "unknown function `hnd`",
+               hint="did you mean `hand`?")
+
+
+def test_validate_a_scenario_whose_expectation_fails(capsys, scenario):
+    edit(scenario, "  - expect: 'round == 2 and size(hand(seat(1))) == 0'", "  - expect: 'round == 3'")
+    expect_one(capsys, scenario, scenario, find(scenario, "round == 3"), "E401",
+               "expectation is false: round == 3", hint="now: round 2")
+
+
+def test_validate_a_file_of_unknown_kind(capsys, tmp_path):
+    path = tmp_path / "notes.yaml"
+    path.write_text("title: my notes\nitems: [1, 2]\n")
+    expect_one(capsys, path, path, (1, 1), "E006", "cannot tell what kind of file this is",
+               hint="(this one has: title, items)")
+
+
+def test_validate_a_list_file(capsys, tmp_path):
+    path = tmp_path / "list.yaml"
+    path.write_text("- game\n- cards\n")
+    expect_one(capsys, path, path, (1, 1), "E006", hint="(this one is a list)")
+
+
+def test_validate_a_path_that_does_not_exist(capsys, tmp_path):
+    path = tmp_path / "nope.yaml"
+    expect_one(capsys, path, path, None, "E001", f"no such file or folder: {path}")
+
+
+def test_validate_a_folder_without_a_game(capsys, project):
+    folder = project / "rulesets"
+    expect_one(capsys, folder, folder, None, "E001", "holds no game.yaml", hint="a ruleset folder holds game.yaml")
+
+
+# ---- 11. usage errors exit 2 -----------------------------------------------------------------
+
+def test_no_command(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main([])
+    assert exc.value.code == 2
+    assert "required: COMMAND" in capsys.readouterr().err
+
+
+def test_validate_without_a_path(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["validate"])
+    assert exc.value.code == 2
+    assert "required: path" in capsys.readouterr().err
+
+
+def test_validate_with_two_paths(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["validate", "a.yaml", "b.yaml"])
+    assert exc.value.code == 2
+    assert "unrecognized arguments: b.yaml" in capsys.readouterr().err
+
+
+def test_simulate_zero_games(capsys):
+    rc, out, err = run(capsys, "simulate", "formula5", "--games", "0")
+    assert rc == 2
+    assert err.strip() == "racecraft simulate: error: --games must be at least 1"
+
+
+def test_simulate_games_not_a_number(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["simulate", "formula5", "--games", "many"])
+    assert exc.value.code == 2
+    assert "invalid int value: 'many'" in capsys.readouterr().err
+
+
+def test_play_with_an_unknown_seat_kind(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    rc, out, err = run(capsys, "play", "formula5", "--seats", "human,robot")
+    assert rc == 2
+    assert "racecraft play: error: unknown seat kind `robot`" in err
+
+
+# ---- 12. includes stay inside the project ----------------------------------------------------
+
+@pytest.mark.parametrize("entry", ["../../../../etc/passwd", "/etc/passwd", "../../../outside.yaml"])
+def test_include_outside_the_project_is_refused(capsys, game, entry):
+    edit(game, "  - ../../cards/formula5/cards.yaml", f"  - {entry}")
+    expect_one(capsys, game, game, find(game, entry), "E030",
+               f"include `{entry}` is outside the ruleset's project folder", hint="must be inside")
+
+
+def test_include_through_a_symlink_out_of_the_project_is_refused(capsys, project, game, tmp_path_factory):
+    outside = tmp_path_factory.mktemp("elsewhere") / "cards.yaml"
+    shutil.copy(ROOT / "cards" / "formula5" / "cards.yaml", outside)
+    link = project / "cards" / "formula5" / "linked.yaml"
+    try:
+        os.symlink(outside, link)
+    except OSError:
+        pytest.skip("no symlinks here")
+    edit(game, "  - ../../cards/formula5/cards.yaml", "  - ../../cards/formula5/linked.yaml")
+    expect_one(capsys, game, game, find(game, "../../cards/formula5/linked.yaml"), "E030", "outside")
+
+
+# ---- known engine bugs (interpreter/engine is not changed here) ------------------------------
+
+@pytest.mark.xfail(strict=True, reason="engine/expr.py `pile_of`: after E112 for a pile `of:` an unknown "
+                   "board, compiling `column(slot)` raises ValueError ('gird' is not in list)")
+def test_pile_of_an_unknown_board(capsys, game):
+    edit(game, "column: {of: grid, visible: all}", "column: {of: gird, visible: all}")
+    expect_one(capsys, game, game, find(game, "gird"), "E112", "pile `column` belongs to `gird`",
+               hint="did you mean `grid`?")
+
+
+@pytest.mark.xfail(strict=True, reason="engine/compiler.py: `n += 1` with an unknown `n` reports E110 "
+                   "twice at the same position (once without, once with a hint)")
+def test_unknown_name_in_an_augmented_assignment_is_reported_once(capsys, game):
+    edit(game, "      let n = 0\n", "")
+    rc, out, err = validate(capsys, game)
+    assert rc == 1
+    diags = parse(err)
+    assert {(d.code, d.message) for d in diags} == {("E110", "unknown name `n`")}, err
+    assert [(d.line, d.col) for d in diags] == [
+        find(game, "({n}", offset=2), find(game, "n += 1"), find(game, "draw n", offset=5)], err

@@ -1,0 +1,141 @@
+"""Heat on the lane track: the board kind's geometry, the four tracks, races that end, the view."""
+from pathlib import Path
+
+import pytest
+import yaml
+
+from interpreter.agents.base import RandomAgent
+from interpreter.agents.greedy import GreedyAgent
+from interpreter.boards.lanes import Lanes, LanesModel
+from interpreter.cli import main
+from interpreter.engine.game import Game
+from interpreter.run.session import load, play
+from interpreter.run.view import render_view
+
+ROOT = Path(__file__).resolve().parents[1]
+TRACKS = ["usa", "great-britain", "italy", "france"]
+DATA = ROOT.parent / "shared" / "data" / "heat" / "tracks.yaml"
+DATA_IDS = {"usa": "usa", "great-britain": "gb", "italy": "italia", "france": "france"}
+
+
+def small_track(**kw):
+    decl = LanesModel(kind="lanes", spaces=20, spots=2, laps=2,
+                      lines=[{"at": 5, "kind": "bend", "limit": 3, "name": "A", "race_line": 2},
+                             {"at": 15, "kind": "bend", "limit": 4, "name": "B", "race_line": 1},
+                             {"at": 3, "kind": "mark"}],
+                      grid=[[19, 1], [19, 2], [18, 1]], **kw)
+
+    class _Plan:
+        n_pieces = 4
+    return Lanes("t", 0, decl, _Plan())
+
+
+def test_lines_between_counts_every_lap_in_order():
+    k = small_track()
+    assert k.lines_between(-1, 5, "bend") == [5]
+    assert k.lines_between(4, 36, "bend") == [5, 15, 25, 35]
+    assert k.lines_between(5, 5, "bend") == []
+    assert k.lines_between(0, 40, "mark") == [3, 23]
+    assert k.next_lines(14, "bend", 3) == [15, 25, 35]
+    assert k.line_at(35, "bend").limit == 4
+
+
+def test_race_line_follows_the_sectors():
+    k = small_track()
+    assert [k.prefer[s][0] for s in (0, 4, 5, 14, 15, 19)] == [1, 1, 2, 2, 1, 1]
+
+
+def test_blocking_and_race_order():
+    k = small_track()
+    data = k.init(None)
+    pos, spot = data
+    pos[0], spot[0] = 8, 2
+    pos[1], spot[1] = 8, 1
+    pos[2], spot[2] = 2, 1
+    k.settle(data, 2, 8, floor=2)        # space 8 is full: back to 7, on its race line (2)
+    assert (pos[2], spot[2]) == (7, 2)
+    pos[3], spot[3] = 3, 1
+    k.settle(data, 3, 7, floor=3)        # 7's race line is taken: its other spot
+    assert (pos[3], spot[3]) == (7, 1)
+    assert k.order(data) == [0, 1, 2, 3]  # in one space the race line spot is ahead
+
+
+def test_a_bad_track_is_a_diagnostic(tmp_path, capsys):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("track: {id: bad, name: Bad, source: authored}\n"
+                   "boards:\n  track: {kind: lanes, spaces: 10, spots: 2, race_line: 3}\n", encoding="utf-8")
+    assert main(["validate", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert "race_line 3" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("name", TRACKS)
+def test_track_files_carry_the_printed_data(name):
+    text = (ROOT / "tracks" / "heat" / f"{name}.yaml").read_text(encoding="utf-8")
+    track = yaml.safe_load(text)
+    assert "tracks.yaml" in track["track"]["source"]
+    board = track["boards"]["track"]
+    if DATA.is_file():
+        src = next(t for t in yaml.safe_load(DATA.read_text(encoding="utf-8"))["tracks"]
+                   if t["id"] == DATA_IDS[name])
+        assert board["spaces"] == src["spaces_per_lap"] and board["laps"] == src["laps"]
+        corners = [ln for ln in board["lines"] if ln["kind"] == "corner"]
+        assert [(c["at"], c["limit"], c["race_line"]) for c in corners] == [
+            (c["first_space_after"], c["speed_limit"], c["race_line_lane_after"]) for c in src["corners"]]
+        assert board["facts"] == {"heat": src["heat_cards_in_engine"], "stress": src["stress_cards_in_deck"]}
+
+
+@pytest.mark.parametrize("name", TRACKS)
+def test_every_track_draws_and_races_end(name, tmp_path):
+    out = tmp_path / f"{name}.svg"
+    assert main(["render", str(ROOT / "tracks" / "heat" / f"{name}.yaml"), "-o", str(out)]) == 0
+    svg = out.read_text(encoding="utf-8")
+    assert svg.startswith("<svg") and "corner/A/" in svg and "start/finish" in svg
+    loaded = load("heat", track=name)
+    for players in (2, 6):
+        plan = loaded.plan(players)
+        game = Game(plan, players)
+        res = play(game, [RandomAgent(f"{name}/{s}") for s in range(players)])
+        assert res["ended"] and sorted(res["scores"]) == list(range(1, players + 1))
+
+
+def test_greedy_bots_finish_a_race_sensibly():
+    plan = load("heat").plan(4)
+    game = Game(plan, 3)
+    res = play(game, [GreedyAgent(f"3/{s}") for s in range(4)])
+    assert res["ended"] and sorted(res["scores"]) == [1, 2, 3, 4]
+    assert res["rounds"] < 35   # random bots need about 45 rounds on USA
+
+
+def test_unknown_track_is_a_diagnostic(capsys):
+    assert main(["simulate", "heat", "--track", "monza", "--games", "1", "--players", "2"]) == 1
+    err = capsys.readouterr().err
+    assert "no track `monza`" in err and "usa" in err
+
+
+def test_play_on_another_track_with_bots(capsys):
+    assert main(["play", "heat", "--track", "italy", "--seats", "greedy,random", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "3 lap(s)" in out and "Result:" in out
+
+
+def test_the_view_shows_the_track_the_next_corners_and_the_hand():
+    plan = load("heat").plan(3)
+    game = Game(plan, 1)
+    text = render_view(game.view(0), plan)
+    assert "corner A limit 7 in" in text and "(you)" in text
+    assert "hand(seat 1) (yours)" in text and "hand(seat 2): 7 card(s), hidden" in text
+    assert "engine(seat 1) (yours): heat ×6" in text
+
+
+def test_steps_one_and_two_are_committed_in_secret():
+    plan = load("heat").plan(2)
+    game = Game(plan, 1)
+    d = game.decision()
+    assert d.simultaneous and d.seat == 0
+    game.choose(d.labels().index("shift to gear 2"))
+    while game.decision().seat == 0:
+        game.choose(0)
+    # seat 2 decides on a table where seat 1 is still in gear 1 with 7 cards in hand
+    assert game.sub.sv["gear"][0] == 1 and len(game.sub.piles[plan.pile_base["hand"]]) == 7
+    assert game.st.sv["gear"][0] == 1
