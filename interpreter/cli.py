@@ -72,7 +72,9 @@ def cmd_play(args) -> int:
         decisions.append({"type": "decision", "n": len(decisions) + 1, "seat": d.seat, "rule": d.rule,
                           "loc": str(d.loc) if d.loc else None, "pick": pick, "label": label})
         if not quiet and kinds[d.seat] != "human":
-            print(f"seat {d.seat + 1} ({kinds[d.seat]}): {label}")
+            # a secret choice made at the same time as a person's stays hidden from them
+            shown = "(decided, hidden until revealed)" if d.simultaneous and "human" in kinds else label
+            print(f"seat {d.seat + 1} ({kinds[d.seat]}): {shown}")
 
     print(f"{plan.name}: {len(kinds)} players ({', '.join(f'seat {i + 1} {k}' for i, k in enumerate(kinds))}), seed {seed}")
     try:

@@ -102,7 +102,7 @@ def expect_one(capsys, target: Path, file: Path, at: tuple[int, int] | None, cod
                *words: str, hint: str | None = None) -> Diag:
     """Validate `target`: exit 1 and exactly one diagnostic, in `file` at `at`, with `code`."""
     rc, out, err = validate(capsys, target)
-    assert rc == 1, err
+    assert (rc, out) == (1, ""), err
     diags = parse(err)
     assert len(diags) == 1, err
     d = diags[0]
@@ -311,6 +311,23 @@ def test_missing_key_points_at_its_mapping(capsys, game):
     expect_one(capsys, game, game, find(game, "result:"), "E022", "missing key `rank` in result")
 
 
+def test_key_that_is_not_a_name(capsys, game):
+    edit(game, "  hand_size: 12\n", "  hand size: 12\n")
+    expect_one(capsys, game, game, find(game, "hand size"), "E025", "`hand size` is not a valid name for `params`",
+               hint="names start with a letter")
+
+
+def test_misspelt_board_kind(capsys, game):
+    edit(game, "grid: {kind: ranking,", "grid: {kind: rankin,")
+    expect_one(capsys, game, game, find(game, "rankin,"), "E024", "`rankin` is not allowed for `boards.grid.kind`",
+               hint="did you mean `ranking`?")
+
+
+def test_board_without_a_kind(capsys, game):
+    edit(game, "grid: {kind: ranking, slots: 5}", "grid: {slots: 5}")
+    expect_one(capsys, game, game, find(game, "grid:"), "E022", "missing key `kind` in boards.grid")
+
+
 def test_players_min_above_max_points_at_players(capsys, game):
     edit(game, "players: {min: 2, max: 5}", "players: {min: 6, max: 5}")
     expect_one(capsys, game, game, find(game, "players:"), "E140", "min 6 is more than max 5")
@@ -446,6 +463,16 @@ def test_unknown_function_in_a_quoted_if(capsys, game):
     edit(game, 'if: "car.owner == none"', 'if: "size(hnad(car.owner)) == 0"')
     expect_one(capsys, game, game, find(game, "hnad"), "E110", "unknown function `hnad`",
                hint="did you mean `hand`?")
+
+
+def test_the_same_rule_text_twice_reports_both_places(capsys, game):
+    edit(game, 'if: "car.owner == none"', 'if: "size(hnad(car.owner)) == 0"')
+    edit(game, 'if: "car.owner != none and size(hand(car.owner)) > 0"', 'if: "size(hnad(car.owner)) == 0"')
+    rc, out, err = validate(capsys, game)
+    assert rc == 1
+    diags = parse(err)
+    assert [(d.code, d.line, d.col) for d in diags] == [
+        ("E110", *find(game, "hnad")), ("E110", *find(game, "hnad", nth=2))], err
 
 
 def test_unknown_name_did_you_mean(capsys, game):

@@ -4,7 +4,9 @@ It knows no game. The ruleset's `evaluate:` says how good a table is for a seat;
 each option on a copy of the state (up to the next decision, or the end of its own commitment
 in a `simultaneously` block), scores the copy, and picks the best, breaking ties at random
 (seeded). It sees no more than its seat may: hidden cards are only reached through the rules'
-own effects on the copy, the same as the state it decides on.
+own effects on the copy, the same as the state it decides on; and before looking ahead it lets
+each board kind rearrange what the seat cannot see on its copy (`redeal_hidden`: face-down
+tiles), so that what lies hidden never steers its choice.
 """
 from __future__ import annotations
 

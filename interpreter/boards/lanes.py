@@ -198,8 +198,9 @@ class Lanes(BoardKind):
                     label = ln.name or k
                     ahead.append(f"{k} {label} limit {ln.limit} in {p - d}")
             where = "finished" if d >= self.finish else f"lap {max(lap, 1)}/{self.decl.laps}"
+            facts = "".join(f", {k} {fn(st, {'piece': pc})}" for k, fn in self.plan.shown.items())
             out.append(f"{place}. {names[pc]}{tag}: space {d % self.L} spot {data[1][pc]}, "
-                       f"progress {d}, {where}" + (f"; next: {', '.join(ahead)}" if ahead else ""))
+                       f"progress {d}, {where}{facts}" + (f"; next: {', '.join(ahead)}" if ahead else ""))
         return {"lines": out}
 
     # ---- picture ----------------------------------------------------------------------------

@@ -192,7 +192,7 @@ class Tiles(BoardKind):
         """Shuffle the face-down tiles among their squares: what a seat may believe they are."""
         piles = [self.base() + sq - 1 for sq in range(1, self.n + 1)]
         down = [p for p in piles if st.piles[p] and not st.up[st.piles[p][-1]]]
-        cards = [st.piles[p][-1] for p in down]
+        cards = sorted(st.piles[p][-1] for p in down)  # the same belief whatever the truth
         rng.shuffle(cards)
         for p, c in zip(down, cards):
             st.piles[p][-1] = c
@@ -421,11 +421,35 @@ def _distance(kind, st, loc, a, b):
     return abs(r1 - r2) + abs(c1 - c2)
 
 
+def _bad_square(kind, sq, loc):
+    raise RuleError(f"board `{kind.name}` has squares 1..{kind.n}, not {sq!r}", loc)
+
+
+# the most used built-ins, written out (each is called a few hundred times a turn)
+def _face_up(kind, st, loc, sq):
+    if sq is None or not 1 <= sq <= kind.n:
+        _bad_square(kind, sq, loc)
+    pile = st.piles[kind._base + sq - 1]
+    return bool(pile) and st.up[pile[-1]]
+
+
+def _region(kind, st, loc, sq):
+    if sq is None or not 1 <= sq <= kind.n:
+        _bad_square(kind, sq, loc)
+    return kind.region[sq]
+
+
+def _pieces(kind, st, loc, sq):
+    if sq is None or not 1 <= sq <= kind.n:
+        _bad_square(kind, sq, loc)
+    return [pc for pc, s in enumerate(st.bd[kind.index][1]) if s == sq]
+
+
 Tiles.functions = {
     "tile_square": _fn("tile_square", [TEXT], INT, _square),
     "tile_squares": _fn("tile_squares", [TEXT], listof(INT), _squares),
     "tile_label": _fn("tile_label", [INT], TEXT, lambda k, st, loc, sq: k.labels[_sq(k, sq, loc)]),
-    "tile_region": _fn("tile_region", [INT], TEXT, lambda k, st, loc, sq: k.region[_sq(k, sq, loc)]),
+    "tile_region": _fn("tile_region", [INT], TEXT, _region),
     "tile_neighbours": _fn("tile_neighbours", [INT], listof(INT),
                            lambda k, st, loc, sq: [n for n in k.neighbour[_sq(k, sq, loc)] if n]),
     "tile_neighbour": _fn("tile_neighbour", [INT, TEXT], INT, _neighbour),
@@ -435,11 +459,11 @@ Tiles.functions = {
     "tile_turns": _fn("tile_turns", [INT], listof(INT), lambda k, st, loc, sq: k.turns(st, _sq(k, sq, loc))),
     "tile_shape": _fn("tile_shape", [INT, INT], TEXT, _shape),
     "tile_turn": _fn("tile_turn", [INT], INT, lambda k, st, loc, sq: st.bd[k.index][0][_sq(k, sq, loc)]),
-    "tile_face_up": _fn("tile_face_up", [INT], BOOL, lambda k, st, loc, sq: k.face_up(st, _sq(k, sq, loc))),
+    "tile_face_up": _fn("tile_face_up", [INT], BOOL, _face_up),
     "tile_card": _fn("tile_card", [INT], CARD, lambda k, st, loc, sq: k.card(st, _sq(k, sq, loc))),
     "tile_connected": _fn("tile_connected", [INT, INT], BOOL,
                           lambda k, st, loc, a, b: k.connected(st, _sq(k, a, loc), b)),
-    "tile_pieces": _fn("tile_pieces", [INT], listof(PIECE), lambda k, st, loc, sq: k.pieces_on(st, _sq(k, sq, loc))),
+    "tile_pieces": _fn("tile_pieces", [INT], listof(PIECE), _pieces),
     "tile_square_of": _fn("tile_square_of", [PIECE], INT, _square_of),
     "tile_distance": _fn("tile_distance", [INT, INT], INT, _distance),
 }

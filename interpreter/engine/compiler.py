@@ -15,9 +15,15 @@ from ..load.ruleset import Ruleset
 from .expr import SAFE_BUILTINS, ExprCompiler, Scope, _const
 from .plan import (CALL, CHOOSE, EXEC, FOR_INIT, FOR_NEXT, HALT, JMP, JMPF, RET, SIMUL, TRACE,
                    Alternative, ChooseSpec, Plan)
-from .state import EndGame, GameTooLong, RuleError
+from .state import PYTHON_ERRORS, EndGame, GameTooLong, RuleError, describe_error
 from .types import (ANY, BOARD, BOOL, CARD, DECLARABLE, INT, PIECE, PILE, SEAT, compatible, elem,
                     is_list, iterable_elem, listof, of_value)
+
+# Words of the language: never names (the grammar's keywords).
+KEYWORDS = {"let", "move", "to", "face", "up", "down", "at", "top", "bottom", "draw", "from", "shuffle",
+            "place", "on", "swap", "with", "emit", "end", "game", "break", "pass", "say", "if", "elif",
+            "else", "for", "in", "while", "choose", "by", "option", "simultaneously", "then", "or",
+            "and", "not", "true", "false", "none"}
 
 BUILTIN_EVENTS = ("game_start", "phase_start", "phase_end", "round_start", "round_end",
                   "turn_start", "turn_end")
@@ -341,22 +347,10 @@ class Compiler(ExprCompiler):
     # ---- statements: closures -------------------------------------------------------------
 
     def block_simple(self, stmts, sc: Scope):
-        fns = [self.stmt(s, sc) for s in stmts]
-        fns = [f for f in fns if f is not None]
-        if len(fns) == 1:
-            return fns[0]
-        if len(fns) == 2:
-            a, b = fns
-
-            def two(st, env):
-                a(st, env)
-                b(st, env)
-            return two
-
-        def block(st, env):
-            for f in fns:
-                f(st, env)
-        return block
+        run = [(self.loc(st), f) for st in stmts if (f := self.stmt(st, sc)) is not None]
+        if not run:
+            return lambda st, env: None
+        return _sequence([f for _l, f in run], [loc for loc, _f in run])
 
     def suite(self, t, sc: Scope):
         return self.block_simple(t.children, sc.child())
@@ -371,7 +365,9 @@ class Compiler(ExprCompiler):
     def s_let_stmt(self, t, sc):
         name = str(t.children[0])
         fn, typ = self.expr(t.children[1], sc)
-        if name in self.params or name in self.plan.global_init or name in self.functions:
+        if name in KEYWORDS:
+            self.error("E125", f"`{name}` is a word of the rule language, not a name", t, "choose another name")
+        elif name in self.params or name in self.plan.global_init or name in self.functions:
             self.error("E125", f"`let {name}` hides the game's `{name}`", t, "choose another name")
         sc.names[name] = typ
 
@@ -387,6 +383,10 @@ class Compiler(ExprCompiler):
                 def set_local(st, env, v):
                     env[name] = v
                 return set_local, sc.names[name]
+            if name in self.params:
+                self.error("E126", f"`{name}` is a parameter of the game: it cannot change during play", t,
+                           "declare a game state variable under `state:` for a value that changes")
+                return None, ANY
             if name in self.plan.global_init and not name.startswith("__"):
                 if name == "round":
                     self.error("E126", "`round` is counted by the game and cannot be set", t)
@@ -490,7 +490,8 @@ class Compiler(ExprCompiler):
 
         def move(st, env):
             d = dest(st, env)
-            for c in cards(st, env):
+            # At the bottom, the last card goes first so that the cards keep their order.
+            for c in (cards(st, env)[::-1] if bottom else cards(st, env)):
                 st.move(c, d, face, bottom)
         return move
 
@@ -726,8 +727,7 @@ class Compiler(ExprCompiler):
 
         def flush():
             if run:
-                fns = [f for _w, f in run]
-                em.emit(EXEC, run[0][0], fns[0] if len(fns) == 1 else _sequence(fns))
+                em.emit(EXEC, run[0][0], _sequence([f for _w, f in run], [w[0] for w, _f in run]))
                 run.clear()
         for s in stmts:
             if self.needs_code(s, sc):
@@ -806,7 +806,8 @@ class Compiler(ExprCompiler):
             if et not in (SEAT, ANY):
                 self.type_error(f"`simultaneously` goes through seats, not {et}", src_t)
             var = str(var_tok)
-            inner = sc.child(loops=0, code_loops=0)
+            # Inside the block, a `choose` without `by` is the committing seat's.
+            inner = sc.child(loops=0, code_loops=0, decider=self.function(f"env[{var!r}]"))
             inner.names[var] = SEAT
             if any(x.data == "simul_stmt" for x in _walk(body_t)):
                 self.error("E134", "`simultaneously` blocks cannot nest", t)
@@ -1030,18 +1031,20 @@ class Compiler(ExprCompiler):
         self.plan.descending = r.order == "descending"
 
 
-def _sequence(fns):
-    if len(fns) == 2:
-        a, b = fns
-
-        def two(st, env):
-            a(st, env)
-            b(st, env)
-        return two
-
+def _sequence(fns, locs):
+    """Run statements in order; an error is placed at the statement that raised it."""
     def seq(st, env):
-        for f in fns:
-            f(st, env)
+        i = 0
+        try:
+            for f in fns:
+                f(st, env)
+                i += 1
+        except RuleError as e:
+            if e.loc is None:
+                e.loc = locs[i]
+            raise
+        except PYTHON_ERRORS as e:
+            raise RuleError(describe_error(e), locs[i]) from e
     return seq
 
 

@@ -74,7 +74,7 @@ class ExprCompiler:
         self.report.add(code, msg, self.loc(node), hint)
 
     def type_error(self, msg: str, node, hint: str | None = None):
-        self.error("E120", f"type error: {msg}", node, hint)
+        self.error("E120", "type error: " + msg.replace(" a int", " an int").replace(" a any", " any value"), node, hint)
         return NIL
 
     # ---- constants and functions ------------------------------------------------------------
@@ -361,8 +361,7 @@ class ExprCompiler:
                 return f"st.sv[{name!r}][{{o}}]", p.var_types[("seat", name)]
             have = ["number", "pieces", *p.seat_init]
         elif typ == ANY:
-            self.error("E120", f"type error: cannot tell what `.{name}` belongs to here", node,
-                       "give the value a known type first")
+            # Only an earlier error (reported where it is) or an empty list gives `any` here.
             return None
         else:
             self.error("E120", f"type error: a {typ} has no `.{name}`", node)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import vm
+from .show import show
 from .state import State
 
 
@@ -98,7 +99,7 @@ class Game:
             raise ValueError(f"option {pick} is not one of 0..{len(opts) - 1}")
         self.answers.append(pick)
         if self.sub is not None:
-            self.st.simul.answers.append(pick)
+            self.st.simul.answers.append((pick, spec.label(st, _env, opts[pick])))
             if self.st.trace is not None:
                 self.st.trace.append(("commit", spec.rule, str(spec.loc) if spec.loc else "",
                                       spec.seat(st, _env), "(hidden until revealed)", len(opts)))
@@ -145,7 +146,7 @@ class Game:
                     continue
                 vis = p.var_visible[("piece", var)]
                 if vis == "all" or (vis == "owner" and seat is not None and owner == seat):
-                    info[var] = values[pc]
+                    info[var] = _readable(p, ("piece", var), values[pc])
             for var, fn in p.shown.items():
                 info[var] = fn(st, {"piece": pc})
             pieces[name] = info
@@ -155,9 +156,9 @@ class Game:
             for var, values in st.sv.items():
                 vis = p.var_visible[("seat", var)]
                 if vis == "all" or (vis == "owner" and s == seat):
-                    info[var] = values[s]
+                    info[var] = _readable(p, ("seat", var), values[s])
             seats.append(info)
-        globals_ = {k: v for k, v in st.g.items() if not k.startswith("__")
+        globals_ = {k: _readable(p, ("game", k), v) for k, v in st.g.items() if not k.startswith("__")
                     and p.var_visible.get(("game", k), "all") == "all"}
         return {"seat": seat, "game": globals_, "boards": boards, "pieces": pieces,
                 "seats": seats, "piles": piles}
@@ -180,3 +181,11 @@ class Game:
         return {"order": order, "scores": [k[0] for k in keys], "winners": winners,
                 "rounds": st.g["__rounds"], "decisions": len(self.answers),
                 "records": st.g.get("__records", {}), "ended": st.ended}
+
+
+def _readable(plan, key, value):
+    """Seats, pieces and cards in a view read as a person names them (`seat 2`, `red`)."""
+    typ = plan.var_types.get(key)
+    if value is None or typ not in ("seat", "piece", "card"):
+        return value
+    return show(plan, typ, value)

@@ -24,6 +24,20 @@ class RuleError(Exception):
         return f"{where}{self.message}{rule}"
 
 
+# Python errors a rule can cause with a value it cannot use (none, a missing index, ...).
+PYTHON_ERRORS = (TypeError, KeyError, IndexError, AttributeError, ValueError, ZeroDivisionError)
+
+
+def describe_error(e: Exception) -> str:
+    """A Python error raised inside a rule, said in the rule's terms."""
+    if isinstance(e, ZeroDivisionError):
+        return "division by zero (`//` or `%` by 0)"
+    if isinstance(e, TypeError) and "NoneType" in str(e):
+        return ("a value is `none` here: nothing stands where a piece, card, seat or number "
+                "was expected (an empty slot? a missing card?)")
+    return f"a rule used a value it cannot use here ({type(e).__name__}: {e})"
+
+
 class GameTooLong(RuleError):
     """The game passed its round or step limit: it may never end."""
 
@@ -99,7 +113,7 @@ class State:
     def clone(self) -> "State":
         c = State.__new__(State)
         c.plan = self.plan
-        c.piles = [p[:] for p in self.piles]
+        c.piles = list(map(list.copy, self.piles))
         c.where = self.where[:]
         c.up = self.up[:]
         c.g = self.g.copy()

@@ -7,7 +7,7 @@ needs its commits (`st.simul`), or when the game is over (no frames left).
 from __future__ import annotations
 
 from .plan import CALL, CHOOSE, EXEC, FOR_INIT, FOR_NEXT, HALT, JMP, JMPF, RET, SIMUL, TRACE
-from .state import EndGame, GameTooLong, Iter, RuleError
+from .state import PYTHON_ERRORS, EndGame, GameTooLong, Iter, RuleError, describe_error
 
 
 class SimulRun:
@@ -21,7 +21,7 @@ class SimulRun:
         self.body = body
         self.env = env
         self.idx = 0
-        self.answers: list[int] = []
+        self.answers: list[tuple[int, str]] = []  # (option, its label) in commit order
         self.done = False
 
     def clone(self) -> "SimulRun":
@@ -79,9 +79,13 @@ def run(st, EXEC=EXEC, JMPF=JMPF, FOR_NEXT=FOR_NEXT, JMP=JMP, CHOOSE=CHOOSE, CAL
                     if len(opts) == 1:
                         pick = 0
                     elif st.feed:
-                        pick = st.feed.pop(0)
-                        if pick >= len(opts):
-                            raise RuleError("a simultaneous choice no longer fits when revealed")
+                        pick, label = st.feed.pop(0)
+                        if pick >= len(opts) or spec.label(st, env, opts[pick]) != label:
+                            raise RuleError(f"the committed choice \"{label}\" is no longer an option "
+                                            "when revealed (another seat's choice changed it)")
+                    elif spec.seat(st, env) is None:
+                        raise RuleError("nobody is to make this choice: its seat is none",
+                                        spec.loc, spec.rule)
                     else:
                         fr[1] = pc
                         st.pending = (spec, opts, env)
@@ -146,9 +150,8 @@ def run(st, EXEC=EXEC, JMPF=JMPF, FOR_NEXT=FOR_NEXT, JMP=JMP, CHOOSE=CHOOSE, CAL
         except RecursionError:
             raise RuleError("rules call each other without end (recursion too deep)",
                             ins[1][0], ins[1][1]) from None
-        except (TypeError, KeyError, IndexError, AttributeError, ValueError) as e:
-            raise RuleError(f"a rule used a value it cannot use here ({type(e).__name__}: {e})",
-                            ins[1][0], ins[1][1]) from e
+        except PYTHON_ERRORS as e:
+            raise RuleError(describe_error(e), ins[1][0], ins[1][1]) from e
 
 
 def _take(st, spec, opts, env, pick: int) -> int:

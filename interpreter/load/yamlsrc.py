@@ -34,8 +34,8 @@ class SrcStr(str):
 
     loc: Loc
     _block_indent: int | None = None  # literal block scalar: content indent; else None
-    # other scalars: (file lines, start line, start col, end line, end col, style), 0-based;
-    # quotes, escapes and folded lines make the value differ from the text, so `at` maps it
+    # other scalars: (their lines of the file, start line, start col, end line, end col, style),
+    # 0-based; quotes, escapes and folded lines make the value differ from the text: `at` maps it
     _span: tuple | None = None
 
     def at(self, line: int, col: int) -> Loc:
@@ -82,7 +82,8 @@ def _map_span(value: str, span: tuple, line: int, col: int) -> tuple[int, int] |
 
 def _places(value: str, span: tuple) -> list | None:
     """The 0-based (line, col) in the file of each character of a scalar's value."""
-    lines, l0, c0, l1, c1, style = span
+    rows, l0, c0, l1, c1, style = span
+    lines = dict(enumerate(rows, l0))  # file line number -> text
     out: list = []  # (char, line, col)
     if style == ">":
         _folded(lines, l0, l1, out)
@@ -102,7 +103,7 @@ def _flow(lines, l0, c0, l1, c1, style, out) -> None:
     q = 1 if style in ("'", '"') else 0
     blanks, joined = 0, False
     for ln in range(l0, l1 + 1):
-        text = lines[ln] if ln < len(lines) else ""
+        text = lines.get(ln, "")
         a = c0 + q if ln == l0 else 0
         b = c1 - q if ln == l1 else len(text)
         seg = text[a:b]
@@ -149,7 +150,7 @@ def _flow(lines, l0, c0, l1, c1, style, out) -> None:
 
 def _folded(lines, l0, l1, out) -> None:
     """A `>` block: lines at the block's indent join with a space; more-indented ones keep breaks."""
-    rows = [ln for ln in range(l0 + 1, min(l1 + 1, len(lines)))]
+    rows = [ln for ln in range(l0 + 1, l1 + 1) if ln in lines]
     indent = next((len(lines[ln]) - len(lines[ln].lstrip(" ")) for ln in rows if lines[ln].strip()), 0)
     prev, blanks = None, 0
     for ln in rows:
@@ -361,7 +362,8 @@ class _Converter:
             s = src_str(text, Loc(self.name, mark.line + 1, col))
             if node.style is not None or node.end_mark.line != mark.line:
                 end = node.end_mark
-                s._span = (self.lines, mark.line, mark.column, end.line, end.column, node.style)
+                s._span = (self.lines[mark.line:end.line + 1], mark.line, mark.column, end.line,
+                           end.column, node.style)
             return s
         return _CONSTRUCTOR.yaml_constructors[tag](_CONSTRUCTOR, node)
 
