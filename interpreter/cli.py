@@ -63,7 +63,11 @@ def cmd_play(args) -> int:
     plan = loaded.plan(len(kinds))
     seed = args.seed
     agents = make_agents(kinds, seed)
-    game = Game(plan, seed)
+    try:
+        game = Game(plan, seed)  # setup runs here: its rule errors are the ruleset's
+    except RuleError as e:
+        print(f"rule error: {e}", file=sys.stderr)
+        return 1
     decisions = []
     quiet = "human" not in kinds and not args.verbose
 

@@ -166,3 +166,31 @@ def test_greedy_bot_without_evaluation_plays_legal_moves():
         d = game.decision()
         game.choose(bots[d.seat].choose(game, d))
     assert game.result()["rounds"] == 3
+
+
+def test_a_rule_error_points_at_the_statement_that_failed(tmp_path):
+    from interpreter.run.scenario import run_scenario
+
+    scenario = tmp_path / "broken.yaml"
+    scenario.write_text(
+        "scenario: {name: broken, source: test}\n"
+        f"ruleset: {ROOT / 'rulesets' / 'formula5'}\n"
+        "players: 2\n"
+        "situation: |\n"
+        "  let fine = 1\n"
+        "  for c in cars:\n"
+        "      let slot = c.slot\n"
+        "      let far = at(grid, slot + 5).slot\n", encoding="utf-8")
+    out = run_scenario(scenario)
+    assert not out.passed
+    text = out.report.render()
+    assert f"{scenario}:8:7: a value is `none` here" in text
+
+
+def test_replay_works_from_another_folder(tmp_path, monkeypatch, capsys):
+    log = tmp_path / "game.jsonl"
+    assert main(["play", "formula5", "--seats", "random,random", "--seed", "2", "--log", str(log)]) == 0
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    assert main(["replay", str(log)]) == 0
+    assert "replayed exactly" in capsys.readouterr().out

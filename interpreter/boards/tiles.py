@@ -121,8 +121,15 @@ class Tiles(BoardKind):
     # ---- tiles ------------------------------------------------------------------------------
 
     def base(self) -> int:
+        """The first pile id of the squares' piles; -1 if the declared pile does not fit (the
+        compiler reports that as E151; the board then shows no tiles rather than failing)."""
         if self._base is None:
-            self._base = self.plan.pile_base[self.decl.pile]
+            plan = self.plan
+            base = plan.pile_base.get(self.decl.pile, -1)
+            if base >= 0 and (plan.pile_scope[base] != self.name
+                              or base + self.n > plan.n_piles):
+                base = -1
+            self._base = base
         return self._base
 
     def masks(self) -> list:
@@ -132,20 +139,19 @@ class Tiles(BoardKind):
         return self._masks
 
     def card(self, st, sq: int):
-        if not 1 <= sq <= self.n:
+        if not 1 <= sq <= self.n or self._base < 0:
             return None
         pile = st.piles[self._base + sq - 1]
         return pile[-1] if pile else None
 
     def face_up(self, st, sq: int) -> bool:
-        pile = st.piles[self._base + sq - 1]
-        return bool(pile) and st.up[pile[-1]]
+        c = self.card(st, sq)
+        return c is not None and st.up[c]
 
     def mask(self, st, sq: int, turn: int | None = None) -> int:
-        pile = st.piles[self._base + sq - 1]
-        if not pile:
+        c = self.card(st, sq)
+        if c is None:
             return 0
-        c = pile[-1]
         masks = self._masks
         m = masks[c] if c < len(masks) else 0
         t = (st.bd[self.index][0][sq] if turn is None else turn) % 4
@@ -190,7 +196,9 @@ class Tiles(BoardKind):
 
     def redeal_hidden(self, st, seat, rng) -> None:
         """Shuffle the face-down tiles among their squares: what a seat may believe they are."""
-        piles = [self.base() + sq - 1 for sq in range(1, self.n + 1)]
+        if self.base() < 0:
+            return
+        piles = [self._base + sq - 1 for sq in range(1, self.n + 1)]
         down = [p for p in piles if st.piles[p] and not st.up[st.piles[p][-1]]]
         cards = sorted(st.piles[p][-1] for p in down)  # the same belief whatever the truth
         rng.shuffle(cards)
@@ -272,8 +280,14 @@ class Tiles(BoardKind):
                     cars.append(f"{plan.piece_names[pc]}{tag}")
                 what += ": " + ", ".join(cars)
             notes.append(what)
-        if notes:
-            out.append("  " + "; ".join(notes))
+        line = ""
+        for note in notes:  # wrapped for the terminal
+            if line and len(line) + len(note) > 90:
+                out.append(line.rstrip("; "))
+                line = ""
+            line += ("  " if not line else "") + note + "; "
+        if line:
+            out.append(line.rstrip("; "))
         return out
 
     def svg(self) -> str:
@@ -429,6 +443,8 @@ def _bad_square(kind, sq, loc):
 def _face_up(kind, st, loc, sq):
     if sq is None or not 1 <= sq <= kind.n:
         _bad_square(kind, sq, loc)
+    if kind._base < 0:
+        return False
     pile = st.piles[kind._base + sq - 1]
     return bool(pile) and st.up[pile[-1]]
 
@@ -521,6 +537,8 @@ def _swap(kind, st, loc, a, b):
     if a == b:
         raise RuleError(f"cannot swap square {kind.labels[a]} with itself", loc)
     base = kind.base()
+    if base < 0:
+        raise RuleError(f"board `{kind.name}` has no pile of tiles to swap", loc)
     pa, pb = base + a - 1, base + b - 1
     st.piles[pa], st.piles[pb] = st.piles[pb], st.piles[pa]
     for c in st.piles[pa]:

@@ -6,6 +6,8 @@ position is part of the game state, so a game can stop at any decision and be cl
 """
 from __future__ import annotations
 
+import re
+
 from lark import Tree
 
 from ..boards import KINDS
@@ -267,7 +269,8 @@ class Compiler(ExprCompiler):
         texts += [pr.do for pr in self.g.procedures.values()] + [t.do for t in self.g.triggers]
         if self.g.setup:
             texts.append(self.g.setup)
-        return any(f"emit {event}" in str(t) for t in texts)
+        pattern = re.compile(rf"\bemit\s+{re.escape(event)}\b")
+        return any(pattern.search(str(t)) for t in texts)
 
     # ---- parse once, then analyse ---------------------------------------------------------
 

@@ -47,7 +47,9 @@ def replay(path: Path, out) -> int:
     if rec is None:
         raise RulesetError(report)
     head, decisions, result = rec
-    loaded = load(head["ruleset"], head.get("variants", []), head.get("modules", []), head.get("track"))
+    # The ruleset where it was played, else the game of that name here.
+    where = head["ruleset"] if Path(head["ruleset"]).is_dir() else head.get("game", head["ruleset"])
+    loaded = load(where, head.get("variants", []), head.get("modules", []), head.get("track"))
     plan = loaded.plan(head["players"])
     if plan.digest != head["digest"]:
         report.add("E304", "the ruleset has changed since this game was recorded "

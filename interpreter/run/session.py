@@ -73,7 +73,7 @@ def make_agents(kinds: list[str], seed: int, human_factory=None):
 
 
 def header(loaded: Loaded, plan, seed: int, seats: list[str]) -> dict:
-    return {"type": "game", "version": RECORD_VERSION, "ruleset": str(loaded.path),
+    return {"type": "game", "version": RECORD_VERSION, "ruleset": str(loaded.path.resolve()),
             "game": plan.game_id, "digest": plan.digest, "variants": loaded.variants,
             "modules": loaded.modules, "seed": seed, "players": plan.n_seats, "seats": seats,
             **({"track": loaded.track} if loaded.track else {})}
