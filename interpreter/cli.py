@@ -52,6 +52,17 @@ class _Usage(Exception):
     pass
 
 
+class _Announcing:
+    """An agent that first prints what happened since the last decision (public `say`s)."""
+
+    def __init__(self, agent, says):
+        self.agent, self.says, self.name = agent, says, agent.name
+
+    def choose(self, game, decision) -> int:
+        self.says()
+        return self.agent.choose(game, decision)
+
+
 def cmd_play(args) -> int:
     from .engine.game import Game
     from .engine.state import RuleError
@@ -64,7 +75,8 @@ def cmd_play(args) -> int:
     seed = args.seed
     agents = make_agents(kinds, seed)
     try:
-        game = Game(plan, seed)  # setup runs here: its rule errors are the ruleset's
+        # with a person at the table, what the rules `say` is shown as it happens (trace on)
+        game = Game(plan, seed, trace="human" in kinds or bool(args.verbose))
     except RuleError as e:
         print(f"rule error: {e}", file=sys.stderr)
         return 1
@@ -80,9 +92,21 @@ def cmd_play(args) -> int:
             shown = "(decided, hidden until revealed)" if d.simultaneous and "human" in kinds else label
             print(f"seat {d.seat + 1} ({kinds[d.seat]}): {shown}")
 
+    said = [0]
+
+    def says():
+        trace = game.st.trace
+        if trace is not None:
+            for entry in trace[said[0]:]:
+                if entry[0] == "say":
+                    print(f"  » {entry[2]}")
+            said[0] = len(trace)
+
+    agents = [_Announcing(a, says) for a in agents]
     print(f"{plan.name}: {len(kinds)} players ({', '.join(f'seat {i + 1} {k}' for i, k in enumerate(kinds))}), seed {seed}")
     try:
         result = play(game, agents, on_decision)
+        says()
     except RuleError as e:
         print(f"rule error: {e}", file=sys.stderr)
         if args.log:

@@ -148,7 +148,7 @@ def test_greedy_game_ends(base):
 
 
 @pytest.mark.parametrize("variant,players", [("novice", 3), ("two-player", 2), ("world-tour", 3),
-                                             ("last-card", 4)])
+                                             ("last-card", 4), ("lakeshore-bay", 4)])
 def test_variant_games_end(variant, players):
     plan = load("downforce", [variant], []).plan(players)
     game = _play(plan, 2, ["random"] * players)
@@ -157,6 +157,10 @@ def test_variant_games_end(variant, players):
         assert st.g["finished"] == 1 and st.g["bets_made"] == 0
     if variant == "world-tour":
         assert st.g["race_no"] == 2
+    if variant == "lakeshore-bay":
+        lake = plan.board_names.index("lakeshore_bay")
+        assert any(p is not None for p in st.bd[lake][1])
+        assert all(p is None for p in st.bd[plan.board_names.index("river_station")][1])
     if variant == "last-card":
         hands = [st.piles[plan.pile_base["hand"] + s] for s in range(players)]
         assert st.g["finished"] == 0 and not any(hands)

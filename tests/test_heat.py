@@ -139,3 +139,22 @@ def test_steps_one_and_two_are_committed_in_secret():
     # seat 2 decides on a table where seat 1 is still in gear 1 with 7 cards in hand
     assert game.sub.sv["gear"][0] == 1 and len(game.sub.piles[plan.pile_base["hand"]]) == 7
     assert game.st.sv["gear"][0] == 1
+
+
+def test_a_track_must_fit_the_game(tmp_path, capsys):
+    import shutil
+
+    for folder in ("rulesets/heat", "cards/heat", "tracks/heat"):
+        shutil.copytree(ROOT / folder, tmp_path / folder)
+    (tmp_path / "tracks" / "heat" / "oval.yaml").write_text(
+        "track: {id: oval, name: Oval, source: authored}\n"
+        "boards:\n  circuit: {kind: lanes, spaces: 30, laps: 1, grid: [[29, 1], [29, 2]]}\n", encoding="utf-8")
+    (tmp_path / "tracks" / "heat" / "broken.yaml").write_text(
+        "track: {id: broken, name: Broken, source: authored}\n"
+        "boards:\n  track: {kind: lanes, spaces: 30, lines: [{at: 40, kind: corner}]}\n", encoding="utf-8")
+    game = str(tmp_path / "rulesets" / "heat")
+    assert main(["simulate", game, "--track", "oval", "--games", "1", "--players", "2"]) == 1
+    assert main(["simulate", game, "--track", "broken", "--games", "1", "--players", "2"]) == 1
+    err = capsys.readouterr().err
+    assert "error[E034]" in err and "board `circuit`" in err
+    assert "outside the 30 spaces" in err and "Traceback" not in err

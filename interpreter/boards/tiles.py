@@ -288,6 +288,7 @@ class Tiles(BoardKind):
             line += ("  " if not line else "") + note + "; "
         if line:
             out.append(line.rstrip("; "))
+        out.append("  key: ░░░ face down, lines are track, a number is a car by its seat, * several cars")
         return out
 
     def svg(self) -> str:
@@ -474,6 +475,8 @@ Tiles.functions = {
     "tile_sides_turned": _fn("tile_sides_turned", [INT, INT], listof(TEXT), _sides_turned),
     "tile_turns": _fn("tile_turns", [INT], listof(INT), lambda k, st, loc, sq: k.turns(st, _sq(k, sq, loc))),
     "tile_shape": _fn("tile_shape", [INT, INT], TEXT, _shape),
+    "tile_glyph": _fn("tile_glyph", [INT, INT], TEXT,
+                      lambda k, st, loc, sq, t: GLYPH[k.mask(st, _sq(k, sq, loc), t)]),
     "tile_turn": _fn("tile_turn", [INT], INT, lambda k, st, loc, sq: st.bd[k.index][0][_sq(k, sq, loc)]),
     "tile_face_up": _fn("tile_face_up", [INT], BOOL, _face_up),
     "tile_card": _fn("tile_card", [INT], CARD, lambda k, st, loc, sq: k.card(st, _sq(k, sq, loc))),

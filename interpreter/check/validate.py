@@ -84,7 +84,7 @@ def validate_path(path: Path) -> Validation:
     elif kind in ("variant", "module"):
         if check_structure(data, kind, str(path), r) is None:
             return v
-        folder = path.parent.parent
+        folder = path.resolve().parent.parent
         if not (folder / "game.yaml").is_file():
             v.summary.append(f"{path}: a well-formed {kind} (no game.yaml two folders up to apply it to)")
             return v

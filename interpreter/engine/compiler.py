@@ -435,11 +435,11 @@ class Compiler(ExprCompiler):
 
     def s_aug_stmt(self, t, sc):
         target, op, value = t.children
-        getter, gt = self.expr(target, sc)
         setter, typ = self._target(target, sc)
-        fn, vt = self.expr(value, sc)
-        if setter is None:
+        if setter is None:  # reported by _target
             return None
+        getter, gt = self.expr(target, sc)
+        fn, vt = self.expr(value, sc)
         if not (compatible(typ, INT) and compatible(vt, INT)):
             self.type_error(f"`{op}` works on ints, not {typ} and {vt}", t)
         if str(op) == "+=":

@@ -413,6 +413,8 @@ class ExprCompiler:
                     raise RuleError(f"`{name}` of {v!r}: no such {scope}", loc)
                 return base + v
             return f"{self.k(pile_of)}({arg})", PILE
+        if scope not in p.board_names:  # a pile of an unknown owner: reported where declared
+            return NIL
         n = p.board_kinds[p.board_names.index(scope)].places
         if not compatible(typ, INT):
             return self.type_error(f"`{name}` is one per slot of `{scope}`: give a slot number, not a {typ}", args[0])

@@ -143,7 +143,7 @@ def load_ruleset(path: str | Path, variants=(), modules=(), report: Report | Non
             if not patch_path.is_file():
                 have = sorted(p.stem for p in (folder / f"{kind}s").glob("*.yaml"))
                 report.add("E040", f"no {kind} named `{name}` in {folder / (kind + 's')}",
-                           Loc(str(patch_path)), did_you_mean(name, have) or
+                           loc_of(name, Loc(str(patch_path))), did_you_mean(name, have) or
                            (f"available: {', '.join(have)}" if have else f"this ruleset has no {kind}s"))
                 continue
             pdata = ld.read(patch_path)
@@ -152,6 +152,10 @@ def load_ruleset(path: str | Path, variants=(), modules=(), report: Report | Non
             model = check_structure(pdata, kind, str(patch_path), report)
             if model is None:
                 continue
+            for needed in pdata[kind].get("requires", []):
+                if f"module:{needed}" not in applied:
+                    report.add("E048", f"{kind} `{name}` needs module `{needed}`", loc_of(needed),
+                               f"apply it first: --module {needed}")
             ld.includes(patch_path, pdata.get("include", []), pdata)
             data = apply_patches(data, pdata["patches"], report)
             applied.append(f"{kind}:{name}")
@@ -208,6 +212,8 @@ def _replace_track(ld: _Loader, data, track: str, report: Report) -> None:
 # ---- patches ----------------------------------------------------------------------------
 
 _LISTS = ("phases", "triggers")
+_MAPPINGS = ("params", "pieces", "boards", "piles", "state", "functions", "procedures", "record", "show")
+_OPS = ("set", "replace", "update", "remove", "add")
 
 
 def _find(data, target: str, report: Report):
@@ -261,7 +267,15 @@ def apply_patches(data, patches, report: Report):
     for k in list(data):
         data[k] = copy.deepcopy(data[k])  # patches never change the loaded base
     for patch in patches:
-        op = next(o for o in ("set", "replace", "update", "remove", "add") if patch.get(o) is not None)
+        ops = [o for o in _OPS if patch.get(o) is not None]
+        if len(ops) != 1:
+            if ops:
+                msg = "a patch does one thing; this one has " + " and ".join(f"`{o}`" for o in ops)
+            else:
+                msg = "a patch needs one of " + ", ".join(f"`{o}`" for o in _OPS)
+            report.add("E046", msg, loc_of(patch), "write each change as its own patch")
+            continue
+        op = ops[0]
         target = patch[op]
         if op == "add":
             _add(data, patch, target, report)
@@ -270,6 +284,11 @@ def apply_patches(data, patches, report: Report):
         if found is None:
             continue
         container, key = found
+        if op in ("set", "replace", "update") and ("to" if op == "set" else "with") not in patch:
+            word = "to" if op == "set" else "with"
+            report.add("E047", f"`{op}: {target}` says what, but not the new value", loc_of(target),
+                       f"give it with `{word}:`")
+            continue
         if op == "set":
             container[key] = patch.get("to")
         elif op == "replace":
@@ -316,6 +335,8 @@ def _add(data, patch, target, report: Report):
     if parts[0] in _LISTS and len(parts) == 1:
         _insert(data.setdefault(parts[0], []), item, patch, target, report)
         return
+    if parts[0] in _MAPPINGS and len(parts) == 1 and parts[0] not in data:
+        data[parts[0]] = {}  # the game has none yet: the module or variant brings the first
     found = _find(data, target, report)
     if found is None:
         return

@@ -131,6 +131,8 @@ def summarise(plan, loaded, results, games, players, seed, jobs, elapsed, seats)
         "variants": loaded.variants, "modules": loaded.modules,
         **({"track": loaded.track} if loaded.track else {}),
         "games": games, "completed": n, "failed": len(failures),
+        # games that ended with every seat tied first (a declared draw: shared in the win rates)
+        "drawn": sum(1 for r in done if players > 1 and len(r["winners"]) == players),
         "failures": [{"game": r["i"], "seed": game_seed(seed, r["i"]), "error": r["error"]} for r in failures[:5]],
         "players": players, "seats": seats, "seed": seed, "jobs": jobs,
         "wins_by_seat": by_seat, "wins_by": by_record,
@@ -152,7 +154,8 @@ def render(stats: dict) -> str:
              + (f", variants {', '.join(stats['variants'])}" if stats["variants"] else "")
              + (f", modules {', '.join(stats['modules'])}" if stats["modules"] else ""),
              f"completed {stats['completed']} / {stats['games']}"
-             + (f"  ({stats['failed']} failed)" if stats["failed"] else ""), "",
+             + (f"  ({stats['failed']} failed)" if stats["failed"] else "")
+             + (f"; {stats['drawn']} drawn (every seat tied)" if stats.get("drawn") else ""), "",
              "wins by seat          rate   95% CI"]
     for row in stats["wins_by_seat"]:
         lo, hi = row["ci95"]
