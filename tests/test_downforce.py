@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 class _Plan:
     n_pieces = 3
-    piece_names = ["x", "y", "z"]
-    shown = {}
+    piece_names = ("x", "y", "z")
+    shown: dict = {}  # noqa: RUF012 - read only
 
 
 class _St:
@@ -173,3 +173,57 @@ def test_views_show_the_track(base):
     game = Game(plan, 5)
     text = render_view(game.view(0), plan)
     assert "river_station:" in text and "to the finish" in text and "hand(seat 1) (yours)" in text
+
+
+def test_a_person_never_sees_a_bots_sealed_bid_before_revealing():
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "interpreter.cli", "play", "downforce", "--seats",
+                          "random,human", "--seed", "1"], check=False, input="1\n" * 12, capture_output=True,
+                         text=True, timeout=120, cwd=ROOT).stdout
+    assert "seat 1 (random): (decided, hidden until revealed)" in out
+    assert "» bids for" in out   # revealed together, afterwards
+    bots = [line for line in out.splitlines() if line.startswith("seat 1 (random):")]
+    assert bots and not any("(bids" in line for line in bots)
+
+
+def test_cell_builtins_in_rules():
+    from interpreter.engine.compiler import make_compiler
+    from interpreter.engine.expr import Scope
+    from interpreter.load.ruleset import load_ruleset
+
+    comp = make_compiler(load_ruleset(ROOT / "rulesets" / "downforce"), 3)
+    game = Game(comp.plan, 3)
+
+    def value(text):
+        fn, _typ = comp.compile_expr_text(text, Scope({}, rule="test"))
+        return fn(game.st, {})
+
+    pole = value('cell_at(river_station, cell_grid(river_station, 1))')
+    assert value("cell_order(river_station)")[0] == pole
+    assert value('cell_to_go(river_station, cell_at(river_station, "a4"))') == 3360 - 240
+    assert value('cell_line(river_station, "bet2")') == 1680 and value('cell_line(river_station, "finish")') == 3360
+    assert value("cell_grid_size(river_station)") == 6
+    assert value('cell_of(river_station, cell_at(river_station, "a4"))') == "a4"
+    report = Report()
+    comp.report = report
+    comp.compile_expr_text('cell_next(river_station, 3)', Scope({}, rule="test"))
+    assert not report.ok and "piece" in report.render()
+
+
+@pytest.mark.parametrize("variant,players,size", [("two-player", 2, 7), ("novice", 4, 3 + 1)])
+def test_hands_are_refilled_after_each_card(variant, players, size):
+    plan = load("downforce", [variant], []).plan(players)
+    game = Game(plan, 4)
+    bots = [RandomAgent(f"refill/{s}") for s in range(players)]
+    deck, hand = plan.pile_base["deck"], plan.pile_base["hand"]
+    checked = 0
+    while not game.over:
+        d = game.decision()
+        st = game.st
+        if d.prompt == "Play a speed card" and st.piles[deck] and st.g["finished"] == 0:
+            assert len(st.piles[hand + d.seat]) == size
+            checked += 1
+        game.choose(bots[d.seat].choose(game, d))
+    assert checked > 3

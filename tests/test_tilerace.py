@@ -185,3 +185,40 @@ def test_render_draws_the_table(tmp_path):
     assert main(["render", "tilerace", "-o", str(out)]) == 0
     svg = out.read_text(encoding="utf-8")
     assert svg.startswith("<svg") and ">D3<" in svg
+
+
+MINI = """
+game: {id: mini, name: Mini, players: {min: 2, max: 2}}
+pieces: {cars: {count: 2}}
+boards:
+  grid: {kind: ranking, slots: 2}
+  t: {kind: tiles, layout: ["oo", "o."], regions: {o: track}, pile: sq, track: track}
+piles:
+  sq: {of: t}
+setup: |
+  SETUP
+phases:
+  - id: p
+    order: seats
+    steps:
+      - id: s
+        do: pass
+    rounds: 1
+result: {rank: "0"}
+"""
+
+
+@pytest.mark.parametrize("setup, message", [
+    ("let x = tile_face_up(grid, 1)", "is a ranking board, not a tile grid"),
+    ('tile_flip(t, 1, "yes")', "must be bool"),
+    ('tile_put(t, cars[1], tile_square(t, "Z9"))', "has no square `Z9`"),
+    ("tile_turn_to(t, 4, 1)", "has squares 1..3, not 4"),
+])
+def test_tile_built_ins_report_misuse_with_positions(tmp_path, capsys, setup, message):
+    folder = tmp_path / "rulesets" / "mini"
+    folder.mkdir(parents=True)
+    (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
+    (folder / "game.yaml").write_text(MINI.replace("SETUP", setup), encoding="utf-8")
+    assert main(["validate", str(folder)]) == 1
+    err = capsys.readouterr().err
+    assert message in err and "game.yaml:" in err and "Traceback" not in err

@@ -16,6 +16,7 @@ progress stays known after a piece leaves the board), two short lists copied by 
 from __future__ import annotations
 
 import html
+from itertools import pairwise
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -160,12 +161,51 @@ class Cells(BoardKind):
             cell = data[0][pc]
             nxt = ", ".join(self.ids[j] for j in self.next_cells(data, pc)) or "blocked"
             shape = "" if self.rect[cell] else ", not rectangular"
+            to_go = self.lines["finish"] - data[1][pc]
+            left = f"{to_go} to the finish" if to_go >= 0 else f"{-to_go} past the finish"
             out.append(f"{place}. {about(pc)}: cell {self.ids[cell]} (lane {self.lane[cell]}{shape}), "
-                       f"{self.lines['finish'] - data[1][pc]} to the finish; next: {nxt}")
+                       f"{left}; next: {nxt}")
         off = [pc for pc, c in enumerate(data[0]) if c is None and data[1][pc] is not None]
         for pc in sorted(off, key=lambda pc: -data[1][pc]):
             out.append(f"off the board: {about(pc)}")
+        out.extend(self.strip(data))
         return {"lines": out}
+
+    def strip(self, data, width: int = 64) -> list[str]:
+        """The track unrolled as one text line per lane, start line on the left: `.` a
+        rectangular cell, `~` another cell, a blank where the lane is missing, a digit a piece
+        (numbered below), `|` over a line, `F` over the finish."""
+        length = self.lap or max(max(self.front), self.lines["finish"])
+        unit = length / width
+        lanes = sorted(set(self.lane))
+        spans = {}
+        for ln in lanes:
+            cells = sorted((i for i in range(len(self.ids)) if self.lane[i] == ln), key=lambda i: self.front[i])
+            steps = sorted(self.front[b] - self.front[a] for a, b in pairwise(cells))
+            usual = steps[len(steps) // 2] if steps else unit
+            prev = None
+            for i in cells:
+                back = self.front[i] - usual if prev is None or self.front[i] - self.front[prev] > 2 * usual \
+                    else self.front[prev]
+                spans.setdefault(ln, []).append((back, self.front[i], i))
+                prev = i
+        where = {c: pc for pc, c in enumerate(data[0]) if c is not None}
+        head = [" "] * width
+        for name, at in self.lines.items():
+            k = min(width - 1, int((at % length if self.lap else at) / unit))
+            head[k] = "F" if name == "finish" else "|"
+        rows = ["        " + "".join(head)]
+        for ln in reversed(lanes):
+            row = [" "] * width
+            for back, front, i in spans.get(ln, []):
+                for k in range(width):
+                    mid = (k + 0.5) * unit
+                    if back < mid <= front or (self.lap and back < mid + self.lap <= front):
+                        row[k] = str(where[i] + 1) if i in where else ("." if self.rect[i] else "~")
+            rows.append(f"lane {ln}: " + "".join(row))
+        names = self.plan.piece_names
+        numbers = ", ".join(f"{pc + 1} {names[pc]}" for pc in sorted(where.values()))
+        return ["the track unrolled (start line on the left):", *rows, f"        {numbers}"]
 
     def svg(self) -> str:
         d = self.decl
@@ -176,8 +216,8 @@ class Cells(BoardKind):
         pad = 40
         x0, y0 = min(p[0] for p in pts) - pad, min(p[1] for p in pts) - pad
         w, h = max(p[0] for p in pts) - x0 + pad, max(p[1] for p in pts) - y0 + pad + 30
-        parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
-                 f'viewBox="{x0:.0f} {y0:.0f} {w:.0f} {h:.0f}" font-family="sans-serif">',
+        parts = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
+                  f'viewBox="{x0:.0f} {y0:.0f} {w:.0f} {h:.0f}" font-family="sans-serif">'),
                  f'<rect x="{x0:.0f}" y="{y0:.0f}" width="{w:.0f}" height="{h:.0f}" fill="#f4f4ee"/>']
         line_at = {}
         for name, v in self.lines.items():
