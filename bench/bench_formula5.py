@@ -19,18 +19,14 @@ from formula5_handwritten import play as play_by_hand  # noqa: E402
 
 from interpreter.agents.base import RandomAgent  # noqa: E402
 from interpreter.engine.game import Game  # noqa: E402
-from interpreter.run.session import load  # noqa: E402
+from interpreter.run.session import load, play  # noqa: E402
 
 
 def engine_rate(games: int, players: int) -> float:
     plan = load("formula5").plan(players)
     start = time.perf_counter()
     for seed in range(games):
-        game = Game(plan, seed)
-        bots = [RandomAgent(f"{seed}/{s}") for s in range(players)]
-        while not game.over:
-            d = game.decision()
-            game.choose(bots[d.seat].choose(game, d))
+        play(Game(plan, seed), [RandomAgent(f"{seed}/{s}") for s in range(players)])
     return games / (time.perf_counter() - start)
 
 

@@ -157,8 +157,10 @@ def test_random_and_greedy_games_end(plan4):
 def test_fun_track_variant_finishes():
     plan = load("tilerace", ["fun-track"]).plan(3)
     game = Game(plan, 1)
-    play(game, [RandomAgent(f"fun/{s}") for s in range(3)])
-    assert game.st.g["winner"] is not None
+    res = play(game, [RandomAgent(f"fun/{s}") for s in range(3)])
+    driven = game.st.sv["driven"]
+    assert max(driven) >= 3 * 16
+    assert [s for s in range(3) if driven[s] == max(driven)] == sorted(res["winners"])
 
 
 def test_bad_board_declarations_are_diagnosed(tmp_path):

@@ -363,12 +363,8 @@ def _tiles_board(c, tree, sc, what):
     return f"{c.k(kind_of)}({src})", src
 
 
-def _square_arg(c, tree, sc, what):
-    return _want(c, tree, sc, INT, what)
-
-
 def _fn(name, params, typ, body):
-    """A built-in of a tile grid: `params` are the types after the board; `body(kind, st, *args, loc)`."""
+    """A built-in of a tile grid: `params` are the types after the board; `body(kind, st, loc, *args)`."""
     def build(c, args, node, sc):
         if not _arity(c, name, args, node, 1 + len(params)):
             return "None", typ

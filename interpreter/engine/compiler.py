@@ -80,6 +80,7 @@ class Compiler(ExprCompiler):
         self._k_names: dict[int, str] = {}
         self._k_keep: list = []
         self._fresh = 0
+        self._pile_at: dict = {}
 
     # ---- declarations ---------------------------------------------------------------------
 

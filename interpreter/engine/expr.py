@@ -402,27 +402,26 @@ class ExprCompiler:
             return NIL
         arg, typ = self.gen(args[0], sc)
         base = p.pile_base[name]
-        loc = self.loc(node)
         if scope in ("seat", "piece"):
             if not compatible(typ, scope):
                 return self.type_error(f"`{name}` is one per {scope}; this is a {typ}", args[0])
-            count = p.n_seats if scope == "seat" else p.n_pieces
-
-            def pile_of(v):
-                if v is None or not 0 <= v < count:
-                    raise RuleError(f"`{name}` of {v!r}: no such {scope}", loc)
-                return base + v
-            return f"{self.k(pile_of)}({arg})", PILE
+            # A seat or piece is always in range (typed); `none` fails at the statement.
+            return f"({base} + {arg})", PILE
         if scope not in p.board_names:  # a pile of an unknown owner: reported where declared
             return NIL
-        n = p.board_kinds[p.board_names.index(scope)].places
         if not compatible(typ, INT):
             return self.type_error(f"`{name}` is one per slot of `{scope}`: give a slot number, not a {typ}", args[0])
+        # One checking function per pile name, so that the same pile written twice in a choice
+        # is the same text (its list is then computed once).
+        pile_at = self._pile_at.get(name)
+        if pile_at is None:
+            n = p.board_kinds[p.board_names.index(scope)].places
 
-        def pile_at(v):
-            if v is None or not 1 <= v <= n:
-                raise RuleError(f"`{name}({v})`: `{scope}` has slots 1..{n}", loc)
-            return base + v - 1
+            def pile_at(v):
+                if v is None or not 1 <= v <= n:
+                    raise RuleError(f"`{name}({v})`: `{scope}` has places 1..{n}")
+                return base + v - 1
+            self._pile_at[name] = pile_at
         return f"{self.k(pile_at)}({arg})", PILE
 
     def args_for(self, name, params: dict, args, node, sc) -> list[str]:

@@ -84,6 +84,12 @@ class Game:
     def over(self) -> bool:
         return self.st.ended and self.st.pending is None and self.sub is None
 
+    def waiting(self) -> tuple[int, int]:
+        """(seat, number of options) of the pending decision, without describing it."""
+        st = self.sub if self.sub is not None else self.st
+        spec, opts, env = st.pending
+        return spec.seat(st, env), len(opts)
+
     def decision(self) -> Decision | None:
         st = self.sub if self.sub is not None else self.st
         if st.pending is None:

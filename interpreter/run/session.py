@@ -81,6 +81,12 @@ def header(loaded: Loaded, plan, seed: int, seats: list[str]) -> dict:
 
 def play(game: Game, agents, on_decision=None) -> dict:
     """Ask the agents until the game ends; return the result."""
+    if on_decision is None and all(getattr(a, "blind", False) for a in agents):
+        # Agents that need only the number of options (random bots): no decision objects.
+        while not game.over:
+            seat, count = game.waiting()
+            game.choose(agents[seat].pick(count))
+        return game.result()
     while not game.over:
         d = game.decision()
         if d is None:  # pragma: no cover - a game that is not over always waits for a decision
