@@ -117,9 +117,9 @@ class State:
         c.where = self.where[:]
         c.up = self.up[:]
         c.g = self.g.copy()
-        c.sv = {k: v[:] for k, v in self.sv.items()}
-        c.pv = {k: v[:] for k, v in self.pv.items()}
-        c.slots = [s[:] for s in self.slots]
+        c.sv = dict(zip(self.sv, map(list.copy, self.sv.values())))
+        c.pv = dict(zip(self.pv, map(list.copy, self.pv.values())))
+        c.slots = list(map(list.copy, self.slots))
         c.pslot = self.pslot[:]
         c.pboard = self.pboard[:]
         c.bd = [kind.clone(d) for kind, d in zip(self.plan.board_kinds, self.bd)]
@@ -133,8 +133,8 @@ class State:
         c.pending = None
         if self.pending is not None:
             spec, opts, env = self.pending
-            frame_env = {id(f[2]): c.frames[i][2] for i, f in enumerate(self.frames)}
-            c.pending = (spec, opts, frame_env.get(id(env), env))
+            # The choice waits in the top frame: its copy's locals go with the copy.
+            c.pending = (spec, opts, c.frames[-1][2] if self.frames and env is self.frames[-1][2] else env)
         c.trace = None if self.trace is None else self.trace[:]
         c.ended = self.ended
         c.steps = self.steps
