@@ -125,6 +125,8 @@ def cmd_play(args) -> int:
     for place, s in enumerate(result["order"], 1):
         mark = "  winner" if s in result["winners"] else ""
         print(f"  {place}. seat {s + 1} ({kinds[s]}): {result['scores'][s]}{mark}")
+    if len(kinds) > 1 and len(result["winners"]) == len(kinds):
+        print("  a draw: every seat is tied")
     print(f"{result['rounds']} rounds, {result['decisions']} decisions")
     if args.log:
         write_record(Path(args.log), header(loaded, plan, seed, kinds), decisions,
