@@ -1037,6 +1037,21 @@ class Compiler(ExprCompiler):
 
 def _sequence(fns, locs):
     """Run statements in order; an error is placed at the statement that raised it."""
+    if len(fns) == 1:
+        f, = fns
+        loc, = locs
+
+        def one(st, env):
+            try:
+                f(st, env)
+            except RuleError as e:
+                if e.loc is None:
+                    e.loc = loc
+                raise
+            except PYTHON_ERRORS as e:
+                raise RuleError(describe_error(e), loc) from e
+        return one
+
     def seq(st, env):
         i = 0
         try:
