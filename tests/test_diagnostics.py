@@ -510,7 +510,7 @@ def test_wrong_number_of_arguments(capsys, game):
 
 
 def test_unknown_parameter_type(capsys, game):
-    edit(game, "  lead_card:\n    params: {slot: int}", "  lead_card:\n    params: {slot: integer}")
+    edit(game, "  lead_colour:\n    params: {slot: int}", "  lead_colour:\n    params: {slot: integer}")
     expect_one(capsys, game, game, find(game, "integer"), "E111", "unknown type `integer`",
                hint="did you mean `int`?")
 
