@@ -19,7 +19,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..engine.state import RuleError
-from ..engine.types import BOARD, BOOL, INT, PIECE, TEXT, compatible, listof
+from ..engine.types import BOARD, BOOL, INT, PIECE, TEXT, listof
+from ..engine.args import _arity, _want
 from .base import BoardKind, register
 
 
@@ -286,20 +287,6 @@ class Lanes(BoardKind):
 
 
 # ---- built-ins -----------------------------------------------------------------------------
-
-def _arity(c, name, args, node, n):
-    if len(args) != n:
-        c.error("E124", f"`{name}` takes {n} argument(s), got {len(args)}", node)
-        return False
-    return True
-
-
-def _want(c, tree, sc, want, what):
-    src, typ = c.gen(tree, sc)
-    if not compatible(typ, want):
-        c.type_error(f"{what} must be {want}, not {typ}", tree)
-    return src
-
 
 def _lanes(plan) -> list:
     return [(i, k) for i, k in enumerate(plan.board_kinds) if isinstance(k, Lanes)]

@@ -22,7 +22,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..engine.state import RuleError
-from ..engine.types import BOARD, BOOL, CARD, INT, PIECE, TEXT, compatible, listof
+from ..engine.types import BOARD, BOOL, CARD, INT, PIECE, TEXT, listof
+from ..engine.args import _arity, _want
 from .base import BoardKind, register
 
 SIDES = "NESW"
@@ -320,20 +321,6 @@ def _mask(value) -> int:
 
 
 # ---- built-ins ----------------------------------------------------------------------------
-
-def _arity(c, name, args, node, n):
-    if len(args) != n:
-        c.error("E124", f"`{name}` takes {n} argument(s), got {len(args)}", node)
-        return False
-    return True
-
-
-def _want(c, tree, sc, want, what):
-    src, typ = c.gen(tree, sc)
-    if not compatible(typ, want):
-        c.type_error(f"{what} must be {want}, not {typ}", tree)
-    return src
-
 
 def _tiles_board(c, tree, sc, what):
     """(source of the kind object, source of the board index) for a tile-grid argument."""

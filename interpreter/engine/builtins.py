@@ -5,17 +5,11 @@ entry returns a closure `fn(st, env)`. All are generic: piles, lists, boards, se
 """
 from __future__ import annotations
 
+from .args import _arity, _want
 from .show import show
 from .state import RuleError
 from .types import (ANY, BOARD, BOOL, CARD, INT, PIECE, PILE, SEAT, TEXT, compatible, elem,
                     is_list, iterable_elem, listof)
-
-
-def _arity(c, name, args, node, n):
-    if len(args) != n:
-        c.error("E124", f"`{name}` takes {n} argument(s), got {len(args)}", node)
-        return False
-    return True
 
 
 def _list_arg(c, name, args, node, sc):
@@ -30,13 +24,6 @@ def _list_arg(c, name, args, node, sc):
     if typ == PILE:
         src = f"st.piles[{src}]"
     return src, et
-
-
-def _want(c, tree, sc, want, what):
-    src, typ = c.gen(tree, sc)
-    if not compatible(typ, want):
-        c.type_error(f"{what} must be {want}, not {typ}", tree)
-    return src
 
 
 def _size(c, args, node, sc):
