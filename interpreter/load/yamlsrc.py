@@ -266,13 +266,51 @@ def _too_deep(text: str):
     libyaml's composer recurses in C and would crash the process on absurd nesting.
     """
     depth = 0
-    for event in yaml.parse(text, Loader=_Loader):
-        if isinstance(event, yaml.CollectionStartEvent):
-            if depth > MAX_DEPTH:
-                return event.start_mark
-            depth += 1
-        elif isinstance(event, yaml.CollectionEndEvent):
-            depth -= 1
+    last = None
+    try:
+        for event in yaml.parse(text, Loader=_Loader):
+            if isinstance(event, yaml.CollectionStartEvent):
+                if depth > MAX_DEPTH:
+                    return event.start_mark
+                depth += 1
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+            last = event.end_mark
+    except yaml.MarkedYAMLError as e:
+        # Newer libyaml refuses deep flow nesting itself, while scanning ahead of the events:
+        # count the brackets on from the last event it gave.
+        if "nesting depth" not in str(e.problem):
+            raise
+        return _bracket_mark(text, last, depth) or e.problem_mark
+    return None
+
+
+class _Mark:
+    def __init__(self, line: int, column: int):
+        self.line, self.column = line, column
+
+
+def _bracket_mark(text: str, start, depth: int):
+    """Where flow brackets (`[`, `{`) first nest deeper than MAX_DEPTH, outside quotes,
+    counting from `start` (a mark, or None for the beginning) at nesting `depth`."""
+    quote = None
+    first_line = start.line if start else 0
+    for line_no, line in enumerate(text.split("\n")[first_line:], first_line):
+        skip = start.column if start and line_no == start.line else 0
+        for col, ch in enumerate(line):
+            if col < skip:
+                continue
+            if quote:
+                if ch == quote:
+                    quote = None
+            elif ch in "'\"":
+                quote = ch
+            elif ch in "[{":
+                if depth > MAX_DEPTH:
+                    return _Mark(line_no, col)
+                depth += 1
+            elif ch in "]}":
+                depth -= 1
     return None
 
 
