@@ -15,24 +15,15 @@ from ..lang.diagnostics import Report, did_you_mean
 from ..lang.parser import parse_block, parse_expr
 from ..load.ruleset import Ruleset
 from .expr import SAFE_BUILTINS, ExprCompiler, Scope, _const
+from .statements import StatementGen
 from .plan import (CALL, CHOOSE, EXEC, FOR_INIT, FOR_NEXT, HALT, JMP, JMPF, RET, SIMUL, TRACE,
                    Alternative, ChooseSpec, Plan)
-from .state import PYTHON_ERRORS, EndGame, GameTooLong, RuleError, describe_error
+from .state import EndGame, GameTooLong, RuleError
 from .types import (ANY, BOARD, BOOL, CARD, DECLARABLE, INT, PIECE, PILE, SEAT, compatible, elem,
                     is_list, iterable_elem, listof, of_value)
 
-# Words of the language: never names (the grammar's keywords).
-KEYWORDS = {"let", "move", "to", "face", "up", "down", "at", "top", "bottom", "draw", "from", "shuffle",
-            "place", "on", "swap", "with", "emit", "end", "game", "break", "pass", "say", "if", "elif",
-            "else", "for", "in", "while", "choose", "by", "option", "simultaneously", "then", "or",
-            "and", "not", "true", "false", "none"}
-
 BUILTIN_EVENTS = ("game_start", "phase_start", "phase_end", "round_start", "round_end",
                   "turn_start", "turn_end")
-
-
-class _Break(Exception):
-    pass
 
 
 class _Emitter:
@@ -58,7 +49,7 @@ def _walk(tree):
             yield from _walk(c)
 
 
-class Compiler(ExprCompiler):
+class Compiler(StatementGen, ExprCompiler):
     def __init__(self, rs: Ruleset, n_seats: int, report: Report, situation=None):
         self.rs = rs
         self.situation = situation  # a scenario's block, run right after setup
@@ -348,16 +339,7 @@ class Compiler(ExprCompiler):
     def where(self, node, sc: Scope):
         return (self.loc(node), sc.rule)
 
-    # ---- statements: closures -------------------------------------------------------------
-
-    def block_simple(self, stmts, sc: Scope):
-        run = [(self.loc(st), f) for st in stmts if (f := self.stmt(st, sc)) is not None]
-        if not run:
-            return lambda st, env: None
-        return _sequence([f for _l, f in run], [loc for loc, _f in run])
-
-    def suite(self, t, sc: Scope):
-        return self.block_simple(t.children, sc.child())
+    # ---- statements: effects as closures (blocks are translated in statements.py) ----------
 
     def stmt(self, t, sc: Scope):
         method = getattr(self, "s_" + t.data, None)
@@ -365,87 +347,6 @@ class Compiler(ExprCompiler):
             self.error("E100", f"unsupported statement `{t.data}`", t)
             return None
         return method(t, sc)
-
-    def s_let_stmt(self, t, sc):
-        name = str(t.children[0])
-        fn, typ = self.expr(t.children[1], sc)
-        if name in KEYWORDS:
-            self.error("E125", f"`{name}` is a word of the rule language, not a name", t, "choose another name")
-        elif name in self.params or name in self.plan.global_init or name in self.functions:
-            self.error("E125", f"`let {name}` hides the game's `{name}`", t, "choose another name")
-        sc.names[name] = typ
-
-        def let(st, env):
-            env[name] = fn(st, env)
-        return let
-
-    def _target(self, t, sc):
-        """An assignment target: a local, a game state variable, or `x.var` of a seat or piece."""
-        if t.data == "var":
-            name = str(t.children[0])
-            if name in sc.names:
-                def set_local(st, env, v):
-                    env[name] = v
-                return set_local, sc.names[name]
-            if name in self.params:
-                self.error("E126", f"`{name}` is a parameter of the game: it cannot change during play", t,
-                           "declare a game state variable under `state:` for a value that changes")
-                return None, ANY
-            if name in self.plan.global_init and not name.startswith("__"):
-                if name == "round":
-                    self.error("E126", "`round` is counted by the game and cannot be set", t)
-                def set_global(st, env, v):
-                    st.g[name] = v
-                return set_global, self.var_decl.get(("game", name), INT)
-            self.error("E110", f"unknown name `{name}`", t,
-                       did_you_mean(name, list(sc.names) + list(self.plan.global_init)) or
-                       "declare it under `state:`, or introduce a local with `let`")
-            return None, ANY
-        if t.data == "attr":
-            obj_fn, obj_t = self.expr(t.children[0], sc)
-            attr = str(t.children[1])
-            scope = {PIECE: "piece", SEAT: "seat"}.get(obj_t)
-            if scope is None:
-                self.type_error(f"only state of a seat or piece can be set, not of a {obj_t}", t)
-                return None, ANY
-            inits = self.plan.piece_init if scope == "piece" else self.plan.seat_init
-            if attr not in inits:
-                self.error("E110", f"a {obj_t} has no state `{attr}`", t,
-                           did_you_mean(attr, inits) or f"declare it under `state:` with `of: {scope}`")
-                return None, ANY
-            loc = self.loc(t)
-            table = "pv" if scope == "piece" else "sv"
-
-            def set_attr(st, env, v):
-                o = obj_fn(st, env)
-                if o is None:
-                    raise RuleError(f"cannot set `.{attr}` of none", loc)
-                getattr(st, table)[attr][o] = v
-            return set_attr, self.plan.var_types[(scope, attr)]
-        self.error("E127", "only a name or `x.state` can be assigned", t)
-        return None, ANY
-
-    def s_assign_stmt(self, t, sc):
-        setter, typ = self._target(t.children[0], sc)
-        fn, vt = self.expr(t.children[1], sc)
-        if setter is None:
-            return None
-        if not compatible(typ, vt):
-            self.type_error(f"cannot store a {vt} in a {typ}", t)
-        return lambda st, env: setter(st, env, fn(st, env))
-
-    def s_aug_stmt(self, t, sc):
-        target, op, value = t.children
-        setter, typ = self._target(target, sc)
-        if setter is None:  # reported by _target
-            return None
-        getter, gt = self.expr(target, sc)
-        fn, vt = self.expr(value, sc)
-        if not (compatible(typ, INT) and compatible(vt, INT)):
-            self.type_error(f"`{op}` works on ints, not {typ} and {vt}", t)
-        if str(op) == "+=":
-            return lambda st, env: setter(st, env, getter(st, env) + fn(st, env))
-        return lambda st, env: setter(st, env, getter(st, env) - fn(st, env))
 
     def s_expr_stmt(self, t, sc):
         call = t.children[0]
@@ -457,21 +358,12 @@ class Compiler(ExprCompiler):
         args = [a for a in call.children[1:] if a is not None]
         if name in EFFECTS:
             return EFFECTS[name](self, args, call, sc)
-        if name not in self.procedures:
-            if name in self.functions or name in BUILTINS:
-                self.error("E128", f"`{name}(...)` gives a value and does nothing on its own", t)
-            else:
-                self.error("E110", f"unknown procedure `{name}`", call,
-                           did_you_mean(name, list(self.procedures) + list(EFFECTS)))
-            return None
-        params, _ = self.procedures[name]
-        arg_fns = [self.function(a) for a in self.args_for(name, params, args, call, sc)]
-        names = list(params)
-        procs = self.proc_fns
-
-        def call_proc(st, env):
-            procs[name](st, {n: f(st, env) for n, f in zip(names, arg_fns)})
-        return call_proc
+        if name in self.functions or name in BUILTINS:
+            self.error("E128", f"`{name}(...)` gives a value and does nothing on its own", t)
+        else:  # procedures are called by the translated block (statements.py)
+            self.error("E110", f"unknown procedure `{name}`", call,
+                       did_you_mean(name, list(self.procedures) + list(EFFECTS)))
+        return None
 
     def cards_of(self, tree, sc, what):
         """A card, a list of cards or a pile (all its cards): as fn -> list of cards."""
@@ -606,17 +498,6 @@ class Compiler(ExprCompiler):
             raise EndGame()
         return end
 
-    def s_break_stmt(self, t, sc):
-        if not sc.loops:
-            self.error("E130", "`break` outside a loop", t)
-
-        def brk(st, env):
-            raise _Break()
-        return brk
-
-    def s_pass_stmt(self, t, sc):
-        return None
-
     def s_say_stmt(self, t, sc):
         msg = self.template(t.children[0], sc)
         rule = sc.rule
@@ -626,41 +507,6 @@ class Compiler(ExprCompiler):
                 st.trace.append(("say", rule, msg(st, env)))
         return say
 
-    def s_if_stmt(self, t, sc):
-        cond_t, body_t, *rest = t.children
-        branches = [(self.cond(cond_t, sc), self.suite(body_t, sc))]
-        other = None
-        for r in rest:
-            if r is None:
-                continue
-            if r.data == "elif_clause":
-                branches.append((self.cond(r.children[0], sc), self.suite(r.children[1], sc)))
-            else:
-                other = self.suite(r.children[0], sc)
-        if len(branches) == 1:
-            c, b = branches[0]
-            if other is None:
-                def if1(st, env):
-                    if c(st, env):
-                        b(st, env)
-                return if1
-
-            def if2(st, env):
-                if c(st, env):
-                    b(st, env)
-                else:
-                    other(st, env)
-            return if2
-
-        def ifn(st, env):
-            for c, b in branches:
-                if c(st, env):
-                    b(st, env)
-                    return
-            if other is not None:
-                other(st, env)
-        return ifn
-
     def _loop_source(self, t, sc):
         fn, typ = self.expr(t, sc)
         et = iterable_elem(typ)
@@ -668,48 +514,6 @@ class Compiler(ExprCompiler):
             self.type_error(f"`for` goes through a list or a pile, not a {typ}", t)
             return _const([]), ANY
         return self.as_items(fn, typ), et
-
-    def s_for_stmt(self, t, sc):
-        var_tok, src_t, body_t = t.children
-        items, et = self._loop_source(src_t, sc)
-        var = str(var_tok)
-        inner = sc.child(loops=sc.loops + 1)
-        inner.names[var] = et
-        body = self.block_simple(body_t.children, inner)
-        has_break = any(x.data == "break_stmt" for x in _walk(body_t))
-        if not has_break:
-            def loop(st, env):
-                for v in items(st, env):
-                    env[var] = v
-                    body(st, env)
-            return loop
-
-        def loop_b(st, env):
-            for v in items(st, env):
-                env[var] = v
-                try:
-                    body(st, env)
-                except _Break:
-                    break
-        return loop_b
-
-    def s_while_stmt(self, t, sc):
-        cond_t, body_t = t.children
-        cond = self.cond(cond_t, sc)
-        body = self.block_simple(body_t.children, sc.child(loops=sc.loops + 1))
-        limit = self.g.limits.max_steps
-        loc = self.loc(t)
-
-        def loop(st, env):
-            while cond(st, env):
-                st.steps += 1
-                if st.steps > limit:
-                    raise GameTooLong(f"a `while` loop ran past the step limit ({limit})", loc)
-                try:
-                    body(st, env)
-                except _Break:
-                    break
-        return loop
 
     def s_choose_stmt(self, t, sc):  # reached only when a choose sits inside a closure
         self.error("E133", "internal: a choice was compiled as a closure", t)
@@ -731,16 +535,14 @@ class Compiler(ExprCompiler):
 
         def flush():
             if run:
-                em.emit(EXEC, run[0][0], _sequence([f for _w, f in run], [w[0] for w, _f in run]))
+                em.emit(EXEC, self.where(run[0], sc), self.block_simple(run, sc))
                 run.clear()
         for s in stmts:
             if self.needs_code(s, sc):
                 flush()
                 self.stmt_code(s, sc, em)
             else:
-                fn = self.stmt(s, sc)
-                if fn is not None:
-                    run.append((self.where(s, sc), fn))
+                run.append(s)
         flush()
 
     def stmt_code(self, t, sc: Scope, em: _Emitter):
@@ -1033,38 +835,6 @@ class Compiler(ExprCompiler):
         if r.tie is not None:
             self.plan.tie, _ = self.compile_expr_text(r.tie, sc, INT, "`tie`")
         self.plan.descending = r.order == "descending"
-
-
-def _sequence(fns, locs):
-    """Run statements in order; an error is placed at the statement that raised it."""
-    if len(fns) == 1:
-        f, = fns
-        loc, = locs
-
-        def one(st, env):
-            try:
-                f(st, env)
-            except RuleError as e:
-                if e.loc is None:
-                    e.loc = loc
-                raise
-            except PYTHON_ERRORS as e:
-                raise RuleError(describe_error(e), loc) from e
-        return one
-
-    def seq(st, env):
-        i = 0
-        try:
-            for f in fns:
-                f(st, env)
-                i += 1
-        except RuleError as e:
-            if e.loc is None:
-                e.loc = locs[i]
-            raise
-        except PYTHON_ERRORS as e:
-            raise RuleError(describe_error(e), locs[i]) from e
-    return seq
 
 
 def _escapes(t) -> bool:
