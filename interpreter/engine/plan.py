@@ -28,9 +28,6 @@ class ChooseSpec:
     rule: str
     list_options: object = None  # fn(st, env) -> [(alternative index, value)], generated
 
-    def options(self, st, env) -> list:
-        return self.list_options(st, env)
-
     def label(self, st, env, option) -> str:
         i, v = option
         alt = self.alts[i]

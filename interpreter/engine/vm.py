@@ -70,7 +70,7 @@ def run(st, EXEC=EXEC, JMPF=JMPF, FOR_NEXT=FOR_NEXT, JMP=JMP, CHOOSE=CHOOSE, CAL
                     pc = ins[2]
                 elif op == CHOOSE:
                     spec = ins[2]
-                    opts = spec.options(st, env)
+                    opts = spec.list_options(st, env)
                     st.steps += 1
                     if st.steps > max_steps:
                         raise GameTooLong(f"the game passed {max_steps} steps without ending")
