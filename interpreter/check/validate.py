@@ -151,7 +151,8 @@ def _ruleset(folder: Path, v: Validation, only: dict | None = None) -> None:
             if vrs is None:
                 continue
             vplans = {}
-            for n in (lo, hi):
+            vp = vrs.game.game.players  # a variant may change the number of players
+            for n in sorted({vp.min, vp.max}):
                 plan = compile_ruleset(vrs, n, r)
                 if plan is None:
                     break
