@@ -859,7 +859,9 @@ def make_compiler(rs: Ruleset, n_seats: int, report: Report | None = None, situa
     report = report if report is not None else Report()
     players = rs.game.game.players
     if not players.min <= n_seats <= players.max:
-        report.add("E139", f"{rs.game.game.name} takes {players.min}-{players.max} players, not {n_seats}",
+        count = str(players.min) if players.min == players.max else f"{players.min}-{players.max}"
+        applied = f" (with {', '.join(rs.applied)})" if rs.applied else ""
+        report.add("E139", f"{rs.game.game.name}{applied} takes {count} players, not {n_seats}",
                    getattr(rs.game.game.name, "loc", None))
         return None
     c = Compiler(rs, n_seats, report, situation)
