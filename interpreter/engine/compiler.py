@@ -696,7 +696,7 @@ class Compiler(StatementGen, ExprCompiler):
             else:
                 test = self.gen_cond(if_t.children[0], osc, "an option's `if`") if if_t is not None else "True"
                 lines.append(f"    if {test}: add(({i}, None))")
-            alt = Alternative(self.template(label_tok, osc), var, None, None, em.here())
+            alt = Alternative(self.template(label_tok, osc), var, em.here())
             alts.append(alt)
             self.block_code(body_t.children, osc, em)
             jumps.append(em.emit(JMP, w, None))

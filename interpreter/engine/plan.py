@@ -14,8 +14,6 @@ EXEC, JMP, JMPF, FOR_INIT, FOR_NEXT, CHOOSE, CALL, RET, SIMUL, TRACE, HALT = ran
 class Alternative:
     label: object            # template: fn(st, env) -> str
     var: str | None          # the name the option binds, when it ranges over values
-    items: object | None = None
-    cond: object | None = None
     target: int = 0          # pc of the option's block
 
 
