@@ -495,7 +495,7 @@ def _put_at(c, args, node, sc):
             raise RuleError(f"board `{plan.board_names[b]}` is not a lane track", loc)
         if not 1 <= k <= kind.spots:
             raise RuleError(f"spot {k} is not one of 1..{kind.spots}", loc)
-        for i, other in _lanes(plan):
+        for i, _kind in _lanes(plan):
             st.bd[i][0][p] = None
         data = st.bd[b]
         if any(data[0][q] == d and data[1][q] == k for q in range(len(data[0]))):
