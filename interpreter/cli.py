@@ -100,6 +100,8 @@ def cmd_play(args) -> int:
             for entry in trace[said[0]:]:
                 if entry[0] == "say":
                     print(f"  » {entry[2]}")
+                elif entry[0] == "round" and args.verbose:
+                    print(f"-- round {entry[3]}" + (f": {entry[4]}" if entry[4].split(": ")[-1] else ""))
             said[0] = len(trace)
 
     agents = [_Announcing(a, says) for a in agents]
