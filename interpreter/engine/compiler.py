@@ -14,7 +14,7 @@ from ..boards import KINDS
 from ..lang.diagnostics import Report, did_you_mean
 from ..lang.parser import parse_block, parse_expr
 from ..load.ruleset import Ruleset
-from .expr import SAFE_BUILTINS, ExprCompiler, Scope, _const
+from .expr import NIL, SAFE_BUILTINS, ExprCompiler, Scope, _const
 from .statements import StatementGen
 from .plan import (CALL, CHOOSE, EXEC, FOR_INIT, FOR_NEXT, HALT, JMP, JMPF, RET, SIMUL, TRACE,
                    Alternative, ChooseSpec, Plan)
@@ -62,7 +62,6 @@ class Compiler(StatementGen, ExprCompiler):
         self.functions: dict[str, tuple] = {}   # name -> (params, value src)
         self.procedures: dict[str, tuple] = {}  # name -> (params, do src)
         self.proc_fns: dict[str, object] = {}   # name -> simple fn or code list
-        self.func_fns: dict[str, list] = {}     # name -> [fn] (filled after compiling)
         self.trees: dict[int, Tree | None] = {}
         self.suspends: set[str] = set()         # "proc:NAME" / "event:NAME" that may wait
         self.handlers: dict[str, list] = {}     # event -> [trigger]
@@ -307,17 +306,28 @@ class Compiler(StatementGen, ExprCompiler):
     # ---- functions and procedures ---------------------------------------------------------
 
     def _compile_functions(self):
-        # Two passes: the first learns each function's type (calls inside see `any`),
-        # the second compiles with every type known.
+        """Each user function becomes a Python function `_uf_NAME(st, params...)` of the plan.
+
+        Two passes: the first learns each function's type (calls inside see `any`), the second
+        translates with every type known and defines the functions.
+        """
         for rnd in range(2):
-            for name, (params, src) in self.functions.items():
+            for name, (params, text) in self.functions.items():
                 mark = len(self.report.items)
-                fn, typ = self.compile_expr_text(src, Scope(params, rule=f"functions.{name}"))
+                py = {p: f"_p_{p}" for p in params}
+                old, self.src = self.src, text
+                tree = parse_expr(text, self.report)
+                body, typ = self.gen(tree, Scope(params, rule=f"functions.{name}", py=py)) if tree else NIL
+                self.src = old
                 if rnd == 0:
                     del self.report.items[mark:]
                     self.func_types[name] = typ
-                else:
-                    self.func_fns.setdefault(name, [None])[0] = fn
+                    continue
+                args = "".join(f", {py[p]}" for p in params)
+                # strings with `{...}` read their values from `env`
+                env = "    env = {" + ", ".join(f"{p!r}: {py[p]}" for p in params) + "}\n" if "env" in body else ""
+                code = f"def _uf_{name}(st{args}):\n{env}    return {body}\n"
+                exec(compile(code, f"<function {name}>", "exec"), self.ns)  # noqa: S102 - generated
 
     def _compile_procedures(self):
         for name, (params, src) in self.procedures.items():

@@ -380,9 +380,8 @@ class ExprCompiler:
         if name in self.functions:
             params, _src = self.functions[name]
             arg_srcs = self.args_for(name, params, args, node, sc)
-            holder = self.func_fns.setdefault(name, [None])
-            local = "{" + ", ".join(f"{k!r}: {a}" for k, a in zip(params, arg_srcs)) + "}"
-            return f"{self.k(holder)}[0](st, {local})", self.func_types.get(name, ANY)
+            # a user function is a Python function of the plan: `_uf_NAME(st, args...)`
+            return f"_uf_{name}(st{''.join(', ' + a for a in arg_srcs)})", self.func_types.get(name, ANY)
         if name in self.procedures:
             self.error("E123", f"`{name}` is a procedure (it does things); it has no value", node,
                        "call it as a statement on its own line")
