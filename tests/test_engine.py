@@ -194,3 +194,26 @@ def test_replay_works_from_another_folder(tmp_path, monkeypatch, capsys):
     capsys.readouterr()
     assert main(["replay", str(log)]) == 0
     assert "replayed exactly" in capsys.readouterr().out
+
+
+def test_custom_events_fire_their_triggers_in_order(tmp_path):
+    """`emit NAME` runs every trigger `on: NAME` whose `if` holds, in the order written."""
+    import shutil
+
+    folder = tmp_path / "rulesets" / "sealed"
+    shutil.copytree(SEALED, folder)
+    game_file = folder / "game.yaml"
+    text = game_file.read_text(encoding="utf-8")
+    text = text.replace("              s.score += s.bid\n",
+                        "              s.score += s.bid\n          emit revealed\n")
+    text = text.replace("  score: {of: seat, type: int}\n",
+                        "  score: {of: seat, type: int}\n  fired: {of: game, type: int}\n  order: {of: game, type: int}\n")
+    text += ("triggers:\n"
+             "  - id: count\n    on: revealed\n    do: |\n      fired += 1\n      order = order * 10 + 1\n"
+             "  - id: only_late\n    on: revealed\n    if: 'round >= 2'\n    do: |\n      order = order * 10 + 2\n")
+    game_file.write_text(text, encoding="utf-8")
+    game = Game(load(str(folder)).plan(2), 1)
+    while not game.over:
+        game.choose(0)
+    assert game.st.g["fired"] == 3          # one reveal a round, 3 rounds
+    assert game.st.g["order"] == 11212      # round 1: trigger 1 only; rounds 2-3: 1 then 2
