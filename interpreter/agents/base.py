@@ -25,20 +25,3 @@ class RandomAgent:
 
     def choose(self, game, decision) -> int:
         return self.rng.randrange(decision.count)
-
-
-class ScriptedAgent:
-    """Answers from a list of option indexes (a replay of a game record)."""
-
-    name = "replay"
-
-    def __init__(self, picks):
-        self.picks = list(picks)
-        self.i = 0
-
-    def choose(self, game, decision) -> int:
-        if self.i >= len(self.picks):
-            raise IndexError("the record has no more decisions")
-        pick = self.picks[self.i]
-        self.i += 1
-        return pick

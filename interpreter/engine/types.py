@@ -7,7 +7,6 @@ from __future__ import annotations
 
 INT, BOOL, TEXT, SEAT, PIECE, CARD, PILE, BOARD, NONE, ANY = (
     "int", "bool", "text", "seat", "piece", "card", "pile", "board", "none", "any")
-ENTITIES = (SEAT, PIECE, CARD)
 DECLARABLE = {"int": INT, "bool": BOOL, "text": TEXT, "seat": SEAT, "piece": PIECE, "card": CARD,
               "pile": PILE}
 

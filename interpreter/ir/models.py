@@ -172,10 +172,6 @@ class CardsFile(Strict):
 
 # ---- modules and variants: patches by id --------------------------------------------------
 
-Collection = Literal["params", "pieces", "boards", "piles", "state", "functions", "procedures",
-                     "phases", "steps", "triggers", "record", "result", "limits", "setup"]
-
-
 class Patch(Strict):
     set: Text | None = Field(None, description="`collection.id`: replace the value")
     replace: Text | None = Field(None, description="`collection.id`: replace the whole item")

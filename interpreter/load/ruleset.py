@@ -294,7 +294,7 @@ def apply_patches(data, patches, report: Report):
         elif op == "replace":
             new = patch.get("with")
             if isinstance(container[key], dict) and isinstance(new, dict) and "id" in container[key]:
-                new = type(new)(new, id=container[key]["id"]) if not isinstance(new, SrcMap) else _with_id(new, container[key]["id"])
+                new = _with_id(new, container[key]["id"])
             container[key] = new
         elif op == "update":
             new = patch.get("with")
@@ -310,10 +310,11 @@ def apply_patches(data, patches, report: Report):
     return data
 
 
-def _with_id(m: SrcMap, ident) -> SrcMap:
+def _with_id(m: dict, ident) -> SrcMap:
+    """A replacing item keeps the replaced item's id (and its own file positions)."""
     out = SrcMap(m)
-    out.loc = m.loc
-    out.key_locs = dict(m.key_locs)
+    out.loc = getattr(m, "loc", None)
+    out.key_locs = dict(getattr(m, "key_locs", {}))
     out.setdefault("id", ident)
     return out
 
