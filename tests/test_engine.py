@@ -217,3 +217,19 @@ def test_custom_events_fire_their_triggers_in_order(tmp_path):
         game.choose(0)
     assert game.st.g["fired"] == 3          # one reveal a round, 3 rounds
     assert game.st.g["order"] == 11212      # round 1: trigger 1 only; rounds 2-3: 1 then 2
+
+
+def test_preview_plays_an_option_that_decides_again_up_to_that_decision():
+    from interpreter.engine import vm
+    game = Game(load("formula5").plan(3), 2)
+    d = game.decision()
+    labels = d.labels()
+    pit = next(i for i, lb in enumerate(labels) if lb.startswith("pit stop with"))
+    play_ = next(i for i, lb in enumerate(labels) if lb.startswith("play"))
+    after_pit = vm.preview(game.st, pit)
+    spec, _opts, _env = after_pit.pending
+    assert spec.prompt(after_pit, _env).startswith("Pit stop: discard")  # the next decision
+    after_play = vm.preview(game.st, play_)
+    assert after_play.pending[0] is game.st.pending[0]   # played its own effects only
+    column = [p for p, cards in enumerate(after_play.piles) if len(cards) != len(game.st.piles[p])]
+    assert len(column) == 2                              # the hand gave one card to a column

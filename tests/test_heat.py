@@ -158,3 +158,58 @@ def test_a_track_must_fit_the_game(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "error[E034]" in err and "board `circuit`" in err
     assert "outside the 30 spaces" in err and "Traceback" not in err
+
+
+def _react_with_boost(seed=1):
+    """A game stopped at a step-5 decision where the car may boost (flip its deck's top card)."""
+    game = Game(load("heat").plan(3), seed)
+    bots = [RandomAgent(f"{seed}/{s}") for s in range(3)]
+    while True:
+        d = game.decision()
+        if d.rule == "steps.react" and any(lb.startswith("boost") for lb in d.labels()):
+            return game, d, [lb.startswith("boost") for lb in d.labels()].index(True)
+        game.choose(bots[d.seat].choose(game, d))
+
+
+def test_greedy_scores_an_option_right_after_its_own_effects():
+    import random
+
+    from interpreter.engine import vm
+    game, d, boost = _react_with_boost()
+    st = game.st
+    before = (st.clone().piles, dict(st.sv))
+    done = d.labels().index("done reacting")
+    assert vm.preview(st, done) is st          # `break`: nothing happens, the table is scored as is
+    after = vm.preview(st, boost, random.Random(1))
+    s = d.seat
+    assert after is not st and after.sv["boosted"][s] and not st.sv["boosted"][s]
+    assert len(after.piles[after.plan.pile_base["engine"] + s]) == len(st.piles[st.plan.pile_base["engine"] + s]) - 1
+    assert (st.piles, st.sv) == before          # the real table is untouched
+    # the copy stops right there: the same decision still waits in it (no next car has moved)
+    assert after.pending[0] is st.pending[0]
+
+
+def test_greedy_does_not_learn_the_order_of_its_deck():
+    """Boosting flips the deck's top card. Two tables that differ only in the order of that
+    face-down deck give the bot the same value for boosting, so the same choice."""
+    import random
+
+    from interpreter.engine import vm
+    values, picks = [], []
+    for shift in (0, 1, 2):
+        game, d, boost = _react_with_boost()
+        deck = game.st.piles[game.plan.pile_base["deck"] + d.seat]
+        deck[:] = deck[shift:] + deck[:shift]
+        values.append(game.plan.evaluate(vm.preview(game.st, boost, random.Random(7)), {"seat": d.seat}))
+        picks.append(GreedyAgent("same").choose(game, d))
+    assert len(set(values)) == 1 and len(set(picks)) == 1
+    # whereas the real deck's order does change what the boost flips
+    game, d, boost = _react_with_boost()
+    flips = set()
+    for shift in range(4):
+        g = game.clone()
+        deck = g.st.piles[g.plan.pile_base["deck"] + d.seat]
+        deck[:] = deck[shift:] + deck[:shift]
+        g.choose(boost)
+        flips.add(g.st.sv["speed"][d.seat])
+    assert len(flips) > 1

@@ -1,12 +1,12 @@
-"""The greedy bot: tries each option one decision ahead and keeps the best for its seat.
+"""The greedy bot: scores each option's afterstate and keeps the best for its seat.
 
 It knows no game. The ruleset's `evaluate:` says how good a table is for a seat; the bot plays
-each option on a copy of the state (up to the next decision, or the end of its own commitment
-in a `simultaneously` block), scores the copy, and picks the best, breaking ties at random
-(seeded). It sees no more than its seat may: hidden cards are only reached through the rules'
-own effects on the copy, the same as the state it decides on; and before looking ahead it lets
-each board kind rearrange what the seat cannot see on its copy (`redeal_hidden`: face-down
-tiles), so that what lies hidden never steers its choice.
+each option's own effects on a copy of the state (`vm.preview`: the table right after the
+option, before anybody else acts; an option that decides again is played up to that decision),
+scores the copy, and picks the best, breaking ties at random (seeded). It sees no more than its
+seat may: on the copies, chance and the order of piles nobody sees come from the bot's own
+generator (`State.believing`), and before looking ahead each board kind rearranges what the
+seat cannot see (`redeal_hidden`: face-down tiles), so that what lies hidden never steers it.
 """
 from __future__ import annotations
 
@@ -36,10 +36,8 @@ class GreedyAgent:
         env = {"seat": decision.seat}
         best, picks = None, []
         for i in range(decision.count):
-            st = base.clone()
             try:
-                vm.answer(st, i)
-                value = evaluate(st, env)
+                value = evaluate(vm.preview(base, i, self.rng), env)
             except RuleError:
                 continue  # an option whose consequences break a rule is never preferred
             if best is None or value > best:

@@ -47,7 +47,7 @@ def _pile_end(index):
         if not _arity(c, name, args, node, 1):
             return "None", CARD
         pile = _want(c, args[0], sc, PILE, f"`{name}` looks at a pile;")
-        return f"{c.k(_end_of)}(st.piles[{pile}], {index})", CARD
+        return f"st.end({pile}, {index})", CARD
     return build
 
 

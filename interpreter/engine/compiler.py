@@ -42,6 +42,16 @@ class _Emitter:
         self.code[at] = ins
 
 
+def _effects(code: list, pc: int) -> list | None:
+    """The functions a block starting at `pc` runs before it jumps away, if it is nothing else."""
+    fns = []
+    while code[pc][0] in (EXEC, TRACE):
+        if code[pc][0] == EXEC:
+            fns.append(code[pc][2])
+        pc += 1
+    return fns if code[pc][0] == JMP else None
+
+
 def _walk(tree):
     if isinstance(tree, Tree):
         yield tree
@@ -710,6 +720,7 @@ class Compiler(StatementGen, ExprCompiler):
             alts.append(alt)
             self.block_code(body_t.children, osc, em)
             jumps.append(em.emit(JMP, w, None))
+            alt.effects = _effects(em.code, alt.target)
         for j in jumps:
             em.set(j, JMP, w, em.here())
         lines.append("    return out")

@@ -15,6 +15,9 @@ class Alternative:
     label: object            # template: fn(st, env) -> str
     var: str | None          # the name the option binds, when it ranges over values
     target: int = 0          # pc of the option's block
+    # The option's block as plain functions fn(st, env), when it is only that (no decision,
+    # no branch in machine code): a bot can play it without the machine. None otherwise.
+    effects: list | None = None
 
 
 @dataclass

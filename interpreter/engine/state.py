@@ -87,7 +87,7 @@ class SharedRandom:
 
 class State:
     __slots__ = ("plan", "piles", "where", "up", "g", "sv", "pv", "slots", "pslot", "pboard", "bd",
-                 "rng", "frames", "pending", "trace", "ended", "steps", "feed", "simul")
+                 "rng", "frames", "pending", "trace", "ended", "steps", "feed", "simul", "believe")
 
     def __init__(self, plan, seed: int):
         self.plan = plan
@@ -109,6 +109,10 @@ class State:
         self.steps = 0
         self.feed: list | None = None   # answers replayed at a reveal (commit-then-reveal)
         self.simul = None
+        # A bot's lookahead: (its own generator, piles it has shuffled). Chance then comes from
+        # the bot's generator, and a pile nobody sees is shuffled when first touched, so that the
+        # bot does not learn what the real game has in store.
+        self.believe = None
 
     def clone(self) -> "State":
         c = State.__new__(State)
@@ -124,11 +128,7 @@ class State:
         c.pboard = self.pboard[:]
         c.bd = [kind.clone(d) for kind, d in zip(self.plan.board_kinds, self.bd)]
         rng = self.rng
-        if type(rng) is SharedRandom:
-            c.rng = rng.fork()
-        else:
-            c.rng = random.Random.__new__(random.Random)  # no seeding from the OS: set next
-            c.rng.setstate(rng.getstate())
+        c.rng = rng.fork() if type(rng) is SharedRandom else rng  # a bot's generator is shared
         c.frames = [[code, pc, _copy_env(env)] for code, pc, env in self.frames]
         c.pending = None
         if self.pending is not None:
@@ -140,7 +140,29 @@ class State:
         c.steps = self.steps
         c.feed = None if self.feed is None else self.feed[:]
         c.simul = None if self.simul is None else self.simul.clone()
+        c.believe = None if self.believe is None else (self.believe[0], set(self.believe[1]))
         return c
+
+    def believing(self, rng: random.Random) -> "State":
+        """This copy as a bot may imagine it: chance and unseen piles from `rng` (see `believe`)."""
+        self.rng = rng
+        self.believe = (rng, set())
+        return self
+
+    def _unseen(self, pile: int) -> None:
+        rng, done = self.believe
+        if pile not in done and self.plan.pile_visible[pile] == "nobody":
+            done.add(pile)
+            cards = self.piles[pile]
+            cards.sort()  # forget the real order before drawing a believed one
+            rng.shuffle(cards)
+
+    def end(self, pile: int, index: int):
+        """The top (-1) or bottom (0) card of a pile, or None."""
+        if self.believe is not None:
+            self._unseen(pile)
+        cards = self.piles[pile]
+        return cards[index] if cards else None
 
     # ---- card movement: the only place piles change ---------------------------------------
 
@@ -162,6 +184,8 @@ class State:
 
     def draw(self, src: int, dest: int, n: int, face_up: bool | None) -> int:
         """Move up to n top cards; an empty source is refilled from its refill pile first."""
+        if self.believe is not None:
+            self._unseen(src)
         pile = self.piles[src]
         moved = 0
         while moved < n:

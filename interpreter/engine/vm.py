@@ -172,3 +172,42 @@ def answer(st, pick: int) -> None:
     st.pending = None
     st.frames[-1][1] = _take(st, spec, opts, env, pick)
     run(st)
+
+
+def preview(st, pick: int, rng=None):
+    """The table right after the pending option `pick` has had its own effects (its afterstate),
+    for a bot to score: `st` itself when the option does nothing, else a copy. An option that
+    needs the machine (it decides again, or branches in machine code) is played on the copy up
+    to the next decision instead. With `rng`, the copy believes (`State.believing`): the bot's
+    generator stands in for chance and for the order of unseen piles. `st` is left as it was."""
+    spec, opts, env = st.pending
+    i, v = opts[pick]
+    alt = spec.alts[i]
+    fx = alt.effects
+    if fx is not None and not fx:
+        return st
+    c = st.clone()
+    if rng is not None:
+        c.believing(rng)
+    if fx is None:
+        answer(c, pick)
+        return c
+    local = c.pending[2]
+    if local is env:  # not the copy's own frame: keep the original's locals untouched
+        local = dict(env)
+    if alt.var is not None:
+        local[alt.var] = v
+    try:
+        for f in fx:
+            f(c, local)
+    except EndGame:
+        c.frames.clear()
+        c.ended = True
+    except RuleError as e:
+        if e.loc is None:
+            e.loc, e.rule = spec.loc, spec.rule
+        raise
+    except PYTHON_ERRORS as e:
+        raise RuleError(describe_error(e), spec.loc, spec.rule) from e
+    return c
+
