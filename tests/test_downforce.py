@@ -138,8 +138,8 @@ def test_random_games_end(base):
         st = game.st
         assert st.g["finished"] >= 1 and st.g["bets_made"] == 3
         # every car's price was paid by its owner
-        assert sum(st.pv["price"]) == sum(st.sv["paid"])
-        assert all(o is not None for o in st.pv["owner"])
+        assert sum(st.values("price")) == sum(st.values("paid"))
+        assert all(o is not None for o in st.values("owner"))
 
 
 def test_greedy_game_ends(base):

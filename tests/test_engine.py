@@ -29,11 +29,11 @@ def test_simultaneous_choices_are_hidden_until_all_have_committed():
     # Seat 2 decides on a table where seat 1's bid has not happened, and cannot see it anyway.
     view = game.view(1)
     assert "bid" not in view["seats"][0]
-    assert game.sub.sv["bid"][0] == 0 and game.st.sv["bid"][0] == 0
+    assert game.sub.values("bid")[0] == 0 and game.st.values("bid")[0] == 0
     game.choose(0)
     game.choose(1)
     # All three committed: revealed in seat order.
-    assert game.st.sv["shown"] == [3, 1, 2]
+    assert game.st.values("shown") == [3, 1, 2]
     assert game.view(1)["seats"][0] == {"shown": 3, "score": 3}
     assert game.view(0)["seats"][0]["bid"] == 3
 
@@ -76,7 +76,7 @@ def test_clone_inside_a_commit_keeps_the_commits():
     for g in (game, twin):
         g.choose(0)
         g.choose(2)
-    assert game.st.sv["shown"] == twin.st.sv["shown"] == [2, 1, 3]
+    assert game.st.values("shown") == twin.st.values("shown") == [2, 1, 3]
 
 
 def test_same_seed_same_game():

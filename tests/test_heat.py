@@ -137,8 +137,8 @@ def test_steps_one_and_two_are_committed_in_secret():
     while game.decision().seat == 0:
         game.choose(0)
     # seat 2 decides on a table where seat 1 is still in gear 1 with 7 cards in hand
-    assert game.sub.sv["gear"][0] == 1 and len(game.sub.piles[plan.pile_base["hand"]]) == 7
-    assert game.st.sv["gear"][0] == 1
+    assert game.sub.values("gear")[0] == 1 and len(game.sub.piles[plan.pile_base["hand"]]) == 7
+    assert game.st.values("gear")[0] == 1
 
 
 def test_a_track_must_fit_the_game(tmp_path, capsys):
@@ -177,14 +177,14 @@ def test_greedy_scores_an_option_right_after_its_own_effects():
     from interpreter.engine import vm
     game, d, boost = _react_with_boost()
     st = game.st
-    before = (st.clone().piles, dict(st.sv))
+    before = (st.clone().piles, st.v[:])
     done = d.labels().index("done reacting")
     assert vm.preview(st, done) is st          # `break`: nothing happens, the table is scored as is
     after = vm.preview(st, boost, random.Random(1))
     s = d.seat
-    assert after is not st and after.sv["boosted"][s] and not st.sv["boosted"][s]
+    assert after is not st and after.values("boosted")[s] and not st.values("boosted")[s]
     assert len(after.piles[after.plan.pile_base["engine"] + s]) == len(st.piles[st.plan.pile_base["engine"] + s]) - 1
-    assert (st.piles, st.sv) == before          # the real table is untouched
+    assert (st.piles, st.v) == before          # the real table is untouched
     # the copy stops right there: the same decision still waits in it (no next car has moved)
     assert after.pending[0] is st.pending[0]
 
@@ -211,5 +211,5 @@ def test_greedy_does_not_learn_the_order_of_its_deck():
         deck = g.st.piles[g.plan.pile_base["deck"] + d.seat]
         deck[:] = deck[shift:] + deck[:shift]
         g.choose(boost)
-        flips.add(g.st.sv["speed"][d.seat])
+        flips.add(g.st.values("speed")[d.seat])
     assert len(flips) > 1

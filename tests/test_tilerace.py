@@ -158,7 +158,7 @@ def test_fun_track_variant_finishes():
     plan = load("tilerace", ["fun-track"]).plan(3)
     game = Game(plan, 1)
     res = play(game, [RandomAgent(f"fun/{s}") for s in range(3)])
-    driven = game.st.sv["driven"]
+    driven = game.st.values("driven")
     assert max(driven) >= 3 * 16
     assert [s for s in range(3) if driven[s] == max(driven)] == sorted(res["winners"])
 

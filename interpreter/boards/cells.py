@@ -147,7 +147,7 @@ class Cells(BoardKind):
     def view(self, st, seat):
         data = st.bd[self.index]
         names = self.plan.piece_names
-        owners = st.pv.get("owner", [None] * len(names))
+        owners = st.values("owner")
 
         def about(pc):
             who = owners[pc]

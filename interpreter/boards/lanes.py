@@ -182,7 +182,7 @@ class Lanes(BoardKind):
     def view(self, st, seat):
         data = st.bd[self.index]
         names = self.plan.piece_names
-        owners = st.pv.get("owner", [None] * len(names))
+        owners = st.values("owner")
         out = [f"{self.L} spaces a lap, {self.decl.laps} lap(s), finish at progress {self.finish}"]
         limited = [k for k, lines in self.by_kind.items() if any(ln.limit is not None for ln in lines)]
         for place, pc in enumerate(self.order(data), 1):

@@ -213,7 +213,7 @@ class Tiles(BoardKind):
         data = st.bd[self.index]
         plan = self.plan
         names = plan.piece_names
-        owners = st.pv.get("owner", [None] * len(names))
+        owners = st.values("owner")
         squares = {}
         for sq in range(1, self.n + 1):
             c = self.card(st, sq)

@@ -262,6 +262,12 @@ class Compiler(StatementGen, ExprCompiler):
             p.var_visible[(var.of, name)] = var.visible
         p.piece_init.setdefault("owner", None)
         p.var_types[("piece", "owner")] = SEAT
+        # seat and piece variables live in one flat list: a variable's values for each seat
+        # (or piece) side by side from its offset
+        for inits, n in ((p.seat_init, p.n_seats), (p.piece_init, p.n_pieces)):
+            for name, init in inits.items():
+                p.var_at[name] = len(p.var_start)
+                p.var_start.extend([init] * n)
         p.global_init["round"] = 0
         p.global_init["__rounds"] = 0
 
@@ -823,7 +829,8 @@ class Compiler(StatementGen, ExprCompiler):
         if turn_t == SEAT:
             decider = lambda st, env: env[turn]  # noqa: E731
         elif turn_t == PIECE:
-            decider = lambda st, env: st.pv["owner"][env[turn]]  # noqa: E731
+            owner = p.var_at["owner"]
+            decider = lambda st, env: st.v[owner + env[turn]]  # noqa: E731
         for step in ph.steps:
             sc = Scope({turn: turn_t}, rule=f"steps.{step.id}", decider=decider)
             jf = None

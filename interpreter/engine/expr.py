@@ -350,15 +350,16 @@ class ExprCompiler:
             if name == "name":
                 return f"{self.k(p.piece_names)}[{{o}}]", TEXT
             if name in p.piece_init:
-                return f"st.pv[{name!r}][{{o}}]", p.var_types[("piece", name)]
+                return f"st.v[{p.var_at[name]} + {{o}}]", p.var_types[("piece", name)]
             have = ["slot", "name", *p.piece_init]
         elif typ == SEAT:
             if name == "number":
                 return "({o} + 1)", INT
             if name == "pieces":
-                return "[_i for _i, _o in enumerate(st.pv['owner']) if _o == {o}]", listof(PIECE)
+                return (f"[_i for _i, _o in enumerate(st.v[{p.var_at['owner']}:{p.var_at['owner'] + p.n_pieces}]) "
+                        "if _o == {o}]", listof(PIECE))
             if name in p.seat_init:
-                return f"st.sv[{name!r}][{{o}}]", p.var_types[("seat", name)]
+                return f"st.v[{p.var_at[name]} + {{o}}]", p.var_types[("seat", name)]
             have = ["number", "pieces", *p.seat_init]
         elif typ == ANY:
             # Only an earlier error (reported where it is) or an empty list gives `any` here.

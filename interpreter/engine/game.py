@@ -129,12 +129,13 @@ class Game:
         """The table as `seat` may see it (None: a spectator, who sees only public things)."""
         st = self.sub if self.sub is not None else self.st
         p = self.plan
+        owners = st.values("owner")
         piles = {}
         for pid, cards in enumerate(st.piles):
             vis = p.pile_visible[pid]
             owner = p.pile_owner[pid]
             scope = p.pile_scope[pid]
-            owner_seat = owner if scope == "seat" else (st.pv["owner"][owner] if scope == "piece" else None)
+            owner_seat = owner if scope == "seat" else (owners[owner] if scope == "piece" else None)
             if vis == "all" or (vis == "owner" and seat is not None and owner_seat == seat):
                 shown = [p.card_label(c) if (st.up[c] or vis == "owner") else "(face down)" for c in cards]
             elif vis == "top":
@@ -145,24 +146,24 @@ class Game:
         boards = {name: kind.view(st, seat) for name, kind in zip(p.board_names, p.board_kinds)}
         pieces = {}
         for pc, name in enumerate(p.piece_names):
-            owner = st.pv["owner"][pc]
+            owner = owners[pc]
             info = {"owner": None if owner is None else owner + 1, "slot": st.pslot[pc]}
-            for var, values in st.pv.items():
+            for var in p.piece_init:
                 if var == "owner":
                     continue
                 vis = p.var_visible[("piece", var)]
                 if vis == "all" or (vis == "owner" and seat is not None and owner == seat):
-                    info[var] = _readable(p, ("piece", var), values[pc])
+                    info[var] = _readable(p, ("piece", var), st.v[p.var_at[var] + pc])
             for var, fn in p.shown.items():
                 info[var] = fn(st, {"piece": pc})
             pieces[name] = info
         seats = []
         for s in range(p.n_seats):
             info = {}
-            for var, values in st.sv.items():
+            for var in p.seat_init:
                 vis = p.var_visible[("seat", var)]
                 if vis == "all" or (vis == "owner" and s == seat):
-                    info[var] = _readable(p, ("seat", var), values[s])
+                    info[var] = _readable(p, ("seat", var), st.v[p.var_at[var] + s])
             seats.append(info)
         globals_ = {k: _readable(p, ("game", k), v) for k, v in st.g.items() if not k.startswith("__")
                     and p.var_visible.get(("game", k), "all") == "all"}

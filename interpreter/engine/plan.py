@@ -71,6 +71,8 @@ class Plan:
     global_init: dict = field(default_factory=dict)
     seat_init: dict = field(default_factory=dict)
     piece_init: dict = field(default_factory=dict)
+    var_at: dict = field(default_factory=dict)           # seat/piece variable -> offset in State.v
+    var_start: list = field(default_factory=list)        # State.v at the start
     var_visible: dict = field(default_factory=dict)      # (scope, name) -> visibility
     var_types: dict = field(default_factory=dict)        # (scope, name) -> type
     # flow

@@ -46,16 +46,6 @@ class EndGame(Exception):
     """`end game` unwinds the machine."""
 
 
-class Iter:
-    """A running `for` loop kept in a frame: the list and the next index."""
-
-    __slots__ = ("items", "i")
-
-    def __init__(self, items, i=0):
-        self.items = items
-        self.i = i
-
-
 class SharedRandom:
     """A seeded generator whose copies share one state until one of them draws (copy on write):
     a clone costs nothing here unless the copy meets chance. Behaves as `random.Random`."""
@@ -86,7 +76,7 @@ class SharedRandom:
 
 
 class State:
-    __slots__ = ("plan", "piles", "where", "up", "g", "sv", "pv", "slots", "pslot", "pboard", "bd",
+    __slots__ = ("plan", "piles", "where", "up", "g", "v", "slots", "pslot", "pboard", "bd",
                  "rng", "frames", "pending", "trace", "ended", "steps", "feed", "simul", "believe")
 
     def __init__(self, plan, seed: int):
@@ -95,8 +85,7 @@ class State:
         self.where: list[int] = []
         self.up: list[bool] = []
         self.g: dict = dict(plan.global_init)
-        self.sv: dict = {k: [v] * plan.n_seats for k, v in plan.seat_init.items()}
-        self.pv: dict = {k: [v] * plan.n_pieces for k, v in plan.piece_init.items()}
+        self.v: list = plan.var_start[:]   # seat and piece variables (plan.var_at)
         self.slots: list[list] = [[None] * n for n in plan.board_slots]
         self.pslot: list[int] = [0] * plan.n_pieces
         self.pboard: list[int] = [-1] * plan.n_pieces
@@ -121,15 +110,16 @@ class State:
         c.where = self.where[:]
         c.up = self.up[:]
         c.g = self.g.copy()
-        c.sv = dict(zip(self.sv, map(list.copy, self.sv.values())))
-        c.pv = dict(zip(self.pv, map(list.copy, self.pv.values())))
+        c.v = self.v[:]
         c.slots = list(map(list.copy, self.slots))
         c.pslot = self.pslot[:]
         c.pboard = self.pboard[:]
         c.bd = [kind.clone(d) for kind, d in zip(self.plan.board_kinds, self.bd)]
         rng = self.rng
         c.rng = rng.fork() if type(rng) is SharedRandom else rng  # a bot's generator is shared
-        c.frames = [[code, pc, _copy_env(env)] for code, pc, env in self.frames]
+        # a running `for` sits in its frame's locals as a tuple (items, next index): a copy of
+        # the locals is a copy of the loop
+        c.frames = [[code, pc, env.copy()] for code, pc, env in self.frames]
         c.pending = None
         if self.pending is not None:
             spec, opts, env = self.pending
@@ -142,6 +132,12 @@ class State:
         c.simul = None if self.simul is None else self.simul.clone()
         c.believe = None if self.believe is None else (self.believe[0], set(self.believe[1]))
         return c
+
+    def values(self, name: str) -> list:
+        """A seat or piece variable's values, by seat or piece number."""
+        p = self.plan
+        at = p.var_at[name]
+        return self.v[at:at + (p.n_seats if name in p.seat_init else p.n_pieces)]
 
     def believing(self, rng: random.Random) -> "State":
         """This copy as a bot may imagine it: chance and unseen piles from `rng` (see `believe`)."""
@@ -200,10 +196,3 @@ class State:
             moved += 1
         return moved
 
-
-def _copy_env(env: dict) -> dict:
-    out = env.copy()
-    for k, v in env.items():
-        if type(v) is Iter:
-            out[k] = Iter(v.items, v.i)
-    return out

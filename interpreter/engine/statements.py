@@ -119,8 +119,7 @@ class StatementGen:
                 self.error("E110", f"a {obj_t} has no state `{attr}`", t,
                            did_you_mean(attr, inits) or f"declare it under `state:` with `of: {scope}`")
                 return None, ANY
-            table = "pv" if scope == "piece" else "sv"
-            return f"st.{table}[{attr!r}][{obj}]", self.plan.var_types[(scope, attr)]
+            return f"st.v[{self.plan.var_at[attr]} + {obj}]", self.plan.var_types[(scope, attr)]
         self.error("E127", "only a name or `x.state` can be assigned", t)
         return None, ANY
 

@@ -7,7 +7,7 @@ needs its commits (`st.simul`), or when the game is over (no frames left).
 from __future__ import annotations
 
 from .plan import CALL, CHOOSE, EXEC, FOR_INIT, FOR_NEXT, HALT, JMP, JMPF, RET, SIMUL, TRACE
-from .state import PYTHON_ERRORS, EndGame, GameTooLong, Iter, RuleError, describe_error
+from .state import PYTHON_ERRORS, EndGame, GameTooLong, RuleError, describe_error
 
 
 class SimulRun:
@@ -59,10 +59,10 @@ def run(st, EXEC=EXEC, JMPF=JMPF, FOR_NEXT=FOR_NEXT, JMP=JMP, CHOOSE=CHOOSE, CAL
                 elif op == JMPF:
                     pc = pc + 1 if ins[2](st, env) else ins[3]
                 elif op == FOR_NEXT:
-                    it = env[ins[3]]
-                    if it.i < len(it.items):
-                        env[ins[2]] = it.items[it.i]
-                        it.i += 1
+                    items, i = env[ins[3]]
+                    if i < len(items):
+                        env[ins[2]] = items[i]
+                        env[ins[3]] = (items, i + 1)
                         pc += 1
                     else:
                         pc = ins[4]
@@ -92,7 +92,7 @@ def run(st, EXEC=EXEC, JMPF=JMPF, FOR_NEXT=FOR_NEXT, JMP=JMP, CHOOSE=CHOOSE, CAL
                         return
                     pc = _take(st, spec, opts, env, pick)
                 elif op == FOR_INIT:
-                    env[ins[2]] = Iter(list(ins[3](st, env)))
+                    env[ins[2]] = (list(ins[3](st, env)), 0)
                     pc += 1
                 elif op == CALL:
                     procs, name, names, arg_fns = ins[2], ins[3], ins[4], ins[5]
