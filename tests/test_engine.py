@@ -233,3 +233,54 @@ def test_preview_plays_an_option_that_decides_again_up_to_that_decision():
     assert after_play.pending[0] is game.st.pending[0]   # played its own effects only
     column = [p for p, cards in enumerate(after_play.piles) if len(cards) != len(game.st.piles[p])]
     assert len(column) == 2                              # the hand gave one card to a column
+
+
+TOKENS = """\
+game: {id: tokens, name: Tokens, players: {min: 2, max: 2}}
+state:
+  left: {of: game, type: int, initial: 1}
+  base: {of: game, type: int}
+  got: {of: seat, type: int}
+phases:
+  - id: main
+    order: "[seat(1)]"
+    turn: leader
+    steps:
+      - id: take
+        do: |
+          simultaneously for s in seats:
+              choose "Take?" by s:
+                  option "take the last token" if left > 0:
+                      left -= 1
+                      s.got = 1
+                  option "token {t % 10}" for t in [base + 1]:
+                      base += 10
+                      s.got = t
+                  option "pass":
+                      pass
+    rounds: 1
+result:
+  rank: "seat.got"
+"""
+
+
+def _tokens(tmp_path):
+    folder = tmp_path / "rulesets" / "tokens"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(TOKENS, encoding="utf-8")
+    return Game(load(str(folder)).plan(2), 1)
+
+
+def test_a_commitment_another_seat_made_impossible_is_a_rule_error(tmp_path):
+    from interpreter.engine.state import RuleError
+    game = _tokens(tmp_path)
+    game.choose(0)             # seat 1 takes the last token (on its own copy)
+    with pytest.raises(RuleError, match="the committed choice \"take the last token\" is no longer an option"):
+        game.choose(0)         # so does seat 2: at the reveal there is none left for it
+
+
+def test_a_commitment_that_reads_the_same_at_the_reveal_stands(tmp_path):
+    game = _tokens(tmp_path)
+    game.choose(1)             # seat 1: "token 1" (t = 1)
+    game.choose(1)             # seat 2: "token 1" on its copy; revealed, it is t = 11, read "token 1"
+    assert game.over and game.st.values("got") == [1, 11]

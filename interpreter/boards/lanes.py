@@ -321,6 +321,12 @@ def _lane_board(c, tree, sc, what):
         if not isinstance(k, Lanes):
             raise RuleError(f"board `{plan.board_names[b]}` is not a lane track", loc)
         return k
+    if src.isdigit():  # a board named in the rule: known now
+        k = plan.board_kinds[int(src)]
+        if not isinstance(k, Lanes):
+            c.error("E150", f"board `{plan.board_names[int(src)]}` is not a lane track", tree)
+            return f"{c.k(kind_of)}({src})", src
+        return c.k(k), src
     return f"{c.k(kind_of)}({src})", src
 
 
@@ -409,7 +415,10 @@ def _board_number(name, compute):
     def build(c, args, node, sc):
         if not _arity(c, name, args, node, 1):
             return "0", INT
-        k, _b = _lane_board(c, args[0], sc, f"`{name}` takes a lane track;")
+        k, b = _lane_board(c, args[0], sc, f"`{name}` takes a lane track;")
+        kind = c.plan.board_kinds[int(b)] if b.isdigit() else None
+        if isinstance(kind, Lanes):
+            return repr(compute(kind)), INT  # a number of the track itself
         return f"{c.k(compute)}({k})", INT
     return build
 

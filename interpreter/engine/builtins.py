@@ -5,6 +5,8 @@ entry returns a closure `fn(st, env)`. All are generic: piles, lists, boards, se
 """
 from __future__ import annotations
 
+from lark import Tree
+
 from .args import _arity, _want
 from .show import show
 from .state import RuleError
@@ -67,6 +69,8 @@ def _numbers(name):
             return c.type_error(f"`{name}` works on a list of ints, not of {et}", args[0])
         if name == "sum":
             return f"sum({src})", INT
+        if isinstance(args[0], Tree) and args[0].data == "list" and any(x is not None for x in args[0].children):
+            return f"{name}({src})", INT  # a list written out is never empty
         loc = c.loc(node)
         pick = min if name == "min" else max
 

@@ -105,7 +105,7 @@ class Game:
             raise ValueError(f"option {pick} is not one of 0..{len(opts) - 1}")
         self.answers.append(pick)
         if self.sub is not None:
-            self.st.simul.answers.append((pick, spec.label(st, _env, opts[pick])))
+            self.st.simul.answers.append((pick, opts[pick]))
             if self.st.trace is not None:
                 self.st.trace.append(("commit", spec.rule, str(spec.loc) if spec.loc else "",
                                       spec.seat(st, _env), "(hidden until revealed)", len(opts)))

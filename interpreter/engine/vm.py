@@ -21,7 +21,7 @@ class SimulRun:
         self.body = body
         self.env = env
         self.idx = 0
-        self.answers: list[tuple[int, str]] = []  # (option, its label) in commit order
+        self.answers: list[tuple[int, tuple]] = []  # (pick, the option picked) in commit order
         self.done = False
 
     def clone(self) -> "SimulRun":
@@ -79,10 +79,9 @@ def run(st, EXEC=EXEC, JMPF=JMPF, FOR_NEXT=FOR_NEXT, JMP=JMP, CHOOSE=CHOOSE, CAL
                     if len(opts) == 1:
                         pick = 0
                     elif st.feed:
-                        pick, label = st.feed.pop(0)
-                        if pick >= len(opts) or spec.label(st, env, opts[pick]) != label:
-                            raise RuleError(f"the committed choice \"{label}\" is no longer an option "
-                                            "when revealed (another seat's choice changed it)")
+                        pick, committed = st.feed.pop(0)
+                        if pick >= len(opts) or opts[pick] != committed:
+                            _recommit(st, spec, opts, env, pick, committed)
                     elif spec.seat(st, env) is None:
                         raise RuleError("nobody is to make this choice: its seat is none",
                                         spec.loc, spec.rule)
@@ -152,6 +151,15 @@ def run(st, EXEC=EXEC, JMPF=JMPF, FOR_NEXT=FOR_NEXT, JMP=JMP, CHOOSE=CHOOSE, CAL
                             ins[1][0], ins[1][1]) from None
         except PYTHON_ERRORS as e:
             raise RuleError(describe_error(e), ins[1][0], ins[1][1]) from e
+
+
+def _recommit(st, spec, opts, env, pick, committed) -> None:
+    """At a reveal, the option picked on the seat's own copy must still be there: the same
+    alternative, with a value that reads the same (another card of the same kind will do)."""
+    label = spec.label(st, env, committed)
+    if pick >= len(opts) or opts[pick][0] != committed[0] or spec.label(st, env, opts[pick]) != label:
+        raise RuleError(f"the committed choice \"{label}\" is no longer an option when revealed "
+                        "(another seat's choice changed it)")
 
 
 def _take(st, spec, opts, env, pick: int) -> int:
