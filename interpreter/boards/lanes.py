@@ -292,6 +292,10 @@ def _lanes(plan) -> list:
     return [(i, k) for i, k in enumerate(plan.board_kinds) if isinstance(k, Lanes)]
 
 
+def _placed(progress: list, p) -> bool:
+    return p is not None and progress[p] is not None
+
+
 def _finder(c, node):
     """fn(st, piece) -> (kind, data) of the lane track the piece stands on, or a rule error."""
     boards = _lanes(c.plan)
@@ -337,12 +341,14 @@ def _piece_fn(name, compute, typ, may_be_off=False):
             return "None", typ
         pc = _want(c, args[0], sc, PIECE, f"`{name}` takes a piece;")
         if may_be_off:
-            boards = _lanes(c.plan)
+            boards = [i for i, _k in _lanes(c.plan)]
+            if len(boards) == 1:  # the usual game: one track
+                return f"{c.k(_placed)}(st.bd[{boards[0]}][0], {pc})", typ
 
             def fn(st, p):
                 if p is None:
                     return False
-                return any(st.bd[i][0][p] is not None for i, _k in boards)
+                return any(st.bd[i][0][p] is not None for i in boards)
             return f"{c.k(fn)}(st, {pc})", typ
         find = _finder(c, node)
 
