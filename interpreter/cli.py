@@ -21,8 +21,10 @@ def _print_report(report: Report) -> None:
 
 def cmd_validate(args) -> int:
     from .check.validate import validate_path
+    from .load.ruleset import find_ruleset
 
-    v = validate_path(Path(args.path))
+    # a ruleset's name (as `play` takes it) or any path: a folder, a game or variant file
+    v = validate_path(find_ruleset(args.path) or Path(args.path))
     if not v.report.ok:
         _print_report(v.report)
         return 1
@@ -267,7 +269,7 @@ def parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     v = sub.add_parser("validate", help="check a ruleset folder or any file a designer writes")
-    v.add_argument("path")
+    v.add_argument("path", help="a ruleset: a folder name under rulesets/, or a path (folder or file)")
     v.set_defaults(fn=cmd_validate)
 
     def game_args(sp):

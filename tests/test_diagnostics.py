@@ -746,6 +746,13 @@ def test_validate_a_ruleset_folder(capsys, project):
     assert "variant chain-overtakes: ok" in out and "variant short-race: ok" in out
 
 
+def test_validate_a_ruleset_by_name_as_play_takes_it(capsys):
+    from interpreter.cli import main
+    assert main(["validate", "tilerace"]) == 0
+    out = capsys.readouterr().out
+    assert "tilerace" in out and "variant quick: ok" in out
+
+
 def test_validate_the_game_file(capsys, project, game):
     quick(project)
     rc, out, err = validate(capsys, game)
