@@ -5,7 +5,7 @@ each option's own effects on a copy of the state (`vm.preview`: the table right 
 option, before anybody else acts; an option that decides again is played up to that decision),
 scores the copy, and picks the best, breaking ties at random (seeded). It sees no more than its
 seat may: on the copies, chance and the order of piles nobody sees come from the bot's own
-generator (`State.believing`), and before looking ahead each board kind rearranges what the
+generator (`State.clone`), and before looking ahead each board kind rearranges what the
 seat cannot see (`redeal_hidden`: face-down tiles), so that what lies hidden never steers it.
 """
 from __future__ import annotations

@@ -351,6 +351,16 @@ def _piece_fn(name, compute, typ, may_be_off=False):
                 return any(st.bd[i][0][p] is not None for i in boards)
             return f"{c.k(fn)}(st, {pc})", typ
         find = _finder(c, node)
+        boards = _lanes(c.plan)
+        if len(boards) == 1:  # the usual game: one track
+            (i, kind), = boards
+
+            def fn(st, p):
+                data = st.bd[i]
+                if p is None or data[0][p] is None:
+                    find(st, p)  # says what is wrong
+                return compute(kind, data, p)
+            return f"{c.k(fn)}(st, {pc})", typ
 
         def fn(st, p):
             kind, data = find(st, p)

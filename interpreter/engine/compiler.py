@@ -564,6 +564,8 @@ class Compiler(StatementGen, ExprCompiler):
                 em.emit(EXEC, self.where(run[0], sc), self.block_simple(run, sc))
                 run.clear()
         for s in stmts:
+            if s.data == "pass_stmt":
+                continue  # nothing to run (an option that does nothing then costs no copy to a bot)
             if self.needs_code(s, sc):
                 flush()
                 self.stmt_code(s, sc, em)

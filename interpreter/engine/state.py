@@ -103,7 +103,9 @@ class State:
         # bot does not learn what the real game has in store.
         self.believe = None
 
-    def clone(self) -> "State":
+    def clone(self, believe: random.Random | None = None) -> "State":
+        """A copy to play on. With `believe`, the copy is a bot's belief (see `self.believe`):
+        chance and the order of unseen piles come from that generator."""
         c = State.__new__(State)
         c.plan = self.plan
         c.piles = list(map(list.copy, self.piles))
@@ -115,8 +117,13 @@ class State:
         c.pslot = self.pslot[:]
         c.pboard = self.pboard[:]
         c.bd = [kind.clone(d) for kind, d in zip(self.plan.board_kinds, self.bd)]
-        rng = self.rng
-        c.rng = rng.fork() if type(rng) is SharedRandom else rng  # a bot's generator is shared
+        if believe is not None:
+            c.rng = believe
+            c.believe = (believe, set())
+        else:
+            rng = self.rng
+            c.rng = rng.fork() if type(rng) is SharedRandom else rng  # a belief's is shared
+            c.believe = None if self.believe is None else (self.believe[0], set(self.believe[1]))
         # a running `for` sits in its frame's locals as a tuple (items, next index): a copy of
         # the locals is a copy of the loop
         c.frames = [[code, pc, env.copy()] for code, pc, env in self.frames]
@@ -130,7 +137,6 @@ class State:
         c.steps = self.steps
         c.feed = None if self.feed is None else self.feed[:]
         c.simul = None if self.simul is None else self.simul.clone()
-        c.believe = None if self.believe is None else (self.believe[0], set(self.believe[1]))
         return c
 
     def values(self, name: str) -> list:
@@ -138,12 +144,6 @@ class State:
         p = self.plan
         at = p.var_at[name]
         return self.v[at:at + (p.n_seats if name in p.seat_init else p.n_pieces)]
-
-    def believing(self, rng: random.Random) -> "State":
-        """This copy as a bot may imagine it: chance and unseen piles from `rng` (see `believe`)."""
-        self.rng = rng
-        self.believe = (rng, set())
-        return self
 
     def _unseen(self, pile: int) -> None:
         rng, done = self.believe

@@ -186,7 +186,7 @@ def preview(st, pick: int, rng=None):
     """The table right after the pending option `pick` has had its own effects (its afterstate),
     for a bot to score: `st` itself when the option does nothing, else a copy. An option that
     needs the machine (it decides again, or branches in machine code) is played on the copy up
-    to the next decision instead. With `rng`, the copy believes (`State.believing`): the bot's
+    to the next decision instead. With `rng`, the copy is the bot's belief (`State.clone`): its
     generator stands in for chance and for the order of unseen piles. `st` is left as it was."""
     spec, opts, env = st.pending
     i, v = opts[pick]
@@ -194,9 +194,7 @@ def preview(st, pick: int, rng=None):
     fx = alt.effects
     if fx is not None and not fx:
         return st
-    c = st.clone()
-    if rng is not None:
-        c.believing(rng)
+    c = st.clone(rng)
     if fx is None:
         answer(c, pick)
         return c
