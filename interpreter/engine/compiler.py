@@ -417,14 +417,6 @@ class Compiler(StatementGen, ExprCompiler):
                 st.move(c, d, face, bottom)
         return move
 
-    def s_draw_stmt(self, t, sc):
-        n_t, src_t, dest_t, facing = t.children
-        n = self.want(n_t, sc, INT, "how many cards `draw` takes")
-        src = self.want(src_t, sc, PILE, "the pile `draw` takes from")
-        dest = self.want(dest_t, sc, PILE, "the destination of `draw`")
-        face = facing is None or str(facing.children[0]) == "up"
-        return lambda st, env: st.draw(src(st, env), dest(st, env), n(st, env), face)
-
     def s_shuffle_stmt(self, t, sc):
         pile = self.want(t.children[0], sc, PILE, "what `shuffle` shuffles")
         return lambda st, env: st.shuffle(pile(st, env))

@@ -105,10 +105,13 @@ class ExprCompiler:
 
     def want(self, tree, scope: Scope, want: str, what: str):
         """A function for an expression that must have type `want` (reported otherwise)."""
-        fn, typ = self.expr(tree, scope)
+        return self.function(self.want_src(tree, scope, want, what))
+
+    def want_src(self, tree, scope: Scope, want: str, what: str) -> str:
+        src, typ = self.gen(tree, scope)
         if not compatible(typ, want):
             self.type_error(f"{what} must be {want}, not {typ}", tree)
-        return fn
+        return src
 
     def cond(self, tree, scope: Scope, what: str = "condition"):
         return self.function(self.gen_cond(tree, scope, what))

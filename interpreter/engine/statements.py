@@ -11,7 +11,7 @@ from lark import Tree
 
 from ..lang.diagnostics import did_you_mean
 from .state import PYTHON_ERRORS, GameTooLong, RuleError, describe_error
-from .types import ANY, INT, PIECE, PILE, SEAT, compatible, iterable_elem
+from .types import ANY, CARD, INT, PIECE, PILE, SEAT, compatible, iterable_elem
 
 # Words of the language: never names (the grammar's keywords).
 KEYWORDS = {"let", "move", "to", "face", "up", "down", "at", "top", "bottom", "draw", "from", "shuffle",
@@ -78,6 +78,30 @@ class StatementGen:
             self._line(lines, locs, ind, "pass", loc)
 
     # ---- statements -------------------------------------------------------------------------
+
+    def g_move_stmt(self, t, sc, lines, locs, ind):
+        what_t, dest_t, facing, where = t.children
+        src, typ = self.gen(what_t, sc)
+        if typ != CARD:  # a list or a pile: the effect's closure moves each card
+            fn = self.stmt(t, sc)
+            if fn is not None:
+                self._line(lines, locs, ind, f"{self.k(fn)}(st, env)", self.loc(t))
+            return
+        dest = self.want_src(dest_t, sc, PILE, "the destination of `move`")
+        face = facing is None or str(facing.children[0]) == "up"
+        bottom = where is not None and str(where.children[0]) == "bottom"
+        d, c = self.fresh("dest"), self.fresh("card")
+        # one card: moved where it is said (`none` moves nothing)
+        self._line(lines, locs, ind, f"{d} = {dest}; {c} = {src}", self.loc(t))
+        self._line(lines, locs, ind, f"if {c} is not None: st.move({c}, {d}, {face}, {bottom})", self.loc(t))
+
+    def g_draw_stmt(self, t, sc, lines, locs, ind):
+        n_t, src_t, dest_t, facing = t.children
+        n = self.want_src(n_t, sc, INT, "how many cards `draw` takes")
+        src = self.want_src(src_t, sc, PILE, "the pile `draw` takes from")
+        dest = self.want_src(dest_t, sc, PILE, "the destination of `draw`")
+        face = facing is None or str(facing.children[0]) == "up"
+        self._line(lines, locs, ind, f"st.draw({src}, {dest}, {n}, {face})", self.loc(t))
 
     def g_let_stmt(self, t, sc, lines, locs, ind):
         name = str(t.children[0])
