@@ -40,6 +40,19 @@ def test_lines_between_counts_every_lap_in_order():
     assert k.line_at(35, "bend").limit == 4
 
 
+def test_lines_between_and_next_lines_agree_with_walking_the_spaces():
+    k = small_track()
+    ats = {"bend": (5, 15), "mark": (3,)}
+    for kind, at in ats.items():
+        walked = [p for p in range(-25, 250) if p % 20 in at]
+        for a in range(-22, 100, 3):
+            for b in range(a - 2, a + 47, 5):
+                assert k.lines_between(a, b, kind) == [p for p in walked if a < p <= b], (kind, a, b)
+            for n in (1, 2, 5):
+                assert k.next_lines(a, kind, n) == [p for p in walked if p > a][:n], (kind, a, n)
+    assert k.line_at(43, "mark").at == 3 and k.line_at(44, "mark") is None and k.line_at(5, "sector") is None
+
+
 def test_race_line_follows_the_sectors():
     k = small_track()
     assert [k.prefer[s][0] for s in (0, 4, 5, 14, 15, 19)] == [1, 1, 2, 2, 1, 1]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html
 import math
+from bisect import bisect_right
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -94,6 +95,8 @@ class Lanes(BoardKind):
         self.by_kind: dict[str, list] = {}
         for ln in sorted(d.lines, key=lambda x: x.at):
             self.by_kind.setdefault(ln.kind, []).append(ln)
+        self.at_space = {k: {ln.at: ln for ln in lines} for k, lines in self.by_kind.items()}
+        self.marks: dict[str, list[int]] = {}  # kind -> progress of its lines, lap after lap (grown when asked)
         self.n_pieces = plan.n_pieces if plan is not None else 0
 
     # ---- run-time data ------------------------------------------------------------------
@@ -109,12 +112,23 @@ class Lanes(BoardKind):
     def space(self, d: int) -> int:
         return d % self.L
 
+    def _marks(self, kind: str, upto: int) -> list[int]:
+        lines = self.by_kind[kind]
+        marks = self.marks.setdefault(kind, [])
+        while len(marks) // len(lines) * self.L <= upto:
+            base = len(marks) // len(lines) * self.L
+            marks.extend(base + ln.at for ln in lines)
+        return marks
+
     def lines_between(self, a: int, b: int, kind: str) -> list[int]:
         """Progress values P (the first space after the line) of the lines with a < P <= b."""
         out = []
         lines = self.by_kind.get(kind, ())
         if not lines or b <= a:
             return out
+        if a >= 0:
+            marks = self._marks(kind, b)
+            return marks[bisect_right(marks, a):bisect_right(marks, b)]
         lap = a // self.L
         while lap * self.L <= b:
             base = lap * self.L
@@ -126,16 +140,16 @@ class Lanes(BoardKind):
         return out
 
     def line_at(self, d: int, kind: str):
-        s = d % self.L
-        for ln in self.by_kind.get(kind, ()):
-            if ln.at == s:
-                return ln
-        return None
+        return self.at_space.get(kind, {}).get(d % self.L)
 
     def next_lines(self, d: int, kind: str, n: int) -> list[int]:
         lines = self.by_kind.get(kind, ())
         if not lines or n <= 0:
             return []
+        if d >= 0:
+            marks = self._marks(kind, d + (n // len(lines) + 1) * self.L)
+            i = bisect_right(marks, d)
+            return marks[i:i + n]
         out = []
         lap = d // self.L
         while len(out) < n:
