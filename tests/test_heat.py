@@ -226,3 +226,22 @@ def test_greedy_does_not_learn_the_order_of_its_deck():
         g.choose(boost)
         flips.add(g.st.values("speed")[d.seat])
     assert len(flips) > 1
+
+
+def test_greedy_scores_a_boost_by_several_believed_flips():
+    """Boosting flips an unseen card: the bot averages a few believed flips, one for the others."""
+    from interpreter.agents import greedy
+    game, d, boost = _react_with_boost()
+    real = game.plan.evaluate
+    calls = []
+
+    def counting(st, env):
+        calls.append(bool(st.believe and st.believe[1]))
+        return real(st, env)
+    game.plan.evaluate = counting
+    try:
+        greedy.GreedyAgent("x").choose(game, d)
+    finally:
+        game.plan.evaluate = real
+    assert calls.count(True) == greedy.SAMPLES
+    assert calls.count(False) == d.count - 1

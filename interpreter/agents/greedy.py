@@ -3,10 +3,11 @@
 It knows no game. The ruleset's `evaluate:` says how good a table is for a seat; the bot plays
 each option's own effects on a copy of the state (`vm.preview`: the table right after the
 option, before anybody else acts; an option that decides again is played up to that decision),
-scores the copy, and picks the best, breaking ties at random (seeded). It sees no more than its
-seat may: on the copies, chance and the order of piles nobody sees come from the bot's own
-generator (`State.clone`), and before looking ahead each board kind rearranges what the
-seat cannot see (`redeal_hidden`: face-down tiles), so that what lies hidden never steers it.
+scores the copy (the mean of a few believed outcomes when the option meets chance), and picks
+the best, breaking ties at random (seeded). It sees no more than its seat may: on the copies,
+chance and the order of piles nobody sees come from the bot's own generator (`State.clone`),
+and before looking ahead each board kind rearranges what the seat cannot see (`redeal_hidden`:
+face-down tiles), so that what lies hidden never steers it.
 """
 from __future__ import annotations
 
@@ -15,6 +16,10 @@ import random
 from ..boards.base import BoardKind
 from ..engine import vm
 from ..engine.state import RuleError
+
+# Believed outcomes averaged for an option that meets chance (a draw from an unseen pile, a
+# shuffle): with one, a lucky draw makes a risky option look safe; measured in docs/architecture.md.
+SAMPLES = 4
 
 
 class GreedyAgent:
@@ -37,7 +42,13 @@ class GreedyAgent:
         best, picks = None, []
         for i in range(decision.count):
             try:
-                value = evaluate(vm.preview(base, i, self.rng), env)
+                st = vm.preview(base, i, self.rng)
+                value = evaluate(st, env)
+                if st.believe is not None and st.believe[1]:
+                    # the option met chance: score the mean of a few believed outcomes
+                    for _ in range(SAMPLES - 1):
+                        value += evaluate(vm.preview(base, i, self.rng), env)
+                    value /= SAMPLES
             except RuleError:
                 continue  # an option whose consequences break a rule is never preferred
             if best is None or value > best:

@@ -98,9 +98,9 @@ class State:
         self.steps = 0
         self.feed: list | None = None   # answers replayed at a reveal (commit-then-reveal)
         self.simul = None
-        # A bot's lookahead: (its own generator, piles it has shuffled). Chance then comes from
-        # the bot's generator, and a pile nobody sees is shuffled when first touched, so that the
-        # bot does not learn what the real game has in store.
+        # A bot's lookahead: (its own generator, what it has shuffled: piles, and -1 for a list).
+        # Chance then comes from the bot's generator, and a pile nobody sees is shuffled when
+        # first touched, so that the bot does not learn what the real game has in store.
         self.believe = None
 
     def clone(self, believe: random.Random | None = None) -> "State":
@@ -174,6 +174,8 @@ class State:
 
     def shuffle(self, pile: int) -> None:
         self.rng.shuffle(self.piles[pile])
+        if self.believe is not None:
+            self.believe[1].add(pile)
         if self.trace is not None:
             self.trace.append(("chance", f"shuffle {self.plan.pile_label(pile)}",
                                [self.plan.card_label(c) for c in self.piles[pile]]))
