@@ -236,7 +236,7 @@ def test_greedy_scores_a_boost_by_several_believed_flips():
     calls = []
 
     def counting(st, env):
-        calls.append(bool(st.believe and st.believe[1]))
+        calls.append(bool(st.believe and st.believe.chance))
         return real(st, env)
     game.plan.evaluate = counting
     try:

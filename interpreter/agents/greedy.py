@@ -5,7 +5,7 @@ each option's own effects on a copy of the state (`vm.preview`: the table right 
 option, before anybody else acts; an option that decides again is played up to that decision),
 scores the copy (the mean of a few believed outcomes when the option meets chance), and picks
 the best, breaking ties at random (seeded). It sees no more than its seat may: on the copies,
-chance and the order of piles nobody sees come from the bot's own generator (`State.clone`),
+chance and the order of piles nobody sees come from the bot's own generator (`state.Belief`),
 and before looking ahead each board kind rearranges what the seat cannot see (`redeal_hidden`:
 face-down tiles), so that what lies hidden never steers it.
 """
@@ -44,7 +44,7 @@ class GreedyAgent:
             try:
                 st = vm.preview(base, i, self.rng)
                 value = evaluate(st, env)
-                if st.believe is not None and st.believe[1]:
+                if st.believe is not None and st.believe.chance:
                     # the option met chance: score the mean of a few believed outcomes
                     for _ in range(SAMPLES - 1):
                         value += evaluate(vm.preview(base, i, self.rng), env)

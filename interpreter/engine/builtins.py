@@ -144,7 +144,7 @@ def _shuffled(c, args, node, sc):
         xs = list(items)
         st.rng.shuffle(xs)
         if st.believe is not None:
-            st.believe[1].add(-1)
+            st.believe.chance = True
         if st.trace is not None:
             st.trace.append(("chance", "shuffled list", [show(plan, et, x) for x in xs]))
         return xs

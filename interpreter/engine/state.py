@@ -75,6 +75,22 @@ class SharedRandom:
         return getattr(self.own(), name)
 
 
+class Belief:
+    """A bot's lookahead: its own generator stands in for chance; a pile nobody sees gives any of
+    its cards, whatever their real order, so that the bot does not learn what the game has in
+    store. `chance` says whether the copy met chance at all."""
+
+    __slots__ = ("rng", "ordered", "chance")
+
+    def __init__(self, rng: random.Random, ordered=(), chance: bool = False):
+        self.rng = rng
+        self.ordered = set(ordered)   # unseen piles already put in a believed order
+        self.chance = chance
+
+    def copy(self) -> "Belief":
+        return Belief(self.rng, self.ordered, self.chance)
+
+
 class State:
     __slots__ = ("plan", "piles", "where", "up", "g", "v", "slots", "pslot", "pboard", "bd",
                  "rng", "frames", "pending", "trace", "ended", "steps", "feed", "simul", "believe")
@@ -98,10 +114,7 @@ class State:
         self.steps = 0
         self.feed: list | None = None   # answers replayed at a reveal (commit-then-reveal)
         self.simul = None
-        # A bot's lookahead: (its own generator, what it has shuffled: piles, and -1 for a list).
-        # Chance then comes from the bot's generator, and a pile nobody sees is shuffled when
-        # first touched, so that the bot does not learn what the real game has in store.
-        self.believe = None
+        self.believe: Belief | None = None   # a bot's lookahead copy (see `Belief`)
 
     def clone(self, believe: random.Random | None = None) -> "State":
         """A copy to play on. With `believe`, the copy is a bot's belief (see `self.believe`):
@@ -119,11 +132,11 @@ class State:
         c.bd = [kind.clone(d) for kind, d in zip(self.plan.board_kinds, self.bd)]
         if believe is not None:
             c.rng = believe
-            c.believe = (believe, set())
+            c.believe = Belief(believe)
         else:
             rng = self.rng
             c.rng = rng.fork() if type(rng) is SharedRandom else rng  # a belief's is shared
-            c.believe = None if self.believe is None else (self.believe[0], set(self.believe[1]))
+            c.believe = None if self.believe is None else self.believe.copy()
         # a running `for` sits in its frame's locals as a tuple (items, next index): a copy of
         # the locals is a copy of the loop
         c.frames = [[code, pc, env.copy()] for code, pc, env in self.frames]
@@ -145,18 +158,19 @@ class State:
         at = p.var_at[name]
         return self.v[at:at + (p.n_seats if name in p.seat_init else p.n_pieces)]
 
-    def _unseen(self, pile: int) -> None:
-        rng, done = self.believe
-        if pile not in done and self.plan.pile_visible[pile] == "nobody":
-            done.add(pile)
-            cards = self.piles[pile]
-            cards.sort()  # forget the real order before drawing a believed one
-            rng.shuffle(cards)
+    def _unseen(self, pile: int) -> bool:
+        """In a belief: whether `pile` is one nobody sees and not yet put in a believed order."""
+        return self.plan.pile_visible[pile] == "nobody" and pile not in self.believe.ordered
 
     def end(self, pile: int, index: int):
         """The top (-1) or bottom (0) card of a pile, or None."""
-        if self.believe is not None:
-            self._unseen(pile)
+        if self.believe is not None and self._unseen(pile):
+            b = self.believe
+            cards = self.piles[pile]
+            cards.sort()  # forget the real order, then believe one
+            b.rng.shuffle(cards)
+            b.ordered.add(pile)
+            b.chance = True
         cards = self.piles[pile]
         return cards[index] if cards else None
 
@@ -175,15 +189,14 @@ class State:
     def shuffle(self, pile: int) -> None:
         self.rng.shuffle(self.piles[pile])
         if self.believe is not None:
-            self.believe[1].add(pile)
+            self.believe.ordered.add(pile)
+            self.believe.chance = True
         if self.trace is not None:
             self.trace.append(("chance", f"shuffle {self.plan.pile_label(pile)}",
                                [self.plan.card_label(c) for c in self.piles[pile]]))
 
     def draw(self, src: int, dest: int, n: int, face_up: bool | None) -> int:
         """Move up to n top cards; an empty source is refilled from its refill pile first."""
-        if self.believe is not None:
-            self._unseen(src)
         pile = self.piles[src]
         moved = 0
         while moved < n:
@@ -194,7 +207,12 @@ class State:
                 for c in self.piles[refill][:]:
                     self.move(c, src, False)
                 self.shuffle(src)
-            self.move(pile[-1], dest, face_up)
+            if self.believe is not None and self._unseen(src):
+                # any card of it, chosen whatever the real order is
+                self.believe.chance = True
+                self.move(sorted(pile)[self.believe.rng.randrange(len(pile))], dest, face_up)
+            else:
+                self.move(pile[-1], dest, face_up)
             moved += 1
         return moved
 

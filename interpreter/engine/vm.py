@@ -186,7 +186,7 @@ def preview(st, pick: int, rng=None):
     """The table right after the pending option `pick` has had its own effects (its afterstate),
     for a bot to score: `st` itself when the option does nothing, else a copy. An option that
     needs the machine (it decides again, or branches in machine code) is played on the copy up
-    to the next decision instead. With `rng`, the copy is the bot's belief (`State.clone`): its
+    to the next decision instead. With `rng`, the copy is the bot's belief (`state.Belief`): its
     generator stands in for chance and for the order of unseen piles. `st` is left as it was."""
     spec, opts, env = st.pending
     i, v = opts[pick]
