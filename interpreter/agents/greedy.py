@@ -19,7 +19,7 @@ from ..engine.state import RuleError
 
 # Believed outcomes averaged for an option that meets chance (a draw from an unseen pile, a
 # shuffle): with one, a lucky draw makes a risky option look safe; measured in docs/architecture.md.
-SAMPLES = 4
+SAMPLES = 3
 
 
 class GreedyAgent:
