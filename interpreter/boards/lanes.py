@@ -127,7 +127,9 @@ class Lanes(BoardKind):
         if not lines or b <= a:
             return out
         if a >= 0:
-            marks = self._marks(kind, b)
+            marks = self.marks.get(kind)
+            if marks is None or marks[-1] < b:
+                marks = self._marks(kind, b)
             return marks[bisect_right(marks, a):bisect_right(marks, b)]
         lap = a // self.L
         while lap * self.L <= b:
