@@ -2,9 +2,10 @@
 
     python bench/bench_heat.py [--games N] [--players 4] [--bot greedy] [--track usa] [--profile]
 
-The target is at least 20 races/s with 4 greedy bots. The greedy bot plays every option of every
-decision on a copy of the game and scores it with the ruleset's `evaluate:`, so most of the time
-goes to copying states, running rules to the next decision and evaluating.
+The target is at least 20 races/s with 4 greedy bots. The greedy bot plays the own effects of
+every option of every decision on a copy of the game and scores it with the ruleset's
+`evaluate:`, so most of the time goes to evaluating, copying states and the game itself
+(docs/architecture.md, "Speed").
 """
 from __future__ import annotations
 
