@@ -460,6 +460,11 @@ def test_unknown_function_did_you_mean(capsys, game):
                hint="did you mean `hand`?")
 
 
+def test_a_lane_function_on_a_board_of_another_kind(capsys, game):
+    edit(game, 'if: "car.owner == none"', 'if: "car.owner == none and finish_at(grid) > 0"')
+    expect_one(capsys, game, game, find(game, "grid) > 0"), "E150", "board `grid` is not a lane track")
+
+
 def test_unknown_function_in_a_quoted_if(capsys, game):
     edit(game, 'if: "car.owner == none"', 'if: "size(hnad(car.owner)) == 0"')
     expect_one(capsys, game, game, find(game, "hnad"), "E110", "unknown function `hnad`",
