@@ -465,6 +465,11 @@ def test_a_lane_function_on_a_board_of_another_kind(capsys, game):
     expect_one(capsys, game, game, find(game, "grid) > 0"), "E150", "board `grid` is not a lane track")
 
 
+def test_an_unknown_name_in_a_list_moved_is_reported_once(capsys, game):
+    edit(game, "                  move c to discard\n", "                  move [c, nothere] to discard\n")
+    expect_one(capsys, game, game, find(game, "nothere"), "E110", "unknown name `nothere`")
+
+
 def test_unknown_function_in_a_quoted_if(capsys, game):
     edit(game, 'if: "car.owner == none"', 'if: "size(hnad(car.owner)) == 0"')
     expect_one(capsys, game, game, find(game, "hnad"), "E110", "unknown function `hnad`",

@@ -19,7 +19,7 @@ from .statements import StatementGen
 from .plan import (CALL, CHOOSE, EXEC, FOR_INIT, FOR_NEXT, HALT, JMP, JMPF, RET, SIMUL, TRACE,
                    Alternative, ChooseSpec, Plan)
 from .state import EndGame, GameTooLong, RuleError
-from .types import (ANY, BOARD, BOOL, CARD, DECLARABLE, INT, PIECE, PILE, SEAT, compatible, elem,
+from .types import (ANY, BOARD, BOOL, DECLARABLE, INT, PIECE, PILE, SEAT, compatible, elem,
                     is_list, iterable_elem, listof, of_value)
 
 BUILTIN_EVENTS = ("game_start", "phase_start", "phase_end", "round_start", "round_end",
@@ -390,32 +390,6 @@ class Compiler(StatementGen, ExprCompiler):
             self.error("E110", f"unknown procedure `{name}`", call,
                        did_you_mean(name, list(self.procedures) + list(EFFECTS)))
         return None
-
-    def cards_of(self, tree, sc, what):
-        """A card, a list of cards or a pile (all its cards): as fn -> list of cards."""
-        fn, typ = self.expr(tree, sc)
-        if typ == CARD:
-            return lambda st, env: [c] if (c := fn(st, env)) is not None else []
-        if typ == PILE:
-            return lambda st, env: st.piles[fn(st, env)][:]
-        if typ == ANY or (is_list(typ) and compatible(elem(typ), CARD)):
-            return fn
-        self.type_error(f"{what} must be a card, a list of cards or a pile, not {typ}", tree)
-        return _const([])
-
-    def s_move_stmt(self, t, sc):
-        what_t, dest_t, facing, where = t.children
-        cards = self.cards_of(what_t, sc, "what `move` moves")
-        dest = self.want(dest_t, sc, PILE, "the destination of `move`")
-        face = facing is None or str(facing.children[0]) == "up"
-        bottom = where is not None and str(where.children[0]) == "bottom"
-
-        def move(st, env):
-            d = dest(st, env)
-            # At the bottom, the last card goes first so that the cards keep their order.
-            for c in (cards(st, env)[::-1] if bottom else cards(st, env)):
-                st.move(c, d, face, bottom)
-        return move
 
     def s_shuffle_stmt(self, t, sc):
         pile = self.want(t.children[0], sc, PILE, "what `shuffle` shuffles")

@@ -11,7 +11,7 @@ from lark import Tree
 
 from ..lang.diagnostics import did_you_mean
 from .state import PYTHON_ERRORS, GameTooLong, RuleError, describe_error
-from .types import ANY, CARD, INT, PIECE, PILE, SEAT, compatible, iterable_elem
+from .types import ANY, CARD, INT, PIECE, PILE, SEAT, compatible, elem, is_list, iterable_elem
 
 # Words of the language: never names (the grammar's keywords).
 KEYWORDS = {"let", "move", "to", "face", "up", "down", "at", "top", "bottom", "draw", "from", "shuffle",
@@ -82,18 +82,24 @@ class StatementGen:
     def g_move_stmt(self, t, sc, lines, locs, ind):
         what_t, dest_t, facing, where = t.children
         src, typ = self.gen(what_t, sc)
-        if typ != CARD:  # a list or a pile: the effect's closure moves each card
-            fn = self.stmt(t, sc)
-            if fn is not None:
-                self._line(lines, locs, ind, f"{self.k(fn)}(st, env)", self.loc(t))
-            return
         dest = self.want_src(dest_t, sc, PILE, "the destination of `move`")
         face = facing is None or str(facing.children[0]) == "up"
         bottom = where is not None and str(where.children[0]) == "bottom"
         d, c = self.fresh("dest"), self.fresh("card")
-        # one card: moved where it is said (`none` moves nothing)
-        self._line(lines, locs, ind, f"{d} = {dest}; {c} = {src}", self.loc(t))
-        self._line(lines, locs, ind, f"if {c} is not None: st.move({c}, {d}, {face}, {bottom})", self.loc(t))
+        loc = self.loc(t)
+        if typ == CARD:  # one card (`none` moves nothing)
+            self._line(lines, locs, ind, f"{d} = {dest}; {c} = {src}", loc)
+            self._line(lines, locs, ind, f"if {c} is not None: st.move({c}, {d}, {face}, {bottom})", loc)
+            return
+        if typ == PILE:  # all its cards, taken before any moves
+            src = f"st.piles[{src}][:]"
+        elif not (typ == ANY or (is_list(typ) and compatible(elem(typ), CARD))):
+            self.type_error(f"what `move` moves must be a card, a list of cards or a pile, not {typ}", what_t)
+            return
+        # At the bottom, the last card goes first so that the cards keep their order.
+        self._line(lines, locs, ind, f"{d} = {dest}", loc)
+        self._line(lines, locs, ind, f"for {c} in ({src}){'[::-1]' if bottom else ''}:", loc)
+        self._line(lines, locs, ind + 1, f"st.move({c}, {d}, {face}, {bottom})", loc)
 
     def g_draw_stmt(self, t, sc, lines, locs, ind):
         n_t, src_t, dest_t, facing = t.children
