@@ -1,7 +1,7 @@
 """Blocks of statements that never wait for a decision, translated to one Python function each.
 
-Assignments, `if`, `for`, `while`, `break` and procedure calls become Python statements; the
-effects (move, draw, place, ...) become calls of their closures. As for expressions, only this
+Assignments, `if`, `for`, `while`, `break`, procedure calls, `move` and `draw` become Python
+statements; the other effects (place, swap, board effects, ...) become calls of their closures. As for expressions, only this
 translator writes the text. An error is placed at the statement that raised it: the function's
 line numbers map back to the rules' positions, read from the traceback only when it fails.
 """
