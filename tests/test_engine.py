@@ -235,6 +235,40 @@ def test_preview_plays_an_option_that_decides_again_up_to_that_decision():
     assert len(column) == 2                              # the hand gave one card to a column
 
 
+
+@pytest.mark.parametrize("name", ["formula5", "heat", "downforce", "tilerace"])
+def test_previews_leave_the_real_table_as_it_was(name):
+    """A bot's preview copy shares the piles with the real table and copies one only when it
+    changes it: every option of the first decisions of a game leaves the real table intact."""
+    import random
+
+    from interpreter.agents.greedy import GreedyAgent
+    from interpreter.engine import vm
+
+    def table(st):
+        return repr((st.piles, st.where, st.up, st.g, st.v, st.slots, st.pslot, st.pboard, st.bd,
+                     [(pc, env) for _code, pc, env in st.frames], st.steps))
+
+    plan = load(name).plan(3)
+    game, rng = Game(plan, 5), random.Random(1)
+    bots = [GreedyAgent(s) for s in range(3)]
+    previews = 0
+    for _ in range(120):
+        if game.over:
+            break
+        d = game.decision()
+        before = table(d._st)
+        for i in range(d.count):
+            try:
+                vm.preview(d._st, i, rng)
+                previews += 1
+            except RuleError:
+                pass
+        assert table(d._st) == before, d.rule
+        game.choose(bots[d.seat].choose(game, d))
+    assert previews > 100
+
+
 TOKENS = """\
 game: {id: tokens, name: Tokens, players: {min: 2, max: 2}}
 state:

@@ -198,8 +198,10 @@ def test_greedy_scores_an_option_right_after_its_own_effects():
     assert after is not st and after.values("boosted")[s] and not st.values("boosted")[s]
     assert len(after.piles[after.plan.pile_base["engine"] + s]) == len(st.piles[st.plan.pile_base["engine"] + s]) - 1
     assert (st.piles, st.v) == before          # the real table is untouched
-    # the copy stops right there: the same decision still waits in it (no next car has moved)
-    assert after.pending[0] is st.pending[0]
+    # the copy stops right there: the machine did not go on (no frames to run), no car moved
+    assert after.frames == [] and after.pending is None
+    moved = [pc for pc, (a, b) in enumerate(zip(after.bd[0][0], st.bd[0][0])) if a != b]
+    assert moved == [st.values("owner").index(s)]   # only the boosting car itself moved
 
 
 def test_greedy_does_not_learn_the_order_of_its_deck():

@@ -204,8 +204,7 @@ class Tiles(BoardKind):
         cards = sorted(st.piles[p][-1] for p in down)  # the same belief whatever the truth
         rng.shuffle(cards)
         for p, c in zip(down, cards):
-            st.piles[p][-1] = c
-            st.where[c] = p
+            st.put_top(p, c)
 
     # ---- what a seat sees ---------------------------------------------------------------------
 
@@ -513,7 +512,7 @@ def _flip(kind, st, loc, sq, up):
     c = kind.card(st, sq)
     if c is None:
         raise RuleError(f"square {kind.labels[sq]} of `{kind.name}` holds no tile", loc)
-    st.up[c] = bool(up)
+    st.turn(c, bool(up))
 
 
 def _swap(kind, st, loc, a, b):
@@ -526,11 +525,7 @@ def _swap(kind, st, loc, a, b):
     if base < 0:
         raise RuleError(f"board `{kind.name}` has no pile of tiles to swap", loc)
     pa, pb = base + a - 1, base + b - 1
-    st.piles[pa], st.piles[pb] = st.piles[pb], st.piles[pa]
-    for c in st.piles[pa]:
-        st.where[c] = pa
-    for c in st.piles[pb]:
-        st.where[c] = pb
+    st.swap_piles(pa, pb)
     turns = st.bd[kind.index][0]
     turns[a], turns[b] = turns[b], turns[a]
 

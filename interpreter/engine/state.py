@@ -92,14 +92,21 @@ class Belief:
 
 
 class State:
-    __slots__ = ("plan", "piles", "where", "up", "g", "v", "slots", "pslot", "pboard", "bd",
-                 "rng", "frames", "pending", "trace", "ended", "steps", "feed", "simul", "believe")
+    __slots__ = ("plan", "piles", "where", "up", "mine", "cards_mine", "g", "v", "slots", "pslot",
+                 "pboard", "bd", "rng", "frames", "pending", "trace", "ended", "steps", "feed", "simul",
+                 "believe")
 
     def __init__(self, plan, seed: int):
         self.plan = plan
         self.piles: list[list[int]] = [[] for _ in range(plan.n_piles)]
         self.where: list[int] = []
         self.up: list[bool] = []
+        # A scratch copy (`scratch`) shares the pile lists and `where`/`up` with its original
+        # and copies one before it first changes it: `mine` has bit i set when pile i is this
+        # state's own list, `cards_mine` says the same of `where` and `up`. So piles, `where` and
+        # `up` change only through the methods below, which take ownership first.
+        self.mine = -1
+        self.cards_mine = True
         self.g: dict = dict(plan.global_init)
         self.v: list = plan.var_start[:]   # seat and piece variables (plan.var_at)
         self.slots: list[list] = [[None] * n for n in plan.board_slots]
@@ -124,6 +131,8 @@ class State:
         c.piles = list(map(list.copy, self.piles))
         c.where = self.where[:]
         c.up = self.up[:]
+        c.mine = -1
+        c.cards_mine = True
         c.g = self.g.copy()
         c.v = self.v[:]
         c.slots = list(map(list.copy, self.slots))
@@ -152,6 +161,35 @@ class State:
         c.simul = None if self.simul is None else self.simul.clone()
         return c
 
+    def scratch(self, believe: random.Random) -> "State":
+        """A bot's throwaway belief copy (see `clone`) to run one option's own effects on and
+        score. It is cheap: it shares the piles, `where` and `up` with this state and copies a
+        pile only when it changes it, and it has no machine (no frames: it is never run). This
+        state must not change while the copy is in use."""
+        c = State.__new__(State)
+        c.plan = self.plan
+        c.piles = self.piles[:]
+        c.where = self.where
+        c.up = self.up
+        c.mine = 0
+        c.cards_mine = False
+        c.g = self.g.copy()
+        c.v = self.v[:]
+        c.slots = list(map(list.copy, self.slots))
+        c.pslot = self.pslot[:]
+        c.pboard = self.pboard[:]
+        c.bd = [kind.clone(d) for kind, d in zip(self.plan.board_kinds, self.bd)]
+        c.rng = believe
+        c.believe = Belief(believe)
+        c.frames = []
+        c.pending = None
+        c.trace = None
+        c.ended = self.ended
+        c.steps = self.steps
+        c.feed = None
+        c.simul = None
+        return c
+
     def values(self, name: str) -> list:
         """A seat or piece variable's values, by seat or piece number."""
         p = self.plan
@@ -166,7 +204,7 @@ class State:
         """The top (-1) or bottom (0) card of a pile, or None."""
         if self.believe is not None and self._unseen(pile):
             b = self.believe
-            cards = self.piles[pile]
+            cards = self.pile_w(pile)
             cards.sort()  # forget the real order, then believe one
             b.rng.shuffle(cards)
             b.ordered.add(pile)
@@ -174,20 +212,57 @@ class State:
         cards = self.piles[pile]
         return cards[index] if cards else None
 
-    # ---- card movement: the only place piles change ---------------------------------------
+    # ---- card movement: the only place piles, `where` and `up` change ----------------------
+
+    def pile_w(self, pile: int) -> list:
+        """Pile `pile` as a list this state may change (copied first if it is shared)."""
+        if not self.mine >> pile & 1:
+            self.piles[pile] = self.piles[pile][:]
+            self.mine |= 1 << pile
+        return self.piles[pile]
+
+    def own_cards(self) -> None:
+        """Take `where` and `up` for this state alone before changing them."""
+        if not self.cards_mine:
+            self.where = self.where[:]
+            self.up = self.up[:]
+            self.cards_mine = True
 
     def move(self, card: int, dest: int, face_up: bool | None = None, bottom: bool = False) -> None:
-        self.piles[self.where[card]].remove(card)
+        if not self.cards_mine:
+            self.own_cards()
+        where = self.where
+        self.pile_w(where[card]).remove(card)
         if bottom:
-            self.piles[dest].insert(0, card)
+            self.pile_w(dest).insert(0, card)
         else:
-            self.piles[dest].append(card)
-        self.where[card] = dest
+            self.pile_w(dest).append(card)
+        where[card] = dest
         if face_up is not None:
             self.up[card] = face_up
 
+    def turn(self, card: int, face_up: bool) -> None:
+        self.own_cards()
+        self.up[card] = face_up
+
+    def put_top(self, pile: int, card: int) -> None:
+        """Make `card` the top of `pile` in place of its top card (that card is left nowhere:
+        the caller puts it somewhere else in the same way)."""
+        self.own_cards()
+        self.pile_w(pile)[-1] = card
+        self.where[card] = pile
+
+    def swap_piles(self, a: int, b: int) -> None:
+        self.own_cards()
+        pa, pb = self.pile_w(a), self.pile_w(b)
+        self.piles[a], self.piles[b] = pb, pa
+        for c in pb:
+            self.where[c] = a
+        for c in pa:
+            self.where[c] = b
+
     def shuffle(self, pile: int) -> None:
-        self.rng.shuffle(self.piles[pile])
+        self.rng.shuffle(self.pile_w(pile))
         if self.believe is not None:
             self.believe.ordered.add(pile)
             self.believe.chance = True
@@ -197,9 +272,9 @@ class State:
 
     def draw(self, src: int, dest: int, n: int, face_up: bool | None) -> int:
         """Move up to n top cards; an empty source is refilled from its refill pile first."""
-        pile = self.piles[src]
         moved = 0
         while moved < n:
+            pile = self.piles[src]   # read again each time: a move may have copied it
             if not pile:
                 refill = self.plan.refill.get(src)
                 if refill is None or not self.piles[refill]:
@@ -207,6 +282,7 @@ class State:
                 for c in self.piles[refill][:]:
                     self.move(c, src, False)
                 self.shuffle(src)
+                pile = self.piles[src]
             if self.believe is not None and self._unseen(src):
                 # any card of it, chosen whatever the real order is
                 self.believe.chance = True

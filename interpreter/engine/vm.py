@@ -194,13 +194,12 @@ def preview(st, pick: int, rng=None):
     fx = alt.effects
     if fx is not None and not fx:
         return st
-    c = st.clone(rng)
     if fx is None:
+        c = st.clone(rng)
         answer(c, pick)
         return c
-    local = c.pending[2]
-    if local is env:  # not the copy's own frame: keep the original's locals untouched
-        local = dict(env)
+    c = st.scratch(rng) if rng is not None else st.clone()
+    local = dict(env)  # the copy has no frames: the option's locals go in a copy of its own
     if alt.var is not None:
         local[alt.var] = v
     try:
