@@ -70,7 +70,9 @@ def _numbers(name):
         if name == "sum":
             return f"sum({src})", INT
         if isinstance(args[0], Tree) and args[0].data == "list" and any(x is not None for x in args[0].children):
-            return f"{name}({src})", INT  # a list written out is never empty
+            # a list written out is never empty: Python's own, given the items as arguments
+            n = sum(x is not None for x in args[0].children)
+            return (f"{name}({src[1:-1]})" if n > 1 else f"({src[1:-1]})"), INT
         loc = c.loc(node)
         pick = min if name == "min" else max
 

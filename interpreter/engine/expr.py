@@ -200,6 +200,8 @@ class ExprCompiler:
             if not 1 <= i <= len(lst):
                 raise RuleError(f"index {i} is outside the list (1..{len(lst)}); lists count from 1", loc)
             return lst[i - 1]
+        if lst.endswith("[:]"):
+            lst = lst[:-3]  # a copy made to be safe from changes: not needed to read one item
         return f"{self.k(index)}({lst}, {i})", elem(typ)
 
     def x_list(self, t, sc):
@@ -270,6 +272,8 @@ class ExprCompiler:
             return self.type_error(f"a {at} is never in a list of {et}", t)
         if bt == PILE:
             return f"({a} in st.piles[{b}])", BOOL
+        if b.startswith("list(range("):  # `x in a..b`: no list is built
+            return f"({a} in {b[len('list('):-1]})", BOOL
         return f"({a} in {b})", BOOL
 
     def x_range(self, t, sc):
