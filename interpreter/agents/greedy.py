@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import random
 
-from ..boards.base import BoardKind
 from ..engine import vm
 from ..engine.state import RuleError
 
@@ -33,10 +32,10 @@ class GreedyAgent:
         if evaluate is None or decision.count == 1:
             return self.rng.randrange(decision.count)
         base = decision._st
-        kinds = game.plan.board_kinds
-        if any(type(k).redeal_hidden is not BoardKind.redeal_hidden for k in kinds):
+        hiding = game.plan.hiding_kinds
+        if hiding:
             base = base.clone()  # look ahead on a table the seat could believe in
-            for k in kinds:
+            for k in hiding:
                 k.redeal_hidden(base, decision.seat, self.rng)
         env = {"seat": decision.seat}
         best, picks = None, []

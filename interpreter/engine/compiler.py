@@ -11,6 +11,7 @@ import re
 from lark import Tree
 
 from ..boards import KINDS
+from ..boards.base import BoardKind
 from ..lang.diagnostics import Report, did_you_mean
 from ..lang.parser import parse_block, parse_expr
 from ..load.ruleset import Ruleset
@@ -144,6 +145,9 @@ class Compiler(StatementGen, ExprCompiler):
             p.board_names.append(name)
             p.board_kinds.append(kind)
             p.board_slots.append(b.slots if b.kind == "ranking" else 0)
+            if type(kind).redeal_hidden is not BoardKind.redeal_hidden:
+                p.hiding_kinds.append(kind)
+        p.any_slots = any(p.board_slots)
 
     def _declare_piles(self):
         p = self.plan

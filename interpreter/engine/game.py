@@ -13,7 +13,7 @@ from .show import show
 from .state import State
 
 
-@dataclass
+@dataclass(slots=True)
 class Decision:
     seat: int
     count: int

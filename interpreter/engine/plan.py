@@ -67,6 +67,8 @@ class Plan:
     board_names: list = field(default_factory=list)
     board_slots: list = field(default_factory=list)      # ranking slots (0 for other kinds)
     board_kinds: list = field(default_factory=list)      # per board: its BoardKind object
+    hiding_kinds: list = field(default_factory=list)     # those that hide things (`redeal_hidden`)
+    any_slots: bool = False                              # some board has ranking slots
     # state variables
     global_init: dict = field(default_factory=dict)
     seat_init: dict = field(default_factory=dict)

@@ -175,10 +175,11 @@ class State:
         c.cards_mine = False
         c.g = self.g.copy()
         c.v = self.v[:]
-        c.slots = list(map(list.copy, self.slots))
+        plan = self.plan
+        c.slots = list(map(list.copy, self.slots)) if plan.any_slots else self.slots  # else all empty
         c.pslot = self.pslot[:]
         c.pboard = self.pboard[:]
-        c.bd = [kind.clone(d) for kind, d in zip(self.plan.board_kinds, self.bd)]
+        c.bd = [kind.clone(d) for kind, d in zip(plan.board_kinds, self.bd)]
         c.rng = believe
         c.believe = Belief(believe)
         c.frames = []
