@@ -318,3 +318,21 @@ def test_a_commitment_that_reads_the_same_at_the_reveal_stands(tmp_path):
     game.choose(1)             # seat 1: "token 1" (t = 1)
     game.choose(1)             # seat 2: "token 1" on its copy; revealed, it is t = 11, read "token 1"
     assert game.over and game.st.values("got") == [1, 11]
+
+
+@pytest.mark.parametrize("bottom", [False, True])
+@pytest.mark.parametrize("same", [False, True])
+def test_moving_a_whole_pile_is_moving_its_cards_one_by_one(bottom, same):
+    """`move PILE to ...` moves the pile at once; the result is that of moving its cards one
+    by one (in order; onto the bottom they keep their order; onto itself only faces change)."""
+    game = Game(load("heat").plan(2), 3)
+    st = game.st
+    hand, play = st.plan.pile_base["hand"], st.plan.pile_base["play"]
+    dest = hand if same else play
+    st.move(st.piles[hand][0], play, True)   # the destination is not empty
+    one, bulk = st.clone(), st.clone()
+    for c in (one.piles[hand][::-1] if bottom else one.piles[hand][:]):
+        one.move(c, dest, False, bottom)
+    bulk.move_all(hand, dest, False, bottom)
+    assert (bulk.piles, bulk.where, bulk.up) == (one.piles, one.where, one.up)
+    assert same or (not bulk.piles[hand] and len(bulk.piles[play]) == 7)

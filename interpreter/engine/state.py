@@ -233,14 +233,42 @@ class State:
         if not self.cards_mine:
             self.own_cards()
         where = self.where
-        self.pile_w(where[card]).remove(card)
-        if bottom:
-            self.pile_w(dest).insert(0, card)
+        src = where[card]
+        mine = self.mine
+        if mine >> src & 1 and mine >> dest & 1:  # the usual case: both piles are this state's
+            piles = self.piles
+            piles[src].remove(card)
+            to = piles[dest]
         else:
-            self.pile_w(dest).append(card)
+            self.pile_w(src).remove(card)
+            to = self.pile_w(dest)
+        if bottom:
+            to.insert(0, card)
+        else:
+            to.append(card)
         where[card] = dest
         if face_up is not None:
             self.up[card] = face_up
+
+    def move_all(self, src: int, dest: int, face_up: bool | None = None, bottom: bool = False) -> None:
+        """Every card of pile `src`, in its order, onto the top (or bottom) of `dest`: the same
+        as moving them one by one."""
+        self.own_cards()
+        cards = self.pile_w(src)
+        if src != dest:
+            to = self.pile_w(dest)
+            if bottom:
+                to[0:0] = cards
+            else:
+                to.extend(cards)
+            self.piles[src] = []
+            where = self.where
+            for c in cards:
+                where[c] = dest
+        if face_up is not None:
+            up = self.up
+            for c in cards:
+                up[c] = face_up
 
     def turn(self, card: int, face_up: bool) -> None:
         self.own_cards()
@@ -280,8 +308,7 @@ class State:
                 refill = self.plan.refill.get(src)
                 if refill is None or not self.piles[refill]:
                     break
-                for c in self.piles[refill][:]:
-                    self.move(c, src, False)
+                self.move_all(refill, src, False)
                 self.shuffle(src)
                 pile = self.piles[src]
             if self.believe is not None and self._unseen(src):

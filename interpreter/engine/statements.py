@@ -91,9 +91,10 @@ class StatementGen:
             self._line(lines, locs, ind, f"{d} = {dest}; {c} = {src}", loc)
             self._line(lines, locs, ind, f"if {c} is not None: st.move({c}, {d}, {face}, {bottom})", loc)
             return
-        if typ == PILE:  # all its cards, taken before any moves
-            src = f"st.piles[{src}][:]"
-        elif not (typ == ANY or (is_list(typ) and compatible(elem(typ), CARD))):
+        if typ == PILE:  # all its cards at once
+            self._line(lines, locs, ind, f"st.move_all({src}, {dest}, {face}, {bottom})", loc)
+            return
+        if not (typ == ANY or (is_list(typ) and compatible(elem(typ), CARD))):
             self.type_error(f"what `move` moves must be a card, a list of cards or a pile, not {typ}", what_t)
             return
         # At the bottom, the last card goes first so that the cards keep their order.
