@@ -199,7 +199,7 @@ def test_greedy_scores_an_option_right_after_its_own_effects():
     assert len(after.piles[after.plan.pile_base["engine"] + s]) == len(st.piles[st.plan.pile_base["engine"] + s]) - 1
     assert (st.piles, st.v) == before          # the real table is untouched
     # the copy stops right there: the machine did not go on (no frames to run), no car moved
-    assert after.frames == [] and after.pending is None
+    assert not after.frames and after.pending is None
     moved = [pc for pc, (a, b) in enumerate(zip(after.bd[0][0], st.bd[0][0])) if a != b]
     assert moved == [st.values("owner").index(s)]   # only the boosting car itself moved
 

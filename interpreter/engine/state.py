@@ -82,13 +82,17 @@ class Belief:
 
     __slots__ = ("rng", "ordered", "chance")
 
-    def __init__(self, rng: random.Random, ordered=(), chance: bool = False):
+    def __init__(self, rng: random.Random, ordered: frozenset = frozenset(), chance: bool = False):
         self.rng = rng
-        self.ordered = set(ordered)   # unseen piles already put in a believed order
+        self.ordered = ordered   # unseen piles already put in a believed order (never changed in place)
         self.chance = chance
 
     def copy(self) -> "Belief":
         return Belief(self.rng, self.ordered, self.chance)
+
+    def order(self, pile: int) -> None:
+        self.ordered = self.ordered | {pile}
+        self.chance = True
 
 
 class State:
@@ -182,7 +186,7 @@ class State:
         c.bd = [kind.clone(d) for kind, d in zip(plan.board_kinds, self.bd)]
         c.rng = believe
         c.believe = Belief(believe)
-        c.frames = []
+        c.frames = ()
         c.pending = None
         c.trace = None
         c.ended = self.ended
@@ -208,8 +212,7 @@ class State:
             cards = self.pile_w(pile)
             cards.sort()  # forget the real order, then believe one
             b.rng.shuffle(cards)
-            b.ordered.add(pile)
-            b.chance = True
+            b.order(pile)
         cards = self.piles[pile]
         return cards[index] if cards else None
 
@@ -293,8 +296,7 @@ class State:
     def shuffle(self, pile: int) -> None:
         self.rng.shuffle(self.pile_w(pile))
         if self.believe is not None:
-            self.believe.ordered.add(pile)
-            self.believe.chance = True
+            self.believe.order(pile)
         if self.trace is not None:
             self.trace.append(("chance", f"shuffle {self.plan.pile_label(pile)}",
                                [self.plan.card_label(c) for c in self.piles[pile]]))

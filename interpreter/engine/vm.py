@@ -206,7 +206,7 @@ def preview(st, pick: int, rng=None):
         for f in fx:
             f(c, local)
     except EndGame:
-        c.frames.clear()
+        c.frames = []
         c.ended = True
     except RuleError as e:
         if e.loc is None:
