@@ -336,3 +336,29 @@ def test_moving_a_whole_pile_is_moving_its_cards_one_by_one(bottom, same):
     bulk.move_all(hand, dest, False, bottom)
     assert (bulk.piles, bulk.where, bulk.up) == (one.piles, one.where, one.up)
     assert same or (not bulk.piles[hand] and len(bulk.piles[play]) == 7)
+
+
+def test_sums_and_counts_over_cards_read_the_cards_whatever_their_form(tmp_path):
+    """`sum`/`size` of a list of cards whose item reads only the card are computed through a
+    table made at compile time; with an item that reads the table (the seat's gear) they are
+    computed card by card. Both give the rulebook's numbers."""
+    from interpreter.run.scenario import run_scenario
+
+    scenario = tmp_path / "sums.yaml"
+    scenario.write_text(
+        "scenario: {name: sums, source: test}\n"
+        f"ruleset: {ROOT / 'rulesets' / 'heat'}\n"
+        "players: 2\n"
+        "situation: |\n"
+        '  set_pile(hand(seat(1)), ["speed_3", "speed_4", "heat", "stress", "heat"])\n'
+        "  seat(1).gear = 3\n"
+        "expect:\n"
+        "  - 'size([c for c in hand(seat(1)) if c.kind == \"heat\"]) == 2'\n"
+        "  - 'sum([c.speed for c in hand(seat(1)) if c.kind == \"speed\"]) == 7'\n"
+        "  - 'sum([(if c.kind == \"heat\" then 10 else 1) for c in hand(seat(1))]) == 23'\n"
+        "  - 'sum([c.speed + seat(1).gear for c in hand(seat(1)) if c.kind == \"speed\"]) == 13'\n"
+        "  - 'size([c for c in hand(seat(1)) if c.kind == \"heat\" or seat(1).gear == 3]) == 5'\n"
+        "  - 'sum([c.speed for c in hand(seat(2)) if c.kind == \"nothing\"]) == 0'\n",
+        encoding="utf-8")
+    out = run_scenario(scenario)
+    assert out.passed, out.report.render()

@@ -31,7 +31,12 @@ def _list_arg(c, name, args, node, sc):
 def _size(c, args, node, sc):
     if not _arity(c, "size", args, node, 1):
         return "0", INT
-    src, typ = c.gen(args[0], sc)
+    if isinstance(args[0], Tree) and args[0].data == "comprehension":
+        src, typ, counted = c.comprehension(args[0], sc, "count")
+        if counted:
+            return src, INT
+    else:
+        src, typ = c.gen(args[0], sc)
     if typ == PILE:
         return f"len(st.piles[{src}])", INT
     if is_list(typ) or typ == ANY:
@@ -62,7 +67,13 @@ def _cards(c, args, node, sc):
 
 def _numbers(name):
     def build(c, args, node, sc):
-        src, et = _list_arg(c, name, args, node, sc)
+        if name == "sum" and len(args) == 1 and isinstance(args[0], Tree) and args[0].data == "comprehension":
+            src, typ, summed = c.comprehension(args[0], sc, "sum")
+            if summed:
+                return src, INT
+            et = iterable_elem(typ)
+        else:
+            src, et = _list_arg(c, name, args, node, sc)
         if src is None:
             return "0", INT
         if not compatible(et, INT):

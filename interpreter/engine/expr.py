@@ -8,6 +8,8 @@ translation goes on with type `any`, so one run lists every problem.
 """
 from __future__ import annotations
 
+import re
+
 from lark import Token, Tree
 
 from ..lang.diagnostics import did_you_mean
@@ -20,7 +22,13 @@ from .types import (ANY, BOARD, BOOL, CARD, INT, NONE, PIECE, PILE, SEAT, TEXT, 
 
 # The only Python names generated code may use besides its own constants.
 SAFE_BUILTINS = {"len": len, "sum": sum, "any": any, "all": all, "list": list, "range": range,
-                 "abs": abs, "enumerate": enumerate, "min": min, "max": max}
+                 "abs": abs, "enumerate": enumerate, "min": min, "max": max, "map": map}
+
+# Words of a generated text that read no state: string literals, the translator's constants
+# (`_k12`) and these (see `ExprCompiler._card_table`).
+_WORDS = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[A-Za-z_]\w*")
+_CONST = re.compile(r"_k\d+")
+_PURE = {"if", "else", "and", "or", "not", "in", "is", "None", "True", "False"}
 
 
 class Scope:
@@ -214,19 +222,45 @@ class ExprCompiler:
         return "[" + ", ".join(s for _c, (s, _t) in items) + "]", listof(ANY if typ == NONE else typ)
 
     def x_comprehension(self, t, sc):
+        text, typ, _reduced = self.comprehension(t, sc)
+        return text, typ
+
+    def comprehension(self, t, sc, reduce: str | None = None):
+        """(text, type, reduced). With `reduce` ("sum" or "count"), a list of cards whose item and
+        filter read nothing but the card's own fixed properties is summed or counted at once
+        through a table made here, by card (then `reduced` is true and text is that number)."""
         body_t, var_tok, src_t, cond_t = t.children
         src, src_typ = self.gen(src_t, sc)
         et = iterable_elem(src_typ)
         if et is None:
-            return self.type_error(f"cannot go through a {src_typ}", src_t)
+            return *self.type_error(f"cannot go through a {src_typ}", src_t), False
         if src_typ == PILE:
             src = f"st.piles[{src}]"
         var = str(var_tok)
         py = self.fresh(var)
         inner = sc.child(names={**sc.names, var: et}, py={**sc.py, var: py})
         body, bt = self.gen(body_t, inner)
-        tail = f" if {self.gen_cond(cond_t, inner, 'a filter')}" if cond_t is not None else ""
-        return f"[{body} for {py} in {src}{tail}]", listof(bt)
+        cond = self.gen_cond(cond_t, inner, "a filter") if cond_t is not None else "True"
+        if reduce is not None and et == CARD:
+            table = self._card_table(py, body if reduce == "sum" else "1", cond)
+            if table is not None:
+                return f"sum(map({self.k(table)}.__getitem__, {src}))", INT, True
+        tail = f" if {cond}" if cond_t is not None else ""
+        return f"[{body} for {py} in {src}{tail}]", listof(bt), False
+
+    def _card_table(self, py: str, value: str, cond: str):
+        """[value if cond else 0 for every card], when both read only the card `py` and
+        constants (no state, no local); None otherwise."""
+        for text in (value, cond):
+            for word in _WORDS.findall(text):
+                if not (word[0] in "'\"" or word == py or word in _PURE or _CONST.fullmatch(word)):
+                    return None
+        try:
+            fn = eval(f"lambda {py}: ({value}) if ({cond}) else 0", self.ns)  # noqa: S307 - our text
+            table = [fn(card) for card in range(len(self.plan.card_start))]
+        except Exception:  # noqa: BLE001 - some card has no such value: keep the comprehension
+            return None
+        return table if all(type(x) is int for x in table) else None
 
     def x_if_expr(self, t, sc):
         c_t, a_t, b_t = t.children
