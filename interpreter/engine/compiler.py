@@ -27,6 +27,14 @@ BUILTIN_EVENTS = ("game_start", "phase_start", "phase_end", "round_start", "roun
                   "turn_start", "turn_end")
 
 
+def _bd_copier(clones):
+    """A copy of the board kinds' data, each by its kind's `clone` (most games have one board)."""
+    if len(clones) == 1:
+        (one,) = clones
+        return lambda bd: [one(bd[0])]
+    return lambda bd: [f(d) for f, d in zip(clones, bd)]
+
+
 class _Emitter:
     def __init__(self):
         self.code: list = []
@@ -148,6 +156,7 @@ class Compiler(StatementGen, ExprCompiler):
             if type(kind).redeal_hidden is not BoardKind.redeal_hidden:
                 p.hiding_kinds.append(kind)
         p.any_slots = any(p.board_slots)
+        p.clone_bd = _bd_copier([k.clone for k in p.board_kinds])
 
     def _declare_piles(self):
         p = self.plan

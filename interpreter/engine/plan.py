@@ -69,6 +69,7 @@ class Plan:
     board_kinds: list = field(default_factory=list)      # per board: its BoardKind object
     hiding_kinds: list = field(default_factory=list)     # those that hide things (`redeal_hidden`)
     any_slots: bool = False                              # some board has ranking slots
+    clone_bd: object = None                              # fn(State.bd) -> a copy (each kind's clone)
     # state variables
     global_init: dict = field(default_factory=dict)
     seat_init: dict = field(default_factory=dict)

@@ -142,7 +142,7 @@ class State:
         c.slots = list(map(list.copy, self.slots))
         c.pslot = self.pslot[:]
         c.pboard = self.pboard[:]
-        c.bd = [kind.clone(d) for kind, d in zip(self.plan.board_kinds, self.bd)]
+        c.bd = self.plan.clone_bd(self.bd)
         if believe is not None:
             c.rng = believe
             c.believe = Belief(believe)
@@ -183,7 +183,7 @@ class State:
         c.slots = list(map(list.copy, self.slots)) if plan.any_slots else self.slots  # else all empty
         c.pslot = self.pslot[:]
         c.pboard = self.pboard[:]
-        c.bd = [kind.clone(d) for kind, d in zip(plan.board_kinds, self.bd)]
+        c.bd = plan.clone_bd(self.bd)
         c.rng = believe
         c.believe = Belief(believe)
         c.frames = ()
