@@ -39,14 +39,15 @@ class GreedyAgent:
                 k.redeal_hidden(base, decision.seat, self.rng)
         env = {"seat": decision.seat}
         best, picks = None, []
+        preview, rng = vm.preview, self.rng
         for i in range(decision.count):
             try:
-                st = vm.preview(base, i, self.rng)
+                st = preview(base, i, rng)
                 value = evaluate(st, env)
                 if st.believe is not None and st.believe.chance:
                     # the option met chance: score the mean of a few believed outcomes
                     for _ in range(SAMPLES - 1):
-                        value += evaluate(vm.preview(base, i, self.rng), env)
+                        value += evaluate(preview(base, i, rng), env)
                     value /= SAMPLES
             except RuleError:
                 continue  # an option whose consequences break a rule is never preferred

@@ -187,6 +187,7 @@ class Compiler(StatementGen, ExprCompiler):
                 p.pile_owner.append(owner)
                 p.pile_scope.append(scope)
                 p.n_piles += 1
+        p.unseen_piles = frozenset(i for i, vis in enumerate(p.pile_visible) if vis == "nobody")
         for name, pile in self.g.piles.items():
             if pile.refill_from is not None:
                 src = str(pile.refill_from)

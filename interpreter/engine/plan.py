@@ -49,6 +49,7 @@ class Plan:
     pile_names: list = field(default_factory=list)       # per pile id: "hand(2)"
     pile_decl: list = field(default_factory=list)        # per pile id: declared name
     pile_visible: list = field(default_factory=list)     # per pile id: all/owner/nobody/top
+    unseen_piles: frozenset = frozenset()                # pile ids that nobody sees
     pile_owner: list = field(default_factory=list)       # per pile id: seat, piece or None
     pile_scope: list = field(default_factory=list)       # per pile id: game/seat/piece/board name
     pile_base: dict = field(default_factory=dict)        # declared name -> first pile id

@@ -201,14 +201,11 @@ class State:
         at = p.var_at[name]
         return self.v[at:at + (p.n_seats if name in p.seat_init else p.n_pieces)]
 
-    def _unseen(self, pile: int) -> bool:
-        """In a belief: whether `pile` is one nobody sees and not yet put in a believed order."""
-        return self.plan.pile_visible[pile] == "nobody" and pile not in self.believe.ordered
-
     def end(self, pile: int, index: int):
         """The top (-1) or bottom (0) card of a pile, or None."""
-        if self.believe is not None and self._unseen(pile):
-            b = self.believe
+        b = self.believe
+        # in a belief, a pile nobody sees and not yet put in a believed order
+        if b is not None and pile in self.plan.unseen_piles and pile not in b.ordered:
             cards = self.pile_w(pile)
             cards.sort()  # forget the real order, then believe one
             b.rng.shuffle(cards)
@@ -313,10 +310,11 @@ class State:
                 self.move_all(refill, src, False)
                 self.shuffle(src)
                 pile = self.piles[src]
-            if self.believe is not None and self._unseen(src):
-                # any card of it, chosen whatever the real order is
-                self.believe.chance = True
-                self.move(sorted(pile)[self.believe.rng.randrange(len(pile))], dest, face_up)
+            b = self.believe
+            if b is not None and src in self.plan.unseen_piles and src not in b.ordered:
+                # any card of a pile nobody sees, chosen whatever the real order is
+                b.chance = True
+                self.move(sorted(pile)[b.rng.randrange(len(pile))], dest, face_up)
             else:
                 self.move(pile[-1], dest, face_up)
             moved += 1
