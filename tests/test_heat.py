@@ -247,3 +247,29 @@ def test_greedy_scores_a_boost_by_several_believed_flips():
         game.plan.evaluate = real
     assert calls.count(True) == greedy.SAMPLES
     assert calls.count(False) == d.count - 1
+
+
+@pytest.mark.parametrize("where, kind, expect", [
+    ("12", '"corner"', "== 7"),            # USA corner A: the first space after it is 12, limit 7
+    ("12 + 2 * 69", '"corner"', "== 7"),   # the same line on lap 3 (69 spaces a lap)
+    ("13", '"corner"', "no line of kind `corner` lies before space 13"),
+    ("12", '"hairpin"', "no line of kind `hairpin` lies before space 12"),
+])
+def test_a_line_field_of_a_named_track_is_looked_up_by_space(tmp_path, where, kind, expect):
+    """`line_limit(track, d, "corner")` on the track named in the rule is a table lookup made at
+    compile time; a space with no such line is still a rule error at its position."""
+    from interpreter.run.scenario import run_scenario
+
+    scenario = tmp_path / "limit.yaml"
+    check = f"line_limit(track, {where}, {kind}) {expect}" if expect.startswith("==") else \
+        f"line_limit(track, {where}, {kind}) == 0"
+    scenario.write_text(
+        "scenario: {name: limit, source: test}\n"
+        f"ruleset: {ROOT / 'rulesets' / 'heat'}\n"
+        "players: 2\n"
+        f"expect:\n  - '{check}'\n", encoding="utf-8")
+    out = run_scenario(scenario)
+    if expect.startswith("=="):
+        assert out.passed, out.report.render()
+    else:
+        assert not out.passed and expect in out.report.render()

@@ -12,6 +12,7 @@ nearest free spot behind it (blocking). In one space the piece on the race line 
 """
 from __future__ import annotations
 
+import ast
 import html
 import math
 from bisect import bisect_right
@@ -425,14 +426,39 @@ def _next_lines(c, args, node, sc):
     return f"{k}.next_lines({d}, {kind}, {n})", listof(INT)
 
 
+_NO_LINE = object()
+
+
+def _literal_text(src: str):
+    """The text of a translated string written out in the rule (`'sector'`); None otherwise."""
+    try:
+        value = ast.literal_eval(src)
+    except (ValueError, SyntaxError):
+        return None
+    return value if isinstance(value, str) else None
+
+
 def _line_field(name, attr, typ):
     def build(c, args, node, sc):
         if not _arity(c, name, args, node, 3):
             return "None", typ
-        k, _b = _lane_board(c, args[0], sc, f"`{name}` takes a lane track")
+        k, b = _lane_board(c, args[0], sc, f"`{name}` takes a lane track")
         d = _want(c, args[1], sc, INT, "the progress of the line (the first space after it)")
         kind = _want(c, args[2], sc, TEXT, "the kind of line")
         loc = c.loc(node)
+        track = c.plan.board_kinds[int(b)] if b.isdigit() else None
+        kname = _literal_text(kind)
+        if isinstance(track, Lanes) and kname is not None:
+            # a named track and a kind written out: the field by space, looked up now
+            values = {space: getattr(ln, attr) for space, ln in track.at_space.get(kname, {}).items()}
+            L = track.L
+
+            def field(d):
+                v = values.get(d % L, _NO_LINE)
+                if v is _NO_LINE:
+                    raise RuleError(f"no line of kind `{kname}` lies before space {d % L}", loc)
+                return v
+            return f"{c.k(field)}({d})", typ
 
         def fn(kobj, d, kind):
             ln = kobj.line_at(d, kind)
