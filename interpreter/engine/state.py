@@ -127,22 +127,37 @@ class State:
         self.simul = None
         self.believe: Belief | None = None   # a bot's lookahead copy (see `Belief`)
 
+    def _copy(self, share_cards: bool) -> "State":
+        """A new state with this one's table: its variables and boards copied, its cards copied
+        too or (`share_cards`) shared until changed. The caller fills in the rest."""
+        c = State.__new__(State)
+        plan = c.plan = self.plan
+        if share_cards:
+            c.piles = self.piles[:]   # the same lists: `pile_w` copies one before changing it
+            c.where = self.where
+            c.up = self.up
+            c.mine = 0
+            c.cards_mine = False
+        else:
+            c.piles = list(map(list.copy, self.piles))
+            c.where = self.where[:]
+            c.up = self.up[:]
+            c.mine = -1
+            c.cards_mine = True
+        c.g = self.g.copy()
+        c.v = self.v[:]
+        c.slots = list(map(list.copy, self.slots)) if plan.any_slots else self.slots  # else all empty
+        c.pslot = self.pslot[:]
+        c.pboard = self.pboard[:]
+        c.bd = plan.clone_bd(self.bd)
+        c.ended = self.ended
+        c.steps = self.steps
+        return c
+
     def clone(self, believe: random.Random | None = None) -> "State":
         """A copy to play on. With `believe`, the copy is a bot's belief (see `self.believe`):
         chance and the order of unseen piles come from that generator."""
-        c = State.__new__(State)
-        c.plan = self.plan
-        c.piles = list(map(list.copy, self.piles))
-        c.where = self.where[:]
-        c.up = self.up[:]
-        c.mine = -1
-        c.cards_mine = True
-        c.g = self.g.copy()
-        c.v = self.v[:]
-        c.slots = list(map(list.copy, self.slots))
-        c.pslot = self.pslot[:]
-        c.pboard = self.pboard[:]
-        c.bd = self.plan.clone_bd(self.bd)
+        c = self._copy(False)
         if believe is not None:
             c.rng = believe
             c.believe = Belief(believe)
@@ -159,8 +174,6 @@ class State:
             # The choice waits in the top frame: its copy's locals go with the copy.
             c.pending = (spec, opts, c.frames[-1][2] if self.frames and env is self.frames[-1][2] else env)
         c.trace = None if self.trace is None else self.trace[:]
-        c.ended = self.ended
-        c.steps = self.steps
         c.feed = None if self.feed is None else self.feed[:]
         c.simul = None if self.simul is None else self.simul.clone()
         return c
@@ -170,27 +183,12 @@ class State:
         score. It is cheap: it shares the piles, `where` and `up` with this state and copies a
         pile only when it changes it, and it has no machine (no frames: it is never run). This
         state must not change while the copy is in use."""
-        c = State.__new__(State)
-        c.plan = self.plan
-        c.piles = self.piles[:]
-        c.where = self.where
-        c.up = self.up
-        c.mine = 0
-        c.cards_mine = False
-        c.g = self.g.copy()
-        c.v = self.v[:]
-        plan = self.plan
-        c.slots = list(map(list.copy, self.slots)) if plan.any_slots else self.slots  # else all empty
-        c.pslot = self.pslot[:]
-        c.pboard = self.pboard[:]
-        c.bd = plan.clone_bd(self.bd)
+        c = self._copy(True)
         c.rng = believe
         c.believe = Belief(believe)
         c.frames = ()
         c.pending = None
         c.trace = None
-        c.ended = self.ended
-        c.steps = self.steps
         c.feed = None
         c.simul = None
         return c
