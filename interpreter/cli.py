@@ -20,7 +20,7 @@ def _print_report(report: Report) -> None:
 
 
 def cmd_validate(args) -> int:
-    from .check.validate import validate_path
+    from .run.validate import validate_path
     from .load.ruleset import find_ruleset
 
     # a ruleset's name (as `play` takes it) or any path: a folder, a game or variant file
@@ -218,7 +218,7 @@ def cmd_check(args) -> int:
 def cmd_render(args) -> int:
     """Draw a board as SVG: from a track file, or a ruleset's boards."""
     from .boards import KINDS
-    from .check.schema import check_structure
+    from .load.structure import check_structure
     from .ir.models import kind_of
     from .load.ruleset import read_file
     from .run.session import load

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-import interpreter.check.validate as validate_module
+import interpreter.run.validate as validate_module
 from interpreter.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -336,20 +336,20 @@ def test_players_min_above_max_points_at_players(capsys, game):
 # ---- 4. DSL syntax, positioned in the YAML file ---------------------------------------------
 
 def test_dsl_syntax_error_in_a_do_block(capsys, game):
-    edit(game, "to column(car.slot) face up\n              overtake(car)\n      - id: player_plays",
-         "to column(car.slot) face sideways\n              overtake(car)\n      - id: player_plays")
+    edit(game, "to column(slot_of(car)) face up\n              overtake(car)\n      - id: player_plays",
+         "to column(slot_of(car)) face sideways\n              overtake(car)\n      - id: player_plays")
     expect_one(capsys, game, game, find(game, "sideways"), "E101",
                "syntax error in rule: unexpected `sideways`", hint="expected `up` or `down`")
 
 
 def test_dsl_extra_parenthesis(capsys, game):
-    edit(game, "let ahead = at(grid, car.slot - 1)\n", "let ahead = at(grid, car.slot - 1))\n")
+    edit(game, "let ahead = at(grid, slot_of(car) - 1)\n", "let ahead = at(grid, slot_of(car) - 1))\n")
     expect_one(capsys, game, game, find(game, "))\n", offset=1), "E101", "unexpected `)`",
                hint="expected end of line")
 
 
 def test_dsl_block_header_without_colon(capsys, game):
-    edit(game, "      if car.slot > 1 and s > 0:\n", "      if car.slot > 1 and s > 0\n")
+    edit(game, "      if slot_of(car) > 1 and s > 0:\n", "      if slot_of(car) > 1 and s > 0\n")
     line, col = find(game, "s > 0\n", offset=len("s > 0"))
     expect_one(capsys, game, game, (line, col), "E101", "unexpected end of line", hint="ends with `:`")
 
@@ -372,8 +372,8 @@ def test_dsl_tab_inside_a_block_counts_as_one_column(capsys, game):
 
 
 def test_dsl_misspelt_keyword(capsys, game):
-    edit(game, "'if car.pitted then 0 else column_speed(car.slot)'",
-         "'if car.pitted then 0 els column_speed(car.slot)'")
+    edit(game, "'if car.pitted then 0 else column_speed(slot_of(car))'",
+         "'if car.pitted then 0 els column_speed(slot_of(car))'")
     expect_one(capsys, game, game, find(game, "els "), "E101", "unexpected `els`",
                hint="did you mean `else`?")
 
@@ -545,7 +545,7 @@ def test_type_error_text_plus_number(capsys, game):
 
 
 def test_type_error_if_on_a_number(capsys, game):
-    edit(game, "      if car.slot > 1 and s > 0:\n", "      if 3:\n")
+    edit(game, "      if slot_of(car) > 1 and s > 0:\n", "      if 3:\n")
     expect_one(capsys, game, game, find(game, "if 3:", offset=3), "E120",
                "condition must be true or false (bool), but this is int")
 
@@ -689,8 +689,8 @@ def test_loop_that_never_ends(capsys, project, game):
 
 def test_rule_that_fails_while_playing(capsys, project, game):
     quick(project, keep_variants=False)
-    edit(game, "pit_cards_by_position[c.slot]", "pit_cards_by_position[c.slot + 1]")
-    expect_one(capsys, game, game, find(game, "pit_cards_by_position[c.slot + 1]"), "E202",
+    edit(game, "pit_cards_by_position[slot_of(c)]", "pit_cards_by_position[slot_of(c) + 1]")
+    expect_one(capsys, game, game, find(game, "pit_cards_by_position[slot_of(c) + 1]"), "E202",
                "a rule failed while playing in `setup`", "index 6 is outside the list", "seed 1")
 
 

@@ -10,7 +10,7 @@ import pytest
 from interpreter.agents.base import RandomAgent
 from interpreter.agents.greedy import GreedyAgent
 from interpreter.boards.cells import Cells, CellsModel
-from interpreter.check.schema import check_structure
+from interpreter.load.structure import check_structure
 from interpreter.engine.game import Game
 from interpreter.lang.diagnostics import Report
 from interpreter.load.ruleset import read_file

@@ -179,8 +179,8 @@ def test_a_rule_error_points_at_the_statement_that_failed(tmp_path):
         "situation: |\n"
         "  let fine = 1\n"
         "  for c in cars:\n"
-        "      let slot = c.slot\n"
-        "      let far = at(grid, slot + 5).slot\n", encoding="utf-8")
+        "      let slot = slot_of(c)\n"
+        "      let far = slot_of(at(grid, slot + 5))\n", encoding="utf-8")
     out = run_scenario(scenario)
     assert not out.passed
     text = out.report.render()

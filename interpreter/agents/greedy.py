@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 
 from ..engine import vm
-from ..engine.state import RuleError
+from ..lang.errors import RuleError
 
 # Believed outcomes averaged for an option that meets chance (a draw from an unseen pile, a
 # shuffle): with one, a lucky draw makes a risky option look safe; measured in docs/architecture.md.

@@ -1,5 +1,16 @@
-"""What every board kind provides to the engine."""
+"""What every board kind provides to the engine, and how a kind declares its built-ins.
+
+A kind is a class registered with `@register`: its declaration model (pydantic, with
+`kind: Literal[...]`), its run-time data (plain lists in `st.bd[index]`, copied by `clone`),
+its built-ins (declared once with signatures, `library/api.py`), and a view that is data.
+Turning a view into text or a picture belongs to `run/`.
+"""
 from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..lang.errors import RuleError
+from ..library.api import NOT_CONST, Builtin, Param
 
 KINDS: dict[str, type["BoardKind"]] = {}
 
@@ -10,21 +21,13 @@ def register(cls):
 
 
 class BoardKind:
-    """One board of a game. Subclasses set `kind` and `Model` (the pydantic model of its
-    declaration, with `kind: Literal[...]`), and may offer built-ins:
-
-    - `functions`: name -> builder(compiler, args, node, scope) -> (python source, type), like
-      the entries of `interpreter.engine.builtins.BUILTINS`;
-    - `effects`: name -> builder(compiler, args, node, scope) -> fn(st, env), like `EFFECTS`.
-
-    Run-time data (where pieces stand, tiles' faces, ...) is plain data kept in `st.bd[index]`;
-    `clone` copies it cheaply. Static data (the layout) stays on this object.
-    """
+    """One board of a game."""
 
     kind = ""
-    Model = None
-    functions: dict = {}
-    effects: dict = {}
+    noun = "a board"              # how a person names a board of this kind: "a lane track"
+    Model: Any = None
+    builtins: list[Builtin] = []
+    has_places = False            # piles may be declared `of:` a board of this kind, one per place
 
     def __init__(self, name: str, index: int, decl, plan):
         self.name = name
@@ -43,9 +46,14 @@ class BoardKind:
     def clone(self, data):
         return data
 
-    def view(self, st, seat):
-        """What a seat sees of this board (plain data for the terminal and for bots)."""
-        return None
+    def view(self, st, seat) -> dict:
+        """What a seat sees of this board, as data: {"kind", "pieces": [{"piece", "where", ...}],
+        and what else the kind shows}. `run/view.py` draws it as text."""
+        return {"kind": self.kind, "pieces": [{"piece": p, "where": w} for p, w in self.positions(st)]}
+
+    def positions(self, st) -> list[tuple[str, str]]:
+        """Where each piece on this board stands, in the board's order, in a player's words."""
+        return []
 
     def redeal_hidden(self, st, seat, rng) -> None:
         """Rearrange, on a copy of the state, what `seat` cannot see (a bot that looks ahead
@@ -55,3 +63,75 @@ class BoardKind:
     def svg(self) -> str | None:
         """A picture of the board for a designer to check by eye, or None."""
         return None
+
+
+# ---- declaring built-ins -----------------------------------------------------------------------
+
+def kind_at(st, b, cls, name: str):
+    """The board `b` as a board of kind `cls`, or a rule error."""
+    plan = st.plan
+    k = plan.board_kinds[b] if b is not None and 0 <= b < len(plan.board_kinds) else None
+    if not isinstance(k, cls):
+        shown = plan.board_names[b] if k is not None else b
+        raise RuleError(f"`{name}`: board `{shown}` is not {cls.noun}")
+    return k
+
+
+def on_board(cls, name: str, params: list[tuple[str, str]], returns: str | None, doc: str = ""):
+    """A built-in whose first argument is a board of kind `cls`: the function below it is
+    fn(kind, st, *the other arguments). A board named in the rule is found when compiling."""
+    def wrap(fn: Callable):
+        def run(st, b, *rest):
+            return fn(kind_at(st, b, cls, name), st, *rest)
+
+        def bind(plan, consts):
+            b = consts[0]
+            if b is NOT_CONST or not isinstance(plan.board_kinds[b], cls):
+                return None
+            k = plan.board_kinds[b]
+            return lambda st, _b, *rest: fn(k, st, *rest)
+        board = Param(cls.kind, f"the board of `{name}`")
+        return Builtin(name, (board, *(Param(t, w) for t, w in params)), returns, run, doc,
+                       bind=bind, kind=cls.kind)
+    return wrap
+
+
+def of_piece(cls, name: str, params: list[tuple[str, str]], returns: str | None, doc: str = "",
+             off: Callable | None = None):
+    """A built-in whose first argument is a piece on a board of kind `cls`: the function below
+    it is fn(kind, data, piece, *the other arguments), for the board the piece stands on (in a
+    game with one board of the kind, found when compiling). A piece on no such board is a rule
+    error, or `off(piece, *args)` when given."""
+    def wrap(fn: Callable):
+        def find(st, p):
+            if p is None:
+                raise RuleError(f"`{name}`: a piece was expected, not none")
+            for i, k in enumerate(st.plan.board_kinds):
+                if isinstance(k, cls) and k.holds(st.bd[i], p):
+                    return k, st.bd[i]
+            return None, None
+
+        def run(st, p, *rest):
+            k, data = find(st, p)
+            if k is None:
+                if off is not None:
+                    return off(p, *rest)
+                raise RuleError(f"`{name}`: `{st.plan.piece_names[p]}` is not on {cls.noun}")
+            return fn(k, data, p, *rest)
+
+        def bind(plan, consts):
+            boards = [(i, k) for i, k in enumerate(plan.board_kinds) if isinstance(k, cls)]
+            if len(boards) != 1:
+                return None
+            ((i, k),) = boards
+
+            def one(st, p, *rest):
+                data = st.bd[i]
+                if p is None or not k.holds(data, p):
+                    return run(st, p, *rest)  # says what is wrong
+                return fn(k, data, p, *rest)
+            return one
+        piece = Param("piece", f"the piece of `{name}`")
+        return Builtin(name, (piece, *(Param(t, w) for t, w in params)), returns, run, doc,
+                       bind=bind, kind=cls.kind)
+    return wrap

@@ -21,7 +21,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ..engine.state import RuleError
+from ..lang.errors import RuleError
 from ..engine.types import BOARD, BOOL, CARD, INT, PIECE, TEXT, listof
 from ..engine.args import _arity, _want
 from .base import BoardKind, register

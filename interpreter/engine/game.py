@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import vm
-from .show import show
+from ..lang.show import show
 from .state import State
 
 
@@ -147,7 +147,7 @@ class Game:
         pieces = {}
         for pc, name in enumerate(p.piece_names):
             owner = owners[pc]
-            info = {"owner": None if owner is None else owner + 1, "slot": st.pslot[pc]}
+            info = {"owner": None if owner is None else owner + 1}
             for var in p.piece_init:
                 if var == "owner":
                     continue

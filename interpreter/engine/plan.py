@@ -1,4 +1,4 @@
-"""The compiled game: plain Python data and closures, built once per ruleset and player count.
+"""The compiled game: plain Python data and functions, built once per ruleset and player count.
 
 Nothing here is pydantic; the machine reads only this while playing.
 """
@@ -59,17 +59,16 @@ class Plan:
     card_type: list = field(default_factory=list)        # per card: type index
     card_props: dict = field(default_factory=dict)       # prop -> per card value
     type_props: list = field(default_factory=list)       # per type: props dict
-    card_start: list = field(default_factory=list)      # per card: starting pile id
+    card_start: list = field(default_factory=list)       # per card: starting pile id
+    card_type_names: list = field(default_factory=list)  # per card: its type's id
     # pieces and boards
     n_pieces: int = 0
     piece_names: list = field(default_factory=list)
     piece_kind: list = field(default_factory=list)
     kind_pieces: dict = field(default_factory=dict)
     board_names: list = field(default_factory=list)
-    board_slots: list = field(default_factory=list)      # ranking slots (0 for other kinds)
     board_kinds: list = field(default_factory=list)      # per board: its BoardKind object
     hiding_kinds: list = field(default_factory=list)     # those that hide things (`redeal_hidden`)
-    any_slots: bool = False                              # some board has ranking slots
     clone_bd: object = None                              # fn(State.bd) -> a copy (each kind's clone)
     # state variables
     global_init: dict = field(default_factory=dict)
@@ -90,6 +89,7 @@ class Plan:
     max_rounds: int = 1000
     max_steps: int = 2_000_000
     rules: dict = field(default_factory=dict)            # rule id -> Loc
+    codegen: object = None                               # what was generated (`explain --python`)
 
     def pile_label(self, pile: int) -> str:
         return self.pile_names[pile]

@@ -8,42 +8,7 @@ from __future__ import annotations
 
 import random
 
-
-class RuleError(Exception):
-    """A rule did something impossible while playing (the ruleset's fault, with its position)."""
-
-    def __init__(self, message: str, loc=None, rule: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.loc = loc
-        self.rule = rule
-
-    def __str__(self) -> str:
-        where = f"{self.loc}: " if self.loc else ""
-        rule = f" (in rule `{self.rule}`)" if self.rule else ""
-        return f"{where}{self.message}{rule}"
-
-
-# Python errors a rule can cause with a value it cannot use (none, a missing index, ...).
-PYTHON_ERRORS = (TypeError, KeyError, IndexError, AttributeError, ValueError, ZeroDivisionError)
-
-
-def describe_error(e: Exception) -> str:
-    """A Python error raised inside a rule, said in the rule's terms."""
-    if isinstance(e, ZeroDivisionError):
-        return "division by zero (`//` or `%` by 0)"
-    if isinstance(e, TypeError) and "NoneType" in str(e):
-        return ("a value is `none` here: nothing stands where a piece, card, seat or number "
-                "was expected (an empty slot? a missing card?)")
-    return f"a rule used a value it cannot use here ({type(e).__name__}: {e})"
-
-
-class GameTooLong(RuleError):
-    """The game passed its round or step limit: it may never end."""
-
-
-class EndGame(Exception):
-    """`end game` unwinds the machine."""
+from ..lang.errors import GameTooLong
 
 
 class SharedRandom:
@@ -96,9 +61,8 @@ class Belief:
 
 
 class State:
-    __slots__ = ("plan", "piles", "where", "up", "mine", "cards_mine", "g", "v", "slots", "pslot",
-                 "pboard", "bd", "rng", "frames", "pending", "trace", "ended", "steps", "feed", "simul",
-                 "believe")
+    __slots__ = ("plan", "piles", "where", "up", "mine", "cards_mine", "g", "v", "bd", "rng", "frames",
+                 "pending", "trace", "ended", "steps", "feed", "simul", "believe")
 
     def __init__(self, plan, seed: int):
         self.plan = plan
@@ -113,10 +77,7 @@ class State:
         self.cards_mine = True
         self.g: dict = dict(plan.global_init)
         self.v: list = plan.var_start[:]   # seat and piece variables (plan.var_at)
-        self.slots: list[list] = [[None] * n for n in plan.board_slots]
-        self.pslot: list[int] = [0] * plan.n_pieces
-        self.pboard: list[int] = [-1] * plan.n_pieces
-        self.bd: list = [kind.init(self) for kind in plan.board_kinds]  # other board kinds' data
+        self.bd: list = [kind.init(self) for kind in plan.board_kinds]  # each board's data (its kind's)
         self.rng = SharedRandom(random.Random(seed))
         self.frames: list = []
         self.pending = None
@@ -146,9 +107,6 @@ class State:
             c.cards_mine = True
         c.g = self.g.copy()
         c.v = self.v[:]
-        c.slots = list(map(list.copy, self.slots)) if plan.any_slots else self.slots  # else all empty
-        c.pslot = self.pslot[:]
-        c.pboard = self.pboard[:]
         c.bd = plan.clone_bd(self.bd)
         c.ended = self.ended
         c.steps = self.steps
@@ -297,9 +255,14 @@ class State:
                                [self.plan.card_label(c) for c in self.piles[pile]]))
 
     def draw(self, src: int, dest: int, n: int, face_up: bool | None) -> int:
-        """Move up to n top cards; an empty source is refilled from its refill pile first."""
+        """Move up to n top cards; an empty source is refilled from its refill pile first. Each
+        card drawn is a step (`limits.max_steps`): a draw that refills forever stops."""
         moved = 0
+        limit = self.plan.max_steps
         while moved < n:
+            self.steps += 1
+            if self.steps > limit:
+                raise GameTooLong(f"`draw` went on for more than {limit} steps (`limits.max_steps`)")
             pile = self.piles[src]   # read again each time: a move may have copied it
             if not pile:
                 refill = self.plan.refill.get(src)

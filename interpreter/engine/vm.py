@@ -6,8 +6,9 @@ needs its commits (`st.simul`), or when the game is over (no frames left).
 """
 from __future__ import annotations
 
+from ..lang.errors import EndGame, GameTooLong, RuleError
+from .boundary import fail
 from .plan import CALL, CHOOSE, EXEC, FOR_INIT, FOR_NEXT, HALT, JMP, JMPF, RET, SIMUL, TRACE
-from .state import PYTHON_ERRORS, EndGame, GameTooLong, RuleError, describe_error
 
 
 class SimulRun:
@@ -36,6 +37,10 @@ def _end_feed(st, env):
                         "changed because of another seat's choice)")
     st.feed = None
 
+
+# Machine frames a game may stack (procedures that wait, calling each other): the checker refuses
+# cycles, so only a very long chain of distinct procedures could come near.
+MAX_FRAMES = 1000
 
 _FEED_END = [(EXEC, (None, "simultaneously"), _end_feed), (RET, (None, "simultaneously"))]
 
@@ -91,18 +96,24 @@ def run(st, EXEC=EXEC, JMPF=JMPF, FOR_NEXT=FOR_NEXT, JMP=JMP, CHOOSE=CHOOSE, CAL
                         return
                     pc = _take(st, spec, opts, env, pick)
                 elif op == FOR_INIT:
-                    env[ins[2]] = (list(ins[3](st, env)), 0)
+                    items = list(ins[3](st, env))
+                    st.steps += len(items)
+                    if st.steps > max_steps:
+                        raise GameTooLong(f"the rules went round their loops more than {max_steps} times "
+                                          "(`limits.max_steps`)")
+                    env[ins[2]] = (items, 0)
                     pc += 1
                 elif op == CALL:
-                    procs, name, names, arg_fns = ins[2], ins[3], ins[4], ins[5]
-                    local = {n: f(st, env) for n, f in zip(names, arg_fns)}
-                    body = procs[name]
+                    body, names, arg_fns = ins[2], ins[3], ins[4]
+                    values = [f(st, env) for f in arg_fns]
                     if callable(body):
-                        body(st, local)
+                        body(st, *values)
                         pc += 1
                     else:
+                        if len(frames) > MAX_FRAMES:
+                            raise RuleError("procedures call each other too deeply")
                         fr[1] = pc + 1
-                        frames.append([body, 0, local])
+                        frames.append([body, 0, dict(zip(names, values))])
                         break
                 elif op == RET:
                     frames.pop()
@@ -140,17 +151,14 @@ def run(st, EXEC=EXEC, JMPF=JMPF, FOR_NEXT=FOR_NEXT, JMP=JMP, CHOOSE=CHOOSE, CAL
             frames.clear()
             st.ended = True
             return
-        except RuleError as e:
-            if e.loc is None:
-                e.loc = ins[1][0]
-            if e.rule is None:
-                e.rule = ins[1][1]
-            raise
-        except RecursionError:
-            raise RuleError("rules call each other without end (recursion too deep)",
-                            ins[1][0], ins[1][1]) from None
-        except PYTHON_ERRORS as e:
-            raise RuleError(describe_error(e), ins[1][0], ins[1][1]) from e
+        except Exception as e:  # noqa: BLE001 - the error boundary: every error is a rule's
+            err = fail(e)
+            if isinstance(err, RuleError):
+                if err.loc is None:
+                    err.loc = ins[1][0]
+                if err.rule is None:
+                    err.rule = ins[1][1]
+            raise err from None
 
 
 def _recommit(st, spec, opts, env, pick, committed) -> None:
@@ -208,11 +216,10 @@ def preview(st, pick: int, rng=None):
     except EndGame:
         c.frames = []
         c.ended = True
-    except RuleError as e:
-        if e.loc is None:
-            e.loc, e.rule = spec.loc, spec.rule
-        raise
-    except PYTHON_ERRORS as e:
-        raise RuleError(describe_error(e), spec.loc, spec.rule) from e
+    except Exception as e:  # noqa: BLE001 - the error boundary
+        err = fail(e)
+        if isinstance(err, RuleError) and err.loc is None:
+            err.loc, err.rule = spec.loc, spec.rule
+        raise err from None
     return c
 

@@ -82,6 +82,10 @@ class Report:
     def ok(self) -> bool:
         return not any(d.severity == "error" for d in self.items)
 
+    @property
+    def errors(self) -> int:
+        return sum(d.severity == "error" for d in self.items)
+
     def render(self) -> str:
         return "\n\n".join(d.render() for d in self.items)
 

@@ -1,24 +1,28 @@
-"""DSL text to syntax trees, with syntax errors positioned in the designer's file.
+"""Rule text to syntax trees (`nodes.py`), with syntax errors placed in the designer's file.
 
-A rule is written inside a YAML string; `parse_block` and `parse_expr` map every position
-inside that string back to the file through `SrcStr.at`.
+A rule is written inside a YAML string; every position inside that string maps back to the
+file through `SrcStr.at` (any other string is placed as `<text>`). Lark parses; a transformer
+turns its tree into our node classes, unescapes strings and parses the `{...}` of templates,
+so that nothing after this module ever reads rule text.
 """
 from __future__ import annotations
 
-import copy
 from functools import lru_cache
 from pathlib import Path
+from typing import Callable
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
+from . import nodes as n
 from .diagnostics import Loc, Report, did_you_mean
+from .limits import MAX_INT, MAX_NUMBER_DIGITS
 
 _GRAMMAR = Path(__file__).with_name("grammar.lark")
 
-# The compiler walks rule trees recursively: a rule nested deeper than this is refused here
-# with a diagnostic instead of overflowing Python's stack later.
+# Passes walk trees recursively: a rule nested deeper than this is refused here with a
+# diagnostic instead of overflowing Python's stack later.
 MAX_RULE_DEPTH = 100
 
 
@@ -51,18 +55,22 @@ class _BadDedent(Exception):
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
+    # Built once per process (about half a second). No cache file: a parser table loaded
+    # from a shared folder would be code anybody could plant.
     return Lark(_GRAMMAR.read_text(encoding="utf-8"), parser="lalr", postlex=_Indent(),
                 start=["start_block", "start_expr"], propagate_positions=True,
-                # Building the parser tables takes half a second: lark keeps them in a temporary
-                # file named after the grammar's hash, so each run after the first starts fast.
-                maybe_placeholders=True, cache=True)
+                maybe_placeholders=True)
 
 
-def _locate(src, line: int, col: int) -> Loc:
+Locate = Callable[[int, int], Loc]
+
+
+def locator(src) -> Locate:
+    """Maps a 1-based (line, col) inside a rule's text to its place in the file."""
     at = getattr(src, "at", None)
     if at is not None:
-        return at(line, col)
-    return Loc("<text>", line, col)
+        return at
+    return lambda line, col: Loc("<text>", line, col)
 
 
 _NAMES = {
@@ -81,6 +89,11 @@ def _keywords() -> dict[str, str]:
     return {t.name: f"`{t.pattern.value}`" for t in _parser().terminals if t.pattern.type == "str"}
 
 
+def keywords() -> set[str]:
+    """The words of the language: never names."""
+    return {v.strip("`") for v in _keywords().values() if v.strip("`").isalpha()}
+
+
 def _describe(tok) -> str:
     if isinstance(tok, Token):
         if tok.type in ("_NL", "$END"):
@@ -95,11 +108,11 @@ def _describe(tok) -> str:
 
 def _expected(names) -> str:
     shown = []
-    for n in sorted(names):
-        if n in _NAMES or n in _keywords():
-            shown.append(_NAMES.get(n) or _keywords()[n])
-        elif not n.startswith("__"):
-            shown.append(n)
+    for name in sorted(names):
+        if name in _NAMES or name in _keywords():
+            shown.append(_NAMES.get(name) or _keywords()[name])
+        elif not name.startswith("__"):
+            shown.append(name)
     shown = sorted(set(shown))
     if not shown:
         return ""
@@ -108,70 +121,71 @@ def _expected(names) -> str:
     return "expected " + ", ".join(shown)
 
 
-# Trees of rules already parsed, by (start, text): `validate` compiles a ruleset once per player
-# count and variant, and parsing is most of that work. Callers get copies (positions in a tree
-# are relative to its text, so a copy serves any file the same text is in).
+# Lark trees already parsed, by (start, text): `validate` and the scenarios load the same
+# files many times. Positions in a Lark tree are relative to its text, so one tree serves every
+# place the same text is written; the transformer below gives each use its own nodes.
 _TREES: dict[tuple[str, str], Tree] = {}
 _MAX_TREES = 4096
 
 
-def _parse(src: str, start: str, report: Report) -> Tree | None:
-    text = str(src)
-    if start == "start_block" and not text.endswith("\n"):
-        text += "\n"
+def _lark_tree(text: str, start: str, locate: Locate, report: Report) -> Tree | None:
     cached = _TREES.get((start, text))
     if cached is not None:
-        return copy.deepcopy(cached)
+        return cached
     try:
         tree = _parser().parse(text, start=start)
     except UnexpectedInput as e:
-        line, col = max(e.line, 1), max(e.column, 1)
-        hint = None
-        if isinstance(e, UnexpectedCharacters):
-            ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else "?"
-            msg = f"unexpected character `{ch}`"
-            if ch == "'":
-                hint = 'strings use double quotes: "like this"'
-            elif ch == "=":
-                hint = "compare with `==`; assign with `=` only at the start of a statement"
-        elif isinstance(e, UnexpectedEOF):
-            msg = "the rule ends too early"
-            hint = _expected(e.expected) or None
-        elif isinstance(e, UnexpectedToken):
-            msg = f"unexpected {_describe(e.token)}"
-            hint = _expected(e.expected) or None
-            if e.token.type == "NAME":  # a misspelt keyword: `els`, `whil`
-                words = [_keywords()[n].strip("`") for n in e.expected if n in _keywords()]
-                hint = did_you_mean(e.token.value, [w for w in words if w.isalpha()]) or hint
-            if e.token.type == "$END" or (e.token.type == "_NL" and e.token.line is None):
-                line, col = _end_position(text)
-            if e.token.type in ("_INDENT", "_DEDENT"):
-                # they borrow the position of the line break before them: point at the line's text
-                line, col = e.token.end_line or line, e.token.end_column or col
-                hint = "indent the lines of a block by the same amount"
-            elif e.token.type == "_NL" and "COLON" in e.expected:
-                hint = "a block header (`if`, `for`, `option`, ...) ends with `:`"
-        else:  # pragma: no cover - lark has no other kinds
-            msg = "syntax error"
-        report.add("E101", f"syntax error in rule: {msg}", _locate(src, line, col), hint)
+        _syntax_error(e, text, locate, report)
         return None
     except _BadDedent as e:
         report.add("E101", "syntax error in rule: this line's indentation matches no enclosing block",
-                   _locate(src, e.line, e.col), "indent the lines of a block consistently")
+                   locate(e.line, e.col), "indent the lines of a block consistently")
         return None
-    except Exception as e:  # a safety net: lark's indenter may raise plain errors
-        report.add("E101", f"syntax error in rule: {e}", _locate(src, 1, 1),
+    except Exception as e:  # noqa: BLE001 - lark's indenter may raise plain errors
+        report.add("E101", f"syntax error in rule: {e}", locate(1, 1),
                    "indent the lines of a block consistently")
         return None
     deep = _too_deep(tree)
     if deep is not None:
-        report.add("E103", "rule is nested too deeply", _locate(src, *deep),
+        report.add("E103", "rule is nested too deeply", locate(*deep),
                    "split it into smaller parts with `let`, a function or a procedure")
         return None
     if len(_TREES) >= _MAX_TREES:
         _TREES.clear()
-    _TREES[(start, text)] = copy.deepcopy(tree)
+    _TREES[(start, text)] = tree
     return tree
+
+
+def _syntax_error(e: UnexpectedInput, text: str, locate: Locate, report: Report) -> None:
+    line, col = max(e.line, 1), max(e.column, 1)
+    hint = None
+    if isinstance(e, UnexpectedCharacters):
+        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else "?"
+        msg = f"unexpected character `{ch}`"
+        if ch == "'":
+            hint = 'strings use double quotes: "like this"'
+        elif ch == "=":
+            hint = "compare with `==`; assign with `=` only at the start of a statement"
+    elif isinstance(e, UnexpectedEOF):
+        msg = "the rule ends too early"
+        hint = _expected(e.expected) or None
+    elif isinstance(e, UnexpectedToken):
+        msg = f"unexpected {_describe(e.token)}"
+        hint = _expected(e.expected) or None
+        if e.token.type == "NAME":  # a misspelt keyword: `els`, `whil`
+            words = [_keywords()[k].strip("`") for k in e.expected if k in _keywords()]
+            hint = did_you_mean(e.token.value, [w for w in words if w.isalpha()]) or hint
+        if e.token.type == "$END" or (e.token.type == "_NL" and e.token.line is None):
+            line, col = _end_position(text)
+        if e.token.type in ("_INDENT", "_DEDENT"):
+            # they borrow the position of the line break before them: point at the line's text
+            line, col = e.token.end_line or line, e.token.end_column or col
+            hint = "indent the lines of a block by the same amount"
+        elif e.token.type == "_NL" and "COLON" in e.expected:
+            hint = "a block header (`if`, `for`, `option`, ...) ends with `:`"
+    else:  # pragma: no cover - lark has no other kinds
+        msg = "syntax error"
+    report.add("E101", f"syntax error in rule: {msg}", locate(line, col), hint)
 
 
 def _too_deep(tree: Tree) -> tuple[int, int] | None:
@@ -193,10 +207,302 @@ def _end_position(text: str) -> tuple[int, int]:
     return len(lines), len(lines[-1]) + 1
 
 
-def parse_block(src: str, report: Report) -> Tree | None:
-    return _parse(src, "start_block", report)
+# ---- strings ---------------------------------------------------------------------------------
+
+_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"'}
 
 
-def parse_expr(src: str, report: Report) -> Tree | None:
-    tree = _parse(src, "start_expr", report)
-    return tree.children[0] if tree is not None else None
+class _Bad(Exception):
+    """A problem inside a token, reported at an offset of its text."""
+
+    def __init__(self, code: str, message: str, offset: int, hint: str | None = None):
+        super().__init__(message)
+        self.code, self.message, self.offset, self.hint = code, message, offset, hint
+
+
+def unescape(raw: str, base: int = 0) -> str:
+    """The text of a string's inside (between its quotes), escapes read left to right."""
+    out = []
+    i = 0
+    while i < len(raw):
+        ch = raw[i]
+        if ch == "\\":
+            e = raw[i + 1] if i + 1 < len(raw) else ""
+            if e not in _ESCAPES:
+                raise _Bad("E104", f"`\\{e}` is not an escape", base + i,
+                           'escapes are \\" (a quote), \\\\ (a backslash), \\n (a line break) and \\t (a tab)')
+            out.append(_ESCAPES[e])
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+# ---- Lark tree to nodes --------------------------------------------------------------------
+
+class _Build:
+    """Builds nodes from a Lark tree, placing each with `locate`."""
+
+    def __init__(self, locate: Locate, report: Report):
+        self.locate = locate
+        self.report = report
+        self.ok = True
+
+    def at(self, item) -> Loc:
+        if isinstance(item, Token):
+            return self.locate(item.line, item.column)
+        meta = item.meta
+        if getattr(meta, "empty", True):
+            return self.locate(1, 1)
+        return self.locate(meta.line, meta.column)
+
+    def bad(self, code: str, message: str, loc: Loc, hint: str | None = None) -> None:
+        self.report.add(code, message, loc, hint)
+        self.ok = False
+
+    # statements
+
+    def block(self, tree: Tree) -> n.Block:
+        return n.Block(self.at(tree), [self.stmt(c) for c in tree.children if isinstance(c, Tree)])
+
+    def suite(self, tree: Tree) -> list[n.Stmt]:
+        return [self.stmt(c) for c in tree.children if isinstance(c, Tree)]
+
+    def stmt(self, t: Tree) -> n.Stmt:
+        return getattr(self, "s_" + t.data)(t, self.at(t))
+
+    def s_let_stmt(self, t, loc):
+        name, value = t.children
+        return n.Let(loc, str(name), self.expr(value))
+
+    def s_assign_stmt(self, t, loc):
+        target, value = t.children
+        return n.Assign(loc, self.expr(target), self.expr(value))
+
+    def s_aug_stmt(self, t, loc):
+        target, op, value = t.children
+        return n.AugAssign(loc, self.expr(target), str(op), self.expr(value))
+
+    def s_expr_stmt(self, t, loc):
+        return n.Do(loc, self.expr(t.children[0]))
+
+    def s_move_stmt(self, t, loc):
+        what, dest, facing, where = t.children
+        return n.Move(loc, self.expr(what), self.expr(dest),
+                      facing is None or str(facing.children[0]) == "up",
+                      where is not None and str(where.children[0]) == "bottom")
+
+    def s_draw_stmt(self, t, loc):
+        count, source, dest, facing = t.children
+        return n.Draw(loc, self.expr(count), self.expr(source), self.expr(dest),
+                      facing is None or str(facing.children[0]) == "up")
+
+    def s_shuffle_stmt(self, t, loc):
+        return n.Shuffle(loc, self.expr(t.children[0]))
+
+    def s_emit_stmt(self, t, loc):
+        return n.Emit(loc, str(t.children[0]))
+
+    def s_end_stmt(self, t, loc):
+        return n.End(loc)
+
+    def s_break_stmt(self, t, loc):
+        return n.Break(loc)
+
+    def s_pass_stmt(self, t, loc):
+        return n.Pass(loc)
+
+    def s_say_stmt(self, t, loc):
+        return n.Say(loc, self.text(t.children[0]))
+
+    def s_if_stmt(self, t, loc):
+        cond, body, *rest = t.children
+        branches = [n.Branch(loc, self.expr(cond), self.suite(body))]
+        orelse, else_loc = None, None
+        for r in rest:
+            if r is None:
+                continue
+            if r.data == "elif_clause":
+                branches.append(n.Branch(self.at(r), self.expr(r.children[0]), self.suite(r.children[1])))
+            else:
+                orelse, else_loc = self.suite(r.children[0]), self.at(r)
+        return n.If(loc, branches, orelse, else_loc)
+
+    def s_for_stmt(self, t, loc):
+        var, source, body = t.children
+        return n.For(loc, str(var), self.expr(source), self.suite(body))
+
+    def s_while_stmt(self, t, loc):
+        cond, body = t.children
+        return n.While(loc, self.expr(cond), self.suite(body))
+
+    def s_choose_stmt(self, t, loc):
+        prompt, by, *options = t.children
+        return n.Choose(loc, self.text(prompt) if prompt is not None else None,
+                        self.expr(by.children[0]) if by is not None else None,
+                        [self.option(o) for o in options])
+
+    def option(self, t: Tree) -> n.Option:
+        label, for_t, if_t, body = t.children
+        var = source = None
+        if for_t is not None:
+            var, source = str(for_t.children[0]), self.expr(for_t.children[1])
+        cond = self.expr(if_t.children[0]) if if_t is not None else None
+        return n.Option(self.at(t), self.text(label), var, source, cond, self.suite(body))
+
+    def s_simul_stmt(self, t, loc):
+        var, seats, body = t.children
+        return n.Simultaneously(loc, str(var), self.expr(seats), self.suite(body))
+
+    # expressions
+
+    def expr(self, t) -> n.Expr:
+        if isinstance(t, Token):  # pragma: no cover - every expression is a tree
+            raise TypeError(t)
+        return getattr(self, "x_" + t.data)(t, self.at(t))
+
+    def x_number(self, t, loc):
+        digits = str(t.children[0])
+        if len(digits) > MAX_NUMBER_DIGITS or int(digits) > MAX_INT:
+            self.bad("E105", "this number is too large", loc, f"numbers in rules are at most {MAX_INT}")
+            return n.Num(loc, 0)
+        return n.Num(loc, int(digits))
+
+    def x_string(self, t, loc):
+        return self.text(t.children[0])
+
+    def x_true(self, t, loc):
+        return n.Bool(loc, True)
+
+    def x_false(self, t, loc):
+        return n.Bool(loc, False)
+
+    def x_none(self, t, loc):
+        return n.NoneLit(loc)
+
+    def x_var(self, t, loc):
+        return n.Name(loc, str(t.children[0]))
+
+    def x_attr(self, t, loc):
+        obj, name = t.children
+        return n.Attr(loc, self.expr(obj), str(name))
+
+    def x_index(self, t, loc):
+        obj, index = t.children
+        return n.Index(loc, self.expr(obj), self.expr(index))
+
+    def x_call(self, t, loc):
+        name, *args = t.children
+        return n.Call(loc, str(name), [self.expr(a) for a in args if a is not None])
+
+    def x_list(self, t, loc):
+        return n.ListLit(loc, [self.expr(c) for c in t.children if c is not None])
+
+    def x_comprehension(self, t, loc):
+        item, var, source, cond = t.children
+        return n.Comp(loc, self.expr(item), str(var), self.expr(source),
+                      self.expr(cond) if cond is not None else None, var_loc=self.at(var))
+
+    def x_if_expr(self, t, loc):
+        cond, then, orelse = t.children
+        return n.IfExpr(loc, self.expr(cond), self.expr(then), self.expr(orelse))
+
+    def x_or_(self, t, loc):
+        return n.Or(loc, self.expr(t.children[0]), self.expr(t.children[1]))
+
+    def x_and_(self, t, loc):
+        return n.And(loc, self.expr(t.children[0]), self.expr(t.children[1]))
+
+    def x_not_(self, t, loc):
+        return n.Not(loc, self.expr(t.children[0]))
+
+    def x_compare(self, t, loc):
+        left, op, right = t.children
+        return n.Compare(loc, str(op), self.expr(left), self.expr(right))
+
+    def x_contains(self, t, loc):
+        return n.In(loc, self.expr(t.children[0]), self.expr(t.children[1]))
+
+    def x_range(self, t, loc):
+        return n.Range(loc, self.expr(t.children[0]), self.expr(t.children[1]))
+
+    def x_binop(self, t, loc):
+        left, op, right = t.children
+        return n.BinOp(loc, str(op), self.expr(left), self.expr(right))
+
+    def x_neg(self, t, loc):
+        return n.Neg(loc, self.expr(t.children[0]))
+
+    # strings and templates
+
+    def text(self, tok: Token) -> n.Text:
+        """A string token; `{expr}` inside it is parsed here, placed in the file."""
+        loc = self.at(tok)
+        raw = str(tok)[1:-1]
+        col = tok.column + 1  # the first character inside the quotes
+        parts: list = []
+        i = 0
+        try:
+            while i < len(raw):
+                j = raw.find("{", i)
+                if j < 0:
+                    parts.append(unescape(raw[i:], i))
+                    break
+                end = raw.find("}", j)
+                if end < 0:
+                    self.bad("E102", "`{` without a closing `}` in a string", loc)
+                    return n.Text(loc, [unescape(raw, 0)] if self.ok else [""])
+                if j > i:
+                    parts.append(unescape(raw[i:j], i))
+                inner = unescape(raw[j + 1:end], j + 1)
+                start = self.locate(tok.line, col + j + 1)
+                expr = _parse_inner(inner, start, self.report)
+                if expr is None:
+                    self.ok = False
+                    expr = n.NoneLit(start)
+                parts.append(expr)
+                i = end + 1
+        except _Bad as e:
+            self.bad(e.code, e.message, self.locate(tok.line, col + e.offset), e.hint)
+            return n.Text(loc, [""])
+        return n.Text(loc, [p for p in parts if p != ""] or [""])
+
+
+def _parse_inner(text: str, start: Loc, report: Report) -> n.Expr | None:
+    """The expression inside `{...}` of a template, placed from its first character."""
+    def locate(line: int, col: int) -> Loc:
+        if line == 1:
+            return Loc(start.file, start.line, start.col + col - 1)
+        return Loc(start.file, start.line + line - 1, col)
+    tree = _lark_tree(text, "start_expr", locate, report)
+    if tree is None:
+        return None
+    b = _Build(locate, report)
+    expr = b.expr(tree.children[0])
+    return expr if b.ok else None
+
+
+def parse_block(src: str, report: Report) -> n.Block | None:
+    """A block of statements, or None (with the problems in `report`)."""
+    text = str(src)
+    if not text.endswith("\n"):
+        text += "\n"
+    locate = locator(src)
+    tree = _lark_tree(text, "start_block", locate, report)
+    if tree is None:
+        return None
+    b = _Build(locate, report)
+    block = b.block(tree)
+    return block if b.ok else None
+
+
+def parse_expr(src: str, report: Report) -> n.Expr | None:
+    """One expression, or None (with the problems in `report`)."""
+    locate = locator(src)
+    tree = _lark_tree(str(src), "start_expr", locate, report)
+    if tree is None:
+        return None
+    b = _Build(locate, report)
+    expr = b.expr(tree.children[0])
+    return expr if b.ok else None

@@ -11,9 +11,10 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..check.schema import check_structure, loc_at
 from ..ir.models import CardsFile, GameFile, TrackFile, kind_of
 from ..lang.diagnostics import Loc, Report, did_you_mean
+from .rules import Rules, parse_rules
+from .structure import check_structure, loc_at
 from .yamlsrc import SrcMap, loc_of, parse_yaml, read_text
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -28,6 +29,8 @@ class Ruleset:
     cards: list = field(default_factory=list)  # CardType models, from every included cards file
     applied: list[str] = field(default_factory=list)  # "variant:NAME" / "module:NAME"
     digest: str = ""  # hash of every file read: a game record names the rules it was played by
+    rules: Rules = field(default_factory=Rules)  # every rule text, parsed once
+    checked: object = None  # the checker's result, once checked (check/checker.py)
 
 
 def find_ruleset(name: str) -> Path | None:
@@ -176,8 +179,11 @@ def load_ruleset(path: str | Path, variants=(), modules=(), report: Report | Non
         report.add("E140", f"players: min {players.min} is more than max {players.max}",
                    loc_at(data, ["game", "players"], key=True))
         return None
+    rules = parse_rules(game, report)
+    if not report.ok:
+        return None
     return Ruleset(game=game, folder=folder, cards=ld.cards, applied=applied,
-                   digest=ld.hash.hexdigest()[:16])
+                   digest=ld.hash.hexdigest()[:16], rules=rules)
 
 
 def _replace_track(ld: _Loader, data, track: str, report: Report) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..engine.game import Game
-from ..engine.state import RuleError
+from ..lang.errors import RuleError
 from ..lang.diagnostics import Loc, Report, RulesetError
 from .session import load, read_record
 

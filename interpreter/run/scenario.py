@@ -9,13 +9,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..agents.base import RandomAgent
-from ..check.schema import check_structure
-from ..engine.compiler import make_compiler
-from ..engine.expr import Scope
+from ..load.structure import check_structure
+from ..compile import make_compiler
 from ..engine.game import Game
-from ..engine.state import RuleError
-from ..engine.types import BOOL
 from ..lang.diagnostics import Loc, Report
+from ..lang.errors import RuleError
+from ..lang.parser import parse_block, parse_expr
 from ..load.ruleset import load_ruleset, read_file
 from ..load.yamlsrc import loc_of
 
@@ -42,16 +41,24 @@ def run_scenario(path: Path) -> Outcome:
     rs = load_ruleset(path.parent / sc.ruleset, sc.variants, sc.modules, report, track=sc.track)
     if rs is None:
         return out
-    comp = make_compiler(rs, sc.players, report, situation=sc.situation)
+    # the scenario's own rules are parsed here, once, like the game's
+    situation = parse_block(sc.situation, report) if sc.situation is not None else None
+    script_exprs = [parse_expr(item.expect, report) if item.expect is not None else None for item in sc.script]
+    final_exprs = [parse_expr(src, report) for src in sc.expect]
+    if not report.ok:
+        return out
+    comp = make_compiler(rs, sc.players, report, situation=situation)
     if comp is None:
         return out
 
-    def compile_check(src):
-        fn, _ = comp.compile_expr_text(src, Scope({}, rule="scenario"), BOOL, "an expectation")
-        return fn
+    def compile_check(expr):
+        if expr is None:
+            return None
+        comp.ck.checker.expectation(expr)
+        return comp.expectation(expr) if report.ok else None
 
-    checks = [(item, compile_check(item.expect) if item.expect is not None else None) for item in sc.script]
-    final = [(src, compile_check(src)) for src in sc.expect]
+    checks = [(item, compile_check(expr)) for item, expr in zip(sc.script, script_exprs)]
+    final = [(src, compile_check(expr)) for src, expr in zip(sc.expect, final_exprs)]
     if not report.ok:
         return out
     plan = comp.plan
@@ -155,8 +162,8 @@ def _state(game: Game):
 def _context(game: Game) -> str:
     st = _state(game)
     plan = game.plan
-    boards = "; ".join(f"{b}: " + ", ".join("-" if pc is None else plan.piece_names[pc] for pc in st.slots[i])
-                       for i, b in enumerate(plan.board_names))
+    boards = "; ".join(f"{k.name}: " + (", ".join(f"{p} {w}" for p, w in k.positions(st)) or "no pieces")
+                       for k in plan.board_kinds)
     d = game.decision()
     now = f"waiting for seat {d.seat + 1}: {d.prompt}" if d else ("the game is over" if game.over else "")
     return f"now: round {st.g['round']}; {boards}; {now}"

@@ -11,9 +11,9 @@ from pathlib import Path
 
 from ..agents.base import RandomAgent
 from ..agents.greedy import GreedyAgent
-from ..engine.compiler import compile_ruleset
+from ..compile import compile_ruleset
 from ..engine.game import Game
-from ..engine.state import RuleError
+from ..lang.errors import RuleError
 from ..lang.diagnostics import Report, RulesetError
 from ..load.ruleset import Ruleset, find_ruleset, load_ruleset
 

@@ -14,7 +14,7 @@ from concurrent.futures import ProcessPoolExecutor
 from ..agents.base import RandomAgent
 from ..agents.greedy import GreedyAgent
 from ..engine.game import Game
-from ..engine.state import GameTooLong, RuleError
+from ..lang.errors import GameTooLong, RuleError
 from .session import agent_seed, load, play
 
 _WORKER: dict = {}

@@ -1,6 +1,8 @@
 """A seat's view as text for the terminal: boards with what lies at each slot, then piles."""
 from __future__ import annotations
 
+from .boardtext import board_lines
+
 
 def _cards(info: dict) -> str:
     cards = info["cards"]
@@ -32,10 +34,11 @@ def render_view(view: dict, plan) -> str:
     if g:
         lines.append("  ".join(f"{k}: {_value(v)}" for k, v in g.items()))
     shown = set()
-    for name, slots in view["boards"].items():
+    for name, board in view["boards"].items():
         lines.append(f"{name}:")
-        if isinstance(slots, dict):  # a board kind that draws itself as text lines
-            lines.extend(f"  {text}" for text in slots.get("lines", []))
+        slots = board.get("slots")
+        if slots is None:  # a board drawn as text lines (run/boardtext.py)
+            lines.extend(f"  {text}" for text in board_lines(board, view))
             # the board's own piles (one per place) are part of its picture
             shown.update(plan.pile_names[pid] for pid in range(plan.n_piles) if plan.pile_scope[pid] == name)
             continue

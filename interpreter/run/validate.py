@@ -10,13 +10,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..agents.base import RandomAgent
-from ..engine.compiler import compile_ruleset
+from ..compile import compile_ruleset
 from ..engine.game import Game
-from ..engine.state import GameTooLong, RuleError
+from ..lang.errors import GameTooLong, RuleError
 from ..ir.models import kind_of
 from ..lang.diagnostics import Loc, Report
 from ..load.ruleset import load_ruleset, read_file
-from .schema import check_structure
+from ..load.structure import check_structure
 
 PLAYOUTS = 8
 

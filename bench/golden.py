@@ -1,0 +1,76 @@
+"""Golden games: every shipped game and variant played with random and greedy bots on fixed
+seeds, each game reduced to a digest of its decisions and its result.
+
+    python bench/golden.py write FILE   # record the games the engine plays now
+    python bench/golden.py check FILE   # play them again and list every game that differs
+    python bench/golden.py check FILE heat tilerace   # only these rulesets
+
+A change that must not change any game (a compiler rewrite, a speed-up) is checked this way:
+write before, check after. Not a test: the full set takes a few minutes.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+
+from interpreter.agents.base import RandomAgent
+from interpreter.agents.greedy import GreedyAgent
+from interpreter.engine.game import Game
+from interpreter.run.session import load, play
+
+# (ruleset, variants, track, players, bots, seeds)
+CASES = [
+    ("formula5", (), None, 5, "random", 40), ("formula5", (), None, 3, "greedy", 10),
+    ("formula5", ("chain-overtakes",), None, 4, "random", 15),
+    ("formula5", ("pit-lane",), None, 4, "random", 15),
+    ("formula5", ("short-race",), None, 2, "greedy", 8),
+    ("heat", (), "usa", 4, "random", 10), ("heat", (), "usa", 4, "greedy", 4),
+    ("heat", (), "italy", 3, "greedy", 3), ("heat", (), "france", 6, "random", 5),
+    ("heat", (), "great-britain", 2, "greedy", 3), ("heat", ("handicap",), None, 5, "random", 5),
+    ("downforce", (), None, 4, "random", 15), ("downforce", (), None, 3, "greedy", 6),
+    ("downforce", ("novice",), None, 4, "random", 8), ("downforce", ("two-player",), None, 2, "random", 8),
+    ("downforce", ("world-tour",), None, 3, "random", 4), ("downforce", ("last-card",), None, 5, "random", 8),
+    ("downforce", ("lakeshore-bay",), None, 4, "greedy", 3),
+    ("tilerace", (), None, 4, "random", 20), ("tilerace", (), None, 3, "greedy", 8),
+    ("tilerace", ("fun-track",), None, 4, "random", 10), ("tilerace", ("quick",), None, 2, "greedy", 6),
+]
+
+
+def games():
+    out = {}
+    for name, variants, track, players, bots, seeds in CASES:
+        loaded = load(name, variants=variants, track=track)
+        plan = loaded.plan(players)
+        for seed in range(1, seeds + 1):
+            game = Game(plan, seed)
+            kind = RandomAgent if bots == "random" else GreedyAgent
+            agents = [kind(f"{seed}/{s}") for s in range(players)]
+            result = play(game, agents)
+            key = f"{name}{''.join('+' + v for v in variants)}@{track or '-'}/{players}/{bots}/{seed}"
+            digest = hashlib.sha256(json.dumps(game.answers).encode()).hexdigest()[:16]
+            out[key] = [digest, result["order"], result["scores"], result["rounds"]]
+    return out
+
+
+def main(argv):
+    mode, path, *only = argv
+    if only:  # e.g. `check FILE heat`: only the cases of these rulesets
+        CASES[:] = [c for c in CASES if c[0] in only]
+    now = games()
+    if mode == "write":
+        with open(path, "w") as f:
+            json.dump(now, f, indent=0, sort_keys=True)
+        print(f"{len(now)} games written")
+        return 0
+    with open(path) as f:
+        before = json.load(f)
+    bad = [k for k in now if now[k] != before.get(k)]
+    for k in bad:
+        print(f"differs: {k}: {before.get(k)} -> {now[k]}")
+    print(f"{len(now) - len(bad)} of {len(now)} games the same")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

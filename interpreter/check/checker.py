@@ -1,0 +1,827 @@
+"""The one checking pass over a game's trees: names, types, arities, calls, scopes.
+
+It resolves every name, attribute and call (`node.ref`), gives every expression its type
+(`node.typ`), and reports each problem at its position; after an error it goes on with type
+`any`, so one run lists every problem. Then it looks at the game as a whole: the call graph
+must have no cycle (a rule that calls itself could never end), and it finds which procedures,
+triggers and events may wait for a decision (the compiler turns those into machine code).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..boards import KINDS
+from ..lang import nodes as n
+from ..lang.diagnostics import Loc, Report, did_you_mean
+from ..lang.parser import keywords
+from ..lang.types import (ANY, BOARD, BOOL, CARD, INT, NONE, PIECE, PILE, SEAT, TEXT, compatible, elem,
+                          is_list, iterable_elem, join, listof)
+from ..library.api import Builtin
+from ..load.rules import Rules
+from .symbols import BUILTIN_EVENTS, Declarations, Symbols
+
+
+# ---- what names refer to ---------------------------------------------------------------------
+
+@dataclass(eq=False)
+class Local:
+    """A local name of a rule: a parameter, `let`, a loop's or an option's variable."""
+    name: str
+    typ: str
+
+
+@dataclass(frozen=True)
+class Ref:
+    kind: str          # see the lowering (compile/lower.py) for every kind
+    name: str = ""
+    extra: object = None
+
+
+@dataclass
+class Scope:
+    names: dict[str, Local]
+    rule: str
+    loops: int = 0            # enclosing loops: `break` is allowed inside one
+    decider: Ref | None = None  # who chooses by default in a step: Ref("turn_seat"/"turn_owner", turn)
+    in_simul: bool = False
+
+    def child(self, **kw) -> "Scope":
+        s = Scope(dict(self.names), self.rule, self.loops, self.decider, self.in_simul)
+        for k, v in kw.items():
+            setattr(s, k, v)
+        return s
+
+    def bind(self, name: str, typ: str) -> Local:
+        local = Local(name, typ)
+        self.names[name] = local
+        return local
+
+
+@dataclass
+class Checked:
+    """A game that passed the checks: its symbols, its annotated rules, and what the whole
+    program looks like (function types, which rules wait for decisions)."""
+    symbols: Symbols
+    rules: Rules
+    function_types: dict[str, str] = field(default_factory=dict)
+    waits: set[str] = field(default_factory=set)   # "proc:NAME", "trig:ID", "event:NAME"
+    handlers: dict[str, list] = field(default_factory=dict)   # event -> [TriggerDef]
+    emitted: set[str] = field(default_factory=set)
+    checker: "Checker | None" = None               # to check more rules later (a scenario's)
+
+
+def _a(t: str) -> str:
+    return "an int" if t == INT else ("any value" if t == ANY else f"a {t}")
+
+
+class Checker:
+    def __init__(self, rs, report: Report):
+        self.rs = rs
+        self.report = report
+        self.sym = Declarations(rs, report).build()
+        self.rules: Rules = rs.rules
+        self.out = Checked(self.sym, self.rules)
+        self.calls: dict[str, list[tuple[str, Loc]]] = {}   # "fn:x" -> [(callee key, where)]
+        self._current: str | None = None
+
+    # ---- reporting ---------------------------------------------------------------------------
+
+    def error(self, code: str, msg: str, node_or_loc, hint: str | None = None) -> None:
+        loc = node_or_loc.loc if isinstance(node_or_loc, n.Node) else node_or_loc
+        self.report.add(code, msg, loc, hint)
+
+    def type_error(self, msg: str, node, hint: str | None = None) -> str:
+        self.error("E120", "type error: " + msg.replace(" a int", " an int").replace(" a any", " any value"),
+                   node, hint)
+        return ANY
+
+    def note_call(self, key: str, loc: Loc) -> None:
+        if self._current is not None:
+            self.calls.setdefault(self._current, []).append((key, loc))
+
+    # ---- the whole game ----------------------------------------------------------------------
+
+    def run(self) -> Checked:
+        r, sym = self.rules, self.sym
+        self._emits()
+        for tr in r.triggers:
+            self.out.handlers.setdefault(tr.on, []).append(tr)
+            if tr.on not in BUILTIN_EVENTS and tr.on not in self.out.emitted:
+                self.error("E131", f"trigger `{tr.id}` waits for event `{tr.on}`, which no rule emits",
+                           tr.on_loc, did_you_mean(tr.on, BUILTIN_EVENTS) or
+                           "use `emit NAME` in a rule, or a built-in event")
+        self._functions()
+        for name, pr in r.procedures.items():
+            if name in sym.procedures:
+                self._unit(f"proc:{name}")
+                sc = Scope({p: Local(p, t) for p, t in sym.procedures[name].items()}, f"procedures.{name}")
+                self.block(pr.body.body, sc)
+        if r.setup is not None:
+            self._unit(None)
+            self.block(r.setup.body, Scope({}, "setup"))
+        for ph in r.phases:
+            self._phase(ph)
+        for tr in r.triggers:
+            self._unit(f"trig:{tr.id}")
+            sc = Scope({}, f"triggers.{tr.id}")
+            if tr.cond is not None:
+                self.want_bool(tr.cond, sc, "a trigger's `if`", loose=True)
+            if tr.body is not None:
+                self.block(tr.body.body, sc)
+        self._unit(None)
+        seat_scope = {"seat": Local("seat", SEAT)}
+        for what, expr in (("rank", r.rank), ("tie", r.tie)):
+            if expr is not None:
+                self.want(expr, Scope(dict(seat_scope), "result"), INT, f"`{what}`", loose=True)
+        for name, expr in r.records.items():
+            self.expr(expr, Scope(dict(seat_scope), f"record.{name}"))
+        for name, expr in r.show.items():
+            self.expr(expr, Scope({"piece": Local("piece", PIECE)}, f"show.{name}"))
+        if r.evaluate is not None:
+            self.want(r.evaluate, Scope(dict(seat_scope), "evaluate"), INT, "`evaluate`", loose=True)
+        self._cycles()
+        self._waits()
+        self.out.checker = self
+        return self.out
+
+    # ---- rules checked after the game: a scenario's situation and expectations -----------------
+
+    def situation(self, block: n.Block) -> None:
+        self._unit(None)
+        self.block(block.body, Scope({}, "situation"))
+        if self.may_wait(block.body):
+            self.error("E142", "a scenario's situation cannot wait for a decision", block,
+                       "arrange the table with statements; script the decisions under `script:`")
+
+    def expectation(self, expr: n.Expr) -> None:
+        self._unit(None)
+        self.want(expr, Scope({}, "scenario"), BOOL, "an expectation", loose=True)
+
+    def _unit(self, key: str | None) -> None:
+        self._current = key
+
+    def _emits(self) -> None:
+        bodies = [ph.do for ph in self.rules.phases] + [s.body for ph in self.rules.phases for s in ph.steps]
+        bodies += [p.body for p in self.rules.procedures.values()] + [t.body for t in self.rules.triggers]
+        bodies.append(self.rules.setup)
+        for body in bodies:
+            if body is not None:
+                for node in n.walk(body):
+                    if isinstance(node, n.Emit):
+                        self.out.emitted.add(node.event)
+
+    def _functions(self) -> None:
+        """Type each function after the functions it calls (a cycle is reported later)."""
+        order: list[str] = []
+        state: dict[str, int] = {}
+        fns = {k: v for k, v in self.rules.functions.items() if k in self.sym.functions}
+
+        def visit(name: str) -> None:
+            stack = [(name, iter(self._callees(fns[name].body)))]
+            state[name] = 1
+            while stack:
+                cur, it = stack[-1]
+                nxt = next(it, None)
+                if nxt is None:
+                    stack.pop()
+                    state[cur] = 2
+                    order.append(cur)
+                elif nxt in fns and nxt not in state:
+                    state[nxt] = 1
+                    stack.append((nxt, iter(self._callees(fns[nxt].body))))
+        for name in fns:
+            if name not in state:
+                visit(name)
+        for name in order:
+            self._unit(f"fn:{name}")
+            params = self.sym.functions[name]
+            sc = Scope({p: Local(p, t) for p, t in params.items()}, f"functions.{name}")
+            self.out.function_types[name] = self.expr(fns[name].body, sc)
+        self._unit(None)
+
+    @staticmethod
+    def _callees(expr: n.Expr) -> list[str]:
+        return [c.name for c in n.walk(expr) if isinstance(c, n.Call)]
+
+    def _phase(self, ph) -> None:
+        self._unit(None)
+        if ph.has_do:
+            if ph.steps or ph.has_order:
+                self.error("E136", f"phase `{ph.id}` has both `do` and rounds (`order`/`steps`)", ph.loc,
+                           "a phase is either one block or rounds of turns")
+            if ph.do is not None:
+                self.block(ph.do.body, Scope({}, f"phases.{ph.id}"))
+            return
+        if not ph.has_order:
+            self.error("E137", f"phase `{ph.id}` needs `order` (who takes turns) or `do`", ph.loc)
+            return
+        if not ph.has_until and ph.rounds is None:
+            self.error("E138", f"phase `{ph.id}` never ends: give it `until` or `rounds`", ph.loc)
+            return
+        turn_t = ANY
+        if ph.order is not None:
+            t = self.expr(ph.order, Scope({}, f"phases.{ph.id}.order"))
+            if not (is_list(t) or t == ANY):
+                self.error("E120", f"type error: `order` must be a list, not {t}", ph.order_loc)
+            turn_t = elem(t) if is_list(t) else ANY
+        decider = None
+        if turn_t == SEAT:
+            decider = Ref("turn_seat", ph.turn)
+        elif turn_t == PIECE:
+            decider = Ref("turn_owner", ph.turn)
+        for step in ph.steps:
+            sc = Scope({ph.turn: Local(ph.turn, turn_t)}, f"steps.{step.id}", decider=decider)
+            if step.cond is not None:
+                self.want_bool(step.cond, sc, "a step's `if`", loose=True)
+            if step.body is not None:
+                self.block(step.body.body, sc)
+        if ph.until is not None:
+            self.want_bool(ph.until, Scope({}, f"phases.{ph.id}.until"), "`until`", loose=True)
+
+    def _cycles(self) -> None:
+        """Functions, procedures and triggers must not reach themselves: report each cycle once."""
+        graph: dict[str, list[tuple[str, Loc]]] = {}
+        for key, edges in self.calls.items():
+            for callee, loc in edges:
+                if callee.startswith("event:"):
+                    for tr in self.out.handlers.get(callee[6:], []):
+                        graph.setdefault(key, []).append((f"trig:{tr.id}", loc))
+                else:
+                    graph.setdefault(key, []).append((callee, loc))
+        colour: dict[str, int] = {}
+        reported: set[frozenset] = set()
+        for start in sorted(graph):
+            if start in colour:
+                continue
+            path: list[str] = []
+            stack = [(start, iter(graph.get(start, [])))]
+            colour[start] = 1
+            path.append(start)
+            while stack:
+                cur, it = stack[-1]
+                nxt = next(it, None)
+                if nxt is None:
+                    stack.pop()
+                    path.pop()
+                    colour[cur] = 2
+                    continue
+                callee, loc = nxt
+                if colour.get(callee) == 1:
+                    cycle = path[path.index(callee):] + [callee]
+                    if frozenset(cycle) not in reported:
+                        reported.add(frozenset(cycle))
+                        shown = " → ".join(f"`{_short(k)}`" for k in cycle)
+                        self.error("E141", f"rules call each other in a cycle: {shown}", loc,
+                                   "a rule that reaches itself may never end: compute the value with a "
+                                   "loop (`for`, `while`) instead")
+                elif callee not in colour:
+                    colour[callee] = 1
+                    path.append(callee)
+                    stack.append((callee, iter(graph.get(callee, []))))
+
+    def _waits(self) -> None:
+        """Which procedures, triggers and events may wait for a decision (a fixed point)."""
+        bodies: dict[str, n.Block | None] = {f"proc:{k}": p.body for k, p in self.rules.procedures.items()}
+        for tr in self.rules.triggers:
+            bodies[f"trig:{tr.id}"] = tr.body
+        waits = self.out.waits
+        changed = True
+        while changed:
+            changed = False
+            for key, body in bodies.items():
+                if key not in waits and body is not None and self.may_wait(body.body):
+                    waits.add(key)
+                    changed = True
+            for ev, trs in self.out.handlers.items():
+                if f"event:{ev}" not in waits and any(f"trig:{t.id}" in waits for t in trs):
+                    waits.add(f"event:{ev}")
+                    changed = True
+
+    def may_wait(self, stmts) -> bool:
+        return may_wait(stmts, self.out.waits)
+
+    # ---- statements ------------------------------------------------------------------------
+
+    def block(self, stmts: list[n.Stmt], sc: Scope) -> None:
+        for s in stmts:
+            getattr(self, "s_" + type(s).__name__)(s, sc)
+
+    def s_Let(self, s: n.Let, sc: Scope) -> None:
+        typ = self.expr(s.value, sc)
+        if s.name in keywords():
+            self.error("E125", f"`{s.name}` is a word of the rule language, not a name", s, "choose another name")
+        elif s.name in self.sym.params or s.name in self.sym.globals or s.name in self.sym.functions \
+                or s.name == "round":
+            self.error("E125", f"`let {s.name}` hides the game's `{s.name}`", s, "choose another name")
+        elif s.name.startswith("__"):
+            self.error("E125", f"`{s.name}`: names starting with `__` are the engine's", s, "choose another name")
+        s.rebinds = s.name in sc.names
+        s.ref = sc.bind(s.name, typ)
+
+    def target(self, t: n.Expr, sc: Scope) -> str | None:
+        """The type of an assignable place (and `t.ref` set), or None after an error."""
+        sym = self.sym
+        if isinstance(t, n.Name):
+            name = t.id
+            if name in sc.names:
+                t.ref = Ref("local", name, sc.names[name])
+                return sc.names[name].typ
+            if name in sym.params:
+                self.error("E126", f"`{name}` is a parameter of the game: it cannot change during play", t,
+                           "declare a game state variable under `state:` for a value that changes")
+                return None
+            if name == "round":
+                self.error("E126", "`round` is counted by the game and cannot be set", t)
+                return None
+            if name in sym.globals:
+                t.ref = Ref("global", name)
+                return sym.globals[name]
+            self.error("E110", f"unknown name `{name}`", t,
+                       did_you_mean(name, list(sc.names) + list(sym.globals) + ["round"]) or
+                       "declare it under `state:`, or introduce a local with `let`")
+            return None
+        if isinstance(t, n.Attr):
+            obj_t = self.expr(t.obj, sc)
+            scope = {PIECE: "piece", SEAT: "seat"}.get(obj_t)
+            if scope is None:
+                self.type_error(f"only state of a seat or piece can be set, not of a {obj_t}", t)
+                return None
+            variables = sym.piece_vars if scope == "piece" else sym.seat_vars
+            if t.name not in variables:
+                self.error("E110", f"a {obj_t} has no state `{t.name}`", t,
+                           did_you_mean(t.name, variables) or f"declare it under `state:` with `of: {scope}`")
+                return None
+            t.ref = Ref(f"{scope}_var", t.name)
+            return variables[t.name]
+        self.error("E127", "only a name or `x.state` can be assigned", t)
+        return None
+
+    def s_Assign(self, s: n.Assign, sc: Scope) -> None:
+        typ = self.target(s.target, sc)
+        vt = self.expr(s.value, sc)
+        if typ is not None and not compatible(typ, vt):
+            self.type_error(f"cannot store a {vt} in a {typ}", s)
+
+    def s_AugAssign(self, s: n.AugAssign, sc: Scope) -> None:
+        typ = self.target(s.target, sc)
+        if typ is None:
+            return
+        vt = self.expr(s.value, sc)
+        if not (compatible(typ, INT) and compatible(vt, INT)):
+            self.type_error(f"`{s.op}` works on ints, not {typ} and {vt}", s)
+
+    def s_Do(self, s: n.Do, sc: Scope) -> None:
+        call = s.expr
+        if not isinstance(call, n.Call):
+            self.error("E128", "this line computes a value and does nothing with it", s,
+                       "assign it (`x = ...`), or use it in an `if`")
+            return
+        name = call.name
+        b = self.sym.builtins.get(name)
+        if b is not None and b.effect:
+            self.builtin_call(call, b, sc)
+            return
+        if name in self.sym.procedures:
+            params = self.sym.procedures[name]
+            self.args(call, name, params, sc)
+            call.ref = Ref("procedure", name)
+            self.note_call(f"proc:{name}", call.loc)
+            return
+        if name in self.sym.functions or b is not None:
+            self.error("E128", f"`{name}(...)` gives a value and does nothing on its own", s)
+            return
+        effects = [k for k, v in self.sym.builtins.items() if v.effect]
+        self.error("E110", f"unknown procedure `{name}`", call, did_you_mean(name, list(self.sym.procedures) + effects))
+
+    def s_Move(self, s: n.Move, sc: Scope) -> None:
+        typ = self.expr(s.what, sc)
+        self.want(s.dest, sc, PILE, "the destination of `move`")
+        if not (typ in (CARD, PILE, ANY, NONE) or (is_list(typ) and compatible(elem(typ), CARD))):
+            self.type_error(f"what `move` moves must be a card, a list of cards or a pile, not {typ}", s.what)
+
+    def s_Draw(self, s: n.Draw, sc: Scope) -> None:
+        self.want(s.count, sc, INT, "how many cards `draw` takes")
+        self.want(s.source, sc, PILE, "the pile `draw` takes from")
+        self.want(s.dest, sc, PILE, "the destination of `draw`")
+
+    def s_Shuffle(self, s: n.Shuffle, sc: Scope) -> None:
+        self.want(s.pile, sc, PILE, "what `shuffle` shuffles")
+
+    def s_Emit(self, s: n.Emit, sc: Scope) -> None:
+        if s.event in BUILTIN_EVENTS:
+            self.error("E129", f"`{s.event}` is raised by the game itself", s)
+        self.note_call(f"event:{s.event}", s.loc)
+
+    def s_End(self, s, sc) -> None:
+        pass
+
+    def s_Pass(self, s, sc) -> None:
+        pass
+
+    def s_Break(self, s: n.Break, sc: Scope) -> None:
+        if not sc.loops:
+            self.error("E130", "`break` outside a loop", s)
+
+    def s_Say(self, s: n.Say, sc: Scope) -> None:
+        self.expr(s.message, sc)
+
+    def s_If(self, s: n.If, sc: Scope) -> None:
+        for br in s.branches:
+            self.want_bool(br.cond, sc, "condition")
+            self.block(br.body, sc.child())
+        if s.orelse is not None:
+            self.block(s.orelse, sc.child())
+
+    def s_For(self, s: n.For, sc: Scope) -> None:
+        et = self.iterate(s.source, sc, "`for` goes through a list or a pile, not a {}")
+        inner = sc.child(loops=sc.loops + 1)
+        s.rebinds = s.var in sc.names
+        s.ref = inner.bind(s.var, et)
+        self.block(s.body, inner)
+
+    def s_While(self, s: n.While, sc: Scope) -> None:
+        self.want_bool(s.cond, sc, "condition")
+        self.block(s.body, sc.child(loops=sc.loops + 1))
+
+    def s_Choose(self, s: n.Choose, sc: Scope) -> None:
+        if s.prompt is not None:
+            self.expr(s.prompt, sc)
+        if s.by is not None:
+            self.want(s.by, sc, SEAT, "the seat that chooses (`by`)")
+        elif sc.decider is None:
+            self.error("E135", "say who chooses: `choose \"...\" by SEAT:`", s)
+        for opt in s.options:
+            osc = sc.child()
+            if opt.var is not None and opt.source is not None:
+                et = self.iterate(opt.source, sc, "an option goes through a list or a pile, not a {}")
+                opt.ref = osc.bind(opt.var, et)
+            if opt.cond is not None:
+                self.want_bool(opt.cond, osc, "an option's `if`")
+            self.expr(opt.label, osc)
+            self.block(opt.body, osc)
+
+    def s_Simultaneously(self, s: n.Simultaneously, sc: Scope) -> None:
+        et = self.iterate(s.seats, sc, "`for` goes through a list or a pile, not a {}")
+        if et not in (SEAT, ANY):
+            self.type_error(f"`simultaneously` goes through seats, not {et}", s.seats)
+        if sc.in_simul or any(isinstance(x, n.Simultaneously) for b in s.body for x in n.walk(b)):
+            self.error("E134", "`simultaneously` blocks cannot nest", s)
+        inner = sc.child(loops=0, decider=Ref("simul_seat", s.var), in_simul=True)
+        s.ref = inner.bind(s.var, SEAT)
+        self.block(s.body, inner)
+
+    # ---- expressions ---------------------------------------------------------------------------
+
+    def expr(self, e: n.Expr, sc: Scope) -> str:
+        e.typ = getattr(self, "x_" + type(e).__name__)(e, sc)
+        return e.typ
+
+    def want(self, e: n.Expr, sc: Scope, want: str, what: str, loose: bool = False) -> str:
+        t = self.expr(e, sc)
+        if not compatible(t, want):
+            if loose:
+                self.type_error(f"{what} must be {want}, but this is {t}", e)
+            else:
+                self.type_error(f"{what} must be {want}, not {t}", e)
+        return t
+
+    def want_bool(self, e: n.Expr, sc: Scope, what: str, loose: bool = False) -> None:
+        t = self.expr(e, sc)
+        if not compatible(t, BOOL):
+            if loose:
+                self.type_error(f"{what} must be bool, but this is {t}", e)
+            else:
+                self.type_error(f"{what} must be true or false (bool), but this is {t}", e)
+
+    def iterate(self, e: n.Expr, sc: Scope, message: str) -> str:
+        t = self.expr(e, sc)
+        et = iterable_elem(t)
+        if et is None:
+            self.type_error(message.format(t), e)
+            return ANY
+        return et
+
+    def x_Num(self, e, sc):
+        return INT
+
+    def x_Text(self, e: n.Text, sc):
+        for p in e.parts:
+            if isinstance(p, n.Expr):
+                self.expr(p, sc)
+        return TEXT
+
+    def x_Bool(self, e, sc):
+        return BOOL
+
+    def x_NoneLit(self, e, sc):
+        return NONE
+
+    def x_Name(self, e: n.Name, sc: Scope) -> str:
+        name, sym = e.id, self.sym
+        if name in sc.names:
+            e.ref = Ref("local", name, sc.names[name])
+            return sc.names[name].typ
+        if name in sym.params:
+            value, typ = sym.params[name]
+            e.ref = Ref("param", name, value)
+            return typ
+        if name == "round":
+            e.ref = Ref("global", "round")
+            return INT
+        if name in sym.globals:
+            e.ref = Ref("global", name)
+            return sym.globals[name]
+        if name in sym.piles:
+            of = sym.piles[name]
+            if of != "game":
+                self.error("E121", f"pile `{name}` is one per {of}: say whose, as `{name}(...)`", e)
+                return ANY
+            e.ref = Ref("pile", name)
+            return PILE
+        if name in sym.boards:
+            e.ref = Ref("board", name)
+            return BOARD
+        if name in sym.pieces:
+            e.ref = Ref("pieces", name)
+            return listof(PIECE)
+        if name == "seats":
+            e.ref = Ref("seats")
+            return listof(SEAT)
+        self.error("E110", f"unknown name `{name}`", e, did_you_mean(name, list(sc.names) + sym.global_names()))
+        return ANY
+
+    def x_Attr(self, e: n.Attr, sc: Scope) -> str:
+        typ = self.expr(e.obj, sc)
+        sym, name = self.sym, e.name
+        if typ == CARD:
+            if name == "type":
+                e.ref = Ref("card_type")
+                return TEXT
+            if name == "face_up":
+                e.ref = Ref("card_face_up")
+                return BOOL
+            if name == "pile":
+                e.ref = Ref("card_pile")
+                return PILE
+            if name in sym.card_props:
+                e.ref = Ref("card_prop", name)
+                return sym.card_props[name]
+            have = ["type", "face_up", "pile", *sym.card_props]
+        elif typ == PIECE:
+            if name == "name":
+                e.ref = Ref("piece_name")
+                return TEXT
+            if name in sym.piece_vars:
+                e.ref = Ref("piece_var", name)
+                return sym.piece_vars[name]
+            have = ["name", *sym.piece_vars]
+        elif typ == SEAT:
+            if name == "number":
+                e.ref = Ref("seat_number")
+                return INT
+            if name == "pieces":
+                e.ref = Ref("seat_pieces")
+                return listof(PIECE)
+            if name in sym.seat_vars:
+                e.ref = Ref("seat_var", name)
+                return sym.seat_vars[name]
+            have = ["number", "pieces", *sym.seat_vars]
+        elif typ == ANY:
+            return ANY  # an earlier error (reported where it is) or an empty list
+        else:
+            self.error("E120", f"type error: a {typ} has no `.{name}`", e)
+            return ANY
+        self.error("E110", f"a {typ} has no `{name}`", e, did_you_mean(name, have))
+        return ANY
+
+    def x_Index(self, e: n.Index, sc: Scope) -> str:
+        typ = self.expr(e.obj, sc)
+        ityp = self.expr(e.index, sc)
+        if not compatible(ityp, INT):
+            return self.type_error(f"a list index must be int, not {ityp}", e.index)
+        if not (is_list(typ) or typ == ANY):
+            return self.type_error(f"only lists can be indexed, not {typ}", e.obj)
+        return elem(typ)
+
+    def x_ListLit(self, e: n.ListLit, sc: Scope) -> str:
+        typ = NONE
+        for item in e.items:
+            it = self.expr(item, sc)
+            if not compatible(typ, it):
+                return self.type_error(f"a list mixes {typ} and {it}", item)
+            typ = join(typ, it)
+        return listof(ANY if typ == NONE else typ)
+
+    def x_Comp(self, e: n.Comp, sc: Scope) -> str:
+        src_t = self.expr(e.source, sc)
+        et = iterable_elem(src_t)
+        if et is None:
+            return self.type_error(f"cannot go through a {src_t}", e.source)
+        inner = sc.child()
+        e.ref = inner.bind(e.var, et)
+        body_t = self.expr(e.item, inner)
+        if e.cond is not None:
+            self.want_bool(e.cond, inner, "a filter")
+        return listof(body_t)
+
+    def x_IfExpr(self, e: n.IfExpr, sc: Scope) -> str:
+        self.want_bool(e.cond, sc, "condition")
+        a = self.expr(e.then, sc)
+        b = self.expr(e.orelse, sc)
+        if not compatible(a, b):
+            return self.type_error(f"the two branches give {a} and {b}", e)
+        return join(a, b)
+
+    def _logic(self, e, sc, word: str) -> str:
+        for side in (e.left, e.right):
+            t = self.expr(side, sc)
+            if not compatible(t, BOOL):
+                self.type_error(f"`{word}` needs true or false on both sides, but this is {t}", side)
+        return BOOL
+
+    def x_And(self, e, sc):
+        return self._logic(e, sc, "and")
+
+    def x_Or(self, e, sc):
+        return self._logic(e, sc, "or")
+
+    def x_Not(self, e: n.Not, sc: Scope) -> str:
+        t = self.expr(e.operand, sc)
+        if not compatible(t, BOOL):
+            self.type_error(f"`not` needs true or false, but this is {t}", e.operand)
+        return BOOL
+
+    def x_Compare(self, e: n.Compare, sc: Scope) -> str:
+        a = self.expr(e.left, sc)
+        b = self.expr(e.right, sc)
+        if e.op in ("==", "!="):
+            if not compatible(a, b):
+                return self.type_error(f"cannot compare {a} with {b}", e)
+        elif not (compatible(a, INT) and compatible(b, INT)):
+            return self.type_error(f"`{e.op}` compares numbers, not {a} and {b}", e)
+        return BOOL
+
+    def x_In(self, e: n.In, sc: Scope) -> str:
+        a = self.expr(e.item, sc)
+        b = self.expr(e.container, sc)
+        et = iterable_elem(b)
+        if et is None:
+            return self.type_error(f"`in` looks inside a list or pile, not {b}", e.container)
+        if not compatible(a, et):
+            return self.type_error(f"a {a} is never in a list of {et}", e)
+        return BOOL
+
+    def x_Range(self, e: n.Range, sc: Scope) -> str:
+        a = self.expr(e.lo, sc)
+        b = self.expr(e.hi, sc)
+        if not (compatible(a, INT) and compatible(b, INT)):
+            return self.type_error("a range `a..b` needs two ints", e)
+        return listof(INT)
+
+    def x_BinOp(self, e: n.BinOp, sc: Scope) -> str:
+        a = self.expr(e.left, sc)
+        b = self.expr(e.right, sc)
+        if e.op == "+" and a == b == TEXT:
+            return TEXT
+        if e.op == "+" and is_list(a) and is_list(b):
+            if not compatible(a, b):
+                return self.type_error(f"cannot join {a} and {b}", e)
+            return join(a, b)
+        if not (compatible(a, INT) and compatible(b, INT)):
+            return self.type_error(f"`{e.op}` works on ints, not {a} and {b}", e)
+        return INT
+
+    def x_Neg(self, e: n.Neg, sc: Scope) -> str:
+        a = self.expr(e.operand, sc)
+        if not compatible(a, INT):
+            return self.type_error(f"`-` works on ints, not {a}", e)
+        return INT
+
+    def x_Call(self, e: n.Call, sc: Scope) -> str:
+        name, sym = e.name, self.sym
+        b = sym.builtins.get(name)
+        if b is not None:
+            if b.effect:
+                self.error("E128", f"`{name}(...)` does things and has no value", e,
+                           "call it as a statement on its own line")
+                return ANY
+            return self.builtin_call(e, b, sc)
+        if name in sym.piles:
+            return self.pile_of(e, sc)
+        if name in sym.functions:
+            params = sym.functions[name]
+            self.args(e, name, params, sc)
+            e.ref = Ref("function", name)
+            self.note_call(f"fn:{name}", e.loc)
+            return self.out.function_types.get(name, ANY)
+        if name in sym.procedures:
+            self.error("E123", f"`{name}` is a procedure (it does things); it has no value", e,
+                       "call it as a statement on its own line")
+            return ANY
+        for a in e.args:
+            self.expr(a, sc)
+        self.error("E110", f"unknown function `{name}`", e, did_you_mean(name, sym.global_names()))
+        return ANY
+
+    def args(self, e: n.Call, name: str, params: dict, sc: Scope) -> None:
+        if len(e.args) != len(params):
+            for a in e.args:
+                self.expr(a, sc)
+            self.error("E124", f"`{name}` takes {len(params)} argument(s), got {len(e.args)}", e,
+                       f"{name}({', '.join(f'{k}: {v}' for k, v in params.items())})")
+            return
+        for (pname, ptype), a in zip(params.items(), e.args):
+            t = self.expr(a, sc)
+            if not compatible(t, ptype):
+                self.type_error(f"argument `{pname}` of `{name}` must be {ptype}, not {t}", a)
+
+    def pile_of(self, e: n.Call, sc: Scope) -> str:
+        """`hand(s)`, `column(3)`: the pile of a seat, a piece or a board's place."""
+        name = e.name
+        scope = self.sym.piles[name]
+        if scope == "game":
+            self.error("E122", f"`{name}` is a single pile: write `{name}` without parentheses", e)
+            return ANY
+        if len(e.args) != 1:
+            self.error("E122", f"`{name}(...)` takes one argument", e)
+            return ANY
+        typ = self.expr(e.args[0], sc)
+        if scope in ("seat", "piece"):
+            if not compatible(typ, scope):
+                return self.type_error(f"`{name}` is one per {scope}; this is a {typ}", e.args[0])
+        elif not compatible(typ, INT):
+            return self.type_error(f"`{name}` is one per place of `{scope}`: give a place number, not a {typ}",
+                                   e.args[0])
+        e.ref = Ref("pile_of", name, scope)
+        return PILE
+
+    def builtin_call(self, e: n.Call, b: Builtin, sc: Scope) -> str:
+        """Arity and argument types from the built-in's signature, with `T` bound by its uses."""
+        e.ref = Ref("builtin", b.name, b)
+        if len(e.args) != len(b.params):
+            for a in e.args:
+                self.expr(a, sc)
+            shown = ", ".join(p.type for p in b.params)
+            self.error("E124", f"`{b.name}` takes {len(b.params)} argument(s), got {len(e.args)}", e,
+                       f"{b.name}({shown})")
+            return b.returns or ANY
+        if b.kind is not None and b.kind not in self.sym.boards.values():
+            self.error("E150", f"`{b.name}` needs a board of kind {b.kind}, and this game has none", e)
+        bound = ANY
+        for p, a in zip(b.params, e.args):
+            t = self.expr(a, sc)
+            if p.type.startswith("items"):
+                et = iterable_elem(t)
+                if et is None:
+                    self.type_error(f"{p.what} must be a list or a pile, not {t}", a)
+                    continue
+                want = p.type[6:-1] if p.type != "items" else None
+                if want is not None and not compatible(et, want):
+                    self.type_error(f"{p.what} must be a list of {want}, not of {et}", a)
+                bound = et
+            elif p.type == "T":
+                bound = t
+            elif p.type in self.sym.boards.values() or p.type == b.kind:
+                if not compatible(t, BOARD):
+                    self.type_error(f"{p.what} must be a board, not {t}", a)
+                elif isinstance(a, n.Name) and isinstance(a.ref, Ref) and a.ref.kind == "board" \
+                        and self.sym.boards[a.ref.name] != p.type:
+                    self.error("E150", f"board `{a.ref.name}` is not {KINDS[p.type].noun}", a)
+            elif not compatible(t, p.type):
+                self.type_error(f"{p.what} must be {p.type}, not {t}", a)
+        ret = b.returns or ANY
+        if ret == "T":
+            return bound
+        if ret == "list[T]":
+            return listof(bound)
+        return ret
+
+
+def may_wait(stmts, waits: set[str]) -> bool:
+    """Can running these statements stop for a decision (given what is known to wait)?"""
+    for stmt in stmts:
+        for node in n.walk(stmt):
+            if isinstance(node, (n.Choose, n.Simultaneously)):
+                return True
+            if isinstance(node, n.Do) and isinstance(node.expr, n.Call) and f"proc:{node.expr.name}" in waits:
+                return True
+            if isinstance(node, n.Emit) and f"event:{node.event}" in waits:
+                return True
+    return False
+
+
+def _short(key: str) -> str:
+    return key.split(":", 1)[1]
+
+
+def check(rs, report: Report) -> Checked | None:
+    """Check a loaded ruleset once (the result is kept on it); None when anything is wrong."""
+    found = getattr(rs, "checked", None)
+    if found is not None:
+        return found
+    errors = report.errors
+    checked = Checker(rs, report).run()
+    if report.errors > errors:
+        return None
+    rs.checked = checked
+    return checked

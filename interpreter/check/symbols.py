@@ -1,0 +1,256 @@
+"""The names a game declares, with their types, checked once: params, state, piles, boards,
+pieces, cards, functions and procedures. The checker resolves every name of every rule against
+this table; the compiler lays out the state from the same declarations.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..boards import KINDS
+from ..lang.diagnostics import Report, did_you_mean
+from ..lang.limits import MAX_INT
+from ..lang.parser import keywords
+from ..lang.types import ANY, BOOL, DECLARABLE, INT, SEAT, compatible, listof, of_value
+from ..library.api import Builtin
+from ..library.core import CORE
+from ..load.yamlsrc import loc_of
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+BUILTIN_EVENTS = ("game_start", "phase_start", "phase_end", "round_start", "round_end",
+                  "turn_start", "turn_end")
+# Names the engine gives a meaning: a declaration cannot take them.
+RESERVED = {"round": "the round number", "seats": "the list of seats", "owner": "a piece's owner",
+            "none": "a word of the language", "true": "a word of the language", "false": "a word of the language"}
+SEAT_ATTRS = ("number", "pieces")
+PIECE_ATTRS = ("name", "owner")
+CARD_ATTRS = ("type", "face_up", "pile")
+
+
+def builtins() -> dict[str, Builtin]:
+    """Every built-in by name: the core language's and those of every board kind."""
+    table = {b.name: b for b in CORE}
+    for kind in KINDS.values():
+        for b in kind.builtins:
+            if b.name in table:  # pragma: no cover - a programming error in a board kind
+                raise RuntimeError(f"board kind {kind.kind} redefines built-in `{b.name}`")
+            table[b.name] = b
+    return table
+
+
+BUILTINS = builtins()
+
+
+@dataclass
+class Symbols:
+    params: dict[str, tuple] = field(default_factory=dict)         # name -> (value, type)
+    globals: dict[str, str] = field(default_factory=dict)          # game state -> type
+    seat_vars: dict[str, str] = field(default_factory=dict)
+    piece_vars: dict[str, str] = field(default_factory=dict)       # includes `owner`
+    piles: dict[str, str] = field(default_factory=dict)            # name -> of (game/seat/piece/board)
+    boards: dict[str, str] = field(default_factory=dict)           # name -> kind
+    pieces: dict[str, list[str]] = field(default_factory=dict)     # kind -> piece names
+    piece_names: list[str] = field(default_factory=list)
+    card_props: dict[str, str] = field(default_factory=dict)       # property -> type
+    card_types: list[str] = field(default_factory=list)
+    functions: dict[str, dict] = field(default_factory=dict)       # name -> {param: type}
+    procedures: dict[str, dict] = field(default_factory=dict)
+    builtins: dict[str, Builtin] = field(default_factory=lambda: BUILTINS)
+
+    def global_names(self) -> list[str]:
+        return (list(self.params) + list(self.globals) + ["round"] + list(self.piles) + list(self.boards)
+                + list(self.pieces) + ["seats"] + list(self.functions) + list(self.procedures)
+                + list(self.builtins))
+
+
+def valid_name(name: str) -> bool:
+    return bool(_NAME.fullmatch(name)) and not name.startswith("__") and name not in keywords()
+
+
+class Declarations:
+    """Reads a merged game's declarations into `Symbols`, reporting what is wrong."""
+
+    def __init__(self, rs, report: Report):
+        self.rs = rs
+        self.g = rs.game
+        self.report = report
+        self.sym = Symbols()
+        self.owner: dict[str, str] = {}   # global name -> what declares it (for clashes)
+
+    def build(self) -> Symbols:
+        self._pieces()
+        self._boards()
+        self._params()
+        self._piles()
+        self._state()
+        self._cards()
+        self._routines()
+        return self.sym
+
+    def name(self, name, what: str, globally: bool = True) -> bool:
+        """A declared name: a name of the language, not reserved, and (`globally`) not taken."""
+        loc = loc_of(name)
+        text = str(name)
+        if not valid_name(text):
+            shown = text.encode("unicode_escape").decode("ascii")[:60]
+            self.report.add("E119", f"`{shown}` cannot be the name of a {what}", loc,
+                            "a name is letters, digits and `_`, not starting with a digit or `__`, "
+                            "and not a word of the language")
+            return False
+        if globally:
+            if text in RESERVED:
+                self.report.add("E118", f"`{text}` is {RESERVED[text]}: it cannot be the name of a {what}", loc,
+                                "choose another name")
+                return False
+            if text in BUILTINS:
+                self.report.add("E118", f"`{text}` is a built-in: it cannot be the name of a {what}", loc,
+                                "choose another name")
+                return False
+            if text in self.owner:
+                self.report.add("E118", f"`{text}` names a {self.owner[text]} already: it cannot also be a {what}",
+                                loc, "choose another name")
+                return False
+            self.owner[text] = what
+        return True
+
+    def _pieces(self):
+        for kind, pk in self.g.pieces.items():
+            if not self.name(kind, "kind of pieces"):
+                continue
+            names = [str(x) for x in (pk.names or [])]
+            if names and len(names) != pk.count:
+                self.report.add("E132", f"pieces `{kind}` has {pk.count} pieces but {len(names)} names",
+                                loc_of((pk.names or [None])[0]))
+            ids = [names[i] if i < len(names) else f"{kind}{i + 1}" for i in range(pk.count)]
+            self.sym.pieces[str(kind)] = ids
+            self.sym.piece_names.extend(ids)
+
+    def _boards(self):
+        for name, b in self.g.boards.items():
+            if self.name(name, "board"):
+                self.sym.boards[str(name)] = b.kind
+
+    def _params(self):
+        for name, value in self.g.params.items():
+            if self.name(name, "param"):
+                self.sym.params[str(name)] = (value, of_value(value))
+                self._check_value(value, name)
+
+    def _check_value(self, value, where) -> None:
+        if isinstance(value, bool):
+            return
+        if isinstance(value, int) and abs(value) > MAX_INT:
+            self.report.add("E117", f"`{where}` holds a number beyond {MAX_INT}", loc_of(where))
+        elif isinstance(value, list):
+            for v in value:
+                self._check_value(v, where)
+
+    def _piles(self):
+        scopes = ["game", "seat", "piece", *self.sym.boards]
+        for name, pile in self.g.piles.items():
+            if not self.name(name, "pile"):
+                continue
+            of = str(pile.of)
+            if of not in scopes:
+                self.report.add("E112", f"pile `{name}` belongs to `{of}`, which is not game, seat, piece or a board",
+                                loc_of(pile.of), did_you_mean(of, scopes))
+                of = "game"
+            elif of in self.sym.boards and not KINDS[self.sym.boards[of]].has_places:
+                self.report.add("E112", f"pile `{name}` belongs to board `{of}`, whose kind has no places for piles",
+                                loc_of(pile.of))
+                of = "game"
+            self.sym.piles[str(name)] = of
+        for name, pile in self.g.piles.items():
+            if pile.refill_from is None or str(name) not in self.sym.piles:
+                continue
+            src = str(pile.refill_from)
+            if src not in self.g.piles:
+                self.report.add("E113", f"pile `{name}` refills from `{src}`, which is not a pile",
+                                loc_of(pile.refill_from), did_you_mean(src, self.g.piles))
+            elif self.g.piles[src].of != pile.of or str(pile.of) not in ("game", "seat", "piece"):
+                self.report.add("E113", "`refill_from` links two piles of one owner (both of: game, "
+                                "both of: seat or both of: piece)", loc_of(pile.refill_from))
+
+    def _state(self):
+        for name, var in self.g.state.items():
+            scope = var.of
+            if scope == "game":
+                if not self.name(name, "state variable"):
+                    continue
+            else:
+                if not self.name(name, f"state variable of a {scope}", globally=False):
+                    continue
+                builtin_attrs = SEAT_ATTRS if scope == "seat" else PIECE_ATTRS
+                if str(name) in builtin_attrs:
+                    self.report.add("E118", f"`{name}` is built in for every {scope}: it cannot be declared",
+                                    loc_of(name), "choose another name")
+                    continue
+            t = DECLARABLE[var.type]
+            init = var.initial
+            if init is not None and not compatible(of_value(init), t):
+                self.report.add("E117", f"state `{name}` is {t} but starts as {init!r}", loc_of(name))
+            self._check_value(init, name)
+            {"game": self.sym.globals, "seat": self.sym.seat_vars, "piece": self.sym.piece_vars}[scope][str(name)] = t
+        self.sym.piece_vars["owner"] = SEAT
+
+    def _cards(self):
+        seen = set()
+        for ct in self.rs.cards:
+            if ct.id in seen:
+                self.report.add("E114", f"card type `{ct.id}` is defined twice", loc_of(ct.id))
+            seen.add(ct.id)
+            self.sym.card_types.append(str(ct.id))
+            for k, v in ct.props.items():
+                if not self.name(k, "card property", globally=False):
+                    continue
+                self._check_value(v, k)
+                t = of_value(v)
+                old = self.sym.card_props.get(str(k))
+                if old is not None and old != t and not (t == listof(ANY) or old == listof(ANY)):
+                    self.report.add("E115", f"card property `{k}` is {old} on some cards and {t} on `{ct.id}`",
+                                    loc_of(ct.id))
+                if old is None or old == listof(ANY):
+                    self.sym.card_props[str(k)] = t
+        for k in CARD_ATTRS:
+            if k in self.sym.card_props:
+                self.report.add("E115", f"card property `{k}` is built in and cannot be redefined", None)
+        for ct in self.rs.cards:
+            pile = str(ct.starts_in)
+            if pile not in self.sym.piles:
+                self.report.add("E116", f"cards `{ct.id}` start in `{pile}`, which is not a pile",
+                                loc_of(ct.starts_in), did_you_mean(pile, self.sym.piles))
+                continue
+            scope = self.sym.piles[pile]
+            if ct.per_seat and scope != "seat":
+                self.report.add("E116", f"`per_seat` cards start in a pile of each seat; `{pile}` is of {scope}",
+                                loc_of(ct.starts_in))
+            elif not ct.per_seat and scope != "game":
+                self.report.add("E116", f"cards `{ct.id}` start in `{pile}`, a pile of each {scope}",
+                                loc_of(ct.starts_in), "set `per_seat: true`, or start in a pile of the game")
+
+    def _routines(self):
+        for what, source, table in (("function", self.g.functions, self.sym.functions),
+                                    ("procedure", self.g.procedures, self.sym.procedures)):
+            for name, decl in source.items():
+                if not self.name(name, what):
+                    continue
+                params = {}
+                for pname, tname in decl.params.items():
+                    if not self.name(pname, f"parameter of `{name}`", globally=False):
+                        continue
+                    params[str(pname)] = self.param_type(tname, pname, name)
+                table[str(name)] = params
+
+    def param_type(self, tname, pname, owner) -> str:
+        text = str(tname)
+        t = DECLARABLE.get(text)
+        if t is None and text.startswith("list[") and text.endswith("]") and text[5:-1] in DECLARABLE:
+            t = listof(DECLARABLE[text[5:-1]])
+        if t is None:
+            self.report.add("E111", f"unknown type `{tname}` for parameter `{pname}` of `{owner}`", loc_of(tname),
+                            did_you_mean(text, DECLARABLE) or "types: " + ", ".join(DECLARABLE))
+            return ANY
+        return t
+
+
+__all__ = ["Symbols", "Declarations", "BUILTINS", "BUILTIN_EVENTS", "INT", "BOOL"]

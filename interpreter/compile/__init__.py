@@ -1,0 +1,45 @@
+"""The compiler: a checked game to a `Plan` of Python functions and machine code.
+
+    plan = compile_ruleset(ruleset, players, report)
+
+`flow.py` drives it (units, machine code, the phase machine); `lower.py` turns typed trees into
+Python `ast`; `inline.py` gives core built-ins Python's own forms; `layout.py` lays out the
+state; `codegen.py` compiles and records what it generated.
+"""
+from __future__ import annotations
+
+from ..check.checker import check
+from ..lang.diagnostics import Report
+from .flow import Compiler
+
+
+def make_compiler(rs, n_seats: int, report: Report | None = None, situation=None) -> Compiler | None:
+    """Check (once per ruleset) and compile for `n_seats`; the compiler stays usable for more
+    expressions (a scenario's expectations). None when anything is wrong (see `report`)."""
+    report = report if report is not None else Report()
+    players = rs.game.game.players
+    if not players.min <= n_seats <= players.max:
+        count = str(players.min) if players.min == players.max else f"{players.min}-{players.max}"
+        applied = f" (with {', '.join(rs.applied)})" if rs.applied else ""
+        report.add("E139", f"{rs.game.game.name}{applied} takes {count} players, not {n_seats}",
+                   getattr(rs.game.game.name, "loc", None))
+        return None
+    checked = check(rs, report)
+    if checked is None:
+        return None
+    if situation is not None:
+        errors = report.errors
+        checked.checker.situation(situation)
+        if report.errors > errors:
+            return None
+    compiler = Compiler(rs, checked, n_seats)
+    compiler.build(situation)
+    return compiler
+
+
+def compile_ruleset(rs, n_seats: int, report: Report | None = None, situation=None):
+    c = make_compiler(rs, n_seats, report, situation)
+    return None if c is None else c.plan
+
+
+__all__ = ["compile_ruleset", "make_compiler", "Compiler"]

@@ -1,0 +1,109 @@
+"""Core built-ins written as Python's own operations, chosen on the tree (`lower.py` calls
+these before the generic call of a built-in's `run`; `None` means "no special form").
+
+- `size(pile)` is `len(st.piles[p])`; `top(p)` asks the state (a bot's belief may reorder an
+  unseen pile first); `sum`/`any`/`all`/`abs` are Python's;
+- `min`/`max` of a list written out take its items as arguments (it is never empty);
+- `sum`/`size` of a comprehension over cards whose item and filter read only the card go
+  through a table made here, one entry per card: no comprehension runs while playing.
+"""
+from __future__ import annotations
+
+import ast
+
+from ..check.checker import Ref
+from ..lang import nodes as n
+from ..lang.types import CARD, PILE
+from . import pyast as P
+from .lower import Fn, reads_only_card
+
+
+def _size(lo, e: n.Call, fx: Fn):
+    arg = e.args[0]
+    if isinstance(arg, n.Comp):
+        table = _card_sum(lo, arg, fx, count=True)
+        if table is not None:
+            return table
+    return P.call(P.name("len"), lo.items(arg, fx, copy=False))
+
+
+def _sum(lo, e: n.Call, fx: Fn):
+    arg = e.args[0]
+    if isinstance(arg, n.Comp):
+        table = _card_sum(lo, arg, fx, count=False)
+        if table is not None:
+            return table
+    return P.call(P.name("sum"), lo.items(arg, fx, copy=False))
+
+
+def _end(index: int):
+    def build(lo, e: n.Call, fx: Fn):
+        return P.call(P.attr(lo.st(), "end"), lo.expr(e.args[0], fx), P.const(index))
+    return build
+
+
+def _cards(lo, e: n.Call, fx: Fn):
+    return P.sub(P.sub(P.attr(lo.st(), "piles"), lo.expr(e.args[0], fx)), ast.Slice(None, None, None))
+
+
+def _extreme(name: str):
+    def build(lo, e: n.Call, fx: Fn):
+        arg = e.args[0]
+        if isinstance(arg, n.ListLit) and arg.items:
+            items = [lo.expr(i, fx) for i in arg.items]
+            return items[0] if len(items) == 1 else P.call(P.name(name), *items)
+        return None
+    return build
+
+
+def _python(name: str):
+    def build(lo, e: n.Call, fx: Fn):
+        arg = e.args[0]
+        value = lo.expr(arg, fx) if name == "abs" else lo.items(arg, fx, copy=False)
+        return P.call(P.name(name), value)
+    return build
+
+
+def _card_sum(lo, comp: n.Comp, fx: Fn, count: bool):
+    """`sum(map(TABLE.__getitem__, cards))` for a comprehension over cards whose item (for a
+    sum) and filter read nothing but the card; None when the table cannot be made."""
+    if iterable_elem_is_card(comp) is False:
+        return None
+    card = comp.ref
+    if not (reads_only_card(comp.item, card) or count):
+        return None
+    if comp.cond is not None and not reads_only_card(comp.cond, card):
+        return None
+    plan = lo.plan
+    inner = Fn(fast=True)
+    var = "card"
+    inner.comp[id(card)] = var
+    value = P.const(1) if count else lo.expr(comp.item, inner)
+    test = lo.expr(comp.cond, inner) if comp.cond is not None else P.const(True)
+    body = ast.IfExp(test, value, P.const(0))
+    module = ast.Expression(P.lambda_([var], body))
+    ast.fix_missing_locations(module)
+    try:
+        fn = eval(compile(module, "<card table>", "eval"), lo.cg.ns)  # noqa: S307 - our own ast
+        table = [fn(c) for c in range(len(plan.card_start))]
+    except Exception:  # noqa: BLE001 - some card lacks the value: keep the comprehension
+        return None
+    if not all(type(x) is int for x in table):
+        return None
+    source = lo.items(comp.source, fx, copy=False)
+    getter = P.attr(lo.cg.const(table, "card_table"), "__getitem__")
+    return P.call(P.name("sum"), P.call(P.name("map"), getter, source))
+
+
+def iterable_elem_is_card(comp: n.Comp) -> bool:
+    t = comp.source.typ
+    return t == PILE or t == f"list[{CARD}]"
+
+
+INLINE = {
+    "size": _size, "sum": _sum, "top": _end(-1), "bottom": _end(0), "cards": _cards,
+    "min": _extreme("min"), "max": _extreme("max"), "any": _python("any"), "all": _python("all"),
+    "abs": _python("abs"),
+}
+
+__all__ = ["INLINE", "Ref"]

@@ -1,0 +1,110 @@
+"""A checked game's declarations laid out as the plan's tables, for a number of seats: piles,
+cards, pieces, boards and variables become small ints and flat lists (see `engine/plan.py`)."""
+from __future__ import annotations
+
+from ..boards import KINDS
+from ..boards.base import BoardKind
+from ..check.checker import Checked
+from ..engine.plan import Plan
+from ..lang.limits import MAX_ROUNDS, MAX_STEPS
+from ..lang.types import BOOL, DECLARABLE, INT, SEAT
+
+
+def _bd_copier(clones):
+    """A copy of the board kinds' data, each by its kind's `clone` (most games have one board)."""
+    if len(clones) == 1:
+        (one,) = clones
+        return lambda bd: [one(bd[0])]
+    return lambda bd: [f(d) for f, d in zip(clones, bd)]
+
+
+def layout(rs, checked: Checked, n_seats: int) -> Plan:
+    g = rs.game
+    sym = checked.symbols
+    p = Plan(game_id=g.game.id, name=g.game.name, digest=rs.digest, n_seats=n_seats)
+    # pieces and boards
+    for kind, names in sym.pieces.items():
+        ids = []
+        for name in names:
+            ids.append(p.n_pieces)
+            p.piece_names.append(name)
+            p.piece_kind.append(kind)
+            p.n_pieces += 1
+        p.kind_pieces[kind] = ids
+    for name, b in g.boards.items():
+        kind = KINDS[b.kind](str(name), len(p.board_names), b, p)
+        p.board_names.append(str(name))
+        p.board_kinds.append(kind)
+        if type(kind).redeal_hidden is not BoardKind.redeal_hidden:
+            p.hiding_kinds.append(kind)
+    p.clone_bd = _bd_copier([k.clone for k in p.board_kinds])
+    # piles
+    for name, pile in g.piles.items():
+        scope = sym.piles.get(str(name), "game")
+        if scope == "game":
+            owners, labels = [None], [str(name)]
+        elif scope == "seat":
+            owners = list(range(n_seats))
+            labels = [f"{name}(seat {s + 1})" for s in owners]
+        elif scope == "piece":
+            owners = list(range(p.n_pieces))
+            labels = [f"{name}({p.piece_names[i]})" for i in owners]
+        else:
+            places = p.board_kinds[p.board_names.index(scope)].places
+            owners = [None] * places
+            labels = [f"{name}({i + 1})" for i in range(places)]
+        p.pile_base[str(name)] = p.n_piles
+        for owner, label in zip(owners, labels):
+            p.pile_names.append(label)
+            p.pile_decl.append(str(name))
+            p.pile_visible.append(pile.visible)
+            p.pile_owner.append(owner)
+            p.pile_scope.append(scope)
+            p.n_piles += 1
+    p.unseen_piles = frozenset(i for i, vis in enumerate(p.pile_visible) if vis == "nobody")
+    for name, pile in g.piles.items():
+        if pile.refill_from is not None:
+            n = {"game": 1, "seat": n_seats, "piece": p.n_pieces}[str(pile.of)]
+            for i in range(n):  # a seat's pile refills from the same seat's pile
+                p.refill[p.pile_base[str(name)] + i] = p.pile_base[str(pile.refill_from)] + i
+    # cards
+    props: dict[str, list] = {k: [] for k in sym.card_props}
+    for ti, ct in enumerate(rs.cards):
+        p.card_types.append(str(ct.id))
+        p.type_props.append(dict(ct.props))
+        base = p.pile_base[str(ct.starts_in)]
+        targets = [base + s for s in range(n_seats)] if ct.per_seat else [base]
+        for target in targets:
+            for _ in range(ct.count):
+                p.card_type.append(ti)
+                p.card_start.append(target)
+                for k in props:
+                    props[k].append(ct.props.get(k))
+    p.card_props = props
+    p.card_type_names = [p.card_types[t] for t in p.card_type]
+    # state variables
+    for name, var in g.state.items():
+        t = DECLARABLE[var.type]
+        init = var.initial
+        if init is None and t == INT:
+            init = 0
+        if init is None and t == BOOL:
+            init = False
+        key = (var.of, str(name))
+        {"game": p.global_init, "seat": p.seat_init, "piece": p.piece_init}[var.of][str(name)] = init
+        p.var_types[key] = t
+        p.var_visible[key] = var.visible
+    p.piece_init.setdefault("owner", None)
+    p.var_types[("piece", "owner")] = SEAT
+    # seat and piece variables live in one flat list: a variable's values for each seat (or
+    # piece) side by side from its offset
+    for inits, n in ((p.seat_init, n_seats), (p.piece_init, p.n_pieces)):
+        for name, init in inits.items():
+            p.var_at[name] = len(p.var_start)
+            p.var_start.extend([init] * n)
+    p.global_init["round"] = 0
+    p.global_init["__rounds"] = 0
+    # an untrusted ruleset sets its own limits, within the engine's ceilings
+    p.max_rounds = min(g.limits.max_rounds, MAX_ROUNDS)
+    p.max_steps = min(g.limits.max_steps, MAX_STEPS)
+    return p

@@ -1,0 +1,588 @@
+"""Typed rule trees to Python `ast`: expressions, and statements that never wait.
+
+The checker has resolved every name (`node.ref`) and typed every expression (`node.typ`); this
+pass only chooses the Python form. Optimisations are decisions on the tree, never on text:
+a pile read as a list is its own list when nothing can change it meanwhile, `x in a..b` builds
+no list, a built-in with constant arguments is computed here, sums over cards whose item reads
+only the card go through a table (`inline.py`).
+
+Limits are part of the code it writes: each loop charges its length to `st.steps` (and each
+call of a function or procedure one step), and a number is checked against `MAX_INT` where it
+is kept (a variable, an argument, a function's value) when arithmetic computed it.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from ..check.checker import Checked, Local, Ref
+from ..lang import nodes as n
+from ..lang.errors import EndGame, GameTooLong, RuleError
+from ..lang.limits import MAX_INT, MAX_LIST, MAX_TEXT
+from ..lang.show import show
+from ..lang.types import ANY, BOOL, CARD, INT, PILE, TEXT, is_list, iterable_elem
+from ..library.api import NOT_CONST
+from . import pyast as P
+from .codegen import Codegen, ident
+
+_OPS = {"+": ast.Add(), "-": ast.Sub(), "*": ast.Mult(), "//": ast.FloorDiv(), "%": ast.Mod()}
+_CMP = {"==": ast.Eq(), "!=": ast.NotEq(), "<": ast.Lt(), "<=": ast.LtE(), ">": ast.Gt(), ">=": ast.GtE()}
+_GROW = {"+", "-", "*"}
+
+
+class Fn:
+    """How one generated function reads and writes a rule's locals: as Python locals (`fast`)
+    or in the machine's `env` dict (code that the machine runs between decisions)."""
+
+    def __init__(self, fast: bool):
+        self.fast = fast
+        self.comp: dict[int, str] = {}   # id(Local) of a comprehension variable -> its Python name
+        self.count = 0
+
+    def tmp(self, base: str = "t") -> str:
+        self.count += 1
+        return f"{base}{self.count}"
+
+
+def local_name(name: str) -> str:
+    return ident("v", name) if name.isidentifier() and name.isascii() else f"v_{name.encode().hex()}"
+
+
+# ---- run-time helpers (named `h_...` in generated code) ----------------------------------------
+
+def _big():
+    raise RuleError(f"a number beyond the engine's limit ({MAX_INT})")
+
+
+def _int(v):
+    if v is not None and not -MAX_INT <= v <= MAX_INT:
+        _big()
+    return v
+
+
+def _ints(xs):
+    for v in xs:
+        if type(v) is int and not -MAX_INT <= v <= MAX_INT:
+            _big()
+    return xs
+
+
+def _range(a, b):
+    if b - a >= MAX_LIST:
+        raise RuleError(f"the range {a}..{b} has more than {MAX_LIST} numbers")
+    return list(range(a, b + 1))
+
+
+def _join_list(a, b):
+    if len(a) + len(b) > MAX_LIST:
+        raise RuleError(f"a list of more than {MAX_LIST} items")
+    return a + b
+
+
+def _join_text(a, b):
+    if len(a) + len(b) > MAX_TEXT:
+        raise RuleError(f"a text of more than {MAX_TEXT} characters")
+    return a + b
+
+
+def _index(xs, i):
+    if not 1 <= i <= len(xs):
+        raise RuleError(f"index {i} is outside the list (1..{len(xs)}); lists count from 1")
+    return xs[i - 1]
+
+
+def _end_game():
+    raise EndGame()
+
+
+def _pieces_of(at: int, n: int):
+    def pieces(st, seat):
+        return [i for i, o in enumerate(st.v[at:at + n]) if o == seat]
+    return pieces
+
+
+class Lowerer:
+    def __init__(self, checked: Checked, plan, cg: Codegen):
+        self.ck = checked
+        self.sym = checked.symbols
+        self.plan = plan
+        self.cg = cg
+        self.limit = plan.max_steps
+        self.functions: dict[str, str] = {}     # user function -> its name in the namespace
+        self._pile_at: dict[str, ast.expr] = {}
+        self._show: dict[str, ast.expr] = {}
+        limit = self.limit
+
+        def each(st, xs):
+            st.steps += len(xs)
+            if st.steps > limit:
+                raise GameTooLong(f"the rules went round their loops more than {limit} times "
+                                  "(`limits.max_steps`)")
+            return xs
+        self.h_each = cg.helper("each", each)
+        for hname, fn in (("big", _big), ("int", _int), ("ints", _ints), ("range", _range),
+                          ("join_list", _join_list), ("join_text", _join_text), ("index", _index),
+                          ("end", _end_game), ("too_long", GameTooLong)):
+            cg.helper(hname, fn)
+        from .inline import INLINE
+        self.inline = INLINE
+
+    # ---- helpers -------------------------------------------------------------------------------
+
+    def h(self, name: str) -> ast.expr:
+        return P.name("h_" + name)
+
+    def st(self) -> ast.Name:
+        return P.name("st")
+
+    def steps_charge(self, amount: ast.expr, loc, message: str | None = None) -> list[ast.stmt]:
+        """`st.steps += amount`, and a rule error past the limit."""
+        msg = message or (f"the rules went round their loops more than {self.limit} times "
+                          "(`limits.max_steps`)")
+        stmts = [ast.AugAssign(P.attr_store(self.st(), "steps"), ast.Add(), amount),
+                 ast.If(P.compare(P.attr(self.st(), "steps"), ast.Gt(), P.const(self.limit)),
+                        [ast.Raise(P.call(self.h("too_long"), P.const(msg)), None)], [])]
+        return [P.place(s, loc) for s in stmts]
+
+    def var(self, local: Local, fx: Fn, store: bool = False) -> ast.expr:
+        py = fx.comp.get(id(local))
+        if py is not None:
+            return P.store(py) if store else P.name(py)
+        if fx.fast:
+            return P.store(local_name(local.name)) if store else P.name(local_name(local.name))
+        key = P.const(local.name)
+        return P.sub_store(P.name("env"), key) if store else P.sub(P.name("env"), key)
+
+    def shower(self, typ: str) -> ast.expr:
+        """A function that shows a value of this type to a person."""
+        found = self._show.get(typ)
+        if found is None:
+            plan = self.plan
+            if typ == INT:
+                fn = _show_int
+            elif typ == TEXT:
+                fn = _show_text
+            else:
+                def fn(v, typ=typ):
+                    return show(plan, typ, v)
+            found = self._show[typ] = self.cg.const(fn, "show_" + typ.replace("[", "_").replace("]", ""))
+        return found
+
+    # ---- expressions ---------------------------------------------------------------------------
+
+    def expr(self, e: n.Expr, fx: Fn) -> ast.expr:
+        out = getattr(self, "x_" + type(e).__name__)(e, fx)
+        return P.place(out, e.loc)
+
+    def x_Num(self, e, fx):
+        return P.const(e.value)
+
+    def x_Bool(self, e, fx):
+        return P.const(e.value)
+
+    def x_NoneLit(self, e, fx):
+        return P.const(None)
+
+    def x_Text(self, e: n.Text, fx: Fn) -> ast.expr:
+        if e.constant is not None:
+            return P.const(e.constant)
+        values: list[ast.expr] = []
+        for part in e.parts:
+            if isinstance(part, str):
+                values.append(P.const(part))
+            else:
+                shown = P.call(self.shower(part.typ), self.expr(part, fx))
+                values.append(ast.FormattedValue(P.place(shown, part.loc), -1, None))
+        return ast.JoinedStr(values)
+
+    def x_Name(self, e: n.Name, fx: Fn) -> ast.expr:
+        ref: Ref = e.ref
+        kind = ref.kind
+        p = self.plan
+        if kind == "local":
+            return self.var(ref.extra, fx)
+        if kind == "param":
+            return self.cg.const(ref.extra, ref.name)
+        if kind == "global":
+            return P.sub(P.attr(self.st(), "g"), P.const(ref.name))
+        if kind == "pile":
+            return P.const(p.pile_base[ref.name])
+        if kind == "board":
+            return P.const(p.board_names.index(ref.name))
+        if kind == "pieces":
+            return self.cg.const(p.kind_pieces[ref.name], ref.name)
+        if kind == "seats":
+            return self.cg.const(list(range(p.n_seats)), "seats")
+        raise AssertionError(kind)  # pragma: no cover - the checker resolves every name
+
+    def x_Attr(self, e: n.Attr, fx: Fn) -> ast.expr:
+        ref: Ref = e.ref
+        if ref is None:
+            return P.const(None)  # pragma: no cover - an `any` object: only after an error
+        obj = self.expr(e.obj, fx)
+        p = self.plan
+        kind = ref.kind
+        if kind == "card_type":
+            return P.sub(self.cg.const(p.card_type_names, "card_type"), obj)
+        if kind == "card_face_up":
+            return P.sub(P.attr(self.st(), "up"), obj)
+        if kind == "card_pile":
+            return P.sub(P.attr(self.st(), "where"), obj)
+        if kind == "card_prop":
+            return P.sub(self.cg.const(p.card_props[ref.name], "prop_" + ref.name), obj)
+        if kind == "piece_name":
+            return P.sub(self.cg.const(p.piece_names, "piece_names"), obj)
+        if kind in ("piece_var", "seat_var"):
+            return P.sub(P.attr(self.st(), "v"), P.binop(P.const(p.var_at[ref.name]), ast.Add(), obj))
+        if kind == "seat_number":
+            return P.binop(obj, ast.Add(), P.const(1))
+        if kind == "seat_pieces":
+            fn = _pieces_of(p.var_at["owner"], p.n_pieces)
+            return P.call(self.cg.const(fn, "pieces_of"), self.st(), obj)
+        raise AssertionError(kind)  # pragma: no cover
+
+    def x_Index(self, e: n.Index, fx: Fn) -> ast.expr:
+        return P.call(self.h("index"), self.items(e.obj, fx, copy=False), self.expr(e.index, fx))
+
+    def x_ListLit(self, e: n.ListLit, fx: Fn) -> ast.expr:
+        return ast.List([self.expr(i, fx) for i in e.items], P.LOAD)
+
+    def items(self, e: n.Expr, fx: Fn, copy: bool) -> ast.expr:
+        """A list or a pile as a list: a pile's own list when only read meanwhile (`copy` false),
+        else a copy of it (the caller may move its cards)."""
+        if isinstance(e, n.Call) and isinstance(e.ref, Ref) and e.ref.name == "cards" and not copy:
+            pile = self.expr(e.args[0], fx)
+            return P.place(P.sub(P.attr(self.st(), "piles"), pile), e.loc)
+        value = self.expr(e, fx)
+        if e.typ == PILE:
+            lst = P.sub(P.attr(self.st(), "piles"), value)
+            if copy:
+                lst = P.sub(lst, ast.Slice(None, None, None))
+            return P.place(lst, e.loc)
+        return value
+
+    def x_Comp(self, e: n.Comp, fx: Fn) -> ast.expr:
+        source = P.call(self.h_each, self.st(), self.items(e.source, fx, copy=False))
+        py = fx.tmp("c_")
+        fx.comp[id(e.ref)] = py
+        item = self.checked(e.item, fx)
+        conds = [self.expr(e.cond, fx)] if e.cond is not None else []
+        gen = ast.comprehension(P.store(py), P.place(source, e.source.loc), conds, 0)
+        return ast.ListComp(item, [gen])
+
+    def x_IfExpr(self, e: n.IfExpr, fx: Fn) -> ast.expr:
+        return ast.IfExp(self.expr(e.cond, fx), self.expr(e.then, fx), self.expr(e.orelse, fx))
+
+    def x_And(self, e, fx):
+        return ast.BoolOp(ast.And(), [self.expr(e.left, fx), self.expr(e.right, fx)])
+
+    def x_Or(self, e, fx):
+        return ast.BoolOp(ast.Or(), [self.expr(e.left, fx), self.expr(e.right, fx)])
+
+    def x_Not(self, e, fx):
+        return ast.UnaryOp(ast.Not(), self.expr(e.operand, fx))
+
+    def x_Compare(self, e: n.Compare, fx: Fn) -> ast.expr:
+        return P.compare(self.expr(e.left, fx), _CMP[e.op], self.expr(e.right, fx))
+
+    def x_In(self, e: n.In, fx: Fn) -> ast.expr:
+        item = self.expr(e.item, fx)
+        c = e.container
+        if isinstance(c, n.Range):  # `x in a..b`: no list is built
+            hi = P.binop(self.expr(c.hi, fx), ast.Add(), P.const(1))
+            container: ast.expr = P.call(P.name("range"), self.expr(c.lo, fx), hi)
+        else:
+            container = self.items(c, fx, copy=False)
+        return P.compare(item, ast.In(), container)
+
+    def x_Range(self, e: n.Range, fx: Fn) -> ast.expr:
+        return P.call(self.h("range"), self.expr(e.lo, fx), self.expr(e.hi, fx))
+
+    def x_BinOp(self, e: n.BinOp, fx: Fn) -> ast.expr:
+        a, b = self.expr(e.left, fx), self.expr(e.right, fx)
+        if e.op == "+" and e.typ == TEXT:
+            return P.call(self.h("join_text"), a, b)
+        if e.op == "+" and is_list(e.typ):
+            return P.call(self.h("join_list"), a, b)
+        if P.is_const(a) and P.is_const(b) and isinstance(a.value, int) and isinstance(b.value, int) \
+                and e.op in ("+", "-", "*"):
+            value = {"+": a.value + b.value, "-": a.value - b.value, "*": a.value * b.value}[e.op]
+            if -MAX_INT <= value <= MAX_INT:
+                return P.const(value)
+        return P.binop(a, _OPS[e.op], b)
+
+    def x_Neg(self, e: n.Neg, fx: Fn) -> ast.expr:
+        a = self.expr(e.operand, fx)
+        if P.is_const(a) and isinstance(a.value, int):
+            return P.const(-a.value)
+        return ast.UnaryOp(ast.USub(), a)
+
+    def x_Call(self, e: n.Call, fx: Fn) -> ast.expr:
+        ref: Ref = e.ref
+        if ref.kind == "builtin":
+            return self.builtin(e, fx)
+        if ref.kind == "function":
+            args = [self.checked(a, fx) for a in e.args]
+            return P.call(P.name(self.functions[ref.name]), self.st(), *args)
+        if ref.kind == "pile_of":
+            return self.pile_of(e, fx)
+        raise AssertionError(ref.kind)  # pragma: no cover
+
+    def pile_of(self, e: n.Call, fx: Fn) -> ast.expr:
+        """`hand(s)`: the pile of a seat or piece; `column(3)`: of a board's place (checked)."""
+        p = self.plan
+        name, scope = e.ref.name, e.ref.extra
+        base = p.pile_base[name]
+        arg = self.expr(e.args[0], fx)
+        if scope in ("seat", "piece"):
+            if P.is_const(arg) and isinstance(arg.value, int):
+                return P.const(base + arg.value)
+            # a seat or piece is always in range (typed); `none` fails here
+            return P.binop(P.const(base), ast.Add(), arg)
+        fn = self._pile_at.get(name)
+        if fn is None:
+            places = p.board_kinds[p.board_names.index(scope)].places
+
+            def pile_at(v, base=base, places=places, name=name, scope=scope):
+                if v is None or not 1 <= v <= places:
+                    raise RuleError(f"`{name}({v})`: `{scope}` has places 1..{places}")
+                return base + v - 1
+            fn = self._pile_at[name] = self.cg.const(pile_at, "pile_" + name)
+        return P.call(fn, arg)
+
+    def builtin(self, e: n.Call, fx: Fn) -> ast.expr:
+        b = e.ref.extra
+        special = self.inline.get(b.name)
+        if special is not None:
+            out = special(self, e, fx)
+            if out is not None:
+                return out
+        args = []
+        for p, a in zip(b.params, e.args):
+            args.append(self.items(a, fx, copy=False) if p.type.startswith("items") else self.expr(a, fx))
+        consts = [a.value if P.is_const(a) else NOT_CONST for a in args]
+        if b.pure and all(c is not NOT_CONST for c in consts):
+            try:
+                value = b.run(_Static(self.plan), *consts)
+            except RuleError:
+                value = NOT_CONST  # fails when played: leave it to the game, at its position
+            if value is not NOT_CONST and (value is None or isinstance(value, (bool, int, str))):
+                return P.const(value)
+        run = b.run
+        if b.typed is not None:
+            run = b.typed([a.typ for a in e.args]) or run
+        if b.bind is not None:
+            bound = b.bind(self.plan, consts)
+            if bound is not None:
+                run = bound
+        return P.call(self.cg.const(run, b.name), self.st(), *args)
+
+    # ---- numbers kept: checked against the limit -------------------------------------------------
+
+    def grows(self, e: n.Expr) -> bool:
+        """Can arithmetic have made this value large (so it is checked where it is kept)?"""
+        if isinstance(e, n.BinOp):
+            return e.op in _GROW
+        if isinstance(e, n.Neg):
+            return True
+        if isinstance(e, n.IfExpr):
+            return self.grows(e.then) or self.grows(e.orelse)
+        if isinstance(e, n.Call) and isinstance(e.ref, Ref) and e.ref.kind == "builtin":
+            return e.ref.name == "sum"
+        if isinstance(e, (n.ListLit, n.Comp)):
+            items = e.items if isinstance(e, n.ListLit) else [e.item]
+            return any(self.grows(i) for i in items)
+        return False
+
+    def checked(self, e: n.Expr, fx: Fn) -> ast.expr:
+        """The value of `e`, checked against MAX_INT when arithmetic made it (an expression)."""
+        value = self.expr(e, fx)
+        if P.is_const(value) or not self.grows(e):
+            return value
+        if e.typ in (INT, ANY):
+            return P.place(P.call(self.h("int"), value), e.loc)
+        if is_list(e.typ):
+            return P.place(P.call(self.h("ints"), value), e.loc)
+        return value
+
+    def check_stmt(self, target: ast.expr, e: n.Expr | None, loc) -> list[ast.stmt]:
+        """After `target = e`: a statement checking the number kept, when it may have grown."""
+        if e is not None and not self.grows(e):
+            return []
+        if e is not None and is_list(e.typ):
+            return [P.place(P.expr_stmt(P.call(self.h("ints"), target)), loc)]
+        test = ast.UnaryOp(ast.Not(), ast.Compare(P.const(-MAX_INT), [ast.LtE(), ast.LtE()],
+                                                  [target, P.const(MAX_INT)]))
+        return [P.place(ast.If(test, [P.expr_stmt(P.call(self.h("big")))], []), loc)]
+
+    # ---- statements that never wait --------------------------------------------------------------
+
+    def stmts(self, body: list[n.Stmt], fx: Fn, rule: str, loops: int = 0) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for s in body:
+            out.extend(P.place(x, s.loc) for x in getattr(self, "s_" + type(s).__name__)(s, fx, rule, loops))
+        return out
+
+    def s_Pass(self, s, fx, rule, loops):
+        return []
+
+    def s_Break(self, s, fx, rule, loops):
+        return [ast.Break()]
+
+    def s_End(self, s, fx, rule, loops):
+        return [P.expr_stmt(P.call(self.h("end")))]
+
+    def s_Let(self, s: n.Let, fx: Fn, rule, loops):
+        target = self.var(s.ref, fx, store=True)
+        value = self.expr(s.value, fx)
+        read = self.var(s.ref, fx)
+        return [P.assign(target, value), *self.check_stmt(read, s.value, s.loc)]
+
+    def place_of(self, t: n.Expr, fx: Fn, store: bool) -> ast.expr:
+        """A local, a game variable or `x.VAR` as a place to read or write."""
+        ref: Ref = t.ref
+        if ref.kind == "local":
+            return self.var(ref.extra, fx, store)
+        if ref.kind == "global":
+            key = P.const(ref.name)
+            return P.sub_store(P.attr(self.st(), "g"), key) if store else P.sub(P.attr(self.st(), "g"), key)
+        obj = self.expr(t.obj, fx)  # type: ignore[attr-defined]
+        index = P.binop(P.const(self.plan.var_at[ref.name]), ast.Add(), obj)
+        return P.sub_store(P.attr(self.st(), "v"), index) if store else P.sub(P.attr(self.st(), "v"), index)
+
+    def s_Assign(self, s: n.Assign, fx: Fn, rule, loops):
+        value = self.expr(s.value, fx)
+        if isinstance(s.target, n.Name) or not self.grows(s.value):
+            return [P.assign(self.place_of(s.target, fx, True), value),
+                    *self.check_stmt(self.place_of(s.target, fx, False), s.value, s.loc)]
+        # `x.VAR = ...`: the place's index is computed once
+        t = fx.tmp()
+        return [P.assign(P.store(t), value), *self.check_stmt(P.name(t), s.value, s.loc),
+                P.assign(self.place_of(s.target, fx, True), P.name(t))]
+
+    def s_AugAssign(self, s: n.AugAssign, fx: Fn, rule, loops):
+        op = ast.Add() if s.op == "+=" else ast.Sub()
+        out: list[ast.stmt] = [ast.AugAssign(self.place_of(s.target, fx, True), op, self.expr(s.value, fx))]
+        small = isinstance(s.value, n.Num) and s.value.value <= 1_000_000
+        if not small:  # `x += x` doubles: the result is checked
+            out.extend(self.check_stmt(self.place_of(s.target, fx, False), None, s.loc))
+        return out
+
+    def s_Do(self, s: n.Do, fx: Fn, rule, loops):
+        call: n.Call = s.expr  # type: ignore[assignment]
+        ref: Ref = call.ref
+        if ref.kind == "procedure":
+            args = [self.checked(a, fx) for a in call.args]
+            target = self.procedure_fn(ref.name)
+            return [P.expr_stmt(P.call(self.cg.const(target, ident("p", ref.name)), self.st(), *args))]
+        b = ref.extra
+        args = [self.expr(a, fx) for a in call.args]
+        run = b.run
+        if b.bind is not None:
+            consts = [a.value if P.is_const(a) else NOT_CONST for a in args]
+            run = b.bind(self.plan, consts) or run
+        return [P.expr_stmt(P.call(self.cg.const(run, b.name), self.st(), *args))]
+
+    def s_Move(self, s: n.Move, fx: Fn, rule, loops):
+        dest = self.expr(s.dest, fx)
+        face, bottom = P.const(s.face_up), P.const(s.bottom)
+        move = P.attr(self.st(), "move")
+        if s.what.typ in (CARD, "none"):  # one card (`none` moves nothing)
+            d, c = fx.tmp("d"), fx.tmp("c")
+            return [P.assign(P.store(d), dest), P.assign(P.store(c), self.expr(s.what, fx)),
+                    ast.If(P.compare(P.name(c), ast.IsNot(), P.const(None)),
+                           [P.expr_stmt(P.call(move, P.name(c), P.name(d), face, bottom))], [])]
+        if s.what.typ == PILE:  # all its cards at once
+            return [P.expr_stmt(P.call(P.attr(self.st(), "move_all"), self.expr(s.what, fx), dest, face, bottom))]
+        # several cards one by one; at the bottom the last goes first, so that they keep their order
+        d, c = fx.tmp("d"), fx.tmp("c")
+        cards = self.items(s.what, fx, copy=True)
+        if s.bottom:
+            cards = P.sub(cards, ast.Slice(None, None, P.const(-1)))
+        return [P.assign(P.store(d), dest),
+                ast.For(P.store(c), cards, [P.expr_stmt(P.call(move, P.name(c), P.name(d), face, bottom))], [])]
+
+    def s_Draw(self, s: n.Draw, fx: Fn, rule, loops):
+        return [P.expr_stmt(P.call(P.attr(self.st(), "draw"), self.expr(s.source, fx), self.expr(s.dest, fx),
+                                   self.expr(s.count, fx), P.const(s.face_up)))]
+
+    def s_Shuffle(self, s: n.Shuffle, fx: Fn, rule, loops):
+        return [P.expr_stmt(P.call(P.attr(self.st(), "shuffle"), self.expr(s.pile, fx)))]
+
+    def s_Emit(self, s: n.Emit, fx: Fn, rule, loops):
+        out = []
+        for tr in self.ck.handlers.get(s.event, []):
+            fn = self.trigger_fn(tr)
+            out.append(P.expr_stmt(P.call(self.cg.const(fn, ident("t", tr.id)), self.st())))
+        return out
+
+    def procedure_fn(self, name: str):  # pragma: no cover - the compiler (flow.py) provides it
+        raise NotImplementedError
+
+    def trigger_fn(self, tr):  # pragma: no cover - the compiler (flow.py) provides it
+        raise NotImplementedError
+
+    def s_Say(self, s: n.Say, fx: Fn, rule, loops):
+        trace = P.attr(self.st(), "trace")
+        entry = ast.Tuple([P.const("say"), P.const(rule), self.expr(s.message, fx)], P.LOAD)
+        return [ast.If(P.compare(trace, ast.IsNot(), P.const(None)),
+                       [P.expr_stmt(P.call(P.attr(trace, "append"), entry))], [])]
+
+    def s_If(self, s: n.If, fx: Fn, rule, loops):
+        orelse = self.stmts(s.orelse, fx, rule, loops) if s.orelse is not None else []
+        for br in reversed(s.branches):
+            node = ast.If(self.expr(br.cond, fx), self.stmts(br.body, fx, rule, loops) or [ast.Pass()], orelse)
+            orelse = [P.place(node, br.loc)]
+        return orelse
+
+    def s_For(self, s: n.For, fx: Fn, rule, loops):
+        items = fx.tmp("items")
+        out = [P.assign(P.store(items), self.items(s.source, fx, copy=True))]
+        out += self.steps_charge(P.call(P.name("len"), P.name(items)), s.loc)
+        body = self.stmts(s.body, fx, rule, loops + 1) or [ast.Pass()]
+        out.append(ast.For(self.var(s.ref, fx, store=True), P.name(items), body, []))
+        return out
+
+    def s_While(self, s: n.While, fx: Fn, rule, loops):
+        message = f"a `while` loop ran past the step limit ({self.limit})"
+        body = self.steps_charge(P.const(1), s.loc, message) + self.stmts(s.body, fx, rule, loops + 1)
+        return [ast.While(self.expr(s.cond, fx), body, [])]
+
+    def s_Choose(self, s, fx, rule, loops):  # pragma: no cover - the flow compiles these
+        raise AssertionError("a choice in code that never waits")
+
+    s_Simultaneously = s_Choose
+
+
+class _Static:
+    """What a pure built-in sees when computed while compiling: the plan, no table."""
+
+    def __init__(self, plan):
+        self.plan = plan
+
+
+def _show_int(v):
+    return "none" if v is None else str(v)
+
+
+def _show_text(v):
+    return "none" if v is None else v
+
+
+def reads_only_card(e: n.Expr, card: Local) -> bool:
+    """Does `e` read nothing but the card `card`'s fixed properties and constants?"""
+    for node in n.walk(e):
+        if isinstance(node, n.Name):
+            if not (isinstance(node.ref, Ref) and (node.ref.kind == "param" or
+                                                   (node.ref.kind == "local" and node.ref.extra is card))):
+                return False
+        elif isinstance(node, n.Attr):
+            if not (isinstance(node.ref, Ref) and node.ref.kind in ("card_prop", "card_type")):
+                return False
+        elif not isinstance(node, (n.Num, n.Text, n.Bool, n.NoneLit, n.Compare, n.BinOp, n.IfExpr,
+                                   n.And, n.Or, n.Not, n.Neg, n.In, n.ListLit)):
+            return False
+    return True
+
+
+__all__ = ["Lowerer", "Fn", "local_name", "reads_only_card", "BOOL", "iterable_elem"]

@@ -1,0 +1,90 @@
+"""Small builders of Python `ast` nodes, and positions taken from the rules.
+
+Every node the compiler makes carries the position of the rule's sub-expression it comes from:
+a failing instruction then points into the ruleset file (see `engine/boundary.py`).
+"""
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from ..lang.diagnostics import Loc
+
+LOAD, STORE = ast.Load(), ast.Store()
+
+
+def name(ident: str) -> ast.Name:
+    return ast.Name(ident, LOAD)
+
+
+def store(ident: str) -> ast.Name:
+    return ast.Name(ident, STORE)
+
+
+def const(value: Any) -> ast.Constant:
+    return ast.Constant(value)
+
+
+def attr(obj: ast.expr, field: str) -> ast.Attribute:
+    return ast.Attribute(obj, field, LOAD)
+
+
+def attr_store(obj: ast.expr, field: str) -> ast.Attribute:
+    return ast.Attribute(obj, field, STORE)
+
+
+def sub(obj: ast.expr, index: ast.expr) -> ast.Subscript:
+    return ast.Subscript(obj, index, LOAD)
+
+
+def sub_store(obj: ast.expr, index: ast.expr) -> ast.Subscript:
+    return ast.Subscript(obj, index, STORE)
+
+
+def call(func: ast.expr, *args: ast.expr) -> ast.Call:
+    return ast.Call(func, list(args), [])
+
+
+def binop(left: ast.expr, op: ast.operator, right: ast.expr) -> ast.BinOp:
+    return ast.BinOp(left, op, right)
+
+
+def compare(left: ast.expr, op: ast.cmpop, right: ast.expr) -> ast.Compare:
+    return ast.Compare(left, [op], [right])
+
+
+def assign(target: ast.expr, value: ast.expr) -> ast.Assign:
+    return ast.Assign([target], value)
+
+
+def expr_stmt(value: ast.expr) -> ast.Expr:
+    return ast.Expr(value)
+
+
+def is_const(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant)
+
+
+def args(*names: str) -> ast.arguments:
+    return ast.arguments(posonlyargs=[], args=[ast.arg(a) for a in names], vararg=None, kwonlyargs=[],
+                         kw_defaults=[], kwarg=None, defaults=[])
+
+
+def function(fname: str, params: list[str], body: list[ast.stmt]) -> ast.FunctionDef:
+    return ast.FunctionDef(fname, args(*params), body or [ast.Pass()], [], None)
+
+
+def lambda_(params: list[str], body: ast.expr) -> ast.Lambda:
+    return ast.Lambda(args(*params), body)
+
+
+def place(node: Any, loc: Loc | None) -> Any:
+    """Give `node` and every node under it without a position the rule's position `loc`."""
+    if loc is None or not loc.line:
+        return node
+    line, col = loc.line, max((loc.col or 1) - 1, 0)
+    for child in ast.walk(node):
+        if "lineno" in child._attributes and getattr(child, "lineno", None) is None:
+            child.lineno, child.col_offset = line, col
+            child.end_lineno, child.end_col_offset = line, col + 1
+    return node

@@ -1,0 +1,44 @@
+"""Errors a ruleset causes while a game runs, and the exception that ends a game.
+
+They live with the language, not the machine: board kinds and built-ins raise them too. A
+built-in raises a `RuleError` with a message only; the error boundary (`engine/boundary.py`)
+places it at the rule's sub-expression that called the built-in.
+"""
+from __future__ import annotations
+
+
+class RuleError(Exception):
+    """A rule did something impossible while playing (the ruleset's fault, with its position)."""
+
+    def __init__(self, message: str, loc=None, rule: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.loc = loc
+        self.rule = rule
+        # the calls that led to the failing rule, outermost first: [(Loc, rule id)]
+        self.calls: list = []
+
+    def context(self) -> str:
+        """Where the failing rule was called from, for a person: empty when it was not."""
+        if not self.calls:
+            return ""
+        loc, rule = self.calls[-1]
+        return f"called from `{rule}` at {loc}"
+
+    def __str__(self) -> str:
+        where = f"{self.loc}: " if self.loc else ""
+        rule = f" (in rule `{self.rule}`" if self.rule else ""
+        ctx = self.context()
+        if rule:
+            rule += f", {ctx})" if ctx else ")"
+        elif ctx:
+            rule = f" ({ctx})"
+        return f"{where}{self.message}{rule}"
+
+
+class GameTooLong(RuleError):
+    """The game passed its round or step limit: it may never end."""
+
+
+class EndGame(Exception):
+    """`end game` unwinds the machine."""

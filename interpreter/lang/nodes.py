@@ -1,0 +1,322 @@
+"""The rule language's syntax tree: one class per form, each node with its file position.
+
+The parser builds these from rule text once, when a ruleset is loaded; every later pass (the
+checker, the compiler, `explain`) reads them and never the text. The checker fills in `typ` on
+expressions and `ref` (what a name, attribute or call refers to); nothing else changes a tree
+after parsing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Union
+
+from .diagnostics import Loc
+from .types import ANY
+
+
+@dataclass(eq=False)
+class Node:
+    loc: Loc
+
+    def children(self) -> Iterator["Node"]:
+        """The nodes directly inside this one, in source order."""
+        for name in self.__dataclass_fields__:
+            if name in ("loc", "typ", "ref"):
+                continue
+            value = getattr(self, name)
+            if isinstance(value, Node):
+                yield value
+            elif isinstance(value, list):
+                for item in value:
+                    if isinstance(item, Node):
+                        yield item
+
+
+def walk(node: Node) -> Iterator[Node]:
+    """Every node of a tree, parents before children (no recursion: trees may be deep)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed(list(n.children())))
+
+
+# ---- expressions ---------------------------------------------------------------------------
+
+@dataclass(eq=False)
+class Expr(Node):
+    typ: str = field(default=ANY, kw_only=True)   # set by the checker
+    ref: Any = field(default=None, kw_only=True)  # what a name, attribute or call refers to
+
+
+@dataclass(eq=False)
+class Num(Expr):
+    value: int
+
+
+@dataclass(eq=False)
+class Text(Expr):
+    """A string; `{expr}` inside it is an expression whose value is shown for a person."""
+    parts: list[Union[str, Expr]]
+
+    @property
+    def constant(self) -> str | None:
+        """The text itself when it has no `{...}`."""
+        if all(isinstance(p, str) for p in self.parts):
+            return "".join(self.parts)  # type: ignore[arg-type]
+        return None
+
+
+@dataclass(eq=False)
+class Bool(Expr):
+    value: bool
+
+
+@dataclass(eq=False)
+class NoneLit(Expr):
+    pass
+
+
+@dataclass(eq=False)
+class Name(Expr):
+    id: str
+
+
+@dataclass(eq=False)
+class Attr(Expr):
+    obj: Expr
+    name: str
+
+
+@dataclass(eq=False)
+class Index(Expr):
+    obj: Expr
+    index: Expr
+
+
+@dataclass(eq=False)
+class Call(Expr):
+    name: str
+    args: list[Expr]
+
+
+@dataclass(eq=False)
+class ListLit(Expr):
+    items: list[Expr]
+
+
+@dataclass(eq=False)
+class Comp(Expr):
+    """`[item for var in source if cond]`."""
+    item: Expr
+    var: str
+    source: Expr
+    cond: Expr | None
+    var_loc: Loc | None = None
+
+
+@dataclass(eq=False)
+class IfExpr(Expr):
+    cond: Expr
+    then: Expr
+    orelse: Expr
+
+
+@dataclass(eq=False)
+class And(Expr):
+    left: Expr
+    right: Expr
+
+
+@dataclass(eq=False)
+class Or(Expr):
+    left: Expr
+    right: Expr
+
+
+@dataclass(eq=False)
+class Not(Expr):
+    operand: Expr
+
+
+@dataclass(eq=False)
+class Compare(Expr):
+    op: str          # == != < <= > >=
+    left: Expr
+    right: Expr
+
+
+@dataclass(eq=False)
+class In(Expr):
+    item: Expr
+    container: Expr
+
+
+@dataclass(eq=False)
+class Range(Expr):
+    lo: Expr
+    hi: Expr
+
+
+@dataclass(eq=False)
+class BinOp(Expr):
+    op: str          # + - * // %
+    left: Expr
+    right: Expr
+
+
+@dataclass(eq=False)
+class Neg(Expr):
+    operand: Expr
+
+
+# ---- statements ----------------------------------------------------------------------------
+
+@dataclass(eq=False)
+class Stmt(Node):
+    pass
+
+
+@dataclass(eq=False)
+class Let(Stmt):
+    name: str
+    value: Expr
+    ref: Any = field(default=None, kw_only=True)  # the local it binds
+    rebinds: bool = field(default=False, kw_only=True)  # the name was already a local here
+
+
+@dataclass(eq=False)
+class Assign(Stmt):
+    target: Expr
+    value: Expr
+
+
+@dataclass(eq=False)
+class AugAssign(Stmt):
+    target: Expr
+    op: str          # += -=
+    value: Expr
+
+
+@dataclass(eq=False)
+class Do(Stmt):
+    """A line that is an expression: a call of a procedure or a built-in effect."""
+    expr: Expr
+
+
+@dataclass(eq=False)
+class Move(Stmt):
+    what: Expr
+    dest: Expr
+    face_up: bool = True
+    bottom: bool = False
+
+
+@dataclass(eq=False)
+class Draw(Stmt):
+    count: Expr
+    source: Expr
+    dest: Expr
+    face_up: bool = True
+
+
+@dataclass(eq=False)
+class Shuffle(Stmt):
+    pile: Expr
+
+
+@dataclass(eq=False)
+class Emit(Stmt):
+    event: str
+
+
+@dataclass(eq=False)
+class End(Stmt):
+    pass
+
+
+@dataclass(eq=False)
+class Break(Stmt):
+    pass
+
+
+@dataclass(eq=False)
+class Pass(Stmt):
+    pass
+
+
+@dataclass(eq=False)
+class Say(Stmt):
+    message: Text
+
+
+@dataclass(eq=False)
+class Branch(Node):
+    """One `if`/`elif` test and its block."""
+    cond: Expr
+    body: list[Stmt]
+
+
+@dataclass(eq=False)
+class If(Stmt):
+    branches: list[Branch]
+    orelse: list[Stmt] | None = None
+    else_loc: Loc | None = None
+
+
+@dataclass(eq=False)
+class For(Stmt):
+    var: str
+    source: Expr
+    body: list[Stmt]
+    ref: Any = field(default=None, kw_only=True)
+    rebinds: bool = field(default=False, kw_only=True)
+
+
+@dataclass(eq=False)
+class While(Stmt):
+    cond: Expr
+    body: list[Stmt]
+
+
+@dataclass(eq=False)
+class Option(Node):
+    """`option "LABEL" [for VAR in SOURCE] [if COND]:` and its block."""
+    label: Text
+    var: str | None
+    source: Expr | None
+    cond: Expr | None
+    body: list[Stmt]
+    ref: Any = field(default=None, kw_only=True)
+
+
+@dataclass(eq=False)
+class Choose(Stmt):
+    prompt: Text | None
+    by: Expr | None
+    options: list[Option]
+
+
+@dataclass(eq=False)
+class Simultaneously(Stmt):
+    var: str
+    seats: Expr
+    body: list[Stmt]
+    ref: Any = field(default=None, kw_only=True)
+
+
+@dataclass(eq=False)
+class Block(Node):
+    """A rule that is a block of statements (a `do:`, `setup:`, a scenario's situation)."""
+    body: list[Stmt]
+
+
+def block_children(stmt: Stmt) -> list[list[Stmt]]:
+    """The blocks directly inside a statement."""
+    if isinstance(stmt, If):
+        return [b.body for b in stmt.branches] + ([stmt.orelse] if stmt.orelse is not None else [])
+    if isinstance(stmt, (For, While, Simultaneously)):
+        return [stmt.body]
+    if isinstance(stmt, Choose):
+        return [o.body for o in stmt.options]
+    return []

@@ -1,0 +1,189 @@
+"""The core built-ins: lists, piles, numbers, seats and pieces, and the effects that arrange a
+table (for scenarios). Each runs on plain values; a pile argument declared `items` arrives as
+the pile's list of cards, which a built-in reads and never changes.
+"""
+from __future__ import annotations
+
+from ..lang.errors import RuleError
+from ..lang.show import show
+from ..lang.types import BOOL, CARD, INT, PIECE, PILE, SEAT, TEXT
+from .api import Builtin, builtin
+
+
+@builtin("size", [("items", "what `size` counts")], INT,
+         "the number of items of a list, or of cards in a pile")
+def _size(st, xs):
+    return len(xs)
+
+
+@builtin("top", [(PILE, "the pile `top` looks at")], CARD, "the top card of a pile, or none")
+def _top(st, pile):
+    return st.end(pile, -1)
+
+
+@builtin("bottom", [(PILE, "the pile `bottom` looks at")], CARD, "the bottom card of a pile, or none")
+def _bottom(st, pile):
+    return st.end(pile, 0)
+
+
+@builtin("cards", [(PILE, "the pile `cards` lists")], "list[card]", "the cards of a pile, bottom to top")
+def _cards(st, pile):
+    return st.piles[pile][:]
+
+
+@builtin("sum", [("items[int]", "what `sum` adds up")], INT, "the total of a list of ints")
+def _sum(st, xs):
+    return sum(xs)
+
+
+def _extreme(name, pick):
+    @builtin(name, [("items[int]", f"what `{name}` looks through")], INT,
+             f"the {'smallest' if name == 'min' else 'largest'} of a list of ints; an error if it is empty")
+    def run(st, xs):
+        if not xs:
+            raise RuleError(f"`{name}` of an empty list")
+        return pick(xs)
+    return run
+
+
+@builtin("any", [("items[bool]", "what `any` looks through")], BOOL, "true if one item is true")
+def _any(st, xs):
+    return any(xs)
+
+
+@builtin("all", [("items[bool]", "what `all` looks through")], BOOL, "true if every item is true")
+def _all(st, xs):
+    return all(xs)
+
+
+@builtin("count", [("items[bool]", "what `count` counts (true values; to count items use `size`)")], INT,
+         "how many items are true")
+def _count(st, xs):
+    return sum(1 for x in xs if x)
+
+
+@builtin("first", [("items", "the list `first` looks at")], "T", "the first item, or none")
+def _first(st, xs):
+    return xs[0] if xs else None
+
+
+@builtin("last", [("items", "the list `last` looks at")], "T", "the last item, or none")
+def _last(st, xs):
+    return xs[-1] if xs else None
+
+
+def _distinct_cards(st, cards):
+    kinds = st.plan.card_type
+    seen = set()
+    out = []
+    for card in cards:
+        k = kinds[card]
+        if k not in seen:
+            seen.add(k)
+            out.append(card)
+    return out
+
+
+def _distinct_values(st, xs):
+    return list(dict.fromkeys(xs))
+
+
+@builtin("distinct", [("items", "what `distinct` goes through")], "list[T]",
+         "cards: the first card of each card type; other values: each value once; in order",
+         typed=lambda types: _distinct_cards if types[0] in (PILE, "list[card]") else _distinct_values)
+def _distinct(st, xs):
+    return _distinct_values(st, xs)
+
+
+def _shuffler(item_type: str):
+    def shuffled(st, items):
+        xs = list(items)
+        st.rng.shuffle(xs)
+        if st.believe is not None:
+            st.believe.chance = True
+        if st.trace is not None:
+            st.trace.append(("chance", "shuffled list", [show(st.plan, item_type, x) for x in xs]))
+        return xs
+    return shuffled
+
+
+def _item_type(t: str) -> str:
+    return CARD if t == PILE else (t[5:-1] if t.startswith("list[") else "any")
+
+
+@builtin("shuffled", [("items", "what `shuffled` shuffles")], "list[T]",
+         "the items in a random order, from the game's seeded generator",
+         typed=lambda types: _shuffler(_item_type(types[0])))
+def _shuffled(st, xs):
+    return _shuffler("any")(st, xs)
+
+
+@builtin("reversed", [("items", "what `reversed` turns around")], "list[T]", "the items in reverse order")
+def _reversed(st, xs):
+    return list(xs)[::-1]
+
+
+@builtin("seat", [(INT, "the seat number of `seat`")], SEAT,
+         "the seat numbered n (from 1); an error outside 1..players", pure=True)
+def _seat(st, k):
+    n = st.plan.n_seats
+    if k is None or not 1 <= k <= n:
+        raise RuleError(f"there is no seat {k} in a game of {n}")
+    return k - 1
+
+
+@builtin("piece", [(TEXT, "the piece's name given to `piece`")], PIECE,
+         "the piece with this name; an error for an unknown name", pure=True)
+def _piece(st, text):
+    names = st.plan.piece_names
+    if text not in names:
+        raise RuleError(f"no piece is named `{text}`")
+    return names.index(text)
+
+
+@builtin("abs", [(INT, "the number `abs` takes")], INT, "the absolute value")
+def _abs(st, k):
+    return abs(k)
+
+
+# ---- effects: statements that set the table (scenarios use them to arrange a situation) ----
+
+def _arranger(name: str, exact: bool, doc: str):
+    """set_pile(pile, ["type", ...]): the pile holds exactly these cards, bottom to top;
+    stack_pile(pile, [...]): these cards go on top of what the pile holds (the last is the top).
+
+    Named cards are taken from wherever they are, preferring the pile itself, then the pile
+    their card started in. With set_pile, cards already there go back where they started.
+    """
+    @builtin(name, [(PILE, f"the pile `{name}` fills"), ("list[text]", f"the card types `{name}` puts there")],
+             None, doc)
+    def arrange(st, dest, names):
+        plan = st.plan
+        taken: list[int] = []
+        for tname in names:
+            if tname not in plan.card_types:
+                raise RuleError(f"no card type `{tname}`")
+            ti = plan.card_types.index(tname)
+            candidates = [k for k, t in enumerate(plan.card_type) if t == ti and k not in taken]
+            candidates.sort(key=lambda k: (st.where[k] != dest, st.where[k] != plan.card_start[k]))
+            if not candidates:
+                raise RuleError(f"every card of type `{tname}` is already placed")
+            taken.append(candidates[0])
+        if exact:
+            for card in st.piles[dest][:]:
+                if card not in taken:
+                    home = plan.card_start[card]
+                    if home == dest:
+                        raise RuleError(f"`{name}` cannot empty the pile where cards start; use `stack_pile`")
+                    st.move(card, home)
+        for card in taken:
+            st.move(card, dest, True)
+    return arrange
+
+
+CORE: list[Builtin] = [
+    _size, _top, _bottom, _cards, _sum, _extreme("min", min), _extreme("max", max), _any, _all,
+    _count, _first, _last, _distinct, _shuffled, _reversed, _seat, _piece, _abs,
+    _arranger("set_pile", True, "the pile holds exactly cards of these types, bottom to top, face up"),
+    _arranger("stack_pile", False, "cards of these types go on top of the pile, face up, in this order"),
+]

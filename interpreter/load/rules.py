@@ -1,0 +1,126 @@
+"""Every rule text of a merged game, parsed once into syntax trees (`lang.nodes`).
+
+The checker and the compiler read these definitions and never the text: a comment or a
+different spelling of the same rule cannot change what it means after this point.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..lang import nodes as n
+from ..lang.diagnostics import Loc, Report
+from ..lang.parser import parse_block, parse_expr
+from .yamlsrc import loc_of
+
+
+@dataclass
+class FunctionDef:
+    name: str
+    params: dict          # name -> declared type (text, with its position)
+    body: n.Expr
+    loc: Loc | None
+
+
+@dataclass
+class ProcedureDef:
+    name: str
+    params: dict
+    body: n.Block
+    loc: Loc | None
+
+
+@dataclass
+class StepDef:
+    id: str
+    cond: n.Expr | None
+    body: n.Block | None
+    loc: Loc | None
+
+
+@dataclass
+class PhaseDef:
+    id: str
+    loc: Loc | None
+    do: n.Block | None = None
+    order: n.Expr | None = None
+    order_loc: Loc | None = None
+    turn: str = "turn"
+    steps: list[StepDef] = field(default_factory=list)
+    until: n.Expr | None = None
+    rounds: int | None = None
+    has_do: bool = False      # written, even if it failed to parse
+    has_order: bool = False
+    has_until: bool = False
+
+
+@dataclass
+class TriggerDef:
+    id: str
+    on: str
+    cond: n.Expr | None
+    body: n.Block | None
+    loc: Loc | None
+    on_loc: Loc | None = None
+
+
+@dataclass
+class Rules:
+    functions: dict[str, FunctionDef] = field(default_factory=dict)
+    procedures: dict[str, ProcedureDef] = field(default_factory=dict)
+    setup: n.Block | None = None
+    phases: list[PhaseDef] = field(default_factory=list)
+    triggers: list[TriggerDef] = field(default_factory=list)
+    rank: n.Expr | None = None
+    tie: n.Expr | None = None
+    descending: bool = True
+    records: dict[str, n.Expr] = field(default_factory=dict)
+    show: dict[str, n.Expr] = field(default_factory=dict)
+    evaluate: n.Expr | None = None
+
+
+def _expr(text, report: Report) -> n.Expr | None:
+    return None if text is None else parse_expr(text, report)
+
+
+def _block(text, report: Report) -> n.Block | None:
+    return None if text is None else parse_block(text, report)
+
+
+def parse_rules(game, report: Report) -> Rules:
+    """The rules of a merged game file (`ir.models.GameFile`); syntax errors go to `report`."""
+    r = Rules()
+    for name, fn in game.functions.items():
+        body = _expr(fn.value, report)
+        if body is not None:
+            r.functions[str(name)] = FunctionDef(str(name), dict(fn.params), body, loc_of(name))
+    for name, pr in game.procedures.items():
+        body = _block(pr.do, report)
+        if body is not None:
+            r.procedures[str(name)] = ProcedureDef(str(name), dict(pr.params), body, loc_of(name))
+    r.setup = _block(game.setup, report)
+    for ph in game.phases:
+        phase = PhaseDef(str(ph.id), loc_of(ph.id), do=_block(ph.do, report),
+                         order=_expr(ph.order, report), order_loc=loc_of(ph.order),
+                         turn=str(ph.turn or "turn"), until=_expr(ph.until, report), rounds=ph.rounds,
+                         has_do=ph.do is not None, has_order=ph.order is not None,
+                         has_until=ph.until is not None)
+        for step in ph.steps:
+            phase.steps.append(StepDef(str(step.id), _expr(step.if_, report), _block(step.do, report),
+                                       loc_of(step.id)))
+        r.phases.append(phase)
+    for tr in game.triggers:
+        r.triggers.append(TriggerDef(str(tr.id), str(tr.on), _expr(tr.if_, report), _block(tr.do, report),
+                                     loc_of(tr.id), loc_of(tr.on)))
+    r.rank = _expr(game.result.rank, report)
+    r.tie = _expr(game.result.tie, report)
+    r.descending = game.result.order == "descending"
+    for name, text in game.record.items():
+        expr = _expr(text, report)
+        if expr is not None:
+            r.records[str(name)] = expr
+    for name, text in game.show.items():
+        expr = _expr(text, report)
+        if expr is not None:
+            r.show[str(name)] = expr
+    r.evaluate = _expr(game.evaluate, report)
+    return r
