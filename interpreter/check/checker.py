@@ -781,7 +781,7 @@ class Checker:
                 bound = et
             elif p.type == "T":
                 bound = t
-            elif p.type in self.sym.boards.values() or p.type == b.kind:
+            elif p.type in KINDS:  # a board of this kind
                 if not compatible(t, BOARD):
                     self.type_error(f"{p.what} must be a board, not {t}", a)
                 elif isinstance(a, n.Name) and isinstance(a.ref, Ref) and a.ref.kind == "board" \
