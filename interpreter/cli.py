@@ -1,4 +1,4 @@
-"""The `racecraft` command: validate, play, replay, simulate, check, render, schemas.
+"""The `racecraft` command: validate, play, replay, simulate, check, render, explain, schemas.
 
 Exit codes: 0 success, 1 a problem in the rules or a failed check, 2 a usage error.
 Problems in a designer's files print as diagnostics, never as a Python traceback.
@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from .lang.diagnostics import Report, RulesetError
+from .lang.errors import RuleError
 
 
 def _print_report(report: Report) -> None:
@@ -67,7 +68,7 @@ class _Announcing:
 
 def cmd_play(args) -> int:
     from .engine.game import Game
-    from .engine.state import RuleError
+    from .run.replay import positions
     from .run.session import header, load, make_agents, play, write_record
 
     loaded = load(args.ruleset, args.variant, args.module, args.track)
@@ -103,7 +104,7 @@ def cmd_play(args) -> int:
                 if entry[0] == "say":
                     print(f"  » {entry[2]}")
                 elif entry[0] == "round" and args.verbose:
-                    print(f"-- round {entry[3]}" + (f": {entry[4]}" if entry[4].split(": ")[-1] else ""))
+                    print(f"-- round {entry[3]}: {positions(entry[4])}")
             said[0] = len(trace)
 
     agents = [_Announcing(a, says) for a in agents]
@@ -255,6 +256,16 @@ def cmd_render(args) -> int:
     return 0
 
 
+def cmd_explain(args) -> int:
+    from .run.explain import explain
+    from .run.session import load
+
+    loaded = load(args.ruleset, variants=args.variant, modules=args.module, track=args.track)
+    players = args.players or loaded.ruleset.game.game.players.min
+    print(explain(loaded, players, args.name, args.python))
+    return 0
+
+
 def cmd_schemas(args) -> int:
     from .ir.schema import write_schemas
 
@@ -312,6 +323,12 @@ def parser() -> argparse.ArgumentParser:
     rd.add_argument("-o", "--out", help="the SVG file to write (default: BOARD.svg)")
     rd.set_defaults(fn=cmd_render)
 
+    ex = sub.add_parser("explain", help="print the rules as the engine understood them (or the Python made of them)")
+    game_args(ex)
+    ex.add_argument("name", nargs="?", help="one rule: an id (`functions.speed`, `steps.play`) or a name (`speed`)")
+    ex.add_argument("--python", action="store_true", help="print the Python the compiler generated")
+    ex.set_defaults(fn=cmd_explain)
+
     sc = sub.add_parser("schemas", help="write the JSON Schemas of the file kinds")
     sc.add_argument("--out", default="schemas")
     sc.set_defaults(fn=cmd_schemas)
@@ -328,6 +345,9 @@ def main(argv: list[str] | None = None) -> int:
     except _Usage as e:
         print(f"racecraft {args.command}: error: {e}", file=sys.stderr)
         return 2
+    except RuleError as e:  # a rule failed outside a game's own loop (a view, a label, a result)
+        print(f"rule error: {e}", file=sys.stderr)
+        return 1
     except BrokenPipeError:  # output piped into `head`
         return 0
 

@@ -536,7 +536,7 @@ def test_trigger_on_an_event_nobody_emits(capsys, game):
 def test_type_error_size_of_a_number(capsys, game):
     edit(game, "      let n = 0\n", "      let n = size(3)\n")
     expect_one(capsys, game, game, find(game, "size(3)", offset=5), "E120", "type error",
-               "`size` counts a list or a pile, not int")
+               "what `size` counts must be a list or a pile, not int")
 
 
 def test_type_error_text_plus_number(capsys, game):
@@ -682,7 +682,10 @@ def test_game_that_never_ends(capsys, project, game):
 
 def test_loop_that_never_ends(capsys, project, game):
     quick(project, keep_variants=False)
-    edit(game, "max_rounds: 100", "max_rounds: 100\n  max_steps: 50")
+    # "stop discarding" no longer leaves the pit stop's loop: it never ends
+    edit(game, '              option "stop discarding":\n                  break\n',
+         '              option "stop discarding":\n                  pass\n')
+    edit(game, "max_rounds: 100", "max_rounds: 100\n  max_steps: 20000")
     expect_one(capsys, game, game, find(game, "while true:"), "E201", "the game does not end",
                "`while` loop", hint="loops that wait for a condition")
 

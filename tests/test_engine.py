@@ -168,7 +168,7 @@ def test_greedy_bot_without_evaluation_plays_legal_moves():
     assert game.result()["rounds"] == 3
 
 
-def test_a_rule_error_points_at_the_statement_that_failed(tmp_path):
+def test_a_rule_error_points_at_the_sub_expression_that_failed(tmp_path):
     from interpreter.run.scenario import run_scenario
 
     scenario = tmp_path / "broken.yaml"
@@ -184,7 +184,8 @@ def test_a_rule_error_points_at_the_statement_that_failed(tmp_path):
     out = run_scenario(scenario)
     assert not out.passed
     text = out.report.render()
-    assert f"{scenario}:8:7: a value is `none` here" in text
+    # `at(grid, slot + 5)` is none: the error is at the call that cannot take it, not at the `let`
+    assert f"{scenario}:8:17: `slot_of`: a piece was expected, not none (in rule `situation`)" in text
 
 
 def test_replay_works_from_another_folder(tmp_path, monkeypatch, capsys):
@@ -246,7 +247,7 @@ def test_previews_leave_the_real_table_as_it_was(name):
     from interpreter.engine import vm
 
     def table(st):
-        return repr((st.piles, st.where, st.up, st.g, st.v, st.slots, st.pslot, st.pboard, st.bd,
+        return repr((st.piles, st.where, st.up, st.g, st.v, st.bd,
                      [(pc, env) for _code, pc, env in st.frames], st.steps))
 
     plan = load(name).plan(3)
@@ -306,7 +307,7 @@ def _tokens(tmp_path):
 
 
 def test_a_commitment_another_seat_made_impossible_is_a_rule_error(tmp_path):
-    from interpreter.engine.state import RuleError
+    from interpreter.lang.errors import RuleError
     game = _tokens(tmp_path)
     game.choose(0)             # seat 1 takes the last token (on its own copy)
     with pytest.raises(RuleError, match="the committed choice \"take the last token\" is no longer an option"):

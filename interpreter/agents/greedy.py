@@ -43,14 +43,19 @@ class GreedyAgent:
         for i in range(decision.count):
             try:
                 st = preview(base, i, rng)
-                value = evaluate(st, env)
-                if st.believe is not None and st.believe.chance:
-                    # the option met chance: score the mean of a few believed outcomes
-                    for _ in range(SAMPLES - 1):
-                        value += evaluate(preview(base, i, rng), env)
-                    value /= SAMPLES
             except RuleError:
                 continue  # an option whose consequences break a rule is never preferred
+            # an error in `evaluate` itself is the ruleset's, and is not hidden
+            value = evaluate(st, env)
+            if st.believe is not None and st.believe.chance:
+                # the option met chance: score the mean of a few believed outcomes
+                for _ in range(SAMPLES - 1):
+                    try:
+                        other = preview(base, i, rng)
+                    except RuleError:
+                        continue
+                    value += evaluate(other, env)
+                value /= SAMPLES
             if best is None or value > best:
                 best, picks = value, [i]
             elif value == best:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from .base import KINDS, BoardKind, register  # noqa: F401
 from . import ranking  # noqa: F401,E402  (each kind registers itself on import)
-# from . import lanes  # noqa
-# from . import tiles  # noqa
-# from . import cells  # noqa
+from . import lanes  # noqa: F401,E402
+from . import tiles  # noqa: F401,E402
+from . import cells  # noqa: F401,E402
 
 
 def board_models() -> list:

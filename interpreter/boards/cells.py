@@ -5,10 +5,11 @@ A step goes to a touching cell whose front edge is farther from the start line t
 edge of the cell the piece stands on: straight or diagonal, never sideways (same distance) or
 back, and never into a taken cell. Nothing else is checked, so a piece may pass diagonally
 between two taken cells, and a move of several cells is a sequence of steps chosen one by one
-by the rules. Cells may be rectangular or not (a flag the rules can read), carry a number of the
-start grid, and lines lie across the track at a distance (a piece has passed a line when the
-front edge of its cell is beyond it). On a looped track (`lap`) distances wrap around: a piece's
-*progress* counts the laps.
+by the rules. Cells may carry tags (free names the rules can read: `curve`, `pit`, ...) and a
+number of the start grid, and lines lie across the track at a distance (a piece has passed a
+line when the front edge of its cell is beyond it). On a looped track (`lap`) distances wrap
+around: a piece's *progress* counts the laps. Pieces equally far along are ordered by lane, as
+the board declares (`ties`).
 
 Run-time data is `st.bd[index] = [cell per piece, progress per piece]` (cell index or None;
 progress stays known after a piece leaves the board), two short lists copied by `clone`.
@@ -17,16 +18,16 @@ from __future__ import annotations
 
 import html
 from itertools import pairwise
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..lang.errors import RuleError
-from ..engine.types import BOARD, BOOL, INT, PIECE, TEXT, listof
-from ..engine.args import _arity, _want
-from .base import BoardKind, register
+from ..lang.types import BOOL, INT, PIECE, TEXT, listof
+from .base import BoardKind, on_board, register
 
 _ID = r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$"
+Tag = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
 
 
 class Cell(BaseModel):
@@ -34,7 +35,9 @@ class Cell(BaseModel):
     id: str = Field(pattern=_ID, description="the cell's name, as the rules and the views show it")
     front: int = Field(ge=0, description="distance of the cell's front edge from the start line")
     lane: int = Field(1, ge=1, le=20, description="lane across the track, 1 = the inner side")
-    rect: bool = Field(True, description="whether the cell is rectangular")
+    tags: list[Tag] = Field(default_factory=list,
+                            description="names the rules can read with `cell_tagged` (e.g. `curve`); "
+                                        "the picture shades a cell with tags")
     grid: int | None = Field(None, ge=1, le=64, description="its number on the start grid, if any")
     touch: list[str] = Field(default_factory=list,
                              description="cells it touches by an edge or a point (either side may list it)")
@@ -56,6 +59,10 @@ class CellsModel(BaseModel):
     finish: int = Field(ge=0, description="distance of the finish line from the start line")
     lines: dict[str, int] = Field(default_factory=dict,
                                   description="other lines across the track: name -> distance from the start line")
+    ties: Literal["inner_first", "outer_first"] = Field(
+        "inner_first",
+        description="the order of pieces equally far along (`cell_order`, views): inner_first = "
+                    "the lower lane first (lane 1 = the inner side), outer_first = the higher lane first")
     cells: list[Cell] = Field(min_length=1)
 
     @model_validator(mode="after")
@@ -85,7 +92,9 @@ class CellsModel(BaseModel):
 @register
 class Cells(BoardKind):
     kind = "cells"
+    noun = "a cell board"
     Model = CellsModel
+    has_places = False
 
     def __init__(self, name, index, decl, plan):
         super().__init__(name, index, decl, plan)
@@ -93,9 +102,11 @@ class Cells(BoardKind):
         self.ids = [c.id for c in d.cells]
         self.index_of = {c.id: i for i, c in enumerate(d.cells)}
         self.front = [c.front for c in d.cells]
-        self.rect = [c.rect for c in d.cells]
+        self.tags = [tuple(str(t) for t in c.tags) for c in d.cells]
         self.lane = [c.lane for c in d.cells]
         self.lap = d.lap
+        # equal progress: the lower lane first (inner_first) or the higher (outer_first)
+        self.tie_sign = 1 if d.ties == "inner_first" else -1
         touch = [set() for _ in d.cells]
         for i, c in enumerate(d.cells):
             for t in c.touch:
@@ -118,6 +129,7 @@ class Cells(BoardKind):
         self.grid = {c.grid: i for i, c in enumerate(d.cells) if c.grid is not None}
         self.lines = dict(d.lines)
         self.lines["finish"] = d.finish
+        self._strip = self._strip_geometry()
 
     # ---- run-time data ----------------------------------------------------------------------
 
@@ -128,6 +140,9 @@ class Cells(BoardKind):
     def clone(self, data):
         return [data[0][:], data[1][:]]
 
+    def holds(self, data, p) -> bool:
+        return data[0][p] is not None
+
     def next_cells(self, data, pc) -> list[int]:
         at = data[0][pc]
         if at is None:
@@ -136,79 +151,66 @@ class Cells(BoardKind):
         return [j for j, _d in self.ahead[at] if j not in taken]
 
     def order(self, data) -> list[int]:
-        """Pieces on the board, the farthest first; equal progress: the inner lane first."""
+        """Pieces on the board, the farthest first; equal progress: by lane as `ties` says."""
         pos, prog = data
         on = [pc for pc, c in enumerate(pos) if c is not None]
-        on.sort(key=lambda pc: (-prog[pc], self.lane[pos[pc]], pc))
+        sign = self.tie_sign
+        on.sort(key=lambda pc: (-prog[pc], sign * self.lane[pos[pc]], pc))
         return on
 
     # ---- views ------------------------------------------------------------------------------
 
-    def view(self, st, seat):
+    def positions(self, st) -> list[tuple[str, str]]:
         data = st.bd[self.index]
         names = self.plan.piece_names
-        owners = st.values("owner")
+        return [(names[pc], f"cell {self.ids[data[0][pc]]}, lane {self.lane[data[0][pc]]}")
+                for pc in self.order(data)]
 
-        def about(pc):
-            who = owners[pc]
-            tag = "" if who is None else (" (you)" if seat is not None and who == seat else f" (seat {who + 1})")
-            facts = "".join(f", {k}: {fn(st, {'piece': pc})}" for k, fn in self.plan.shown.items())
-            return f"{names[pc]}{tag}{facts}"
-        if all(p is None for p in data[1]):
-            return {"lines": ["(no pieces)"]}
-        lines = ", ".join(f"{n} at {v}" for n, v in self.lines.items())
-        out = [f"{len(self.ids)} cells; lines: {lines}"]
-        for place, pc in enumerate(self.order(data), 1):
+    def view(self, st, seat) -> dict:
+        """The pieces on the board in its order (cell, lane, tags, progress, what is left to the
+        finish, the free cells ahead), those that left it (farthest first), the lines, and the
+        track's geometry for a strip (`run/draw_cells.py` draws it)."""
+        data = st.bd[self.index]
+        names = self.plan.piece_names
+        finish = self.lines["finish"]
+        pieces = []
+        for pc in self.order(data):
             cell = data[0][pc]
-            nxt = ", ".join(self.ids[j] for j in self.next_cells(data, pc)) or "blocked"
-            shape = "" if self.rect[cell] else ", not rectangular"
-            to_go = self.lines["finish"] - data[1][pc]
-            left = f"{to_go} to the finish" if to_go >= 0 else f"{-to_go} past the finish"
-            out.append(f"{place}. {about(pc)}: cell {self.ids[cell]} (lane {self.lane[cell]}{shape}), "
-                       f"{left}; next: {nxt}")
+            pieces.append({"piece": names[pc], "where": f"cell {self.ids[cell]}, lane {self.lane[cell]}",
+                           "number": pc + 1, "cell": self.ids[cell], "lane": self.lane[cell],
+                           "tags": list(self.tags[cell]), "progress": data[1][pc],
+                           "to_go": finish - data[1][pc],
+                           "next": [self.ids[j] for j in self.next_cells(data, pc)]})
         off = [pc for pc, c in enumerate(data[0]) if c is None and data[1][pc] is not None]
-        for pc in sorted(off, key=lambda pc: -data[1][pc]):
-            out.append(f"off the board: {about(pc)}")
-        out.extend(self.strip(data))
-        return {"lines": out}
+        off.sort(key=lambda pc: -data[1][pc])
+        return {"kind": self.kind, "cells": len(self.ids), "lines": dict(self.lines),
+                "facts": list(getattr(self.plan, "shown", {})),
+                "pieces": pieces,
+                "off": [{"piece": names[pc], "number": pc + 1, "progress": data[1][pc],
+                         "to_go": finish - data[1][pc]} for pc in off],
+                "strip": self._strip}
 
-    def strip(self, data, width: int = 64) -> list[str]:
-        """The track unrolled as one text line per lane, start line on the left: `.` a
-        rectangular cell, `~` another cell, a blank where the lane is missing, a digit a piece
-        (numbered below), `|` over a line, `F` over the finish."""
+    def _strip_geometry(self) -> dict:
+        """The track unrolled, for a text strip: its length, and per lane (inner first) each
+        cell's span [back, front] of distance with its id and whether it has tags."""
         length = self.lap or max(max(self.front), self.lines["finish"])
-        unit = length / width
-        lanes = sorted(set(self.lane))
-        spans = {}
-        for ln in lanes:
+        unit = length / 64
+        lanes = []
+        for ln in sorted(set(self.lane)):
             cells = sorted((i for i in range(len(self.ids)) if self.lane[i] == ln), key=lambda i: self.front[i])
             steps = sorted(self.front[b] - self.front[a] for a, b in pairwise(cells))
             usual = steps[len(steps) // 2] if steps else unit
+            spans = []
             prev = None
             for i in cells:
                 back = self.front[i] - usual if prev is None or self.front[i] - self.front[prev] > 2 * usual \
                     else self.front[prev]
-                spans.setdefault(ln, []).append((back, self.front[i], i))
+                spans.append([back, self.front[i], self.ids[i], bool(self.tags[i])])
                 prev = i
-        where = {c: pc for pc, c in enumerate(data[0]) if c is not None}
-        head = [" "] * width
-        for name, at in self.lines.items():
-            k = min(width - 1, int((at % length if self.lap else at) / unit))
-            head[k] = "F" if name == "finish" else "|"
-        rows = ["        " + "".join(head)]
-        for ln in reversed(lanes):
-            row = [" "] * width
-            for back, front, i in spans.get(ln, []):
-                for k in range(width):
-                    mid = (k + 0.5) * unit
-                    if back < mid <= front or (self.lap and back < mid + self.lap <= front):
-                        row[k] = str(where[i] + 1) if i in where else ("." if self.rect[i] else "~")
-            rows.append(f"lane {ln}: " + "".join(row))
-        names = self.plan.piece_names
-        numbers = ", ".join(f"{pc + 1} {names[pc]}" for pc in sorted(where.values()))
-        return ["the track unrolled (start line on the left):", *rows, f"        {numbers}"]
+            lanes.append([ln, spans])
+        return {"length": length, "lap": self.lap, "lanes": lanes}
 
-    def svg(self) -> str:
+    def svg(self) -> str | None:
         d = self.decl
         outline = {c.id: c.points() for c in d.cells}
         pts = [p for ps in outline.values() for p in ps]
@@ -228,7 +230,7 @@ class Cells(BoardKind):
             if not shape:
                 continue
             poly = " ".join(f"{x:.1f},{y:.1f}" for x, y in shape)
-            fill = "#ffffff" if c.rect else "#dde8f6"
+            fill = "#dde8f6" if c.tags else "#ffffff"
             if c.grid is not None:
                 fill = "#e3f3dc"
             parts.append(f'<polygon points="{poly}" fill="{fill}" stroke="#666" stroke-width="0.8"/>')
@@ -250,8 +252,10 @@ class Cells(BoardKind):
                 x, y = outline[c.id][-2]
                 parts.append(f'<text x="{x:.1f}" y="{y - 6:.1f}" font-size="11" fill="#a00">'
                              f'{html.escape("/".join(names))}</text>')
+        tags = list(dict.fromkeys(str(t) for c in d.cells for t in c.tags))
+        tagged = f"blue tagged ({html.escape(', '.join(tags))})" if tags else "no cell tagged"
         parts.append(f'<text x="{x0 + 10:.0f}" y="{y0 + h - 12:.0f}" font-size="12">{html.escape(self.name)}: '
-                     f'{len(d.cells)} cells; white rectangular, blue not, green start grid [number]; '
+                     f'{len(d.cells)} cells; white untagged, {tagged}, green start grid [number]; '
                      f'thick lines: finish (black) and other lines (yellow)</text>')
         parts.append("</svg>\n")
         return "\n".join(parts)
@@ -259,250 +263,164 @@ class Cells(BoardKind):
 
 # ---- built-ins -----------------------------------------------------------------------------
 
-def _board(c, tree, sc, name):
-    """Source of the cell-graph kind object of a board argument (checked while playing)."""
-    src = _want(c, tree, sc, BOARD, f"the first argument of `{name}` (a board)")
-    loc = c.loc(tree)
-    plan = c.plan
-    if not any(isinstance(k, Cells) for k in plan.board_kinds):
-        c.error("E150", f"`{name}` needs a board of kind cells, and this game has none", tree)
-
-    def kind_of(b):
-        k = plan.board_kinds[b] if b is not None else None
-        if not isinstance(k, Cells):
-            raise RuleError(f"`{name}`: board `{plan.board_names[b] if b is not None else b}` is not of kind cells", loc)
-        return k
-    return f"{c.k(kind_of)}({src})", src
+def _piece(name, p):
+    if p is None:
+        raise RuleError(f"`{name}`: a piece was expected, not none")
+    return p
 
 
-def _piece_arg(c, tree, sc, name, loc):
-    src = _want(c, tree, sc, PIECE, f"`{name}` takes a piece;")
-
-    def piece(p):
-        if p is None:
-            raise RuleError(f"`{name}`: a piece was expected, not none", loc)
-        return p
-    return f"{c.k(piece)}({src})"
-
-
-def _cell_index(k, cid, loc, name):
+def _cell_index(k, cid, name):
     i = k.index_of.get(cid)
     if i is None:
-        raise RuleError(f"`{name}`: board `{k.name}` has no cell `{cid}`", loc)
+        raise RuleError(f"`{name}`: board `{k.name}` has no cell `{cid}`")
     return i
 
 
-def _of_piece(name, compute, typ):
-    """A function of (board, piece): compute(kind, data, piece)."""
-    def build(c, args, node, sc):
-        if not _arity(c, name, args, node, 2):
-            return "None", typ
-        k, b = _board(c, args[0], sc, name)
-        pc = _piece_arg(c, args[1], sc, name, c.loc(node))
-        return f"{c.k(compute)}({k}, st.bd[{b}], {pc})", typ
-    return build
+def _line_at(k, name, line):
+    if line not in k.lines:
+        raise RuleError(f"`{name}`: board `{k.name}` has no line `{line}` (lines: {', '.join(k.lines)})")
+    return k.lines[line]
 
 
-def _passed(c, args, node, sc):
-    if not _arity(c, "cell_passed", args, node, 3):
-        return "False", BOOL
-    k, b = _board(c, args[0], sc, "cell_passed")
-    pc = _piece_arg(c, args[1], sc, "cell_passed", c.loc(node))
-    line = _want(c, args[2], sc, TEXT, "the line of `cell_passed` (its name)")
-    loc = c.loc(node)
-
-    def passed(kind, data, p, name):
-        if name not in kind.lines:
-            raise RuleError(f"`cell_passed`: board `{kind.name}` has no line `{name}` "
-                            f"(lines: {', '.join(kind.lines)})", loc)
-        return data[1][p] is not None and data[1][p] > kind.lines[name]
-    return f"{c.k(passed)}({k}, st.bd[{b}], {pc}, {line})", BOOL
+@on_board(Cells, "cell_next", [(PIECE, "the piece of `cell_next`")], listof(TEXT),
+          "the free cells one step forward of the piece (none when it is off the board)")
+def _next(k, st, p):
+    return [k.ids[j] for j in k.next_cells(st.bd[k.index], _piece("cell_next", p))]
 
 
-def _line(c, args, node, sc):
-    if not _arity(c, "cell_line", args, node, 2):
-        return "0", INT
-    k, _b = _board(c, args[0], sc, "cell_line")
-    line = _want(c, args[1], sc, TEXT, "the line of `cell_line` (its name)")
-    loc = c.loc(node)
-
-    def at(kind, name):
-        if name not in kind.lines:
-            raise RuleError(f"`cell_line`: board `{kind.name}` has no line `{name}` "
-                            f"(lines: {', '.join(kind.lines)})", loc)
-        return kind.lines[name]
-    return f"{c.k(at)}({k}, {line})", INT
+@on_board(Cells, "cell_of", [(PIECE, "the piece of `cell_of`")], TEXT,
+          "the id of the piece's cell, or none when it is off the board")
+def _of(k, st, p):
+    at = st.bd[k.index][0][_piece("cell_of", p)]
+    return None if at is None else k.ids[at]
 
 
-def _grid(c, args, node, sc):
-    if not _arity(c, "cell_grid", args, node, 2):
-        return "None", TEXT
-    k, _b = _board(c, args[0], sc, "cell_grid")
-    n = _want(c, args[1], sc, INT, "the grid number of `cell_grid`")
-
-    def grid(kind, n):
-        i = kind.grid.get(n)
-        return None if i is None else kind.ids[i]
-    return f"{c.k(grid)}({k}, {n})", TEXT
+@on_board(Cells, "cell_tagged", [(PIECE, "the piece of `cell_tagged`"), (TEXT, "the tag of `cell_tagged`")],
+          BOOL, "whether the piece's cell has this tag (false when it is off the board)")
+def _tagged(k, st, p, tag):
+    at = st.bd[k.index][0][_piece("cell_tagged", p)]
+    return at is not None and tag in k.tags[at]
 
 
-def _grid_size(c, args, node, sc):
-    if not _arity(c, "cell_grid_size", args, node, 1):
-        return "0", INT
-    k, _b = _board(c, args[0], sc, "cell_grid_size")
-    return f"len({k}.grid)", INT
+@on_board(Cells, "cell_lane", [(PIECE, "the piece of `cell_lane`")], INT,
+          "the lane of the piece's cell (1 = inner), 0 when it is off the board")
+def _lane(k, st, p):
+    at = st.bd[k.index][0][_piece("cell_lane", p)]
+    return 0 if at is None else k.lane[at]
 
 
-def _at(c, args, node, sc):
-    if not _arity(c, "cell_at", args, node, 2):
-        return "None", PIECE
-    k, b = _board(c, args[0], sc, "cell_at")
-    cell = _want(c, args[1], sc, TEXT, "the cell of `cell_at` (its name)")
-    loc = c.loc(node)
-
-    def at(kind, data, cid):
-        i = _cell_index(kind, cid, loc, "cell_at")
-        return next((pc for pc, x in enumerate(data[0]) if x == i), None)
-    return f"{c.k(at)}({k}, st.bd[{b}], {cell})", PIECE
+@on_board(Cells, "cell_on", [(PIECE, "the piece of `cell_on`")], BOOL, "whether the piece is on the board")
+def _on(k, st, p):
+    return st.bd[k.index][0][_piece("cell_on", p)] is not None
 
 
-def _order(c, args, node, sc):
-    if not _arity(c, "cell_order", args, node, 1):
-        return "[]", listof(PIECE)
-    k, b = _board(c, args[0], sc, "cell_order")
-    return f"{k}.order(st.bd[{b}])", listof(PIECE)
+@on_board(Cells, "cell_progress", [(PIECE, "the piece of `cell_progress`")], INT,
+          "how far the piece has gone from the start line (laps counted; kept after it leaves), "
+          "0 if never placed")
+def _progress(k, st, p):
+    return st.bd[k.index][1][_piece("cell_progress", p)] or 0
 
 
-def _info(attr):
-    def fn(kind, data, p):
-        at = data[0][p]
-        if at is None:
-            return None if attr == "id" else (False if attr == "rect" else 0)
-        if attr == "id":
-            return kind.ids[at]
-        return getattr(kind, attr)[at]
-    return fn
+@on_board(Cells, "cell_to_go", [(PIECE, "the piece of `cell_to_go`")], INT,
+          "the distance from the piece to the finish line (negative past it)")
+def _to_go(k, st, p):
+    return k.lines["finish"] - (st.bd[k.index][1][_piece("cell_to_go", p)] or 0)
 
 
-Cells.functions = {
-    "cell_next": _of_piece("cell_next", lambda k, data, p: [k.ids[j] for j in k.next_cells(data, p)],
-                           listof(TEXT)),
-    "cell_of": _of_piece("cell_of", _info("id"), TEXT),
-    "cell_rect": _of_piece("cell_rect", _info("rect"), BOOL),
-    "cell_lane": _of_piece("cell_lane", _info("lane"), INT),
-    "cell_on": _of_piece("cell_on", lambda k, data, p: data[0][p] is not None, BOOL),
-    "cell_progress": _of_piece("cell_progress", lambda k, data, p: data[1][p] or 0, INT),
-    "cell_to_go": _of_piece("cell_to_go", lambda k, data, p: k.lines["finish"] - (data[1][p] or 0), INT),
-    "cell_passed": _passed,
-    "cell_line": _line,
-    "cell_grid": _grid,
-    "cell_grid_size": _grid_size,
-    "cell_at": _at,
-    "cell_order": _order,
-}
+@on_board(Cells, "cell_passed",
+          [(PIECE, "the piece of `cell_passed`"), (TEXT, "the line of `cell_passed` (its name)")], BOOL,
+          "whether the piece's progress is beyond the line (`finish` or a line of the board)")
+def _passed(k, st, p, line):
+    prog = st.bd[k.index][1][_piece("cell_passed", p)]
+    at = _line_at(k, "cell_passed", line)
+    return prog is not None and prog > at
+
+
+@on_board(Cells, "cell_line", [(TEXT, "the line of `cell_line` (its name)")], INT,
+          "the distance of a line (`finish` or a line of the board) from the start line")
+def _line(k, st, line):
+    return _line_at(k, "cell_line", line)
+
+
+@on_board(Cells, "cell_grid", [(INT, "the grid number of `cell_grid`")], TEXT,
+          "the id of the cell with this start grid number, or none")
+def _grid(k, st, n):
+    i = k.grid.get(n)
+    return None if i is None else k.ids[i]
+
+
+@on_board(Cells, "cell_grid_size", [], INT, "how many cells have a start grid number")
+def _grid_size(k, st):
+    return len(k.grid)
+
+
+@on_board(Cells, "cell_at", [(TEXT, "the cell of `cell_at` (its id)")], PIECE,
+          "the piece on this cell, or none")
+def _at(k, st, cid):
+    i = _cell_index(k, cid, "cell_at")
+    return next((pc for pc, x in enumerate(st.bd[k.index][0]) if x == i), None)
+
+
+@on_board(Cells, "cell_order", [], listof(PIECE),
+          "the pieces on the board, the farthest first; equally far: by lane as the board's `ties` says")
+def _order(k, st):
+    return k.order(st.bd[k.index])
+
+
+# These read only the board's declaration: computed once when compiling for constant arguments.
+for _b in (_line, _grid, _grid_size):
+    _b.pure = True
 
 
 # ---- effects -------------------------------------------------------------------------------
 
-def _effect_args(c, args, node, sc, name, n, what):
-    if not _arity(c, name, args, node, n):
-        return None
-    board = c.want(args[0], sc, BOARD, f"the first argument of `{name}` (a board)")
-    rest = [c.want(a, sc, t, f"{w} of `{name}`") for a, (t, w) in zip(args[1:], what)]
-    return board, rest
+@on_board(Cells, "cell_place",
+          [(PIECE, "the piece `cell_place` puts on the board"), (TEXT, "the cell of `cell_place`")], None,
+          "the piece stands on this free cell, its progress that of the cell (setup, scenarios)")
+def _place(k, st, p, cid):
+    _piece("cell_place", p)
+    i = _cell_index(k, cid, "cell_place")
+    data = st.bd[k.index]
+    other = next((q for q, x in enumerate(data[0]) if x == i and q != p), None)
+    if other is not None:
+        raise RuleError(f"`cell_place`: cell `{cid}` is taken by `{st.plan.piece_names[other]}`")
+    data[0][p] = i
+    data[1][p] = k.front[i]
 
 
-def _kind(plan, b, loc, name):
-    k = plan.board_kinds[b] if b is not None else None
-    if not isinstance(k, Cells):
-        raise RuleError(f"`{name}`: board `{plan.board_names[b] if b is not None else b}` is not of kind cells", loc)
-    return k
+@on_board(Cells, "cell_step", [(PIECE, "the piece `cell_step` moves"), (TEXT, "the cell of `cell_step`")],
+          None, "one step forward to a free touching cell")
+def _step(k, st, p, cid):
+    _piece("cell_step", p)
+    data = st.bd[k.index]
+    at = data[0][p]
+    if at is None:
+        raise RuleError(f"`cell_step`: `{st.plan.piece_names[p]}` is not on board `{k.name}`")
+    j = _cell_index(k, cid, "cell_step")
+    for nxt, delta in k.ahead[at]:
+        if nxt == j:
+            if j in data[0]:
+                raise RuleError(f"`cell_step`: cell `{cid}` is taken")
+            data[0][p] = j
+            data[1][p] += delta
+            return
+    raise RuleError(f"`cell_step`: `{cid}` is not a cell forward of `{k.ids[at]}` "
+                    f"(forward: {', '.join(k.ids[x] for x, _d in k.ahead[at]) or 'none'})")
 
 
-def _place(c, args, node, sc):
-    """cell_place(board, piece, cell): the piece stands on this free cell (setup, scenarios)."""
-    got = _effect_args(c, args, node, sc, "cell_place", 3, [(PIECE, "the piece"), (TEXT, "the cell")])
-    if got is None:
-        return None
-    board, (piece, cell) = got
-    loc, plan = c.loc(node), c.plan
-
-    def place(st, env):
-        b, p, cid = board(st, env), piece(st, env), cell(st, env)
-        k = _kind(plan, b, loc, "cell_place")
-        if p is None:
-            raise RuleError("`cell_place`: a piece was expected, not none", loc)
-        i = _cell_index(k, cid, loc, "cell_place")
-        data = st.bd[b]
-        other = next((q for q, x in enumerate(data[0]) if x == i and q != p), None)
-        if other is not None:
-            raise RuleError(f"`cell_place`: cell `{cid}` is taken by `{plan.piece_names[other]}`", loc)
-        data[0][p] = i
-        data[1][p] = k.front[i]
-    return place
+@on_board(Cells, "cell_remove", [(PIECE, "the piece `cell_remove` takes off")], None,
+          "the piece leaves the board; its progress stays known")
+def _remove(k, st, p):
+    st.bd[k.index][0][_piece("cell_remove", p)] = None
 
 
-def _step(c, args, node, sc):
-    """cell_step(board, piece, cell): one step forward to a free touching cell."""
-    got = _effect_args(c, args, node, sc, "cell_step", 3, [(PIECE, "the piece"), (TEXT, "the cell")])
-    if got is None:
-        return None
-    board, (piece, cell) = got
-    loc, plan = c.loc(node), c.plan
-
-    def step(st, env):
-        b, p, cid = board(st, env), piece(st, env), cell(st, env)
-        k = _kind(plan, b, loc, "cell_step")
-        if p is None:
-            raise RuleError("`cell_step`: a piece was expected, not none", loc)
-        data = st.bd[b]
-        at = data[0][p]
-        if at is None:
-            raise RuleError(f"`cell_step`: `{plan.piece_names[p]}` is not on board `{k.name}`", loc)
-        j = _cell_index(k, cid, loc, "cell_step")
-        for nxt, delta in k.ahead[at]:
-            if nxt == j:
-                if j in data[0]:
-                    raise RuleError(f"`cell_step`: cell `{cid}` is taken", loc)
-                data[0][p] = j
-                data[1][p] += delta
-                return
-        raise RuleError(f"`cell_step`: `{cid}` is not a cell forward of `{k.ids[at]}` "
-                        f"(forward: {', '.join(k.ids[x] for x, _d in k.ahead[at]) or 'none'})", loc)
-    return step
+@on_board(Cells, "cell_clear", [], None, "every piece leaves the board and its progress is forgotten")
+def _clear(k, st):
+    n = len(st.bd[k.index][0])
+    st.bd[k.index] = [[None] * n, [None] * n]
 
 
-def _remove(c, args, node, sc):
-    """cell_remove(board, piece): the piece leaves the board; its progress stays known."""
-    got = _effect_args(c, args, node, sc, "cell_remove", 2, [(PIECE, "the piece")])
-    if got is None:
-        return None
-    board, (piece,) = got
-    loc, plan = c.loc(node), c.plan
+Cells.builtins = [_next, _of, _tagged, _lane, _on, _progress, _to_go, _passed, _line, _grid, _grid_size,
+                  _at, _order, _place, _step, _remove, _clear]
 
-    def remove(st, env):
-        b, p = board(st, env), piece(st, env)
-        _kind(plan, b, loc, "cell_remove")
-        if p is None:
-            raise RuleError("`cell_remove`: a piece was expected, not none", loc)
-        st.bd[b][0][p] = None
-    return remove
-
-
-def _clear(c, args, node, sc):
-    """cell_clear(board): every piece leaves the board and its progress is forgotten."""
-    got = _effect_args(c, args, node, sc, "cell_clear", 1, [])
-    if got is None:
-        return None
-    board, _ = got
-    loc, plan = c.loc(node), c.plan
-
-    def clear(st, env):
-        b = board(st, env)
-        _kind(plan, b, loc, "cell_clear")
-        n = len(st.bd[b][0])
-        st.bd[b] = [[None] * n, [None] * n]
-    return clear
-
-
-Cells.effects = {"cell_place": _place, "cell_step": _step, "cell_remove": _remove, "cell_clear": _clear}
+__all__ = ["Cell", "Cells", "CellsModel"]

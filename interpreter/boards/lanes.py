@@ -8,11 +8,12 @@ by the ruleset, optionally a limit, a name and the spot that is the race line fr
 Run-time data is `st.bd[index] = [progress per piece, spot per piece]` (None: off the track),
 copied in a clone as two short lists. The layout (lines, race line per space) stays on the
 kind object. Moves pass through other pieces; a move that ends on a full space ends on the
-nearest free spot behind it (blocking). In one space the piece on the race line is ahead.
+nearest free spot behind it (blocking). Which spot of a space a piece takes first, and which of
+two pieces in one space is ahead, is the board's `spot_order`: the race line first (Heat), or the
+spots in number order.
 """
 from __future__ import annotations
 
-import ast
 import html
 import math
 from bisect import bisect_right
@@ -21,9 +22,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..lang.errors import RuleError
-from ..engine.types import BOARD, BOOL, INT, PIECE, TEXT, listof
-from ..engine.args import _arity, _want
-from .base import BoardKind, register
+from ..lang.types import BOOL, INT, PIECE, TEXT, listof
+from ..library.api import Builtin, Param
+from .base import BoardKind, kind_at, of_piece, on_board, register
 
 
 class LaneLine(BaseModel):
@@ -43,6 +44,10 @@ class LanesModel(BaseModel):
     spots: int = Field(2, ge=1, le=6, description="spots per space")
     laps: int = Field(1, ge=1, le=50, description="laps to the finish")
     race_line: int = Field(1, ge=1, description="the race line spot where no line says otherwise")
+    spot_order: Literal["race_line", "number"] = Field(
+        "race_line", description="which spot of a space a piece takes first, and which of two pieces in one "
+                                 "space is ahead: `race_line`: the race line spot, then the others in number "
+                                 "order; `number`: the spots in number order 1, 2, ... (the race line aside)")
     lines: list[LaneLine] = Field(default_factory=list)
     grid: list[list[int]] = Field(
         default_factory=list, description="start grid, slot 1 first: [space, spot]; spaces before "
@@ -73,7 +78,9 @@ class LanesModel(BaseModel):
 @register
 class Lanes(BoardKind):
     kind = "lanes"
+    noun = "a lane track"
     Model = LanesModel
+    has_places = False
 
     def __init__(self, name, index, decl, plan):
         super().__init__(name, index, decl, plan)
@@ -90,8 +97,13 @@ class Lanes(BoardKind):
             for s in range(self.L):
                 current = marks.get(s, current)
                 rl[s] = current
-        # spots of each space in order of preference: the race line first, then the others
-        self.prefer = [[r] + [k for k in range(1, self.spots + 1) if k != r] for r in rl]
+        self.race = rl
+        # spots of each space in order of preference (`spot_order`): the race line first, then
+        # the others; or all in number order
+        if d.spot_order == "number":
+            self.prefer = [list(range(1, self.spots + 1)) for _r in rl]
+        else:
+            self.prefer = [[r] + [k for k in range(1, self.spots + 1) if k != r] for r in rl]
         self.rank = [{k: i for i, k in enumerate(p)} for p in self.prefer]
         self.by_kind: dict[str, list] = {}
         for ln in sorted(d.lines, key=lambda x: x.at):
@@ -107,6 +119,9 @@ class Lanes(BoardKind):
 
     def clone(self, data):
         return [data[0][:], data[1][:]]
+
+    def holds(self, data, p) -> bool:
+        return data[0][p] is not None
 
     # ---- geometry (static) ----------------------------------------------------------------
 
@@ -196,30 +211,38 @@ class Lanes(BoardKind):
         on.sort(key=lambda pc: (-pos[pc], self.rank[pos[pc] % self.L][spot[pc]], pc))
         return on
 
-    def view(self, st, seat):
+    # ---- what a seat sees -------------------------------------------------------------------
+
+    def _where(self, d: int, spot: int) -> str:
+        place = "finished" if d >= self.finish else f"lap {max(d // self.L + 1, 1)}/{self.decl.laps}"
+        return f"space {d % self.L} spot {spot}, {place}"
+
+    def positions(self, st) -> list[tuple[str, str]]:
         data = st.bd[self.index]
         names = self.plan.piece_names
-        owners = st.values("owner")
-        out = [f"{self.L} spaces a lap, {self.decl.laps} lap(s), finish at progress {self.finish}"]
+        return [(names[pc], self._where(data[0][pc], data[1][pc])) for pc in self.order(data)]
+
+    def view(self, st, seat) -> dict:
+        """The track and each piece on it in race order: where it stands, and the next two lines
+        (before the finish) of each kind of line that has limits."""
+        data = st.bd[self.index]
+        names = self.plan.piece_names
         limited = [k for k, lines in self.by_kind.items() if any(ln.limit is not None for ln in lines)]
-        for place, pc in enumerate(self.order(data), 1):
-            d = data[0][pc]
-            lap = d // self.L + 1
-            who = owners[pc]
-            tag = "" if who is None else (" (you)" if seat is not None and who == seat else f" (seat {who + 1})")
+        pieces = []
+        for pc in self.order(data):
+            d, spot = data[0][pc], data[1][pc]
             ahead = []
             for k in limited:
                 for p in self.next_lines(d, k, 2):
                     if p >= self.finish:
                         continue
                     ln = self.line_at(p, k)
-                    label = ln.name or k
-                    ahead.append(f"{k} {label} limit {ln.limit} in {p - d}")
-            where = "finished" if d >= self.finish else f"lap {max(lap, 1)}/{self.decl.laps}"
-            facts = "".join(f", {k} {fn(st, {'piece': pc})}" for k, fn in self.plan.shown.items())
-            out.append(f"{place}. {names[pc]}{tag}: space {d % self.L} spot {data[1][pc]}, "
-                       f"progress {d}, {where}{facts}" + (f"; next: {', '.join(ahead)}" if ahead else ""))
-        return {"lines": out}
+                    ahead.append({"kind": k, "name": ln.name, "limit": ln.limit, "in": p - d})
+            pieces.append({"piece": names[pc], "where": self._where(d, spot), "space": d % self.L,
+                           "spot": spot, "progress": d, "lap": d // self.L + 1,
+                           "finished": d >= self.finish, "next": ahead})
+        return {"kind": self.kind, "spaces": self.L, "laps": self.decl.laps, "finish": self.finish,
+                "pieces": pieces}
 
     # ---- picture ----------------------------------------------------------------------------
 
@@ -266,7 +289,7 @@ class Lanes(BoardKind):
             for spot in range(1, k + 1):
                 ri, ro = r0 + (spot - 1) * lane, r0 + spot * lane
                 pts = [point(t0, ri), point(t0, ro), point(t1, ro), point(t1, ri)]
-                fill = "#cfe3ff" if self.prefer[s][0] == spot else "#ffffff"
+                fill = "#cfe3ff" if self.race[s] == spot else "#ffffff"
                 parts.append('<polygon points="' + " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
                              + f'" fill="{fill}" stroke="#777" stroke-width="0.6"/>')
             if s % 5 == 0:
@@ -304,320 +327,208 @@ class Lanes(BoardKind):
 
 
 # ---- built-ins -----------------------------------------------------------------------------
+# Functions of a piece find the track it stands on (`of_piece`: in a game with one track, found
+# when compiling); functions of a board take the board first (`on_board`: a board named in the
+# rule is found when compiling). What reads only the track's printed data is `pure`: computed
+# once when compiling for a board named in the rule.
 
 def _lanes(plan) -> list:
     return [(i, k) for i, k in enumerate(plan.board_kinds) if isinstance(k, Lanes)]
 
 
-def _placed(progress: list, p) -> bool:
-    return p is not None and progress[p] is not None
+def _piece_fn(name: str, typ: str, doc: str, compute) -> Builtin:
+    """A function of one piece on a lane track: compute(kind, data, piece)."""
+    return of_piece(Lanes, name, [], typ, doc)(compute)
 
 
-def _finder(c, node):
-    """fn(st, piece) -> (kind, data) of the lane track the piece stands on, or a rule error."""
-    boards = _lanes(c.plan)
-    loc = c.loc(node)
-    names = c.plan.piece_names
-    if not boards:
-        c.error("E150", "this game has no board of kind lanes", node)
-
-    def find(st, pc):
-        if pc is None:
-            raise RuleError("a piece was expected, not none", loc)
-        for i, kind in boards:
-            data = st.bd[i]
-            if data[0][pc] is not None:
-                return kind, data
-        raise RuleError(f"`{names[pc]}` is not on a lane track", loc)
-    return find
+_progress = _piece_fn("progress", INT,
+                      "spaces covered since the start/finish line (negative on a grid before it)",
+                      lambda k, data, p: data[0][p])
+_space_of = _piece_fn("space_of", INT, "the space it stands on, 0..spaces-1",
+                      lambda k, data, p: data[0][p] % k.L)
+_spot_of = _piece_fn("spot_of", INT, "the spot it stands on, 1..spots", lambda k, data, p: data[1][p])
+_lap_of = _piece_fn("lap_of", INT, "the lap it is on, from 1 (0 on a grid before the line)",
+                    lambda k, data, p: data[0][p] // k.L + 1)
+_on_race_line = _piece_fn("on_race_line", BOOL, "true if it stands on the race line spot of its space",
+                          lambda k, data, p: k.race[data[0][p] % k.L] == data[1][p])
 
 
-def _lane_board(c, tree, sc, what):
-    src = _want(c, tree, sc, BOARD, what)
-    loc = c.loc(tree)
-    plan = c.plan
-
-    def kind_of(b):
-        k = plan.board_kinds[b]
-        if not isinstance(k, Lanes):
-            raise RuleError(f"board `{plan.board_names[b]}` is not a lane track", loc)
-        return k
-    if src.isdigit():  # a board named in the rule: known now
-        k = plan.board_kinds[int(src)]
-        if not isinstance(k, Lanes):
-            c.error("E150", f"board `{plan.board_names[int(src)]}` is not a lane track", tree)
-            return f"{c.k(kind_of)}({src})", src
-        return c.k(k), src
-    return f"{c.k(kind_of)}({src})", src
+def _on_track_run(st, p):
+    if p is None:
+        return False
+    return any(st.bd[i][0][p] is not None for i, _k in _lanes(st.plan))
 
 
-def _piece_fn(name, compute, typ, may_be_off=False):
-    """A function of one piece on a lane track."""
-    def build(c, args, node, sc):
-        if not _arity(c, name, args, node, 1):
-            return "None", typ
-        pc = _want(c, args[0], sc, PIECE, f"`{name}` takes a piece;")
-        if may_be_off:
-            boards = [i for i, _k in _lanes(c.plan)]
-            if len(boards) == 1:  # the usual game: one track
-                return f"{c.k(_placed)}(st.bd[{boards[0]}][0], {pc})", typ
+def _on_track_bind(plan, consts):
+    boards = [i for i, _k in _lanes(plan)]
+    if len(boards) != 1:
+        return None
+    (i,) = boards  # the usual game: one track
 
-            def fn(st, p):
-                if p is None:
-                    return False
-                return any(st.bd[i][0][p] is not None for i in boards)
-            return f"{c.k(fn)}(st, {pc})", typ
-        find = _finder(c, node)
-        boards = _lanes(c.plan)
-        if len(boards) == 1:  # the usual game: one track
-            (i, kind), = boards
-
-            def fn(st, p):
-                data = st.bd[i]
-                if p is None or data[0][p] is None:
-                    find(st, p)  # says what is wrong
-                return compute(kind, data, p)
-            return f"{c.k(fn)}(st, {pc})", typ
-
-        def fn(st, p):
-            kind, data = find(st, p)
-            return compute(kind, data, p)
-        return f"{c.k(fn)}(st, {pc})", typ
-    return build
+    def on_track(st, p):
+        return p is not None and st.bd[i][0][p] is not None
+    return on_track
 
 
-def _race_order(c, args, node, sc):
-    if not _arity(c, "race_order", args, node, 1):
-        return "[]", listof(PIECE)
-    k, b = _lane_board(c, args[0], sc, "`race_order` takes a lane track;")
-    return f"{k}.order(st.bd[{b}])", listof(PIECE)
+_on_track = Builtin("on_track", (Param(PIECE, "the piece of `on_track`"),), BOOL, _on_track_run,
+                    "true if the piece stands on a lane track (false for none)", bind=_on_track_bind,
+                    kind="lanes")
 
 
-def _pieces_in_space(c, args, node, sc):
-    if not _arity(c, "pieces_in_space", args, node, 2):
-        return "[]", listof(PIECE)
-    k, b = _lane_board(c, args[0], sc, "`pieces_in_space` takes a lane track")
-    d = _want(c, args[1], sc, INT, "the progress of `pieces_in_space`")
-
-    def fn(kind, data, d):
-        pcs = kind.occupants(data, d)
-        pcs.sort(key=lambda pc: kind.rank[d % kind.L][data[1][pc]])
-        return pcs
-    return f"{c.k(fn)}({k}, st.bd[{b}], {d})", listof(PIECE)
+@on_board(Lanes, "race_order", [], listof(PIECE), "the pieces on the track, the leader first")
+def _race_order(k, st):
+    return k.order(st.bd[k.index])
 
 
-def _lines_between(c, args, node, sc):
-    if not _arity(c, "lines_between", args, node, 4):
-        return "[]", listof(INT)
-    k, _b = _lane_board(c, args[0], sc, "`lines_between` takes a lane track")
-    a = _want(c, args[1], sc, INT, "the progress a move starts from")
-    b = _want(c, args[2], sc, INT, "the progress a move ends at")
-    kind = _want(c, args[3], sc, TEXT, "the kind of line")
-    return f"{k}.lines_between({a}, {b}, {kind})", listof(INT)
+@on_board(Lanes, "pieces_in_space", [(INT, "the progress of `pieces_in_space`")], listof(PIECE),
+          "the pieces at this progress, the one ahead first")
+def _pieces_in_space(k, st, d):
+    data = st.bd[k.index]
+    pcs = k.occupants(data, d)
+    pcs.sort(key=lambda pc: k.rank[d % k.L][data[1][pc]])
+    return pcs
 
 
-def _next_lines(c, args, node, sc):
-    if not _arity(c, "next_lines", args, node, 4):
-        return "[]", listof(INT)
-    k, _b = _lane_board(c, args[0], sc, "`next_lines` takes a lane track")
-    d = _want(c, args[1], sc, INT, "the progress to look ahead from")
-    kind = _want(c, args[2], sc, TEXT, "the kind of line")
-    n = _want(c, args[3], sc, INT, "how many lines")
-    return f"{k}.next_lines({d}, {kind}, {n})", listof(INT)
+@on_board(Lanes, "lines_between", [(INT, "the progress a move starts from"),
+                                   (INT, "the progress a move ends at"), (TEXT, "the kind of line")],
+          listof(INT),
+          "the progress (first space after it) of each line of this kind a move from a to b crosses")
+def _lines_between(k, st, a, b, kind):
+    return k.lines_between(a, b, kind)
+
+
+@on_board(Lanes, "next_lines", [(INT, "the progress to look ahead from"), (TEXT, "the kind of line"),
+                                (INT, "how many lines")], listof(INT),
+          "the progress (first space after it) of the next n lines of this kind ahead")
+def _next_lines(k, st, d, kind, n):
+    return k.next_lines(d, kind, n)
 
 
 _NO_LINE = object()
 
 
-def _literal_text(src: str):
-    """The text of a translated string written out in the rule (`'sector'`); None otherwise."""
-    try:
-        value = ast.literal_eval(src)
-    except (ValueError, SyntaxError):
-        return None
-    return value if isinstance(value, str) else None
+def _line_field(name: str, attr: str, typ: str, doc: str) -> Builtin:
+    def field(k, st, d, kind):
+        ln = k.line_at(d, kind)
+        if ln is None:
+            raise RuleError(f"no line of kind `{kind}` lies before space {d % k.L}")
+        return getattr(ln, attr)
+
+    b = on_board(Lanes, name, [(INT, "the progress of the line (the first space after it)"),
+                               (TEXT, "the kind of line")], typ, doc)(field)
+    by_board = b.bind
+
+    def bind(plan, consts):
+        track, kname = consts[0], consts[2]
+        if not isinstance(track, int) or not isinstance(kname, str) \
+                or not isinstance(plan.board_kinds[track], Lanes):
+            return by_board(plan, consts)
+        # a named track and a kind written out: the field by space, looked up in a table made now
+        k = plan.board_kinds[track]
+        values = {space: getattr(ln, attr) for space, ln in k.at_space.get(kname, {}).items()}
+        L = k.L
+
+        def looked_up(st, _b, d, _kind):
+            v = values.get(d % L, _NO_LINE)
+            if v is _NO_LINE:
+                raise RuleError(f"no line of kind `{kname}` lies before space {d % L}")
+            return v
+        return looked_up
+    b.bind = bind
+    return b
 
 
-def _line_field(name, attr, typ):
-    def build(c, args, node, sc):
-        if not _arity(c, name, args, node, 3):
-            return "None", typ
-        k, b = _lane_board(c, args[0], sc, f"`{name}` takes a lane track")
-        d = _want(c, args[1], sc, INT, "the progress of the line (the first space after it)")
-        kind = _want(c, args[2], sc, TEXT, "the kind of line")
-        loc = c.loc(node)
-        track = c.plan.board_kinds[int(b)] if b.isdigit() else None
-        kname = _literal_text(kind)
-        if isinstance(track, Lanes) and kname is not None:
-            # a named track and a kind written out: the field by space, looked up now
-            values = {space: getattr(ln, attr) for space, ln in track.at_space.get(kname, {}).items()}
-            L = track.L
-
-            def field(d):
-                v = values.get(d % L, _NO_LINE)
-                if v is _NO_LINE:
-                    raise RuleError(f"no line of kind `{kname}` lies before space {d % L}", loc)
-                return v
-            return f"{c.k(field)}({d})", typ
-
-        def fn(kobj, d, kind):
-            ln = kobj.line_at(d, kind)
-            if ln is None:
-                raise RuleError(f"no line of kind `{kind}` lies before space {d % kobj.L}", loc)
-            return getattr(ln, attr)
-        return f"{c.k(fn)}({k}, {d}, {kind})", typ
-    return build
+_line_limit = _line_field("line_limit", "limit", INT, "the limit of the line of this kind before progress d")
+_line_name = _line_field("line_name", "name", TEXT, "the name of the line of this kind before progress d")
 
 
-def _board_number(name, compute):
-    def build(c, args, node, sc):
-        if not _arity(c, name, args, node, 1):
-            return "0", INT
-        k, b = _lane_board(c, args[0], sc, f"`{name}` takes a lane track;")
-        kind = c.plan.board_kinds[int(b)] if b.isdigit() else None
-        if isinstance(kind, Lanes):
-            return repr(compute(kind)), INT  # a number of the track itself
-        return f"{c.k(compute)}({k})", INT
-    return build
+def _board_number(name: str, doc: str, compute) -> Builtin:
+    b = on_board(Lanes, name, [], INT, doc)(lambda k, st: compute(k))
+    b.pure = True  # the track's printed data: a board named in the rule gives a constant
+    return b
 
 
-def _board_fact(c, args, node, sc):
-    if not _arity(c, "board_fact", args, node, 2):
-        return "0", INT
-    k, _b = _lane_board(c, args[0], sc, "`board_fact` takes a lane track")
-    fact = _want(c, args[1], sc, TEXT, "the name of the fact")
-    loc = c.loc(node)
-
-    def fn(kobj, name):
-        if name not in kobj.decl.facts:
-            raise RuleError(f"board `{kobj.name}` has no fact `{name}` (facts: "
-                            f"{', '.join(kobj.decl.facts) or 'none'})", loc)
-        return kobj.decl.facts[name]
-    return f"{c.k(fn)}({k}, {fact})", INT
+_finish_at = _board_number("finish_at", "the progress of the finish (laps × spaces)", lambda k: k.finish)
+_lap_length = _board_number("lap_length", "spaces per lap", lambda k: k.L)
+_lap_count = _board_number("lap_count", "laps to the finish", lambda k: k.decl.laps)
 
 
-Lanes.functions = {
-    "progress": _piece_fn("progress", lambda k, data, p: data[0][p], INT),
-    "space_of": _piece_fn("space_of", lambda k, data, p: data[0][p] % k.L, INT),
-    "spot_of": _piece_fn("spot_of", lambda k, data, p: data[1][p], INT),
-    "lap_of": _piece_fn("lap_of", lambda k, data, p: data[0][p] // k.L + 1, INT),
-    "on_race_line": _piece_fn("on_race_line", lambda k, data, p: k.prefer[data[0][p] % k.L][0] == data[1][p], BOOL),
-    "on_track": _piece_fn("on_track", None, BOOL, may_be_off=True),
-    "race_order": _race_order,
-    "pieces_in_space": _pieces_in_space,
-    "lines_between": _lines_between,
-    "next_lines": _next_lines,
-    "line_limit": _line_field("line_limit", "limit", INT),
-    "line_name": _line_field("line_name", "name", TEXT),
-    "finish_at": _board_number("finish_at", lambda k: k.finish),
-    "lap_length": _board_number("lap_length", lambda k: k.L),
-    "lap_count": _board_number("lap_count", lambda k: k.decl.laps),
-    "board_fact": _board_fact,
-}
+@on_board(Lanes, "board_fact", [(TEXT, "the name of the fact")], INT,
+          "a number printed on the board (`facts:`)")
+def _board_fact(k, st, name):
+    if name not in k.decl.facts:
+        raise RuleError(f"board `{k.name}` has no fact `{name}` (facts: {', '.join(k.decl.facts) or 'none'})")
+    return k.decl.facts[name]
+
+
+_board_fact.pure = True  # the track's printed data
 
 
 # ---- effects -------------------------------------------------------------------------------
 
-def _line_up(c, args, node, sc):
-    """line_up(piece, board): the piece takes the next free place of the start grid."""
-    if not _arity(c, "line_up", args, node, 2):
-        return None
-    pc = c.want(args[0], sc, PIECE, "the first argument of `line_up`")
-    board = c.want(args[1], sc, BOARD, "the second argument of `line_up`")
-    loc = c.loc(node)
-    plan = c.plan
-
-    def line_up(st, env):
-        p, b = pc(st, env), board(st, env)
-        kind = plan.board_kinds[b]
-        if not isinstance(kind, Lanes):
-            raise RuleError(f"board `{plan.board_names[b]}` is not a lane track", loc)
-        data = st.bd[b]
-        if p is None or data[0][p] is not None:
-            raise RuleError("`line_up` needs a piece that is not on the track yet", loc)
-        for space, spot in kind.decl.grid:
-            d = space - kind.L
-            if not any(data[0][q] == d and data[1][q] == spot for q in range(len(data[0]))):
-                data[0][p], data[1][p] = d, spot
-                return
-        raise RuleError("the start grid is full", loc)
-    return line_up
-
-
-def _put_at(c, args, node, sc):
-    """put_at(piece, board, progress, spot): stand exactly there (scenarios arrange the table)."""
-    if not _arity(c, "put_at", args, node, 4):
-        return None
-    pc = c.want(args[0], sc, PIECE, "the first argument of `put_at`")
-    board = c.want(args[1], sc, BOARD, "the second argument of `put_at`")
-    dist = c.want(args[2], sc, INT, "the progress of `put_at`")
-    spot = c.want(args[3], sc, INT, "the spot of `put_at`")
-    loc = c.loc(node)
-    plan = c.plan
-
-    def put_at(st, env):
-        p, b, d, k = pc(st, env), board(st, env), dist(st, env), spot(st, env)
-        kind = plan.board_kinds[b]
-        if not isinstance(kind, Lanes):
-            raise RuleError(f"board `{plan.board_names[b]}` is not a lane track", loc)
-        if not 1 <= k <= kind.spots:
-            raise RuleError(f"spot {k} is not one of 1..{kind.spots}", loc)
-        for i, _kind in _lanes(plan):
-            st.bd[i][0][p] = None
-        data = st.bd[b]
-        if any(data[0][q] == d and data[1][q] == k for q in range(len(data[0]))):
-            raise RuleError(f"spot {k} of progress {d} is taken", loc)
-        data[0][p], data[1][p] = d, k
-    return put_at
-
-
-def _advance(c, args, node, sc):
-    """advance(piece, n): n spaces forward through other pieces; a full space blocks."""
-    if not _arity(c, "advance", args, node, 2):
-        return None
-    pc = c.want(args[0], sc, PIECE, "the first argument of `advance`")
-    n = c.want(args[1], sc, INT, "how many spaces `advance` moves")
-    find = _finder(c, node)
-
-    def advance(st, env):
-        p, k = pc(st, env), n(st, env)
-        kind, data = find(st, p)
-        if k <= 0:
+def _line_up_run(st, p, b):
+    """The piece takes the next free place of the start grid."""
+    k = kind_at(st, b, Lanes, "line_up")
+    data = st.bd[b]
+    if p is None or data[0][p] is not None:
+        raise RuleError("`line_up` needs a piece that is not on the track yet")
+    for space, spot in k.decl.grid:
+        d = space - k.L
+        if not any(data[0][q] == d and data[1][q] == spot for q in range(len(data[0]))):
+            data[0][p], data[1][p] = d, spot
             return
-        start = data[0][p]
-        kind.settle(data, p, start + k, floor=start)
-    return advance
+    raise RuleError("the start grid is full")
 
 
-def _drop_back(c, args, node, sc):
-    """drop_back(piece, progress): the nearest free spot at this progress or behind it."""
-    if not _arity(c, "drop_back", args, node, 2):
-        return None
-    pc = c.want(args[0], sc, PIECE, "the first argument of `drop_back`")
-    dist = c.want(args[1], sc, INT, "the progress of `drop_back`")
-    find = _finder(c, node)
-
-    def drop_back(st, env):
-        p = pc(st, env)
-        kind, data = find(st, p)
-        kind.settle(data, p, dist(st, env))
-    return drop_back
+_line_up = Builtin("line_up", (Param(PIECE, "the first argument of `line_up`"),
+                               Param("lanes", "the second argument of `line_up`")), None, _line_up_run,
+                   "the piece takes the next free place of the track's start grid", kind="lanes")
 
 
-def _take_off(c, args, node, sc):
-    """take_off(piece): the piece leaves the track."""
-    if not _arity(c, "take_off", args, node, 1):
-        return None
-    pc = c.want(args[0], sc, PIECE, "`take_off` takes a piece")
-    find = _finder(c, node)
+def _put_at_run(st, p, b, d, spot):
+    """Stand exactly there (scenarios arrange the table)."""
+    k = kind_at(st, b, Lanes, "put_at")
+    if p is None:
+        raise RuleError("`put_at`: a piece was expected, not none")
+    if not 1 <= spot <= k.spots:
+        raise RuleError(f"spot {spot} is not one of 1..{k.spots}")
+    for i, _k in _lanes(st.plan):
+        st.bd[i][0][p] = None
+    data = st.bd[b]
+    if any(data[0][q] == d and data[1][q] == spot for q in range(len(data[0]))):
+        raise RuleError(f"spot {spot} of progress {d} is taken")
+    data[0][p], data[1][p] = d, spot
 
-    def take_off(st, env):
-        p = pc(st, env)
-        _kind, data = find(st, p)
-        data[0][p] = None
-        data[1][p] = 0
-    return take_off
+
+_put_at = Builtin("put_at", (Param(PIECE, "the first argument of `put_at`"),
+                             Param("lanes", "the second argument of `put_at`"),
+                             Param(INT, "the progress of `put_at`"), Param(INT, "the spot of `put_at`")),
+                  None, _put_at_run, "the piece stands exactly at this progress and spot (scenarios "
+                                     "arrange the table)", kind="lanes")
 
 
-Lanes.effects = {"line_up": _line_up, "put_at": _put_at, "advance": _advance,
-                 "drop_back": _drop_back, "take_off": _take_off}
+@of_piece(Lanes, "advance", [(INT, "how many spaces `advance` moves")], None,
+          "n spaces forward through other pieces; a full space blocks (the nearest free spot behind)")
+def _advance(k, data, p, n):
+    if n <= 0:
+        return
+    start = data[0][p]
+    k.settle(data, p, start + n, floor=start)
+
+
+@of_piece(Lanes, "drop_back", [(INT, "the progress of `drop_back`")], None,
+          "the nearest free spot at this progress or behind it")
+def _drop_back(k, data, p, d):
+    k.settle(data, p, d)
+
+
+@of_piece(Lanes, "take_off", [], None, "the piece leaves the track")
+def _take_off(k, data, p):
+    data[0][p] = None
+    data[1][p] = 0
+
+
+Lanes.builtins = [_progress, _space_of, _spot_of, _lap_of, _on_race_line, _on_track, _race_order,
+                  _pieces_in_space, _lines_between, _next_lines, _line_limit, _line_name, _finish_at,
+                  _lap_length, _lap_count, _board_fact,
+                  _line_up, _put_at, _advance, _drop_back, _take_off]

@@ -91,8 +91,26 @@ def _slot_of_run(st, p):
     return 0 if data is None else data[1][p]
 
 
+def _one_ranking(plan):
+    """The index of the game's only ranking, or None (no ranking, or several)."""
+    found = [i for i, k in enumerate(plan.board_kinds) if isinstance(k, Ranking)]
+    return found[0] if len(found) == 1 else None
+
+
+def _slot_of_bind(plan, consts):
+    i = _one_ranking(plan)
+    if i is None:
+        return None
+
+    def slot_of(st, p):
+        if p is None:
+            return _slot_of_run(st, p)  # says what is wrong
+        return st.bd[i][1][p]
+    return slot_of
+
+
 _slot_of = Builtin("slot_of", (Param(PIECE, "the piece of `slot_of`"),), INT, _slot_of_run,
-                   "its slot on a ranking, from 1; 0 when it is on none", kind="ranking")
+                   "its slot on a ranking, from 1; 0 when it is on none", bind=_slot_of_bind, kind="ranking")
 
 
 def _place_run(st, p, b):

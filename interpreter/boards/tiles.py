@@ -13,6 +13,7 @@ carry track on it.
 
 Run-time data is `st.bd[index] = [turn per square, square per piece]` (turns are quarter turns
 clockwise, 0..3; a piece off the board stands on square 0), copied in a clone as two lists.
+The view is data (`view`); `run/draw_tiles.py` draws it as text.
 """
 from __future__ import annotations
 
@@ -22,9 +23,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..lang.errors import RuleError
-from ..engine.types import BOARD, BOOL, CARD, INT, PIECE, TEXT, listof
-from ..engine.args import _arity, _want
-from .base import BoardKind, register
+from ..lang.types import BOOL, CARD, INT, PIECE, TEXT, listof
+from ..library.api import NOT_CONST, Builtin
+from .base import BoardKind, on_board, register
 
 SIDES = "NESW"
 STEP = ((-1, 0), (0, 1), (1, 0), (0, -1))  # row, column change towards N, E, S, W
@@ -73,7 +74,9 @@ def _label(row: int, col: int) -> str:
 @register
 class Tiles(BoardKind):
     kind = "tiles"
+    noun = "a tile grid"
     Model = TilesModel
+    has_places = True
 
     def __init__(self, name, index, decl, plan):
         super().__init__(name, index, decl, plan)
@@ -109,6 +112,17 @@ class Tiles(BoardKind):
     def places(self) -> int:
         return self.n
 
+    # ---- checked before play --------------------------------------------------------------
+
+    def check(self, symbols, report) -> None:
+        """E151: the tiles lie in the pile named by `pile`, which must be declared `of:` this
+        board (one pile per square). `symbols.piles` maps each declared pile to its owner."""
+        pile = self.decl.pile
+        if symbols.piles.get(str(pile)) != self.name:
+            report.add("E151", f"board `{self.name}` keeps its tiles in pile `{pile}`, which is not "
+                               f"a pile declared `of: {self.name}`", getattr(pile, "loc", None),
+                       f"declare `{pile}: {{of: {self.name}}}` under `piles:`")
+
     # ---- run-time data ------------------------------------------------------------------
 
     def init(self, st):
@@ -119,11 +133,20 @@ class Tiles(BoardKind):
     def clone(self, data):
         return [data[0][:], data[1][:]]
 
+    def holds(self, data, p) -> bool:
+        return data[1][p] != 0
+
+    def positions(self, st) -> list[tuple[str, str]]:
+        names = self.plan.piece_names
+        where = st.bd[self.index][1]
+        return [(names[pc], f"square {self.labels[sq]}")
+                for pc, sq in sorted(enumerate(where), key=lambda x: x[1]) if sq]
+
     # ---- tiles ------------------------------------------------------------------------------
 
     def base(self) -> int:
         """The first pile id of the squares' piles; -1 if the declared pile does not fit (the
-        compiler reports that as E151; the board then shows no tiles rather than failing)."""
+        checker reports that as E151, `check`; the board then shows no tiles rather than failing)."""
         if self._base is None:
             plan = self.plan
             base = plan.pile_base.get(self.decl.pile, -1)
@@ -190,11 +213,6 @@ class Tiles(BoardKind):
     def pieces_on(self, st, sq: int) -> list[int]:
         return [pc for pc, s in enumerate(st.bd[self.index][1]) if s == sq and sq]
 
-    def check(self, sq, loc):
-        if sq is None or not 1 <= sq <= self.n:
-            raise RuleError(f"board `{self.name}` has squares 1..{self.n}, not {sq!r}", loc)
-        return sq
-
     def redeal_hidden(self, st, seat, rng) -> None:
         """Shuffle the face-down tiles among their squares: what a seat may believe they are."""
         if self.base() < 0:
@@ -208,88 +226,31 @@ class Tiles(BoardKind):
 
     # ---- what a seat sees ---------------------------------------------------------------------
 
-    def view(self, st, seat):
-        data = st.bd[self.index]
+    def view(self, st, seat) -> dict:
+        """The grid as data. Each square by label, in square order: its region, whether it holds
+        a tile (`laid`) and shows it (`face_up`), the tile's type and track sides (`track`, and
+        `mask`: bit 1 N, 2 E, 4 S, 8 W) only when face up, its 1-based `row` and `col`, and the
+        pieces on it (owners are in the seat's view of the pieces)."""
         plan = self.plan
         names = plan.piece_names
-        owners = st.values("owner")
         squares = {}
         for sq in range(1, self.n + 1):
             c = self.card(st, sq)
             up = c is not None and st.up[c]
+            r, col = self.pos[sq]
             squares[self.labels[sq]] = {
                 "region": self.region[sq],
                 "face_up": up,
                 "tile": plan.card_types[plan.card_type[c]] if up else None,
                 "track": self.sides(st, sq) if up else None,
                 "pieces": [names[pc] for pc in self.pieces_on(st, sq)],
+                "row": r + 1,
+                "col": col + 1,
+                "laid": c is not None,
+                "mask": self.mask(st, sq) if up else None,
             }
-        return {"squares": squares, "lines": self._picture(st, seat, data, owners)}
-
-    def _mark(self, pc, owners) -> str:
-        who = owners[pc] if pc < len(owners) else None
-        if who is not None and who < 9:
-            return str(who + 1)
-        return self.plan.piece_names[pc][:1].upper() or "?"
-
-    def _picture(self, st, seat, data, owners) -> list[str]:
-        """The grid as text: each square 5 characters wide and 3 high; face-down squares shaded."""
-        plan = self.plan
-        out = ["     " + "".join(f"  {chr(ord('A') + c)}  " for c in range(self.cols))]
-        at = {p: i for i, p in enumerate(self.pos) if i}
-        for r in range(self.rows):
-            lines = ["     ", f" {r + 1:>2}  ", "     "]
-            for col in range(self.cols):
-                sq = at.get((r, col))
-                if sq is None:
-                    cell = ["     "] * 3
-                elif self.card(st, sq) is None:
-                    cell = ["     ", "  ·  ", "     "]
-                elif not self.face_up(st, sq):
-                    cell = [" ░░░ ", " ░░░ ", " ░░░ "]
-                else:
-                    m = self.mask(st, sq)
-                    here = self.pieces_on(st, sq)
-                    centre = GLYPH[m] if not here else (self._mark(here[0], owners) if len(here) == 1 else "*")
-                    cell = ["  │  " if m & 1 else "     ",
-                            ("──" if m & 8 else "  ") + centre + ("──" if m & 2 else "  "),
-                            "  │  " if m & 4 else "     "]
-                for i in range(3):
-                    lines[i] += cell[i]
-            out.extend(line.rstrip() for line in lines)
-        counts: dict[str, int] = {}
-        for sq in range(1, self.n + 1):
-            counts[self.region[sq]] = counts.get(self.region[sq], 0) + 1
-        common = max(counts, key=counts.get)
-        notes = []
-        for sq in range(1, self.n + 1):
-            c = self.card(st, sq)
-            if c is None or not st.up[c]:
-                continue
-            here = self.pieces_on(st, sq)
-            if self.region[sq] == common and not here:
-                continue
-            what = f"{self.labels[sq]} {plan.card_types[plan.card_type[c]]}"
-            if self.region[sq] != common:
-                what += f" ({self.region[sq]})"
-            if here:
-                cars = []
-                for pc in here:
-                    who = owners[pc] if pc < len(owners) else None
-                    tag = "" if who is None else (" you" if seat is not None and who == seat else f" seat {who + 1}")
-                    cars.append(f"{plan.piece_names[pc]}{tag}")
-                what += ": " + ", ".join(cars)
-            notes.append(what)
-        line = ""
-        for note in notes:  # wrapped for the terminal
-            if line and len(line) + len(note) > 90:
-                out.append(line.rstrip("; "))
-                line = ""
-            line += ("  " if not line else "") + note + "; "
-        if line:
-            out.append(line.rstrip("; "))
-        out.append("  key: ░░░ face down, lines are track, a number is a car by its seat, * several cars")
-        return out
+        return {"kind": self.kind, "rows": self.rows, "cols": self.cols, "squares": squares,
+                "pieces": [{"piece": p, "where": w} for p, w in self.positions(st)]}
 
     def svg(self) -> str:
         s = 56
@@ -320,219 +281,225 @@ def _mask(value) -> int:
 
 
 # ---- built-ins ----------------------------------------------------------------------------
+# Each takes the board first (`on_board`): fn(kind, st, *the other arguments). A board named in
+# the rule is found when compiling, and the call then goes straight to fn (`_bind`).
 
-def _tiles_board(c, tree, sc, what):
-    """(source of the kind object, source of the board index) for a tile-grid argument."""
-    src = _want(c, tree, sc, BOARD, what)
-    loc = c.loc(tree)
-    plan = c.plan
-    for k in plan.board_kinds:
-        if isinstance(k, Tiles) and not getattr(k, "_checked", False):
-            k._checked = True
-            piles = c.g.piles
-            if k.decl.pile not in piles or str(piles[k.decl.pile].of) != k.name:
-                c.error("E151", f"board `{k.name}` keeps its tiles in pile `{k.decl.pile}`, which is not "
-                                f"a pile declared `of: {k.name}`", tree,
-                        f"declare `{k.decl.pile}: {{of: {k.name}}}` under `piles:`")
-
-    if src.isdigit():  # the board named directly: known now
-        k = plan.board_kinds[int(src)]
-        if not isinstance(k, Tiles):
-            c.type_error(f"{what}: board `{plan.board_names[int(src)]}` is a {k.kind} board, not a tile grid", tree)
-        return c.k(k), src
-
-    def kind_of(b):
+def _bind(fn, arity: int):
+    """bind(plan, consts) for a built-in of `arity` arguments after the board: a function of
+    exactly those arguments (no packing), for a board known when compiling."""
+    def bind(plan, consts):
+        b = consts[0]
+        if b is NOT_CONST or not isinstance(plan.board_kinds[b], Tiles):
+            return None
         k = plan.board_kinds[b]
-        if not isinstance(k, Tiles):
-            raise RuleError(f"board `{plan.board_names[b]}` is not a tile grid", loc)
-        return k
-    return f"{c.k(kind_of)}({src})", src
+        if arity == 1:
+            return lambda st, _b, x: fn(k, st, x)
+        if arity == 2:
+            return lambda st, _b, x, y: fn(k, st, x, y)
+        return lambda st, _b, *rest: fn(k, st, *rest)
+    return bind
 
 
-def _fn(name, params, typ, body):
-    """A built-in of a tile grid: `params` are the types after the board; `body(kind, st, loc, *args)`."""
-    def build(c, args, node, sc):
-        if not _arity(c, name, args, node, 1 + len(params)):
-            return "None", typ
-        k, _b = _tiles_board(c, args[0], sc, f"the first argument of `{name}` (a tile grid)")
-        srcs = [_want(c, a, sc, t, f"argument {i + 2} of `{name}`") for i, (a, t) in enumerate(zip(args[1:], params))]
-        loc = c.loc(node)
-        return f"{c.k(body)}({k}, st, {c.k(loc)}{''.join(', ' + s for s in srcs)})", typ
-    return build
+def _tiles(name: str, params: list[tuple[str, str]], returns: str | None, doc: str = "",
+           pure: bool = False):
+    """A built-in of a tile grid (`on_board`); `pure`: it reads only the layout."""
+    def wrap(fn) -> Builtin:
+        b = on_board(Tiles, name, params, returns, doc)(fn)
+        b.bind = _bind(fn, len(params))
+        b.pure = pure
+        return b
+    return wrap
 
 
-def _sq(kind, sq, loc):
+def _sq(kind, sq):
     if sq is None or not 1 <= sq <= kind.n:
-        raise RuleError(f"board `{kind.name}` has squares 1..{kind.n}, not {sq!r}", loc)
+        raise RuleError(f"board `{kind.name}` has squares 1..{kind.n}, not {sq!r}")
     return sq
 
 
-def _square(kind, st, loc, label):
+@_tiles("tile_square", [(TEXT, "the label of `tile_square` (`B3`)")], INT,
+        "the square with this label (column letter, row number); an error for an unknown label", pure=True)
+def _square(kind, st, label):
     sq = kind.by_label.get(str(label).upper())
     if sq is None:
-        raise RuleError(f"board `{kind.name}` has no square `{label}`", loc)
+        raise RuleError(f"board `{kind.name}` has no square `{label}`")
     return sq
 
 
-def _squares(kind, st, loc, region):
+@_tiles("tile_squares", [(TEXT, "the region of `tile_squares`")], listof(INT),
+        "the squares of a region, in square order", pure=True)
+def _squares(kind, st, region):
     if region not in kind.in_region:
         raise RuleError(f"board `{kind.name}` has no region `{region}` (regions: "
-                        f"{', '.join(kind.in_region)})", loc)
+                        f"{', '.join(kind.in_region)})")
     return kind.in_region[region][:]
 
 
-def _neighbour(kind, st, loc, sq, side):
-    _sq(kind, sq, loc)
+@_tiles("tile_label", [(INT, "the square of `tile_label`")], TEXT, "the square's label (`B3`)", pure=True)
+def _label_of(kind, st, sq):
+    return kind.labels[_sq(kind, sq)]
+
+
+@_tiles("tile_region", [(INT, "the square of `tile_region`")], TEXT, "the name of the square's region",
+        pure=True)
+def _region(kind, st, sq):
+    if sq is None or not 1 <= sq <= kind.n:
+        _sq(kind, sq)
+    return kind.region[sq]
+
+
+@_tiles("tile_neighbours", [(INT, "the square of `tile_neighbours`")], listof(INT),
+        "the squares sharing a side with it, in the order N, E, S, W", pure=True)
+def _neighbours(kind, st, sq):
+    return [nb for nb in kind.neighbour[_sq(kind, sq)] if nb]
+
+
+@_tiles("tile_neighbour", [(INT, "the square of `tile_neighbour`"), (TEXT, "the side of `tile_neighbour` (N, E, S or W)")],
+        INT, "the square across that side, or 0 when there is none", pure=True)
+def _neighbour(kind, st, sq, side):
+    _sq(kind, sq)
     s = str(side).upper()
     if len(s) != 1 or s not in SIDES:
-        raise RuleError(f"`{side}` is not a side: sides are N, E, S, W", loc)
+        raise RuleError(f"`{side}` is not a side: sides are N, E, S, W")
     return kind.neighbour[sq][SIDES.index(s)]
 
 
-def _side(kind, st, loc, a, b):
-    _sq(kind, a, loc)
+@_tiles("tile_side", [(INT, "the square of `tile_side`"), (INT, "the other square of `tile_side`")], TEXT,
+        "the side of the first square that faces the second (N, E, S or W), or \"\" when they share none",
+        pure=True)
+def _side(kind, st, a, b):
+    _sq(kind, a)
     i = kind.side(a, b)
     return SIDES[i] if i >= 0 else ""
 
 
-def _sides_turned(kind, st, loc, sq, turn):
-    _sq(kind, sq, loc)
-    return kind.sides(st, sq, turn)
-
-
-def _shape(kind, st, loc, sq, turn):
-    _sq(kind, sq, loc)
-    return "-".join(kind.sides(st, sq, turn)) or "no track"
-
-
-def _square_of(kind, st, loc, pc):
-    if pc is None:
-        raise RuleError("a piece was expected, not none", loc)
-    return st.bd[kind.index][1][pc]
-
-
-def _distance(kind, st, loc, a, b):
-    _sq(kind, a, loc)
-    _sq(kind, b, loc)
+@_tiles("tile_distance", [(INT, "the square of `tile_distance`"), (INT, "the other square of `tile_distance`")],
+        INT, "how many steps apart the squares are, across and down (whatever lies between)", pure=True)
+def _distance(kind, st, a, b):
+    _sq(kind, a)
+    _sq(kind, b)
     (r1, c1), (r2, c2) = kind.pos[a], kind.pos[b]
     return abs(r1 - r2) + abs(c1 - c2)
 
 
-def _bad_square(kind, sq, loc):
-    raise RuleError(f"board `{kind.name}` has squares 1..{kind.n}, not {sq!r}", loc)
+@_tiles("tile_sides", [(INT, "the square of `tile_sides`")], listof(TEXT),
+        "the sides its tile carries track on, as it lies (turned), in the order N, E, S, W")
+def _sides(kind, st, sq):
+    return kind.sides(st, _sq(kind, sq))
 
 
-# the most used built-ins, written out (each is called a few hundred times a turn)
-def _face_up(kind, st, loc, sq):
+@_tiles("tile_sides_turned", [(INT, "the square of `tile_sides_turned`"), (INT, "the quarter turns of `tile_sides_turned`")],
+        listof(TEXT), "the sides its tile would carry track on, turned that many quarter turns clockwise")
+def _sides_turned(kind, st, sq, turn):
+    _sq(kind, sq)
+    return kind.sides(st, sq, turn)
+
+
+@_tiles("tile_turns", [(INT, "the square of `tile_turns`")], listof(INT),
+        "the quarter turns 0..3 that give its tile different track (a straight has two)")
+def _turns(kind, st, sq):
+    return kind.turns(st, _sq(kind, sq))
+
+
+@_tiles("tile_shape", [(INT, "the square of `tile_shape`"), (INT, "the quarter turns of `tile_shape`")], TEXT,
+        "its tile's track turned so, as text (`N-S`), or \"no track\"")
+def _shape(kind, st, sq, turn):
+    _sq(kind, sq)
+    return "-".join(kind.sides(st, sq, turn)) or "no track"
+
+
+@_tiles("tile_glyph", [(INT, "the square of `tile_glyph`"), (INT, "the quarter turns of `tile_glyph`")], TEXT,
+        "its tile's track turned so, as one box-drawing character (`│`)")
+def _glyph(kind, st, sq, turn):
+    return GLYPH[kind.mask(st, _sq(kind, sq), turn)]
+
+
+@_tiles("tile_turn", [(INT, "the square of `tile_turn`")], INT, "how many quarter turns its tile lies turned, 0..3")
+def _turn(kind, st, sq):
+    return st.bd[kind.index][0][_sq(kind, sq)]
+
+
+@_tiles("tile_face_up", [(INT, "the square of `tile_face_up`")], BOOL, "whether its tile lies face up")
+def _face_up(kind, st, sq):
     if sq is None or not 1 <= sq <= kind.n:
-        _bad_square(kind, sq, loc)
+        _sq(kind, sq)
     if kind._base < 0:
         return False
     pile = st.piles[kind._base + sq - 1]
     return bool(pile) and st.up[pile[-1]]
 
 
-def _region(kind, st, loc, sq):
-    if sq is None or not 1 <= sq <= kind.n:
-        _bad_square(kind, sq, loc)
-    return kind.region[sq]
+@_tiles("tile_card", [(INT, "the square of `tile_card`")], CARD, "its tile (the top card of its pile), or none")
+def _card(kind, st, sq):
+    return kind.card(st, _sq(kind, sq))
 
 
-def _pieces(kind, st, loc, sq):
+@_tiles("tile_connected", [(INT, "the square of `tile_connected`"), (INT, "the other square of `tile_connected`")],
+        BOOL, "whether the squares share a side and both carry track on it")
+def _connected(kind, st, a, b):
+    return kind.connected(st, _sq(kind, a), b)
+
+
+@_tiles("tile_pieces", [(INT, "the square of `tile_pieces`")], listof(PIECE), "the pieces on the square")
+def _pieces(kind, st, sq):
     if sq is None or not 1 <= sq <= kind.n:
-        _bad_square(kind, sq, loc)
+        _sq(kind, sq)
     return [pc for pc, s in enumerate(st.bd[kind.index][1]) if s == sq]
 
 
-Tiles.functions = {
-    "tile_square": _fn("tile_square", [TEXT], INT, _square),
-    "tile_squares": _fn("tile_squares", [TEXT], listof(INT), _squares),
-    "tile_label": _fn("tile_label", [INT], TEXT, lambda k, st, loc, sq: k.labels[_sq(k, sq, loc)]),
-    "tile_region": _fn("tile_region", [INT], TEXT, _region),
-    "tile_neighbours": _fn("tile_neighbours", [INT], listof(INT),
-                           lambda k, st, loc, sq: [n for n in k.neighbour[_sq(k, sq, loc)] if n]),
-    "tile_neighbour": _fn("tile_neighbour", [INT, TEXT], INT, _neighbour),
-    "tile_side": _fn("tile_side", [INT, INT], TEXT, _side),
-    "tile_sides": _fn("tile_sides", [INT], listof(TEXT), lambda k, st, loc, sq: k.sides(st, _sq(k, sq, loc))),
-    "tile_sides_turned": _fn("tile_sides_turned", [INT, INT], listof(TEXT), _sides_turned),
-    "tile_turns": _fn("tile_turns", [INT], listof(INT), lambda k, st, loc, sq: k.turns(st, _sq(k, sq, loc))),
-    "tile_shape": _fn("tile_shape", [INT, INT], TEXT, _shape),
-    "tile_glyph": _fn("tile_glyph", [INT, INT], TEXT,
-                      lambda k, st, loc, sq, t: GLYPH[k.mask(st, _sq(k, sq, loc), t)]),
-    "tile_turn": _fn("tile_turn", [INT], INT, lambda k, st, loc, sq: st.bd[k.index][0][_sq(k, sq, loc)]),
-    "tile_face_up": _fn("tile_face_up", [INT], BOOL, _face_up),
-    "tile_card": _fn("tile_card", [INT], CARD, lambda k, st, loc, sq: k.card(st, _sq(k, sq, loc))),
-    "tile_connected": _fn("tile_connected", [INT, INT], BOOL,
-                          lambda k, st, loc, a, b: k.connected(st, _sq(k, a, loc), b)),
-    "tile_pieces": _fn("tile_pieces", [INT], listof(PIECE), _pieces),
-    "tile_square_of": _fn("tile_square_of", [PIECE], INT, _square_of),
-    "tile_distance": _fn("tile_distance", [INT, INT], INT, _distance),
-}
+@_tiles("tile_square_of", [(PIECE, "the piece of `tile_square_of`")], INT,
+        "the square the piece stands on, or 0 when it is off the board")
+def _square_of(kind, st, pc):
+    if pc is None:
+        raise RuleError("a piece was expected, not none")
+    return st.bd[kind.index][1][pc]
 
 
 # ---- effects -------------------------------------------------------------------------------
 
-def _effect(name, params, body):
-    """An effect on a tile grid: `body(kind, st, loc, *args)`."""
-    def build(c, args, node, sc):
-        if not _arity(c, name, args, node, 1 + len(params)):
-            return None
-        _tiles_board(c, args[0], sc, f"the first argument of `{name}` (a tile grid)")
-        board = c.want(args[0], sc, BOARD, f"the first argument of `{name}`")
-        fns = [c.want(a, sc, t, f"argument {i + 2} of `{name}`") for i, (a, t) in enumerate(zip(args[1:], params))]
-        loc = c.loc(node)
-        plan = c.plan
-
-        def effect(st, env):
-            b = board(st, env)
-            kind = plan.board_kinds[b]
-            if not isinstance(kind, Tiles):
-                raise RuleError(f"board `{plan.board_names[b]}` is not a tile grid", loc)
-            body(kind, st, loc, *[f(st, env) for f in fns])
-        return effect
-    return build
-
-
-def _put(kind, st, loc, pc, sq):
-    """tile_put(board, piece, square): the piece stands on the square (0: off the board)."""
+@_tiles("tile_put", [(PIECE, "the piece `tile_put` moves"), (INT, "the square `tile_put` puts it on (0: off the board)")],
+        None, "the piece stands on the square (0: off the board)")
+def _put(kind, st, pc, sq):
     if pc is None:
-        raise RuleError("a piece was expected, not none", loc)
+        raise RuleError("a piece was expected, not none")
     if sq != 0:
-        kind.check(sq, loc)
+        _sq(kind, sq)
     st.bd[kind.index][1][pc] = sq
 
 
-def _turn_to(kind, st, loc, sq, turn):
-    kind.check(sq, loc)
+@_tiles("tile_turn_to", [(INT, "the square of `tile_turn_to`"), (INT, "the quarter turns of `tile_turn_to`")],
+        None, "its tile lies turned that many quarter turns clockwise (counted from unturned)")
+def _turn_to(kind, st, sq, turn):
+    _sq(kind, sq)
     st.bd[kind.index][0][sq] = turn % 4
 
 
-def _flip(kind, st, loc, sq, up):
-    kind.check(sq, loc)
+@_tiles("tile_flip", [(INT, "the square of `tile_flip`"), (BOOL, "whether `tile_flip` lays the tile face up")],
+        None, "its tile lies face up (true) or face down (false)")
+def _flip(kind, st, sq, up):
+    _sq(kind, sq)
     c = kind.card(st, sq)
     if c is None:
-        raise RuleError(f"square {kind.labels[sq]} of `{kind.name}` holds no tile", loc)
+        raise RuleError(f"square {kind.labels[sq]} of `{kind.name}` holds no tile")
     st.turn(c, bool(up))
 
 
-def _swap(kind, st, loc, a, b):
-    """Exchange the tiles (cards, faces and turns) of two squares; pieces stay where they are."""
-    kind.check(a, loc)
-    kind.check(b, loc)
+@_tiles("tile_swap", [(INT, "the first square `tile_swap` exchanges"), (INT, "the second square `tile_swap` exchanges")],
+        None, "the two squares exchange their tiles (cards, faces and turns); pieces stay where they are")
+def _swap(kind, st, a, b):
+    _sq(kind, a)
+    _sq(kind, b)
     if a == b:
-        raise RuleError(f"cannot swap square {kind.labels[a]} with itself", loc)
+        raise RuleError(f"cannot swap square {kind.labels[a]} with itself")
     base = kind.base()
     if base < 0:
-        raise RuleError(f"board `{kind.name}` has no pile of tiles to swap", loc)
+        raise RuleError(f"board `{kind.name}` has no pile of tiles to swap")
     pa, pb = base + a - 1, base + b - 1
     st.swap_piles(pa, pb)
     turns = st.bd[kind.index][0]
     turns[a], turns[b] = turns[b], turns[a]
 
 
-Tiles.effects = {
-    "tile_put": _effect("tile_put", [PIECE, INT], _put),
-    "tile_turn_to": _effect("tile_turn_to", [INT, INT], _turn_to),
-    "tile_flip": _effect("tile_flip", [INT, BOOL], _flip),
-    "tile_swap": _effect("tile_swap", [INT, INT], _swap),
-}
+Tiles.builtins = [_card, _connected, _distance, _face_up, _glyph, _label_of, _neighbour, _neighbours,
+                  _pieces, _region, _shape, _side, _sides, _sides_turned, _square, _square_of, _squares,
+                  _turn, _turns, _flip, _put, _swap, _turn_to]

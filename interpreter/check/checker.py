@@ -533,6 +533,8 @@ class Checker:
             return sym.globals[name]
         if name in sym.piles:
             of = sym.piles[name]
+            if of == "?":
+                return ANY  # a pile of an unknown owner: reported where it is declared
             if of != "game":
                 self.error("E121", f"pile `{name}` is one per {of}: say whose, as `{name}(...)`", e)
                 return ANY
@@ -739,6 +741,10 @@ class Checker:
         """`hand(s)`, `column(3)`: the pile of a seat, a piece or a board's place."""
         name = e.name
         scope = self.sym.piles[name]
+        if scope == "?":
+            for a in e.args:
+                self.expr(a, sc)
+            return ANY
         if scope == "game":
             self.error("E122", f"`{name}` is a single pile: write `{name}` without parentheses", e)
             return ANY
@@ -765,8 +771,7 @@ class Checker:
             self.error("E124", f"`{b.name}` takes {len(b.params)} argument(s), got {len(e.args)}", e,
                        f"{b.name}({shown})")
             return b.returns or ANY
-        if b.kind is not None and b.kind not in self.sym.boards.values():
-            self.error("E150", f"`{b.name}` needs a board of kind {b.kind}, and this game has none", e)
+        errors = self.report.errors
         bound = ANY
         for p, a in zip(b.params, e.args):
             t = self.expr(a, sc)
@@ -789,6 +794,9 @@ class Checker:
                     self.error("E150", f"board `{a.ref.name}` is not {KINDS[p.type].noun}", a)
             elif not compatible(t, p.type):
                 self.type_error(f"{p.what} must be {p.type}, not {t}", a)
+        if b.kind is not None and b.kind not in self.sym.boards.values() and self.report.errors == errors:
+            self.error("E150", f"`{b.name}` needs {KINDS[b.kind].noun} (a board of kind {b.kind}), "
+                       "and this game has none", e)
         ret = b.returns or ANY
         if ret == "T":
             return bound

@@ -154,11 +154,11 @@ class Declarations:
             if of not in scopes:
                 self.report.add("E112", f"pile `{name}` belongs to `{of}`, which is not game, seat, piece or a board",
                                 loc_of(pile.of), did_you_mean(of, scopes))
-                of = "game"
+                of = "?"  # reported here: its uses are not reported again
             elif of in self.sym.boards and not KINDS[self.sym.boards[of]].has_places:
                 self.report.add("E112", f"pile `{name}` belongs to board `{of}`, whose kind has no places for piles",
                                 loc_of(pile.of))
-                of = "game"
+                of = "?"
             self.sym.piles[str(name)] = of
         for name, pile in self.g.piles.items():
             if pile.refill_from is None or str(name) not in self.sym.piles:

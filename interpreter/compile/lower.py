@@ -380,7 +380,20 @@ class Lowerer:
     # ---- numbers kept: checked against the limit -------------------------------------------------
 
     def grows(self, e: n.Expr) -> bool:
-        """Can arithmetic have made this value large (so it is checked where it is kept)?"""
+        """Can arithmetic have made this number (or a number in this list) large, so that it is
+        checked where it is kept?"""
+        if is_list(e.typ):
+            if isinstance(e, n.ListLit):
+                return any(self.grows(i) for i in e.items)
+            if isinstance(e, n.Comp):
+                return self.grows(e.item)
+            if isinstance(e, n.BinOp):
+                return self.grows(e.left) or self.grows(e.right)
+            if isinstance(e, n.IfExpr):
+                return self.grows(e.then) or self.grows(e.orelse)
+            return False
+        if e.typ not in (INT, ANY):
+            return False
         if isinstance(e, n.BinOp):
             return e.op in _GROW
         if isinstance(e, n.Neg):
@@ -389,9 +402,6 @@ class Lowerer:
             return self.grows(e.then) or self.grows(e.orelse)
         if isinstance(e, n.Call) and isinstance(e.ref, Ref) and e.ref.kind == "builtin":
             return e.ref.name == "sum"
-        if isinstance(e, (n.ListLit, n.Comp)):
-            items = e.items if isinstance(e, n.ListLit) else [e.item]
-            return any(self.grows(i) for i in items)
         return False
 
     def checked(self, e: n.Expr, fx: Fn) -> ast.expr:
@@ -464,7 +474,7 @@ class Lowerer:
         op = ast.Add() if s.op == "+=" else ast.Sub()
         out: list[ast.stmt] = [ast.AugAssign(self.place_of(s.target, fx, True), op, self.expr(s.value, fx))]
         small = isinstance(s.value, n.Num) and s.value.value <= 1_000_000
-        if not small:  # `x += x` doubles: the result is checked
+        if not small and s.value.typ in (INT, ANY):  # `x += x` doubles: the result is checked
             out.extend(self.check_stmt(self.place_of(s.target, fx, False), None, s.loc))
         return out
 

@@ -76,9 +76,6 @@ def run(st, EXEC=EXEC, JMPF=JMPF, FOR_NEXT=FOR_NEXT, JMP=JMP, CHOOSE=CHOOSE, CAL
                 elif op == CHOOSE:
                     spec = ins[2]
                     opts = spec.list_options(st, env)
-                    st.steps += 1
-                    if st.steps > max_steps:
-                        raise GameTooLong(f"the game passed {max_steps} steps without ending")
                     if not opts:
                         raise RuleError("no option of this choice is allowed here")
                     if len(opts) == 1:

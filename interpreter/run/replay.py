@@ -15,6 +15,12 @@ def _where(loc: str) -> str:
     return f"{parts[0]}:{parts[1]}" if len(parts) == 3 else loc
 
 
+def positions(boards: dict) -> str:
+    """Where every piece stands on each board, as a round's trace entry recorded it."""
+    return "; ".join(f"{name}: " + (", ".join(f"{p} {w}" for p, w in where) or "no pieces")
+                     for name, where in boards.items())
+
+
 def describe(event) -> str:
     kind = event[0]
     if kind == "rule":
@@ -22,7 +28,7 @@ def describe(event) -> str:
     if kind == "phase":
         return f"== phase {event[1].split('.', 1)[-1]} =="
     if kind == "round":
-        return f"-- round {event[3]}: {event[4]}"
+        return f"-- round {event[3]}: {positions(event[4])}"
     if kind == "choice":
         _k, rule, loc, seat, label, n = event
         who = "nobody" if seat is None else f"seat {seat + 1}"

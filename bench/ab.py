@@ -1,0 +1,89 @@
+"""Speed of this checkout against another one, side by side in one process.
+
+    python bench/ab.py OTHER_CHECKOUT [--game heat] [--bot greedy] [--players 4] [--games 20]
+                       [--rounds 5] [--track usa]
+
+The machine's speed drifts from minute to minute, so the two engines play in turn: a batch of
+games with one, the same seeds with the other, and so on, `--rounds` times. The other checkout's
+`interpreter` package is loaded under another name with its own rulesets (so an older engine
+plays its own content). Prints each engine's games per second per round and the ratio
+(this / other; above 1 is faster). Both must play the same games for the ratio to mean much:
+the decisions of every game are compared and a difference is reported.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parents[1]
+
+
+def _load_engine(root: Path, alias: str):
+    """The `interpreter` package of checkout `root`, importable as `alias`."""
+    if alias == "interpreter":
+        sys.path.insert(0, str(root))
+    else:
+        home = Path(tempfile.mkdtemp(prefix="ab-"))
+        shutil.copytree(root / "interpreter", home / alias)
+        for folder in ("rulesets", "cards", "tracks"):
+            (home / folder).symlink_to(root / folder)
+        sys.path.insert(0, str(home))
+    return (importlib.import_module(f"{alias}.run.session"), importlib.import_module(f"{alias}.engine.game"),
+            importlib.import_module(f"{alias}.agents.base"), importlib.import_module(f"{alias}.agents.greedy"))
+
+
+def _player(engine, root: Path, args):
+    session, game_mod, base, greedy = engine
+    loaded = session.load(str(root / "rulesets" / args.game), track=args.track)
+    plan = loaded.plan(args.players)
+    bot = base.RandomAgent if args.bot == "random" else greedy.GreedyAgent
+
+    def play(seeds) -> tuple[float, list[str]]:
+        start = time.perf_counter()
+        digests = []
+        for seed in seeds:
+            game = game_mod.Game(plan, seed)
+            bots = [bot(f"{seed}/{s}") for s in range(args.players)]
+            while not game.over:
+                d = game.decision()
+                game.choose(bots[d.seat].choose(game, d))
+            digests.append(hashlib.sha256(repr(game.answers).encode()).hexdigest()[:12])
+        return time.perf_counter() - start, digests
+    return play
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("other", type=Path)
+    ap.add_argument("--game", default="formula5")
+    ap.add_argument("--bot", default="random", choices=["random", "greedy"])
+    ap.add_argument("--players", type=int, default=5)
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--track", default=None)
+    args = ap.parse_args()
+    this = _player(_load_engine(HERE, "interpreter"), HERE, args)
+    other = _player(_load_engine(args.other.resolve(), "other_interpreter"), args.other.resolve(), args)
+    ratios, same = [], True
+    for r in range(args.rounds):
+        seeds = range(r * args.games, (r + 1) * args.games)
+        t_other, d_other = other(seeds)
+        t_this, d_this = this(seeds)
+        same = same and d_other == d_this
+        ratios.append(t_other / t_this)
+        print(f"round {r + 1}: this {args.games / t_this:7.1f} games/s, other {args.games / t_other:7.1f} "
+              f"games/s, ratio {t_other / t_this:.3f}")
+    print(f"{args.game}, {args.players} {args.bot} bots: ratio this/other median {statistics.median(ratios):.3f} "
+          f"(min {min(ratios):.3f}, max {max(ratios):.3f}); same games: {'yes' if same else 'NO'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,325 @@
+"""The rule compiler: trees parsed once, one checking pass, Python `ast` with the rules' own
+positions, one error boundary, and limits that hold.
+
+Each runtime failure is a tiny game played through the CLI: it must exit 1 within seconds,
+print no traceback, and place the error at the failing sub-expression (line and column
+computed from the file's text, never from the tool's output).
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from interpreter.cli import main
+from interpreter.compile import compile_ruleset
+from interpreter.ir.models import GameFile
+from interpreter.lang import nodes as n
+from interpreter.lang import unparse
+from interpreter.lang.diagnostics import Report
+from interpreter.lang.parser import parse_block, parse_expr
+from interpreter.load.rules import parse_rules
+from interpreter.load.ruleset import Ruleset, load_ruleset
+
+TINY = """\
+game: {id: tiny, name: Tiny, players: {min: 2, max: 2}}
+params:
+  zero: 0
+  big: 1000000000000
+state:
+  score: {of: seat}
+functions:
+  half:
+    params: {x: int}
+    value: "10 // x"
+  twice:
+    params: {x: int}
+    value: "half(x) + half(x)"
+  square:
+    params: {x: int}
+    value: "x * x"
+phases:
+  - id: main
+    order: "seats"
+    turn: s
+    steps:
+      - id: go
+        do: |
+          choose "pick" by s:
+              option "one":
+                  s.score += 1
+              option "two":
+                  s.score += 2
+    rounds: 2
+result:
+  rank: "seat.score"
+"""
+
+
+def game_file(tmp_path: Path, text: str = TINY, **replace: str) -> Path:
+    for old, new in replace.items():
+        old = old.replace("__", " ")
+        assert old in text, old
+        text = text.replace(old, new)
+    folder = tmp_path / "rulesets" / "tiny"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "game.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def where(path: Path, needle: str, nth: int = 1) -> str:
+    """`path:line:col` of the nth occurrence of `needle` in the file."""
+    text = path.read_text(encoding="utf-8")
+    at = -1
+    for _ in range(nth):
+        at = text.index(needle, at + 1)
+    line = text.count("\n", 0, at) + 1
+    col = at - (text.rfind("\n", 0, at) + 1) + 1
+    return f"{path}:{line}:{col}"
+
+
+def play(capsys, path: Path, *more: str) -> tuple[int, str, float]:
+    start = time.perf_counter()
+    rc = main(["play", str(path.parent), "--seats", "random,random", "--seed", "1", *more])
+    took = time.perf_counter() - start
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return rc, out + err, took
+
+
+# ---- the error boundary: a Python error is a rule error at the failing sub-expression ------
+
+@pytest.mark.parametrize("section, old, new, needle", [
+    ("result.rank", 'rank: "seat.score"', 'rank: "seat.score // zero"', "seat.score // zero"),
+    ("record", 'result:\n', 'record:\n  odd: "1 % zero"\nresult:\n', "1 % zero"),
+    ("step", "s.score += 1", "s.score += 1 // zero", "1 // zero"),
+    ("evaluate", 'result:\n', 'evaluate: "seat.score // zero"\nresult:\n', "seat.score // zero"),
+    ("show", 'result:\n', 'pieces:\n  cars: {count: 2}\nshow:\n  odd: "3 // zero"\nresult:\n', "3 // zero"),
+])
+def test_a_division_by_zero_anywhere_is_a_rule_error_at_its_position(capsys, tmp_path, section, old, new, needle):
+    path = game_file(tmp_path, TINY.replace(old, new))
+    seats = ["--seats", "greedy,greedy"] if section == "evaluate" else []
+    rc, text, took = play(capsys, path, *seats)
+    assert rc == 1, text
+    assert f"{where(path, needle)}: division by zero" in text, text
+    assert took < 5
+
+
+def test_an_error_inside_a_function_is_placed_in_its_body_with_the_call_as_context(capsys, tmp_path):
+    path = game_file(tmp_path, TINY.replace("s.score += 1", "s.score += twice(zero)"))
+    rc, text, _ = play(capsys, path)
+    assert rc == 1
+    assert f"{where(path, '10 // x')}: division by zero (`//` or `%` by 0) (in rule `functions.half`, " \
+           f"called from `functions.twice` at {where(path, 'half(x) + half(x)')})" in text, text
+
+
+def test_a_scenario_expectation_that_fails_is_placed_in_the_scenario(tmp_path):
+    from interpreter.run.scenario import run_scenario
+
+    path = game_file(tmp_path)
+    scenario = path.parent / "broken.yaml"
+    scenario.write_text("scenario: {name: broken, source: test}\nplayers: 2\nexpect:\n  - \"1 // zero == 1\"\n",
+                        encoding="utf-8")
+    out = run_scenario(scenario)
+    assert not out.passed
+    assert f"{where(scenario, '1 // zero')}: division by zero" in out.report.render()
+
+
+# ---- limits ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("code, needle, words", [
+    # a range too large to build
+    ("let xs = 1..big", "1..big", "has more than"),
+    # a comprehension over a comprehension: counted, item by item, against max_steps
+    ("let n = size([[a for a in 1..50000] for b in 1..50000])", "1..50000] for b", "loops more than"),
+    # three nested loops
+    ("for a in 1..1000:\n                      for b in 1..1000:\n                          for c in 1..1000:\n"
+     "                              pass", "for c in", "loops more than"),
+    # squaring a number in a loop
+    ("let x = 2\n                  while true:\n                      x = x * x", "x = x * x", "beyond"),
+    # squaring it through a function (each call's value is checked)
+    ("let x = 2\n                  for i in 1..200:\n                      x = square(x)", "x * x", "beyond"),
+    # a text that doubles
+    ('let t = "ab"\n                  for i in 1..100:\n                      t = t + t', "t + t", "characters"),
+])
+def test_limits_stop_a_runaway_rule_quickly_with_a_clear_error(capsys, tmp_path, code, needle, words):
+    path = game_file(tmp_path, TINY.replace("s.score += 1", code))
+    rc, text, took = play(capsys, path)
+    assert rc == 1, text
+    assert words in text, text
+    assert where(path, needle).rsplit(":", 1)[0] in text, text  # the line of the runaway part
+    assert took < 5, took
+
+
+def test_a_rulesets_own_step_limit_cannot_exceed_the_engines(tmp_path):
+    from interpreter.lang.limits import MAX_STEPS
+
+    path = game_file(tmp_path, TINY + "limits:\n  max_steps: 1000000000000\n")
+    rs = load_ruleset(path.parent)
+    plan = compile_ruleset(rs, 2)
+    assert plan.max_steps == MAX_STEPS
+
+
+def test_a_number_in_a_rule_beyond_the_limit_is_refused(capsys, tmp_path):
+    path = game_file(tmp_path, TINY.replace('value: "10 // x"', 'value: "' + "9" * 5000 + '"'))
+    rc = main(["validate", str(path.parent)])
+    err = capsys.readouterr().err
+    assert rc == 1 and "E105" in err and "Traceback" not in err
+
+
+# ---- checking: reserved names, cycles ------------------------------------------------------------
+
+@pytest.mark.parametrize("decl, code", [
+    ("state:\n  round: {}\n", "E118"), ("state:\n  __x: {}\n", "E119"),
+    ("params:\n  seats: 3\n", "E118"), ("params:\n  size: 3\n", "E118"),
+])
+def test_reserved_names_cannot_be_declared(capsys, tmp_path, decl, code):
+    text = TINY.replace("params:\n", decl.split("\n")[0] + "\n" + "\n".join(decl.split("\n")[1:]), 1) \
+        if decl.startswith("params") else TINY.replace("state:\n", decl, 1)
+    path = game_file(tmp_path, text)
+    rc = main(["validate", str(path.parent)])
+    err = capsys.readouterr().err
+    assert rc == 1 and f"[{code}]" in err, err
+
+
+def test_functions_that_call_each_other_in_a_cycle_are_an_error_naming_it(capsys, tmp_path):
+    path = game_file(tmp_path, TINY.replace('value: "10 // x"', 'value: "twice(x)"'))
+    rc = main(["validate", str(path.parent)])
+    err = capsys.readouterr().err
+    assert rc == 1
+    assert "E141" in err and ("`half` → `twice` → `half`" in err or "`twice` → `half` → `twice`" in err), err
+
+
+# ---- hostile names in a game built in Python: a clear error or an inert game, never code ----------
+
+HOSTILE = ["a'); open('/tmp/pwned', 'w') #", "x\nimport os", "__import__", "__builtins__", "a b", "é",
+           "'\"", "1abc", "f(st)"]
+
+
+def _ruleset(game: dict) -> Ruleset:
+    gf = GameFile.model_construct(**GameFile.model_validate(game).__dict__)  # a valid base ...
+    return Ruleset(game=gf, folder=Path("."), cards=[], rules=parse_rules(gf, Report()))
+
+
+@pytest.mark.parametrize("where_", ["function", "parameter", "state", "pile", "board", "procedure"])
+@pytest.mark.parametrize("bad", HOSTILE)
+def test_hostile_names_in_a_game_built_in_python_are_refused(tmp_path, monkeypatch, where_, bad):
+    import yaml
+
+    monkeypatch.chdir(tmp_path)
+    base = yaml.safe_load(TINY)
+    gf = GameFile.model_validate(base)
+    data = dict(gf.__dict__)  # ... with one name made hostile, past the schema
+    if where_ == "function":
+        data["functions"] = {**gf.functions, bad: gf.functions["half"]}
+    elif where_ == "parameter":
+        fn = gf.functions["half"]
+        data["functions"] = {**gf.functions, "half": fn.model_construct(params={bad: "int"}, value=fn.value)}
+    elif where_ == "state":
+        data["state"] = {**gf.state, bad: gf.state["score"]}
+    elif where_ == "pile":
+        from interpreter.ir.models import Pile
+        data["piles"] = {bad: Pile()}
+    elif where_ == "board":
+        from interpreter.boards.ranking import RankingModel
+        data["boards"] = {bad: RankingModel(kind="ranking", slots=2)}
+    else:
+        from interpreter.ir.models import Procedure
+        data["procedures"] = {bad: Procedure(do="pass")}
+    hostile = GameFile.model_construct(**data)
+    rs = Ruleset(game=hostile, folder=tmp_path, cards=[], rules=parse_rules(hostile, Report()))
+    report = Report()
+    plan = compile_ruleset(rs, 2, report)
+    assert not (tmp_path / "pwned").exists() and not Path("/tmp/pwned").exists()
+    assert plan is None
+    assert any(d.code == "E119" for d in report.items), report.render()
+
+
+def test_hostile_text_in_values_is_data_never_code(capsys, tmp_path):
+    """Strings reach generated code as constants: a card name or a label holding Python is text."""
+    sneaky = "x'); open('pwned', 'w'); ('"
+    path = game_file(tmp_path, TINY.replace('option "one":', f'option "{sneaky}":')
+                     .replace("params:\n", f"params:\n  label: \"{sneaky}\"\n"))
+    rc, text, _ = play(capsys, path, "--verbose")
+    assert rc == 0, text
+    assert sneaky in text
+    assert not (tmp_path / "pwned").exists() and not Path("pwned").exists()
+
+
+# ---- strings, trees, generated code -----------------------------------------------------------
+
+@pytest.mark.parametrize("written, value", [
+    (r'"a\\n"', "a\\n"), (r'"a\nb"', "a\nb"), (r'"tab\there"', "tab\there"), (r'"say \"hi\""', 'say "hi"'),
+    (r'"\\\\"', "\\\\"), (r'"\\"', "\\"),
+])
+def test_string_escapes_are_read_left_to_right_and_round_trip(written, value):
+    report = Report()
+    expr = parse_expr(written, report)
+    assert report.ok and isinstance(expr, n.Text) and expr.constant == value
+    again = parse_expr(unparse.expr(expr), report)
+    assert again.constant == value
+
+
+def test_an_unknown_escape_is_a_syntax_error_at_it():
+    report = Report()
+    assert parse_expr(r'"a\qb"', report) is None
+    d = report.items[0]
+    assert (d.code, d.loc.col) == ("E104", 3)
+
+
+def test_every_shipped_rule_reads_back_to_the_same_tree():
+    """unparse(parse(text)) parses to a tree that unparses the same: the printer loses nothing."""
+    from interpreter.run.session import load
+
+    for name in ("formula5", "heat", "downforce", "tilerace"):
+        rules = load(name).ruleset.rules
+        blocks = [p.body for p in rules.procedures.values()] + [rules.setup]
+        blocks += [s.body for ph in rules.phases for s in ph.steps if s.body is not None]
+        for b in blocks:
+            if b is None:
+                continue
+            text = unparse.block(b.body)
+            again = parse_block(text, Report())
+            assert again is not None and unparse.block(again.body) == text, text
+
+
+def test_the_compiler_never_parses_text(monkeypatch, tmp_path):
+    """After loading, compiling reads trees only: a parser that fails does not matter."""
+    import interpreter.lang.parser as parser
+
+    path = game_file(tmp_path)
+    rs = load_ruleset(path.parent)
+
+    def refuse(*a, **k):
+        raise AssertionError("the compiler parsed text")
+    monkeypatch.setattr(parser, "_lark_tree", refuse)
+    assert compile_ruleset(rs, 2) is not None
+
+
+def test_a_comment_does_not_change_what_a_rule_compiles_to(tmp_path):
+    plain = compile_ruleset(load_ruleset(game_file(tmp_path / "a").parent), 2)
+    commented = compile_ruleset(load_ruleset(game_file(
+        tmp_path / "b", TINY.replace("s.score += 1\n", "s.score += 1  # s.score += 100\n")).parent), 2)
+    assert [g.python for g in plain.codegen.generated] == [g.python for g in commented.codegen.generated]
+
+
+def test_generated_code_carries_the_rules_positions(tmp_path):
+    path = game_file(tmp_path)
+    plan = compile_ruleset(load_ruleset(path.parent), 2)
+    fn = plan.codegen.ns["f_half"]
+    code = fn.__code__
+    assert Path(code.co_filename).resolve() == path.resolve()
+    line, col = map(int, where(path, "10 // x").rsplit(":", 2)[1:])
+    assert (line, col - 1) in {(p[0], p[2]) for p in code.co_positions() if p[0] is not None}
+
+
+def test_explain_prints_a_rule_and_its_python(capsys, tmp_path):
+    path = game_file(tmp_path)
+    assert main(["explain", str(path.parent), "half"]) == 0
+    out = capsys.readouterr().out
+    assert "function half(x: int) -> int" in out and "10 // x" in out
+    assert main(["explain", str(path.parent), "half", "--python"]) == 0
+    out = capsys.readouterr().out
+    assert "def f_half(st, v_x):" in out and "10 // v_x" in out and f"from {path}" in out.replace("\\", "/")
