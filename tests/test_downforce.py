@@ -93,7 +93,9 @@ def test_authored_components_say_so():
         kind = Cells(path.stem, 0, board, None)
         assert sorted(kind.grid) == [1, 2, 3, 4, 5, 6]
         assert {"bet1", "bet2", "bet3", "finish"} <= set(kind.lines)
-        assert any(not c.rect for c in board.cells) and any(c.rect for c in board.cells)
+        assert board.ties == "inner_first"
+        assert any(c.tags == ["curve"] for c in board.cells) and any(not c.tags for c in board.cells)
+        assert {t for c in board.cells for t in c.tags} == {"curve"}
         assert all(kind.ahead[i] for i in range(len(board.cells))), "every cell leads on"
         svg = kind.svg()
         assert svg.startswith("<svg") and svg.count("<polygon") == len(board.cells)
@@ -188,28 +190,120 @@ def test_a_person_never_sees_a_bots_sealed_bid_before_revealing():
     assert bots and not any("(bids" in line for line in bots)
 
 
-def test_cell_builtins_in_rules():
-    from interpreter.engine.compiler import make_compiler
-    from interpreter.engine.expr import Scope
+def _rules(players=3):
+    """A compiler of the Downforce rules and `value(text)`: a rule expression's value on a fresh
+    game (compiled like a scenario's expectation)."""
+    from interpreter.compile import make_compiler
+    from interpreter.lang.parser import parse_expr
     from interpreter.load.ruleset import load_ruleset
 
-    comp = make_compiler(load_ruleset(ROOT / "rulesets" / "downforce"), 3)
+    report = Report()
+    comp = make_compiler(load_ruleset(ROOT / "rulesets" / "downforce", report=report), players, report)
+    assert comp is not None, report.render()
     game = Game(comp.plan, 3)
 
     def value(text):
-        fn, _typ = comp.compile_expr_text(text, Scope({}, rule="test"))
-        return fn(game.st, {})
+        expr = parse_expr(text, report)
+        comp.ck.checker.expectation(expr)   # typed as a condition: compare to get a value
+        assert report.ok, report.render()
+        return comp.expectation(expr)(game.st, {})
+    return comp, game, value, report
 
-    pole = value('cell_at(river_station, cell_grid(river_station, 1))')
-    assert value("cell_order(river_station)")[0] == pole
-    assert value('cell_to_go(river_station, cell_at(river_station, "a4"))') == 3360 - 240
-    assert value('cell_line(river_station, "bet2")') == 1680 and value('cell_line(river_station, "finish")') == 3360
-    assert value("cell_grid_size(river_station)") == 6
-    assert value('cell_of(river_station, cell_at(river_station, "a4"))') == "a4"
-    report = Report()
-    comp.report = report
-    comp.compile_expr_text('cell_next(river_station, 3)', Scope({}, rule="test"))
+
+def test_cell_builtins_in_rules():
+    _comp, game, value, _report = _rules()
+    plan = game.plan
+    rs = plan.board_names.index("river_station")
+    data = game.st.bd[rs]
+    kind = plan.board_kinds[rs]
+    pole = kind.grid[1]
+    pole_piece = data[0].index(pole)
+    assert value('cell_at(river_station, cell_grid(river_station, 1)) == cell_order(river_station)[1]')
+    assert kind.order(data)[0] == pole_piece
+    assert value('cell_to_go(river_station, cell_at(river_station, "a4")) == 3360 - 240')
+    assert value('cell_line(river_station, "bet2") == 1680 and cell_line(river_station, "finish") == 3360')
+    assert value("cell_grid_size(river_station) == 6")
+    assert value('cell_of(river_station, cell_at(river_station, "a4")) == "a4"')
+    assert value('not cell_tagged(river_station, cell_at(river_station, "a4"), "curve")')
+    assert value('cell_lane(river_station, cell_at(river_station, "a4")) == 1')
+    # a piece off the board: no cell, lane 0, no tag, no progress
+    red = 'piece("red")'
+    assert value(f'cell_of(lakeshore_bay, {red}) == none and cell_lane(lakeshore_bay, {red}) == 0')
+    assert value(f'not cell_tagged(lakeshore_bay, {red}, "curve") and not cell_on(lakeshore_bay, {red})')
+    assert value('cell_progress(lakeshore_bay, piece("red")) == 0')
+
+
+def test_cell_builtins_are_checked():
+    from interpreter.lang.parser import parse_expr
+
+    comp, _game, _value, report = _rules()
+    comp.ck.checker.expectation(parse_expr('size(cell_next(river_station, 3)) == 0', report))
     assert not report.ok and "piece" in report.render()
+    report = Report()
+    comp.ck.checker.report = report
+    comp.ck.checker.expectation(parse_expr('cell_rect(river_station, piece("red"))', report))
+    assert not report.ok and "cell_rect" in report.render()
+
+
+def test_cell_builtins_fail_with_the_old_messages():
+    from interpreter.lang.errors import RuleError
+
+    _comp, _game, value, _report = _rules()
+    for text, message in [
+            ('cell_line(river_station, "bet9") == 0',
+             "`cell_line`: board `river_station` has no line `bet9` (lines: bet1, bet2, bet3, finish)"),
+            ('cell_at(river_station, "zz") == none', "`cell_at`: board `river_station` has no cell `zz`"),
+            ('cell_on(river_station, cell_at(river_station, "a1"))', "`cell_on`: a piece was expected, not none")]:
+        with pytest.raises(RuleError) as err:
+            value(text)
+        assert err.value.message == message
+
+
+def test_ties_outer_first_orders_the_outer_lane_first():
+    kind, data = _board(ties="outer_first")
+    # x on a2 (lane 1) and y on b2 (lane 2) are equally far; z ahead on a3
+    for pc, cell in enumerate(["a2", "b2", "a3"]):
+        data[0][pc] = kind.index_of[cell]
+        data[1][pc] = kind.front[kind.index_of[cell]]
+    assert kind.order(data) == [2, 1, 0]
+    inner, _data = _board()
+    assert inner.decl.ties == "inner_first"       # the default: lane 1 first
+    assert inner.order([data[0][:], data[1][:]]) == [2, 0, 1]
+    with pytest.raises(ValueError):
+        CellsModel.model_validate({"kind": "cells", "finish": 1, "ties": "random", "cells": [{"id": "a", "front": 1}]})
+
+
+def test_cell_tags_are_names():
+    def one_cell(**kw):
+        return CellsModel.model_validate({"kind": "cells", "finish": 1, "cells": [{"id": "a", "front": 1, **kw}]})
+    assert one_cell(tags=["curve", "pit_2"]).cells[0].tags == ["curve", "pit_2"]
+    with pytest.raises(ValueError):
+        one_cell(tags=["a curve"])
+    with pytest.raises(ValueError, match="rect"):
+        one_cell(rect=False)          # the old flag is gone: `tags: [curve]`
+
+
+def test_the_view_is_data_and_draws_as_before():
+    from interpreter.run.draw_cells import lines
+
+    kind, data = _board()
+    st = _St()
+    st.bd = [data]
+    assert lines(kind.view(st, None), {"seat": None, "pieces": {}}) == ["(no pieces)"]
+    data[0][0], data[1][0] = kind.index_of["a2"], 20      # x
+    data[0][1], data[1][1] = kind.index_of["b2"], 20      # y
+    data[1][2] = 40                                        # z: left the board past the finish
+    board = kind.view(st, 0)
+    assert [p["piece"] for p in board["pieces"]] == ["x", "y"] and board["off"][0]["piece"] == "z"
+    assert board["pieces"][0]["next"] == ["a3", "b3"] and board["pieces"][0]["to_go"] == 15
+    assert kind.positions(st) == [("x", "cell a2, lane 1"), ("y", "cell b2, lane 2")]
+    view = {"seat": 0, "pieces": {"x": {"owner": 1}, "y": {"owner": 2}, "z": {"owner": None}}}
+    text = lines(board, view)
+    assert text[:4] == ["8 cells; lines: mid at 20, finish at 35",
+                        "1. x (you): cell a2 (lane 1), 15 to the finish; next: a3, b3",
+                        "2. y (seat 2): cell b2 (lane 2), 15 to the finish; next: a3, b3",
+                        "off the board: z"]
+    assert text[4] == "the track unrolled (start line on the left):" and text[-1] == "        1 x, 2 y"
 
 
 @pytest.mark.parametrize("variant,players,size", [("two-player", 2, 7), ("novice", 4, 3 + 1)])

@@ -73,6 +73,28 @@ def test_blocking_and_race_order():
     assert k.order(data) == [0, 1, 2, 3]  # in one space the race line spot is ahead
 
 
+def test_spot_order_number_ignores_the_race_line():
+    assert small_track().decl.spot_order == "race_line"   # the default: Heat's rule
+    k = small_track(spot_order="number")
+    assert k.race[5] == 2 and k.prefer[5] == [1, 2]      # the race line is still drawn, not preferred
+    data = k.init(None)
+    pos, spot = data
+    pos[0], spot[0] = 2, 1
+    k.settle(data, 0, 6, floor=2)        # space 6 is empty: spot 1 first, though its race line is 2
+    assert (pos[0], spot[0]) == (6, 1)
+    pos[1], spot[1] = 3, 1
+    k.settle(data, 1, 6, floor=3)        # spot 1 is taken: spot 2
+    assert (pos[1], spot[1]) == (6, 2)
+    pos[2], spot[2] = 4, 1
+    k.settle(data, 2, 6, floor=4)        # space 6 is full: back to 5, on spot 1 again
+    assert (pos[2], spot[2]) == (5, 1)
+    assert k.order(data) == [0, 1, 2]     # in one space spot 1 is ahead of spot 2
+    pos[0], spot[0], pos[1], spot[1] = 6, 2, 6, 1
+    assert k.order(data) == [1, 0, 2]
+    # with `race_line` the same space orders the other way: its race line is spot 2
+    assert small_track().order(data) == [0, 1, 2]
+
+
 def test_a_bad_track_is_a_diagnostic(tmp_path, capsys):
     bad = tmp_path / "bad.yaml"
     bad.write_text("track: {id: bad, name: Bad, source: authored}\n"

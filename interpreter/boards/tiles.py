@@ -18,9 +18,9 @@ The view is data (`view`); `run/draw_tiles.py` draws it as text.
 from __future__ import annotations
 
 import html
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, WrapValidator, model_validator
 
 from ..lang.errors import RuleError
 from ..lang.types import BOOL, CARD, INT, PIECE, TEXT, listof
@@ -35,6 +35,16 @@ GLYPH = {0: "·", 1: "╵", 2: "╶", 4: "╷", 8: "╴", 5: "│", 10: "─", 3
 _NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
 
 
+def _keep_loc(value, handler):
+    """Validated as usual, but a string from a file stays itself (it knows its position)."""
+    out = handler(value)
+    return value if isinstance(value, str) and hasattr(value, "loc") else out
+
+
+# the name of the squares' pile, which keeps its position in the file (E151 points at it)
+_PileName = Annotated[str, WrapValidator(_keep_loc)]
+
+
 class TilesModel(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, title="TileGridBoard")
     kind: Literal["tiles"] = Field(description="tiles: a grid of square tiles, face up or down, turned and swapped")
@@ -42,8 +52,8 @@ class TilesModel(BaseModel):
                               description="the grid, one string per row, one character per position: "
                                           "`.` or a space for no square, otherwise the region's character")
     regions: dict[str, str] = Field(description="what each layout character means: character -> region name")
-    pile: str = Field(pattern=_NAME, description="the pile, declared `of:` this board, whose top card is "
-                                                 "each square's tile")
+    pile: _PileName = Field(pattern=_NAME, description="the pile, declared `of:` this board, whose top card is "
+                                                       "each square's tile")
     track: str = Field(pattern=_NAME, description="the card property listing the sides with track, "
                                                   "unturned, as letters of NESW (e.g. \"NE\")")
 

@@ -57,7 +57,7 @@ def agent_seed(seed: int, seat: int) -> str:
 
 
 def make_agents(kinds: list[str], seed: int, human_factory=None):
-    from ..agents.human import HumanAgent
+    from .human import HumanAgent
 
     agents = []
     for seat, kind in enumerate(kinds):

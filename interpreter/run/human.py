@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sys
 
-from ..run.view import render_view
+from .view import render_view
 
 
 class HumanAgent:
