@@ -325,7 +325,7 @@ def parser() -> argparse.ArgumentParser:
 
     ex = sub.add_parser("explain", help="print the rules as the engine understood them (or the Python made of them)")
     game_args(ex)
-    ex.add_argument("name", nargs="?", help="one rule: an id (`functions.speed`, `steps.play`) or a name (`speed`)")
+    ex.add_argument("name", nargs="?", help="one rule: an id (`functions.value_of`, `steps.play`) or a name (`value_of`)")
     ex.add_argument("--python", action="store_true", help="print the Python the compiler generated")
     ex.set_defaults(fn=cmd_explain)
 

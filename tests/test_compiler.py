@@ -124,7 +124,9 @@ def test_a_scenario_expectation_that_fails_is_placed_in_the_scenario(tmp_path):
                         encoding="utf-8")
     out = run_scenario(scenario)
     assert not out.passed
-    assert f"{where(scenario, '1 // zero')}: division by zero" in out.report.render()
+    text = out.report.render()
+    assert f"{where(scenario, '1 // zero')}: error[E405]: the expectation failed with a rule error: " \
+           "division by zero" in text, text
 
 
 # ---- limits ------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import pytest
 from interpreter.agents.base import RandomAgent
 from interpreter.cli import main
 from interpreter.engine.game import Game
+from interpreter.lang.errors import RuleError
 from interpreter.run.session import load, play
 from interpreter.run.simulate import simulate, wilson
 
@@ -307,7 +308,6 @@ def _tokens(tmp_path):
 
 
 def test_a_commitment_another_seat_made_impossible_is_a_rule_error(tmp_path):
-    from interpreter.lang.errors import RuleError
     game = _tokens(tmp_path)
     game.choose(0)             # seat 1 takes the last token (on its own copy)
     with pytest.raises(RuleError, match="the committed choice \"take the last token\" is no longer an option"):

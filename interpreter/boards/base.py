@@ -86,8 +86,8 @@ def on_board(cls, name: str, params: list[tuple[str, str]], returns: str | None,
 
         def bind(plan, consts):
             b = consts[0]
-            if b is NOT_CONST or not isinstance(plan.board_kinds[b], cls):
-                return None
+            if not isinstance(b, int) or not isinstance(plan.board_kinds[b], cls):
+                return None  # a board known only while playing (or `none`: an error then)
             k = plan.board_kinds[b]
             return lambda st, _b, *rest: fn(k, st, *rest)
         board = Param(cls.kind, f"the board of `{name}`")

@@ -9,7 +9,7 @@ Run-time data is `st.bd[index] = [progress per piece, spot per piece]` (None: of
 copied in a clone as two short lists. The layout (lines, race line per space) stays on the
 kind object. Moves pass through other pieces; a move that ends on a full space ends on the
 nearest free spot behind it (blocking). Which spot of a space a piece takes first, and which of
-two pieces in one space is ahead, is the board's `spot_order`: the race line first (Heat), or the
+two pieces in one space is ahead, is the board's `spot_order`: the race line first, or the
 spots in number order.
 """
 from __future__ import annotations

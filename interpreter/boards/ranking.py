@@ -1,4 +1,4 @@
-"""The ranking: an ordered row of slots 1..n, one piece each (Formula 5's positions).
+"""The ranking: an ordered row of slots 1..n, one piece each.
 
 Run-time data is `st.bd[index] = [piece per slot (or None), slot per piece (0: not here)]`.
 Places for piles: one per slot (`column(3)`: the pile of slot 3).

@@ -68,7 +68,7 @@ def explain(loaded, players: int, name: str | None, python: bool) -> str:
     if not rules:
         report = Report()
         report.add("E110", f"no rule named `{name}` in {plan.name}", None,
-                   "give a rule id (`functions.speed`, `steps.play`, `setup`) or a name (`speed`)")
+                   "give a rule id (`functions.value_of`, `steps.play`, `setup`) or a name (`value_of`)")
         raise RulesetError(report)
     out = []
     if not python:

@@ -28,7 +28,8 @@ class Outcome:
     steps: int = 0
 
 
-def run_scenario(path: Path) -> Outcome:
+def run_scenario(path: Path | str) -> Outcome:
+    path = Path(path)
     report = Report()
     out = Outcome(path, path.stem, False, report)
     data = read_file(path, report)
@@ -85,7 +86,7 @@ def run_scenario(path: Path) -> Outcome:
             try:
                 ok = check(_state(game), {})
             except RuleError as e:
-                report.add("E405", f"the expectation failed with a rule error: {e}", loc_of(item.expect, where))
+                report.add("E405", f"the expectation failed with a rule error: {_said(e)}", e.loc or loc_of(item.expect, where))
                 return out
             if not ok:
                 report.add("E401", f"expectation is false: {item.expect}", loc_of(item.expect, where),
@@ -137,7 +138,7 @@ def run_scenario(path: Path) -> Outcome:
         try:
             ok = check(_state(game), {})
         except RuleError as e:
-            report.add("E405", f"the expectation failed with a rule error: {e}", loc_of(src))
+            report.add("E405", f"the expectation failed with a rule error: {_said(e)}", e.loc or loc_of(src))
             return out
         if not ok:
             report.add("E401", f"expectation is false: {src}", loc_of(src), _context(game))
@@ -153,6 +154,12 @@ def run_scenario(path: Path) -> Outcome:
             return out
     out.passed = report.ok
     return out
+
+
+def _said(e: RuleError) -> str:
+    """A rule error's message and context, without its position (the diagnostic has it)."""
+    ctx = e.context()
+    return e.message + (f" ({ctx})" if ctx else "")
 
 
 def _state(game: Game):
