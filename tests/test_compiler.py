@@ -239,6 +239,29 @@ def test_hostile_names_in_a_game_built_in_python_are_refused(tmp_path, monkeypat
     assert any(d.code == "E119" for d in report.items), report.render()
 
 
+@pytest.mark.parametrize("bad", HOSTILE)
+def test_hostile_card_names_are_data_and_the_game_plays(tmp_path, monkeypatch, bad):
+    """A card type's id is never a name in rules: any text is taken as data, inert."""
+    import yaml
+
+    from interpreter.engine.game import Game
+    from interpreter.ir.models import CardType
+
+    monkeypatch.chdir(tmp_path)
+    gf = GameFile.model_validate(yaml.safe_load(TINY.replace(
+        "s.score += 1", "move top(deck) to deck\n                  s.score += size([c for c in deck if c.type == \"x\"])")
+        .replace("state:\n", "piles:\n  deck: {}\nstate:\n")))
+    card = CardType.model_construct(id=bad, count=2, props={}, starts_in="deck", per_seat=False)
+    rs = Ruleset(game=gf, folder=tmp_path, cards=[card], rules=parse_rules(gf, Report()))
+    report = Report()
+    plan = compile_ruleset(rs, 2, report)
+    assert plan is not None, report.render()
+    game = Game(plan, 1)
+    while not game.over:
+        game.choose(0)
+    assert plan.card_types == [bad] and not (tmp_path / "pwned").exists() and not Path("/tmp/pwned").exists()
+
+
 def test_hostile_text_in_values_is_data_never_code(capsys, tmp_path):
     """Strings reach generated code as constants: a card name or a label holding Python is text."""
     sneaky = "x'); open('pwned', 'w'); ('"
