@@ -462,7 +462,7 @@ def test_unknown_function_did_you_mean(capsys, game):
 
 def test_a_lane_function_on_a_board_of_another_kind(capsys, game):
     edit(game, 'if: "car.owner == none"', 'if: "car.owner == none and finish_at(grid) > 0"')
-    expect_one(capsys, game, game, find(game, "grid) > 0"), "E150", "board `grid` is not a lane track")
+    expect_one(capsys, game, game, find(game, "grid) > 0"), "E150", "board `grid` is a ranking, not a lane track")
 
 
 def test_an_unknown_name_in_a_list_moved_is_reported_once(capsys, game):

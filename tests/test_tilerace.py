@@ -212,7 +212,7 @@ result: {rank: "0"}
 
 
 @pytest.mark.parametrize("setup, message", [
-    ("let x = tile_face_up(grid, 1)", "is a ranking board, not a tile grid"),
+    ("let x = tile_face_up(grid, 1)", "board `grid` is a ranking, not a tile grid"),
     ('tile_flip(t, 1, "yes")', "must be bool"),
     ('tile_put(t, cars[1], tile_square(t, "Z9"))', "has no square `Z9`"),
     ("tile_turn_to(t, 4, 1)", "has squares 1..3, not 4"),

@@ -40,6 +40,11 @@ class BoardKind:
         """How many places have a pile each when a pile is declared `of:` this board."""
         return 0
 
+    def check(self, symbols, report) -> None:
+        """Report what the game's declarations get wrong about this board (after the
+        declarations are read: `symbols` is `check.symbols.Symbols`)."""
+        return None
+
     def init(self, st):
         return None
 
@@ -77,7 +82,7 @@ def kind_at(st, b, cls, name: str):
     return k
 
 
-def on_board(cls, name: str, params: list[tuple[str, str]], returns: str | None, doc: str = ""):
+def on_board(cls, name: str, params: list[tuple[str, str]], returns: str | None, doc: str = "", **kw):
     """A built-in whose first argument is a board of kind `cls`: the function below it is
     fn(kind, st, *the other arguments). A board named in the rule is found when compiling."""
     def wrap(fn: Callable):
@@ -92,7 +97,7 @@ def on_board(cls, name: str, params: list[tuple[str, str]], returns: str | None,
             return lambda st, _b, *rest: fn(k, st, *rest)
         board = Param(cls.kind, f"the board of `{name}`")
         return Builtin(name, (board, *(Param(t, w) for t, w in params)), returns, run, doc,
-                       bind=bind, kind=cls.kind)
+                       bind=bind, kind=cls.kind, **kw)
     return wrap
 
 

@@ -5,7 +5,7 @@ A step goes to a touching cell whose front edge is farther from the start line t
 edge of the cell the piece stands on: straight or diagonal, never sideways (same distance) or
 back, and never into a taken cell. Nothing else is checked, so a piece may pass diagonally
 between two taken cells, and a move of several cells is a sequence of steps chosen one by one
-by the rules. Cells may carry tags (free names the rules can read: `curve`, `pit`, ...) and a
+by the rules. Cells may carry tags (free names the rules can read: `curve`, `narrow`, ...) and a
 number of the start grid, and lines lie across the track at a distance (a piece has passed a
 line when the front edge of its cell is beyond it). On a looped track (`lap`) distances wrap
 around: a piece's *progress* counts the laps. Pieces equally far along are ordered by lane, as
@@ -337,19 +337,19 @@ def _passed(k, st, p, line):
 
 
 @on_board(Cells, "cell_line", [(TEXT, "the line of `cell_line` (its name)")], INT,
-          "the distance of a line (`finish` or a line of the board) from the start line")
+          "the distance of a line (`finish` or a line of the board) from the start line", pure=True)
 def _line(k, st, line):
     return _line_at(k, "cell_line", line)
 
 
 @on_board(Cells, "cell_grid", [(INT, "the grid number of `cell_grid`")], TEXT,
-          "the id of the cell with this start grid number, or none")
+          "the id of the cell with this start grid number, or none", pure=True)
 def _grid(k, st, n):
     i = k.grid.get(n)
     return None if i is None else k.ids[i]
 
 
-@on_board(Cells, "cell_grid_size", [], INT, "how many cells have a start grid number")
+@on_board(Cells, "cell_grid_size", [], INT, "how many cells have a start grid number", pure=True)
 def _grid_size(k, st):
     return len(k.grid)
 
@@ -365,11 +365,6 @@ def _at(k, st, cid):
           "the pieces on the board, the farthest first; equally far: by lane as the board's `ties` says")
 def _order(k, st):
     return k.order(st.bd[k.index])
-
-
-# These read only the board's declaration: computed once when compiling for constant arguments.
-for _b in (_line, _grid, _grid_size):
-    _b.pure = True
 
 
 # ---- effects -------------------------------------------------------------------------------

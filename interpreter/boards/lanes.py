@@ -443,9 +443,8 @@ _line_name = _line_field("line_name", "name", TEXT, "the name of the line of thi
 
 
 def _board_number(name: str, doc: str, compute) -> Builtin:
-    b = on_board(Lanes, name, [], INT, doc)(lambda k, st: compute(k))
-    b.pure = True  # the track's printed data: a board named in the rule gives a constant
-    return b
+    # the track's printed data: a board named in the rule gives a constant
+    return on_board(Lanes, name, [], INT, doc, pure=True)(lambda k, st: compute(k))
 
 
 _finish_at = _board_number("finish_at", "the progress of the finish (laps × spaces)", lambda k: k.finish)
@@ -454,14 +453,12 @@ _lap_count = _board_number("lap_count", "laps to the finish", lambda k: k.decl.l
 
 
 @on_board(Lanes, "board_fact", [(TEXT, "the name of the fact")], INT,
-          "a number printed on the board (`facts:`)")
+          "a number printed on the board (`facts:`)", pure=True)
 def _board_fact(k, st, name):
     if name not in k.decl.facts:
         raise RuleError(f"board `{k.name}` has no fact `{name}` (facts: {', '.join(k.decl.facts) or 'none'})")
     return k.decl.facts[name]
 
-
-_board_fact.pure = True  # the track's printed data
 
 
 # ---- effects -------------------------------------------------------------------------------

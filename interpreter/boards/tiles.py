@@ -18,6 +18,7 @@ The view is data (`view`); `run/draw_tiles.py` draws it as text.
 from __future__ import annotations
 
 import html
+from functools import partial
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WrapValidator, model_validator
@@ -47,13 +48,14 @@ _PileName = Annotated[str, WrapValidator(_keep_loc)]
 
 class TilesModel(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, title="TileGridBoard")
-    kind: Literal["tiles"] = Field(description="tiles: a grid of square tiles, face up or down, turned and swapped")
+    kind: Literal["tiles"] = Field(description="tiles: a grid of square tiles, face up or down, "
+                                               "turned and swapped")
     layout: list[str] = Field(min_length=1, max_length=26,
                               description="the grid, one string per row, one character per position: "
                                           "`.` or a space for no square, otherwise the region's character")
     regions: dict[str, str] = Field(description="what each layout character means: character -> region name")
-    pile: _PileName = Field(pattern=_NAME, description="the pile, declared `of:` this board, whose top card is "
-                                                       "each square's tile")
+    pile: _PileName = Field(pattern=_NAME, description="the pile, declared `of:` this board, whose top "
+                                                       "card is each square's tile")
     track: str = Field(pattern=_NAME, description="the card property listing the sides with track, "
                                                   "unturned, as letters of NESW (e.g. \"NE\")")
 
@@ -126,9 +128,10 @@ class Tiles(BoardKind):
 
     def check(self, symbols, report) -> None:
         """E151: the tiles lie in the pile named by `pile`, which must be declared `of:` this
-        board (one pile per square). `symbols.piles` maps each declared pile to its owner."""
+        board (one pile per square). `symbols.piles` maps each declared pile to its owner (`?`
+        when the owner is wrong, which is reported there)."""
         pile = self.decl.pile
-        if symbols.piles.get(str(pile)) != self.name:
+        if symbols.piles.get(str(pile)) not in (self.name, "?"):
             report.add("E151", f"board `{self.name}` keeps its tiles in pile `{pile}`, which is not "
                                f"a pile declared `of: {self.name}`", getattr(pile, "loc", None),
                        f"declare `{pile}: {{of: {self.name}}}` under `piles:`")
@@ -272,7 +275,8 @@ class Tiles(BoardKind):
             r, c = self.pos[sq]
             fill = colours[names.index(self.region[sq]) % len(colours)]
             x, y = 20 + c * s, 20 + r * s
-            parts.append(f'<rect x="{x}" y="{y}" width="{s - 4}" height="{s - 4}" fill="{fill}" stroke="#333"/>'
+            parts.append(f'<rect x="{x}" y="{y}" width="{s - 4}" height="{s - 4}" fill="{fill}" '
+                         f'stroke="#333"/>'
                          f'<text x="{x + (s - 4) / 2}" y="{y + 22}" font-size="14" text-anchor="middle">'
                          f'{self.labels[sq]}</text>'
                          f'<text x="{x + (s - 4) / 2}" y="{y + 40}" font-size="9" text-anchor="middle">'
@@ -291,32 +295,22 @@ def _mask(value) -> int:
 
 
 # ---- built-ins ----------------------------------------------------------------------------
-# Each takes the board first (`on_board`): fn(kind, st, *the other arguments). A board named in
-# the rule is found when compiling, and the call then goes straight to fn (`_bind`).
-
-def _bind(fn, arity: int):
-    """bind(plan, consts) for a built-in of `arity` arguments after the board: a function of
-    exactly those arguments (no packing), for a board known when compiling."""
-    def bind(plan, consts):
-        b = consts[0]
-        if b is NOT_CONST or not isinstance(plan.board_kinds[b], Tiles):
-            return None
-        k = plan.board_kinds[b]
-        if arity == 1:
-            return lambda st, _b, x: fn(k, st, x)
-        if arity == 2:
-            return lambda st, _b, x, y: fn(k, st, x, y)
-        return lambda st, _b, *rest: fn(k, st, *rest)
-    return bind
-
+# Each takes the board first. Its body is fn(kind, st, board, *the other arguments), the board
+# argument being already found as `kind`: for a board named in the rule (found when compiling)
+# the call goes straight to the body, `partial(fn, kind)` (these are called a few hundred times
+# a turn); otherwise through `on_board`, which finds the kind while playing.
 
 def _tiles(name: str, params: list[tuple[str, str]], returns: str | None, doc: str = "",
            pure: bool = False):
-    """A built-in of a tile grid (`on_board`); `pure`: it reads only the layout."""
+    """A built-in of a tile grid; `pure`: it reads only the layout."""
     def wrap(fn) -> Builtin:
-        b = on_board(Tiles, name, params, returns, doc)(fn)
-        b.bind = _bind(fn, len(params))
-        b.pure = pure
+        def bind(plan, consts):
+            i = consts[0]
+            if not isinstance(i, int) or not isinstance(plan.board_kinds[i], Tiles):
+                return None
+            return partial(fn, plan.board_kinds[i])
+        b = on_board(Tiles, name, params, returns, doc, pure=pure)(lambda k, st, *rest: fn(k, st, None, *rest))
+        b.bind = bind
         return b
     return wrap
 
@@ -329,7 +323,7 @@ def _sq(kind, sq):
 
 @_tiles("tile_square", [(TEXT, "the label of `tile_square` (`B3`)")], INT,
         "the square with this label (column letter, row number); an error for an unknown label", pure=True)
-def _square(kind, st, label):
+def _square(kind, st, _board, label):
     sq = kind.by_label.get(str(label).upper())
     if sq is None:
         raise RuleError(f"board `{kind.name}` has no square `{label}`")
@@ -338,7 +332,7 @@ def _square(kind, st, label):
 
 @_tiles("tile_squares", [(TEXT, "the region of `tile_squares`")], listof(INT),
         "the squares of a region, in square order", pure=True)
-def _squares(kind, st, region):
+def _squares(kind, st, _board, region):
     if region not in kind.in_region:
         raise RuleError(f"board `{kind.name}` has no region `{region}` (regions: "
                         f"{', '.join(kind.in_region)})")
@@ -346,13 +340,13 @@ def _squares(kind, st, region):
 
 
 @_tiles("tile_label", [(INT, "the square of `tile_label`")], TEXT, "the square's label (`B3`)", pure=True)
-def _label_of(kind, st, sq):
+def _label_of(kind, st, _board, sq):
     return kind.labels[_sq(kind, sq)]
 
 
 @_tiles("tile_region", [(INT, "the square of `tile_region`")], TEXT, "the name of the square's region",
         pure=True)
-def _region(kind, st, sq):
+def _region(kind, st, _board, sq):
     if sq is None or not 1 <= sq <= kind.n:
         _sq(kind, sq)
     return kind.region[sq]
@@ -360,13 +354,14 @@ def _region(kind, st, sq):
 
 @_tiles("tile_neighbours", [(INT, "the square of `tile_neighbours`")], listof(INT),
         "the squares sharing a side with it, in the order N, E, S, W", pure=True)
-def _neighbours(kind, st, sq):
+def _neighbours(kind, st, _board, sq):
     return [nb for nb in kind.neighbour[_sq(kind, sq)] if nb]
 
 
-@_tiles("tile_neighbour", [(INT, "the square of `tile_neighbour`"), (TEXT, "the side of `tile_neighbour` (N, E, S or W)")],
-        INT, "the square across that side, or 0 when there is none", pure=True)
-def _neighbour(kind, st, sq, side):
+@_tiles("tile_neighbour", [(INT, "the square of `tile_neighbour`"),
+                           (TEXT, "the side of `tile_neighbour` (N, E, S or W)")], INT,
+        "the square across that side, or 0 when there is none", pure=True)
+def _neighbour(kind, st, _board, sq, side):
     _sq(kind, sq)
     s = str(side).upper()
     if len(s) != 1 or s not in SIDES:
@@ -377,15 +372,16 @@ def _neighbour(kind, st, sq, side):
 @_tiles("tile_side", [(INT, "the square of `tile_side`"), (INT, "the other square of `tile_side`")], TEXT,
         "the side of the first square that faces the second (N, E, S or W), or \"\" when they share none",
         pure=True)
-def _side(kind, st, a, b):
+def _side(kind, st, _board, a, b):
     _sq(kind, a)
     i = kind.side(a, b)
     return SIDES[i] if i >= 0 else ""
 
 
-@_tiles("tile_distance", [(INT, "the square of `tile_distance`"), (INT, "the other square of `tile_distance`")],
-        INT, "how many steps apart the squares are, across and down (whatever lies between)", pure=True)
-def _distance(kind, st, a, b):
+@_tiles("tile_distance", [(INT, "the square of `tile_distance`"),
+                          (INT, "the other square of `tile_distance`")], INT,
+        "how many steps apart the squares are, across and down (whatever lies between)", pure=True)
+def _distance(kind, st, _board, a, b):
     _sq(kind, a)
     _sq(kind, b)
     (r1, c1), (r2, c2) = kind.pos[a], kind.pos[b]
@@ -394,43 +390,45 @@ def _distance(kind, st, a, b):
 
 @_tiles("tile_sides", [(INT, "the square of `tile_sides`")], listof(TEXT),
         "the sides its tile carries track on, as it lies (turned), in the order N, E, S, W")
-def _sides(kind, st, sq):
+def _sides(kind, st, _board, sq):
     return kind.sides(st, _sq(kind, sq))
 
 
-@_tiles("tile_sides_turned", [(INT, "the square of `tile_sides_turned`"), (INT, "the quarter turns of `tile_sides_turned`")],
-        listof(TEXT), "the sides its tile would carry track on, turned that many quarter turns clockwise")
-def _sides_turned(kind, st, sq, turn):
+@_tiles("tile_sides_turned", [(INT, "the square of `tile_sides_turned`"),
+                              (INT, "the quarter turns of `tile_sides_turned`")], listof(TEXT),
+        "the sides its tile would carry track on, turned that many quarter turns clockwise")
+def _sides_turned(kind, st, _board, sq, turn):
     _sq(kind, sq)
     return kind.sides(st, sq, turn)
 
 
 @_tiles("tile_turns", [(INT, "the square of `tile_turns`")], listof(INT),
         "the quarter turns 0..3 that give its tile different track (a straight has two)")
-def _turns(kind, st, sq):
+def _turns(kind, st, _board, sq):
     return kind.turns(st, _sq(kind, sq))
 
 
 @_tiles("tile_shape", [(INT, "the square of `tile_shape`"), (INT, "the quarter turns of `tile_shape`")], TEXT,
         "its tile's track turned so, as text (`N-S`), or \"no track\"")
-def _shape(kind, st, sq, turn):
+def _shape(kind, st, _board, sq, turn):
     _sq(kind, sq)
     return "-".join(kind.sides(st, sq, turn)) or "no track"
 
 
 @_tiles("tile_glyph", [(INT, "the square of `tile_glyph`"), (INT, "the quarter turns of `tile_glyph`")], TEXT,
         "its tile's track turned so, as one box-drawing character (`│`)")
-def _glyph(kind, st, sq, turn):
+def _glyph(kind, st, _board, sq, turn):
     return GLYPH[kind.mask(st, _sq(kind, sq), turn)]
 
 
-@_tiles("tile_turn", [(INT, "the square of `tile_turn`")], INT, "how many quarter turns its tile lies turned, 0..3")
-def _turn(kind, st, sq):
+@_tiles("tile_turn", [(INT, "the square of `tile_turn`")], INT,
+        "how many quarter turns its tile lies turned, 0..3")
+def _turn(kind, st, _board, sq):
     return st.bd[kind.index][0][_sq(kind, sq)]
 
 
 @_tiles("tile_face_up", [(INT, "the square of `tile_face_up`")], BOOL, "whether its tile lies face up")
-def _face_up(kind, st, sq):
+def _face_up(kind, st, _board, sq):
     if sq is None or not 1 <= sq <= kind.n:
         _sq(kind, sq)
     if kind._base < 0:
@@ -439,19 +437,21 @@ def _face_up(kind, st, sq):
     return bool(pile) and st.up[pile[-1]]
 
 
-@_tiles("tile_card", [(INT, "the square of `tile_card`")], CARD, "its tile (the top card of its pile), or none")
-def _card(kind, st, sq):
+@_tiles("tile_card", [(INT, "the square of `tile_card`")], CARD,
+        "its tile (the top card of its pile), or none")
+def _card(kind, st, _board, sq):
     return kind.card(st, _sq(kind, sq))
 
 
-@_tiles("tile_connected", [(INT, "the square of `tile_connected`"), (INT, "the other square of `tile_connected`")],
-        BOOL, "whether the squares share a side and both carry track on it")
-def _connected(kind, st, a, b):
+@_tiles("tile_connected", [(INT, "the square of `tile_connected`"),
+                           (INT, "the other square of `tile_connected`")], BOOL,
+        "whether the squares share a side and both carry track on it")
+def _connected(kind, st, _board, a, b):
     return kind.connected(st, _sq(kind, a), b)
 
 
 @_tiles("tile_pieces", [(INT, "the square of `tile_pieces`")], listof(PIECE), "the pieces on the square")
-def _pieces(kind, st, sq):
+def _pieces(kind, st, _board, sq):
     if sq is None or not 1 <= sq <= kind.n:
         _sq(kind, sq)
     return [pc for pc, s in enumerate(st.bd[kind.index][1]) if s == sq]
@@ -459,7 +459,7 @@ def _pieces(kind, st, sq):
 
 @_tiles("tile_square_of", [(PIECE, "the piece of `tile_square_of`")], INT,
         "the square the piece stands on, or 0 when it is off the board")
-def _square_of(kind, st, pc):
+def _square_of(kind, st, _board, pc):
     if pc is None:
         raise RuleError("a piece was expected, not none")
     return st.bd[kind.index][1][pc]
@@ -467,9 +467,10 @@ def _square_of(kind, st, pc):
 
 # ---- effects -------------------------------------------------------------------------------
 
-@_tiles("tile_put", [(PIECE, "the piece `tile_put` moves"), (INT, "the square `tile_put` puts it on (0: off the board)")],
-        None, "the piece stands on the square (0: off the board)")
-def _put(kind, st, pc, sq):
+@_tiles("tile_put", [(PIECE, "the piece `tile_put` moves"),
+                     (INT, "the square `tile_put` puts it on (0: off the board)")], None,
+        "the piece stands on the square (0: off the board)")
+def _put(kind, st, _board, pc, sq):
     if pc is None:
         raise RuleError("a piece was expected, not none")
     if sq != 0:
@@ -479,14 +480,15 @@ def _put(kind, st, pc, sq):
 
 @_tiles("tile_turn_to", [(INT, "the square of `tile_turn_to`"), (INT, "the quarter turns of `tile_turn_to`")],
         None, "its tile lies turned that many quarter turns clockwise (counted from unturned)")
-def _turn_to(kind, st, sq, turn):
+def _turn_to(kind, st, _board, sq, turn):
     _sq(kind, sq)
     st.bd[kind.index][0][sq] = turn % 4
 
 
-@_tiles("tile_flip", [(INT, "the square of `tile_flip`"), (BOOL, "whether `tile_flip` lays the tile face up")],
-        None, "its tile lies face up (true) or face down (false)")
-def _flip(kind, st, sq, up):
+@_tiles("tile_flip", [(INT, "the square of `tile_flip`"),
+                      (BOOL, "whether `tile_flip` lays the tile face up")], None,
+        "its tile lies face up (true) or face down (false)")
+def _flip(kind, st, _board, sq, up):
     _sq(kind, sq)
     c = kind.card(st, sq)
     if c is None:
@@ -494,9 +496,10 @@ def _flip(kind, st, sq, up):
     st.turn(c, bool(up))
 
 
-@_tiles("tile_swap", [(INT, "the first square `tile_swap` exchanges"), (INT, "the second square `tile_swap` exchanges")],
-        None, "the two squares exchange their tiles (cards, faces and turns); pieces stay where they are")
-def _swap(kind, st, a, b):
+@_tiles("tile_swap", [(INT, "the first square `tile_swap` exchanges"),
+                      (INT, "the second square `tile_swap` exchanges")], None,
+        "the two squares exchange their tiles (cards, faces and turns); pieces stay where they are")
+def _swap(kind, st, _board, a, b):
     _sq(kind, a)
     _sq(kind, b)
     if a == b:

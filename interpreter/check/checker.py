@@ -791,7 +791,8 @@ class Checker:
                     self.type_error(f"{p.what} must be a board, not {t}", a)
                 elif isinstance(a, n.Name) and isinstance(a.ref, Ref) and a.ref.kind == "board" \
                         and self.sym.boards[a.ref.name] != p.type:
-                    self.error("E150", f"board `{a.ref.name}` is not {KINDS[p.type].noun}", a)
+                    actual = KINDS[self.sym.boards[a.ref.name]].noun
+                    self.error("E150", f"board `{a.ref.name}` is {actual}, not {KINDS[p.type].noun}", a)
             elif not compatible(t, p.type):
                 self.type_error(f"{p.what} must be {p.type}, not {t}", a)
         if b.kind is not None and b.kind not in self.sym.boards.values() and self.report.errors == errors:

@@ -85,6 +85,8 @@ class Declarations:
         self._state()
         self._cards()
         self._routines()
+        for i, (name, decl) in enumerate(self.g.boards.items()):
+            KINDS[decl.kind](str(name), i, decl, None).check(self.sym, self.report)
         return self.sym
 
     def name(self, name, what: str, globally: bool = True) -> bool:

@@ -18,6 +18,7 @@ from ..check.checker import Checked, Ref, may_wait
 from ..engine.plan import (CALL, CHOOSE, EXEC, FOR_INIT, FOR_NEXT, HALT, JMP, JMPF, RET, SIMUL, TRACE,
                            Alternative, ChooseSpec, Plan)
 from ..lang import nodes as n
+from ..lang import unparse
 from ..lang.errors import GameTooLong
 from ..lang.types import PILE
 from . import pyast as P
@@ -368,11 +369,15 @@ class Compiler(Lowerer):
         fx = Fn(fast=False)
         body: list[ast.stmt] = [P.assign(P.store("out"), ast.List([], P.LOAD)),
                                 P.assign(P.store("add"), P.attr(P.name("out"), "append"))]
+        lists: dict[str, str] = {}  # the same list written for two options is computed once
         for i, opt in enumerate(s.options):
             if opt.var is not None and opt.source is not None:
-                items = fx.tmp("items")
-                body.append(P.place(P.assign(P.store(items), self.items(opt.source, fx, copy=False)),
-                                    opt.source.loc))
+                key = unparse.expr(opt.source)
+                items = lists.get(key)
+                if items is None:
+                    items = lists[key] = fx.tmp("items")
+                    body.append(P.place(P.assign(P.store(items), self.items(opt.source, fx, copy=False)),
+                                        opt.source.loc))
                 var = fx.tmp("o_")
                 fx.comp[id(opt.ref)] = var
                 test = self.expr(opt.cond, fx) if opt.cond is not None else None

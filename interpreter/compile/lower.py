@@ -13,7 +13,6 @@ is kept (a variable, an argument, a function's value) when arithmetic computed i
 from __future__ import annotations
 
 import ast
-from typing import Any
 
 from ..check.checker import Checked, Local, Ref
 from ..lang import nodes as n

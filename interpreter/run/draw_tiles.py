@@ -69,7 +69,10 @@ def lines(board: dict, view: dict) -> list[str]:
             cars = []
             for piece in here:
                 owner = _owner(view, piece)
-                tag = "" if owner is None else (" you" if seat is not None and owner == seat + 1 else f" seat {owner}")
+                if owner is None:
+                    tag = ""
+                else:
+                    tag = " you" if seat is not None and owner == seat + 1 else f" seat {owner}"
                 cars.append(f"{piece}{tag}")
             what += ": " + ", ".join(cars)
         notes.append(what)

@@ -17,8 +17,8 @@ def _where(loc: str) -> str:
 
 def positions(boards: dict) -> str:
     """Where every piece stands on each board, as a round's trace entry recorded it."""
-    return "; ".join(f"{name}: " + (", ".join(f"{p} {w}" for p, w in where) or "no pieces")
-                     for name, where in boards.items())
+    return " | ".join(f"{name}: " + ("; ".join(f"{p} {w}" for p, w in where) or "no pieces")
+                      for name, where in boards.items())
 
 
 def describe(event) -> str:
