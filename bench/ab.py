@@ -36,7 +36,8 @@ def _load_engine(root: Path, alias: str):
             (home / folder).symlink_to(root / folder)
         sys.path.insert(0, str(home))
     return (importlib.import_module(f"{alias}.run.session"), importlib.import_module(f"{alias}.engine.game"),
-            importlib.import_module(f"{alias}.agents.base"), importlib.import_module(f"{alias}.agents.greedy"))
+            importlib.import_module(f"{alias}.agents.base"),
+            importlib.import_module(f"{alias}.agents.greedy"))
 
 
 def _player(engine, root: Path, args):
@@ -80,7 +81,8 @@ def main() -> int:
         ratios.append(t_other / t_this)
         print(f"round {r + 1}: this {args.games / t_this:7.1f} games/s, other {args.games / t_other:7.1f} "
               f"games/s, ratio {t_other / t_this:.3f}")
-    print(f"{args.game}, {args.players} {args.bot} bots: ratio this/other median {statistics.median(ratios):.3f} "
+    print(f"{args.game}, {args.players} {args.bot} bots: ratio this/other median "
+          f"{statistics.median(ratios):.3f} "
           f"(min {min(ratios):.3f}, max {max(ratios):.3f}); same games: {'yes' if same else 'NO'}")
     return 0
 

@@ -83,7 +83,7 @@ def cmd_play(args) -> int:
     except RuleError as e:
         print(f"rule error: {e}", file=sys.stderr)
         return 1
-    decisions = []
+    decisions: list[dict] = []
     quiet = "human" not in kinds and not args.verbose
 
     def on_decision(d, pick):
@@ -108,7 +108,8 @@ def cmd_play(args) -> int:
             said[0] = len(trace)
 
     agents = [_Announcing(a, says) for a in agents]
-    print(f"{plan.name}: {len(kinds)} players ({', '.join(f'seat {i + 1} {k}' for i, k in enumerate(kinds))}), seed {seed}")
+    print(f"{plan.name}: {len(kinds)} players "
+          f"({', '.join(f'seat {i + 1} {k}' for i, k in enumerate(kinds))}), seed {seed}")
     try:
         result = play(game, agents, on_decision)
         says()
@@ -286,7 +287,8 @@ def parser() -> argparse.ArgumentParser:
     def game_args(sp):
         sp.add_argument("ruleset", help="a ruleset: a folder name under rulesets/, or a path")
         sp.add_argument("--track", metavar="NAME",
-                        help="race on tracks/<game>/NAME.yaml: its boards replace the game's boards of the same names")
+                        help="race on tracks/<game>/NAME.yaml: "
+                             "its boards replace the game's boards of the same names")
         sp.add_argument("--variant", action="append", default=[], metavar="NAME",
                         help="apply rulesets/<game>/variants/NAME.yaml (repeatable)")
         sp.add_argument("--module", action="append", default=[], metavar="NAME",
@@ -296,7 +298,8 @@ def parser() -> argparse.ArgumentParser:
 
     pl = sub.add_parser("play", help="play a game in the terminal, with people and bots")
     game_args(pl)
-    pl.add_argument("--seats", help="who sits at each seat: human, random or greedy, e.g. human,greedy,random")
+    pl.add_argument("--seats",
+                    help="who sits at each seat: human, random or greedy, e.g. human,greedy,random")
     pl.add_argument("--log", metavar="FILE", help="write the game record (JSONL) here")
     pl.add_argument("--verbose", action="store_true", help="print bots' moves in bot-only games")
     pl.set_defaults(fn=cmd_play)
@@ -323,9 +326,11 @@ def parser() -> argparse.ArgumentParser:
     rd.add_argument("-o", "--out", help="the SVG file to write (default: BOARD.svg)")
     rd.set_defaults(fn=cmd_render)
 
-    ex = sub.add_parser("explain", help="print the rules as the engine understood them (or the Python made of them)")
+    ex = sub.add_parser("explain",
+                        help="print the rules as the engine understood them (or the Python made of them)")
     game_args(ex)
-    ex.add_argument("name", nargs="?", help="one rule: an id (`functions.value_of`, `steps.play`) or a name (`value_of`)")
+    ex.add_argument("name", nargs="?",
+                    help="one rule: an id (`functions.value_of`, `steps.play`) or a name (`value_of`)")
     ex.add_argument("--python", action="store_true", help="print the Python the compiler generated")
     ex.set_defaults(fn=cmd_explain)
 

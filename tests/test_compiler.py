@@ -98,7 +98,8 @@ def play(capsys, path: Path, *more: str) -> tuple[int, str, float]:
     ("evaluate", 'result:\n', 'evaluate: "seat.score // zero"\nresult:\n', "seat.score // zero"),
     ("show", 'result:\n', 'pieces:\n  cars: {count: 2}\nshow:\n  odd: "3 // zero"\nresult:\n', "3 // zero"),
 ])
-def test_a_division_by_zero_anywhere_is_a_rule_error_at_its_position(capsys, tmp_path, section, old, new, needle):
+def test_a_division_by_zero_anywhere_is_a_rule_error_at_its_position(capsys, tmp_path, section, old, new,
+                                                                      needle):
     path = game_file(tmp_path, TINY.replace(old, new))
     seats = ["--seats", "greedy,greedy"] if section == "evaluate" else []
     rc, text, took = play(capsys, path, *seats)
@@ -120,7 +121,8 @@ def test_a_scenario_expectation_that_fails_is_placed_in_the_scenario(tmp_path):
 
     path = game_file(tmp_path)
     scenario = path.parent / "broken.yaml"
-    scenario.write_text("scenario: {name: broken, source: test}\nplayers: 2\nexpect:\n  - \"1 // zero == 1\"\n",
+    scenario.write_text("scenario: {name: broken, source: test}\nplayers: 2\n"
+                        "expect:\n  - \"1 // zero == 1\"\n",
                         encoding="utf-8")
     out = run_scenario(scenario)
     assert not out.passed
@@ -137,14 +139,16 @@ def test_a_scenario_expectation_that_fails_is_placed_in_the_scenario(tmp_path):
     # a comprehension over a comprehension: counted, item by item, against max_steps
     ("let n = size([[a for a in 1..50000] for b in 1..50000])", "1..50000] for b", "loops more than"),
     # three nested loops
-    ("for a in 1..1000:\n                      for b in 1..1000:\n                          for c in 1..1000:\n"
+    ("for a in 1..1000:\n                      for b in 1..1000:\n"
+     "                          for c in 1..1000:\n"
      "                              pass", "for c in", "loops more than"),
     # squaring a number in a loop
     ("let x = 2\n                  while true:\n                      x = x * x", "x = x * x", "beyond"),
     # squaring it through a function (each call's value is checked)
     ("let x = 2\n                  for i in 1..200:\n                      x = square(x)", "x * x", "beyond"),
     # a text that doubles
-    ('let t = "ab"\n                  for i in 1..100:\n                      t = t + t', "t + t", "characters"),
+    ('let t = "ab"\n                  for i in 1..100:\n'
+     '                      t = t + t', "t + t", "characters"),
 ])
 def test_limits_stop_a_runaway_rule_quickly_with_a_clear_error(capsys, tmp_path, code, needle, words):
     path = game_file(tmp_path, TINY.replace("s.score += 1", code))
@@ -249,7 +253,8 @@ def test_hostile_card_names_are_data_and_the_game_plays(tmp_path, monkeypatch, b
 
     monkeypatch.chdir(tmp_path)
     gf = GameFile.model_validate(yaml.safe_load(TINY.replace(
-        "s.score += 1", "move top(deck) to deck\n                  s.score += size([c for c in deck if c.type == \"x\"])")
+        "s.score += 1", "move top(deck) to deck\n"
+                        "                  s.score += size([c for c in deck if c.type == \"x\"])")
         .replace("state:\n", "piles:\n  deck: {}\nstate:\n")))
     card = CardType.model_construct(id=bad, count=2, props={}, starts_in="deck", per_seat=False)
     rs = Ruleset(game=gf, folder=tmp_path, cards=[card], rules=parse_rules(gf, Report()))
@@ -338,6 +343,16 @@ def test_generated_code_carries_the_rules_positions(tmp_path):
     assert Path(code.co_filename).resolve() == path.resolve()
     line, col = map(int, where(path, "10 // x").rsplit(":", 2)[1:])
     assert (line, col - 1) in {(p[0], p[2]) for p in code.co_positions() if p[0] is not None}
+
+
+def test_a_rule_from_no_file_shows_its_text_in_a_traceback():
+    """A game built in Python: its rules' generated code names a source a debugger can show."""
+    import linecache
+
+    report = Report()
+    expr = parse_expr("10 // x", report)
+    assert expr is not None and expr.loc.file.startswith("<rule ")
+    assert linecache.getline(expr.loc.file, 1) == "10 // x"
 
 
 def test_explain_prints_a_rule_and_its_python(capsys, tmp_path):

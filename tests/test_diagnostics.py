@@ -313,13 +313,15 @@ def test_missing_key_points_at_its_mapping(capsys, game):
 
 def test_key_that_is_not_a_name(capsys, game):
     edit(game, "  hand_size: 12\n", "  hand size: 12\n")
-    expect_one(capsys, game, game, find(game, "hand size"), "E025", "`hand size` is not a valid name for `params`",
+    expect_one(capsys, game, game, find(game, "hand size"), "E025",
+               "`hand size` is not a valid name for `params`",
                hint="names start with a letter")
 
 
 def test_misspelt_board_kind(capsys, game):
     edit(game, "grid: {kind: ranking,", "grid: {kind: rankin,")
-    expect_one(capsys, game, game, find(game, "rankin,"), "E024", "`rankin` is not allowed for `boards.grid.kind`",
+    expect_one(capsys, game, game, find(game, "rankin,"), "E024",
+               "`rankin` is not allowed for `boards.grid.kind`",
                hint="did you mean `ranking`?")
 
 
@@ -462,7 +464,8 @@ def test_unknown_function_did_you_mean(capsys, game):
 
 def test_a_lane_function_on_a_board_of_another_kind(capsys, game):
     edit(game, 'if: "car.owner == none"', 'if: "car.owner == none and finish_at(grid) > 0"')
-    expect_one(capsys, game, game, find(game, "grid) > 0"), "E150", "board `grid` is a ranking, not a lane track")
+    expect_one(capsys, game, game, find(game, "grid) > 0"), "E150",
+               "board `grid` is a ranking, not a lane track")
 
 
 def test_an_unknown_name_in_a_list_moved_is_reported_once(capsys, game):
@@ -575,7 +578,8 @@ def test_cards_start_in_a_missing_pile(capsys, project, cards):
 
 def test_pile_refills_from_a_missing_pile(capsys, game):
     edit(game, "refill_from: discard}", "refill_from: discrad}")
-    expect_one(capsys, game, game, find(game, "discrad"), "E113", "refills from `discrad`, which is not a pile",
+    expect_one(capsys, game, game, find(game, "discrad"), "E113",
+               "refills from `discrad`, which is not a pile",
                hint="did you mean `discard`?")
 
 
@@ -615,7 +619,8 @@ def test_variant_patch_aimed_at_a_missing_procedure(capsys, project, variants):
 def test_variant_with_an_unknown_patch_operation(capsys, variants):
     path = variants / "short-race.yaml"
     edit(path, "  - set: params.hand_size", "  - sett: params.hand_size")
-    expect_one(capsys, path, path, find(path, "sett"), "E021", "unknown key `sett`", hint="did you mean `set`?")
+    expect_one(capsys, path, path, find(path, "sett"), "E021", "unknown key `sett`",
+               hint="did you mean `set`?")
 
 
 def test_variant_patch_without_an_operation(capsys, variants):
@@ -818,7 +823,8 @@ def test_validate_a_scenario_whose_expectation_fails(capsys, scenario):
 
 def test_validate_a_scenario_naming_a_missing_variant(capsys, scenario):
     edit(scenario, "players: 2\n", "players: 2\nvariants: [short-rac]\n")
-    expect_one(capsys, scenario, scenario, find(scenario, "short-rac"), "E040", "no variant named `short-rac`",
+    expect_one(capsys, scenario, scenario, find(scenario, "short-rac"), "E040",
+               "no variant named `short-rac`",
                hint="did you mean `short-race`?")
 
 
@@ -842,7 +848,8 @@ def test_validate_a_path_that_does_not_exist(capsys, tmp_path):
 
 def test_validate_a_folder_without_a_game(capsys, project):
     folder = project / "rulesets"
-    expect_one(capsys, folder, folder, None, "E001", "holds no game.yaml", hint="a ruleset folder holds game.yaml")
+    expect_one(capsys, folder, folder, None, "E001", "holds no game.yaml",
+               hint="a ruleset folder holds game.yaml")
 
 
 # ---- 11. usage errors exit 2 -----------------------------------------------------------------

@@ -82,7 +82,8 @@ def test_bad_tracks_get_clear_messages():
 
 
 def test_authored_components_say_so():
-    for path in [*(ROOT / "tracks" / "downforce").glob("*.yaml"), *(ROOT / "cards" / "downforce").glob("*.yaml")]:
+    for path in [*(ROOT / "tracks" / "downforce").glob("*.yaml"),
+                 *(ROOT / "cards" / "downforce").glob("*.yaml")]:
         text = path.read_text(encoding="utf-8")
         assert "AUTHORED" in text, path
     for path in (ROOT / "tracks" / "downforce").glob("*.yaml"):
@@ -108,7 +109,8 @@ def test_deck_follows_the_rulebook():
     speed = [c for c in cards if c.props["kind"] == "speed"]
     assert sum(c.count for c in speed) == 42
     eights = [c for c in cards if c.props["kind"] == "eight"]
-    assert sorted(c.props["colours"][0] for c in eights) == ["black", "blue", "green", "orange", "red", "yellow"]
+    assert (sorted(c.props["colours"][0] for c in eights)
+            == ["black", "blue", "green", "orange", "red", "yellow"])
     for c in speed:
         cols, vals = c.props["colours"], c.props["values"]
         assert len(cols) == len(vals) and 3 <= len(cols) <= 6
@@ -253,7 +255,8 @@ def test_cell_builtins_fail_with_the_old_messages():
             ('cell_line(river_station, "bet9") == 0',
              "`cell_line`: board `river_station` has no line `bet9` (lines: bet1, bet2, bet3, finish)"),
             ('cell_at(river_station, "zz") == none', "`cell_at`: board `river_station` has no cell `zz`"),
-            ('cell_on(river_station, cell_at(river_station, "a1"))', "`cell_on`: a piece was expected, not none")]:
+            ('cell_on(river_station, cell_at(river_station, "a1"))',
+             "`cell_on`: a piece was expected, not none")]:
         with pytest.raises(RuleError) as err:
             value(text)
         assert err.value.message == message
@@ -270,12 +273,14 @@ def test_ties_outer_first_orders_the_outer_lane_first():
     assert inner.decl.ties == "inner_first"       # the default: lane 1 first
     assert inner.order([data[0][:], data[1][:]]) == [2, 0, 1]
     with pytest.raises(ValueError):
-        CellsModel.model_validate({"kind": "cells", "finish": 1, "ties": "random", "cells": [{"id": "a", "front": 1}]})
+        CellsModel.model_validate({"kind": "cells", "finish": 1, "ties": "random",
+                                   "cells": [{"id": "a", "front": 1}]})
 
 
 def test_cell_tags_are_names():
     def one_cell(**kw):
-        return CellsModel.model_validate({"kind": "cells", "finish": 1, "cells": [{"id": "a", "front": 1, **kw}]})
+        return CellsModel.model_validate({"kind": "cells", "finish": 1,
+                                          "cells": [{"id": "a", "front": 1, **kw}]})
     assert one_cell(tags=["curve", "pit_2"]).cells[0].tags == ["curve", "pit_2"]
     with pytest.raises(ValueError):
         one_cell(tags=["a curve"])

@@ -94,7 +94,8 @@ def test_same_seed_same_game():
 
 def test_play_log_and_replay_reproduce_the_game(tmp_path, capsys):
     log = tmp_path / "game.jsonl"
-    assert main(["play", "formula5", "--seats", "random,random,random", "--seed", "7", "--log", str(log)]) == 0
+    assert main(["play", "formula5", "--seats", "random,random,random", "--seed", "7",
+                 "--log", str(log)]) == 0
     lines = [json.loads(x) for x in log.read_text().splitlines()]
     assert lines[0]["type"] == "game" and lines[0]["seed"] == 7
     assert lines[-1]["type"] == "result"
@@ -209,10 +210,12 @@ def test_custom_events_fire_their_triggers_in_order(tmp_path):
     text = text.replace("              s.score += s.bid\n",
                         "              s.score += s.bid\n          emit revealed\n")
     text = text.replace("  score: {of: seat, type: int}\n",
-                        "  score: {of: seat, type: int}\n  fired: {of: game, type: int}\n  order: {of: game, type: int}\n")
+                        "  score: {of: seat, type: int}\n  fired: {of: game, type: int}\n"
+                        "  order: {of: game, type: int}\n")
     text += ("triggers:\n"
              "  - id: count\n    on: revealed\n    do: |\n      fired += 1\n      order = order * 10 + 1\n"
-             "  - id: only_late\n    on: revealed\n    if: 'round >= 2'\n    do: |\n      order = order * 10 + 2\n")
+             "  - id: only_late\n    on: revealed\n    if: 'round >= 2'\n"
+             "    do: |\n      order = order * 10 + 2\n")
     game_file.write_text(text, encoding="utf-8")
     game = Game(load(str(folder)).plan(2), 1)
     while not game.over:
@@ -310,7 +313,8 @@ def _tokens(tmp_path):
 def test_a_commitment_another_seat_made_impossible_is_a_rule_error(tmp_path):
     game = _tokens(tmp_path)
     game.choose(0)             # seat 1 takes the last token (on its own copy)
-    with pytest.raises(RuleError, match="the committed choice \"take the last token\" is no longer an option"):
+    with pytest.raises(RuleError,
+                       match="the committed choice \"take the last token\" is no longer an option"):
         game.choose(0)         # so does seat 2: at the reveal there is none left for it
 
 

@@ -183,7 +183,8 @@ def test_a_track_must_fit_the_game(tmp_path, capsys):
         shutil.copytree(ROOT / folder, tmp_path / folder)
     (tmp_path / "tracks" / "heat" / "oval.yaml").write_text(
         "track: {id: oval, name: Oval, source: authored}\n"
-        "boards:\n  circuit: {kind: lanes, spaces: 30, laps: 1, grid: [[29, 1], [29, 2]]}\n", encoding="utf-8")
+        "boards:\n  circuit: {kind: lanes, spaces: 30, laps: 1, grid: [[29, 1], [29, 2]]}\n",
+        encoding="utf-8")
     (tmp_path / "tracks" / "heat" / "broken.yaml").write_text(
         "track: {id: broken, name: Broken, source: authored}\n"
         "boards:\n  track: {kind: lanes, spaces: 30, lines: [{at: 40, kind: corner}]}\n", encoding="utf-8")
@@ -218,7 +219,8 @@ def test_greedy_scores_an_option_right_after_its_own_effects():
     after = vm.preview(st, boost, random.Random(1))
     s = d.seat
     assert after is not st and after.values("boosted")[s] and not st.values("boosted")[s]
-    assert len(after.piles[after.plan.pile_base["engine"] + s]) == len(st.piles[st.plan.pile_base["engine"] + s]) - 1
+    assert (len(after.piles[after.plan.pile_base["engine"] + s])
+            == len(st.piles[st.plan.pile_base["engine"] + s]) - 1)
     assert (st.piles, st.v) == before          # the real table is untouched
     # the copy stops right there: the machine did not go on (no frames to run), no car moved
     assert not after.frames and after.pending is None

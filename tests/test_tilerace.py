@@ -46,7 +46,8 @@ def test_turns_rotate_track_and_connect_matching_sides(plan4):
     for sq in range(1, k.n + 1):
         card = k.card(st, sq)
         assert card is not None
-    straight = next(sq for sq in k.in_region["track"] if plan4.card_types[plan4.card_type[k.card(st, sq)]] == "straight")
+    straight = next(sq for sq in k.in_region["track"]
+                    if plan4.card_types[plan4.card_type[k.card(st, sq)]] == "straight")
     assert k.turns(st, straight) == [0, 1]
     assert k.sides(st, straight, 0) == ["N", "S"] and k.sides(st, straight, 1) == ["E", "W"]
     pit = k.in_region["pit"][0]

@@ -7,10 +7,11 @@ Turning a view into text or a picture belongs to `run/`.
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Callable
 
 from ..lang.errors import RuleError
-from ..library.api import NOT_CONST, Builtin, Param
+from ..library.api import Builtin, Param
 
 KINDS: dict[str, type["BoardKind"]] = {}
 
@@ -84,17 +85,17 @@ def kind_at(st, b, cls, name: str):
 
 def on_board(cls, name: str, params: list[tuple[str, str]], returns: str | None, doc: str = "", **kw):
     """A built-in whose first argument is a board of kind `cls`: the function below it is
-    fn(kind, st, *the other arguments). A board named in the rule is found when compiling."""
+    fn(kind, st, board, *the other arguments), `kind` being the board's `BoardKind`. For a board
+    named in the rule (found when compiling) the call goes straight to it: `partial(fn, kind)`."""
     def wrap(fn: Callable):
         def run(st, b, *rest):
-            return fn(kind_at(st, b, cls, name), st, *rest)
+            return fn(kind_at(st, b, cls, name), st, b, *rest)
 
         def bind(plan, consts):
             b = consts[0]
             if not isinstance(b, int) or not isinstance(plan.board_kinds[b], cls):
                 return None  # a board known only while playing (or `none`: an error then)
-            k = plan.board_kinds[b]
-            return lambda st, _b, *rest: fn(k, st, *rest)
+            return partial(fn, plan.board_kinds[b])
         board = Param(cls.kind, f"the board of `{name}`")
         return Builtin(name, (board, *(Param(t, w) for t, w in params)), returns, run, doc,
                        bind=bind, kind=cls.kind, **kw)

@@ -49,7 +49,7 @@ class Cell(BaseModel):
     def points(self) -> list[tuple[float, float]]:
         if not self.shape:
             return []
-        return [tuple(float(v) for v in p.split(",")) for p in self.shape.split()]
+        return [(float(p.split(",")[0]), float(p.split(",")[1])) for p in self.shape.split()]
 
 
 class CellsModel(BaseModel):
@@ -58,7 +58,8 @@ class CellsModel(BaseModel):
     lap: int | None = Field(None, ge=1, description="length of a lap if the track is a loop (distances wrap)")
     finish: int = Field(ge=0, description="distance of the finish line from the start line")
     lines: dict[str, int] = Field(default_factory=dict,
-                                  description="other lines across the track: name -> distance from the start line")
+                                  description="other lines across the track: "
+                                              "name -> distance from the start line")
     ties: Literal["inner_first", "outer_first"] = Field(
         "inner_first",
         description="the order of pieces equally far along (`cell_order`, views): inner_first = "
@@ -197,7 +198,8 @@ class Cells(BoardKind):
         unit = length / 64
         lanes = []
         for ln in sorted(set(self.lane)):
-            cells = sorted((i for i in range(len(self.ids)) if self.lane[i] == ln), key=lambda i: self.front[i])
+            cells = sorted((i for i in range(len(self.ids)) if self.lane[i] == ln),
+                           key=lambda i: self.front[i])
             steps = sorted(self.front[b] - self.front[a] for a, b in pairwise(cells))
             usual = steps[len(steps) // 2] if steps else unit
             spans = []
@@ -222,7 +224,7 @@ class Cells(BoardKind):
         parts = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
                   f'viewBox="{x0:.0f} {y0:.0f} {w:.0f} {h:.0f}" font-family="sans-serif">'),
                  f'<rect x="{x0:.0f}" y="{y0:.0f}" width="{w:.0f}" height="{h:.0f}" fill="#f4f4ee"/>']
-        line_at = {}
+        line_at: dict[int, list[str]] = {}
         for name, v in self.lines.items():
             line_at.setdefault(v % self.lap if self.lap else v, []).append(name)
         for c in d.cells:
@@ -246,7 +248,8 @@ class Cells(BoardKind):
                 parts.append(f'<line x1="{ax:.1f}" y1="{ay:.1f}" x2="{bx:.1f}" y2="{by:.1f}" '
                              f'stroke="{colour}" stroke-width="4"/>')
         for v, names in line_at.items():
-            cells = [c for c in d.cells if outline[c.id] and (c.front % self.lap if self.lap else c.front) == v]
+            cells = [c for c in d.cells
+                     if outline[c.id] and (c.front % self.lap if self.lap else c.front) == v]
             if cells:
                 c = max(cells, key=lambda c: c.lane)
                 x, y = outline[c.id][-2]
@@ -254,7 +257,8 @@ class Cells(BoardKind):
                              f'{html.escape("/".join(names))}</text>')
         tags = list(dict.fromkeys(str(t) for c in d.cells for t in c.tags))
         tagged = f"blue tagged ({html.escape(', '.join(tags))})" if tags else "no cell tagged"
-        parts.append(f'<text x="{x0 + 10:.0f}" y="{y0 + h - 12:.0f}" font-size="12">{html.escape(self.name)}: '
+        parts.append(f'<text x="{x0 + 10:.0f}" y="{y0 + h - 12:.0f}" font-size="12">'
+                     f'{html.escape(self.name)}: '
                      f'{len(d.cells)} cells; white untagged, {tagged}, green start grid [number]; '
                      f'thick lines: finish (black) and other lines (yellow)</text>')
         parts.append("</svg>\n")
@@ -284,53 +288,53 @@ def _line_at(k, name, line):
 
 @on_board(Cells, "cell_next", [(PIECE, "the piece of `cell_next`")], listof(TEXT),
           "the free cells one step forward of the piece (none when it is off the board)")
-def _next(k, st, p):
+def _next(k, st, _b, p):
     return [k.ids[j] for j in k.next_cells(st.bd[k.index], _piece("cell_next", p))]
 
 
 @on_board(Cells, "cell_of", [(PIECE, "the piece of `cell_of`")], TEXT,
           "the id of the piece's cell, or none when it is off the board")
-def _of(k, st, p):
+def _of(k, st, _b, p):
     at = st.bd[k.index][0][_piece("cell_of", p)]
     return None if at is None else k.ids[at]
 
 
 @on_board(Cells, "cell_tagged", [(PIECE, "the piece of `cell_tagged`"), (TEXT, "the tag of `cell_tagged`")],
           BOOL, "whether the piece's cell has this tag (false when it is off the board)")
-def _tagged(k, st, p, tag):
+def _tagged(k, st, _b, p, tag):
     at = st.bd[k.index][0][_piece("cell_tagged", p)]
     return at is not None and tag in k.tags[at]
 
 
 @on_board(Cells, "cell_lane", [(PIECE, "the piece of `cell_lane`")], INT,
           "the lane of the piece's cell (1 = inner), 0 when it is off the board")
-def _lane(k, st, p):
+def _lane(k, st, _b, p):
     at = st.bd[k.index][0][_piece("cell_lane", p)]
     return 0 if at is None else k.lane[at]
 
 
 @on_board(Cells, "cell_on", [(PIECE, "the piece of `cell_on`")], BOOL, "whether the piece is on the board")
-def _on(k, st, p):
+def _on(k, st, _b, p):
     return st.bd[k.index][0][_piece("cell_on", p)] is not None
 
 
 @on_board(Cells, "cell_progress", [(PIECE, "the piece of `cell_progress`")], INT,
           "how far the piece has gone from the start line (laps counted; kept after it leaves), "
           "0 if never placed")
-def _progress(k, st, p):
+def _progress(k, st, _b, p):
     return st.bd[k.index][1][_piece("cell_progress", p)] or 0
 
 
 @on_board(Cells, "cell_to_go", [(PIECE, "the piece of `cell_to_go`")], INT,
           "the distance from the piece to the finish line (negative past it)")
-def _to_go(k, st, p):
+def _to_go(k, st, _b, p):
     return k.lines["finish"] - (st.bd[k.index][1][_piece("cell_to_go", p)] or 0)
 
 
 @on_board(Cells, "cell_passed",
           [(PIECE, "the piece of `cell_passed`"), (TEXT, "the line of `cell_passed` (its name)")], BOOL,
           "whether the piece's progress is beyond the line (`finish` or a line of the board)")
-def _passed(k, st, p, line):
+def _passed(k, st, _b, p, line):
     prog = st.bd[k.index][1][_piece("cell_passed", p)]
     at = _line_at(k, "cell_passed", line)
     return prog is not None and prog > at
@@ -338,32 +342,32 @@ def _passed(k, st, p, line):
 
 @on_board(Cells, "cell_line", [(TEXT, "the line of `cell_line` (its name)")], INT,
           "the distance of a line (`finish` or a line of the board) from the start line", pure=True)
-def _line(k, st, line):
+def _line(k, st, _b, line):
     return _line_at(k, "cell_line", line)
 
 
 @on_board(Cells, "cell_grid", [(INT, "the grid number of `cell_grid`")], TEXT,
           "the id of the cell with this start grid number, or none", pure=True)
-def _grid(k, st, n):
+def _grid(k, st, _b, n):
     i = k.grid.get(n)
     return None if i is None else k.ids[i]
 
 
 @on_board(Cells, "cell_grid_size", [], INT, "how many cells have a start grid number", pure=True)
-def _grid_size(k, st):
+def _grid_size(k, st, _b):
     return len(k.grid)
 
 
 @on_board(Cells, "cell_at", [(TEXT, "the cell of `cell_at` (its id)")], PIECE,
           "the piece on this cell, or none")
-def _at(k, st, cid):
+def _at(k, st, _b, cid):
     i = _cell_index(k, cid, "cell_at")
     return next((pc for pc, x in enumerate(st.bd[k.index][0]) if x == i), None)
 
 
 @on_board(Cells, "cell_order", [], listof(PIECE),
           "the pieces on the board, the farthest first; equally far: by lane as the board's `ties` says")
-def _order(k, st):
+def _order(k, st, _b):
     return k.order(st.bd[k.index])
 
 
@@ -372,7 +376,7 @@ def _order(k, st):
 @on_board(Cells, "cell_place",
           [(PIECE, "the piece `cell_place` puts on the board"), (TEXT, "the cell of `cell_place`")], None,
           "the piece stands on this free cell, its progress that of the cell (setup, scenarios)")
-def _place(k, st, p, cid):
+def _place(k, st, _b, p, cid):
     _piece("cell_place", p)
     i = _cell_index(k, cid, "cell_place")
     data = st.bd[k.index]
@@ -385,7 +389,7 @@ def _place(k, st, p, cid):
 
 @on_board(Cells, "cell_step", [(PIECE, "the piece `cell_step` moves"), (TEXT, "the cell of `cell_step`")],
           None, "one step forward to a free touching cell")
-def _step(k, st, p, cid):
+def _step(k, st, _b, p, cid):
     _piece("cell_step", p)
     data = st.bd[k.index]
     at = data[0][p]
@@ -405,12 +409,12 @@ def _step(k, st, p, cid):
 
 @on_board(Cells, "cell_remove", [(PIECE, "the piece `cell_remove` takes off")], None,
           "the piece leaves the board; its progress stays known")
-def _remove(k, st, p):
+def _remove(k, st, _b, p):
     st.bd[k.index][0][_piece("cell_remove", p)] = None
 
 
 @on_board(Cells, "cell_clear", [], None, "every piece leaves the board and its progress is forgotten")
-def _clear(k, st):
+def _clear(k, st, _b):
     n = len(st.bd[k.index][0])
     st.bd[k.index] = [[None] * n, [None] * n]
 

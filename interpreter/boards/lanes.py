@@ -39,8 +39,10 @@ class LaneLine(BaseModel):
 
 class LanesModel(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, title="LanesBoard")
-    kind: Literal["lanes"] = Field(description="lanes: spaces in a loop with a few spots each, lines across it")
-    spaces: int = Field(ge=2, le=1000, description="spaces per lap; space 0 is the first after the start/finish line")
+    kind: Literal["lanes"] = Field(description="lanes: spaces in a loop with a few spots each, "
+                                               "lines across it")
+    spaces: int = Field(ge=2, le=1000,
+                        description="spaces per lap; space 0 is the first after the start/finish line")
     spots: int = Field(2, ge=1, le=6, description="spots per space")
     laps: int = Field(1, ge=1, le=50, description="laps to the finish")
     race_line: int = Field(1, ge=1, description="the race line spot where no line says otherwise")
@@ -53,7 +55,8 @@ class LanesModel(BaseModel):
         default_factory=list, description="start grid, slot 1 first: [space, spot]; spaces before "
                                           "the line count as the lap before the first")
     facts: dict[str, int] = Field(default_factory=dict,
-                                  description="numbers printed on the board that the rules read with `board_fact`")
+                                  description="numbers printed on the board that the rules read "
+                                              "with `board_fact`")
 
     @model_validator(mode="after")
     def _fits(self):
@@ -109,7 +112,8 @@ class Lanes(BoardKind):
         for ln in sorted(d.lines, key=lambda x: x.at):
             self.by_kind.setdefault(ln.kind, []).append(ln)
         self.at_space = {k: {ln.at: ln for ln in lines} for k, lines in self.by_kind.items()}
-        self.marks: dict[str, list[int]] = {}  # kind -> progress of its lines, lap after lap (grown when asked)
+        # kind -> progress of its lines, lap after lap (grown when asked)
+        self.marks: dict[str, list[int]] = {}
         self.n_pieces = plan.n_pieces if plan is not None else 0
 
     # ---- run-time data ------------------------------------------------------------------
@@ -138,7 +142,7 @@ class Lanes(BoardKind):
 
     def lines_between(self, a: int, b: int, kind: str) -> list[int]:
         """Progress values P (the first space after the line) of the lines with a < P <= b."""
-        out = []
+        out: list[int] = []
         lines = self.by_kind.get(kind, ())
         if not lines or b <= a:
             return out
@@ -168,7 +172,7 @@ class Lanes(BoardKind):
             marks = self._marks(kind, d + (n // len(lines) + 1) * self.L)
             i = bisect_right(marks, d)
             return marks[i:i + n]
-        out = []
+        out: list[int] = []
         lap = d // self.L
         while len(out) < n:
             for ln in lines:
@@ -314,7 +318,8 @@ class Lanes(BoardKind):
         x2, y2 = point(0, r0 + width + 4)
         parts.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="#000" '
                      f'stroke-width="5" stroke-dasharray="3,3"/>')
-        parts.append(f'<text x="{x1:.1f}" y="{y1 - 14:.1f}" font-size="12" text-anchor="middle">start/finish</text>')
+        parts.append(f'<text x="{x1:.1f}" y="{y1 - 14:.1f}" font-size="12" text-anchor="middle">'
+                     'start/finish</text>')
         for slot, (s, spot) in enumerate(d.grid, 1):
             x, y = point((s + 0.5) / L, radius(spot))
             parts.append(f'<text x="{x:.1f}" y="{y:.1f}" font-size="9" text-anchor="middle" '
@@ -376,13 +381,13 @@ _on_track = Builtin("on_track", (Param(PIECE, "the piece of `on_track`"),), BOOL
 
 
 @on_board(Lanes, "race_order", [], listof(PIECE), "the pieces on the track, the leader first")
-def _race_order(k, st):
+def _race_order(k, st, _b):
     return k.order(st.bd[k.index])
 
 
 @on_board(Lanes, "pieces_in_space", [(INT, "the progress of `pieces_in_space`")], listof(PIECE),
           "the pieces at this progress, the one ahead first")
-def _pieces_in_space(k, st, d):
+def _pieces_in_space(k, st, _b, d):
     data = st.bd[k.index]
     pcs = k.occupants(data, d)
     pcs.sort(key=lambda pc: k.rank[d % k.L][data[1][pc]])
@@ -393,14 +398,14 @@ def _pieces_in_space(k, st, d):
                                    (INT, "the progress a move ends at"), (TEXT, "the kind of line")],
           listof(INT),
           "the progress (first space after it) of each line of this kind a move from a to b crosses")
-def _lines_between(k, st, a, b, kind):
+def _lines_between(k, st, _b, a, b, kind):
     return k.lines_between(a, b, kind)
 
 
 @on_board(Lanes, "next_lines", [(INT, "the progress to look ahead from"), (TEXT, "the kind of line"),
                                 (INT, "how many lines")], listof(INT),
           "the progress (first space after it) of the next n lines of this kind ahead")
-def _next_lines(k, st, d, kind, n):
+def _next_lines(k, st, _b, d, kind, n):
     return k.next_lines(d, kind, n)
 
 
@@ -408,7 +413,7 @@ _NO_LINE = object()
 
 
 def _line_field(name: str, attr: str, typ: str, doc: str) -> Builtin:
-    def field(k, st, d, kind):
+    def field(k, st, _b, d, kind):
         ln = k.line_at(d, kind)
         if ln is None:
             raise RuleError(f"no line of kind `{kind}` lies before space {d % k.L}")
@@ -444,7 +449,7 @@ _line_name = _line_field("line_name", "name", TEXT, "the name of the line of thi
 
 def _board_number(name: str, doc: str, compute) -> Builtin:
     # the track's printed data: a board named in the rule gives a constant
-    return on_board(Lanes, name, [], INT, doc, pure=True)(lambda k, st: compute(k))
+    return on_board(Lanes, name, [], INT, doc, pure=True)(lambda k, st, _b: compute(k))
 
 
 _finish_at = _board_number("finish_at", "the progress of the finish (laps × spaces)", lambda k: k.finish)
@@ -454,7 +459,7 @@ _lap_count = _board_number("lap_count", "laps to the finish", lambda k: k.decl.l
 
 @on_board(Lanes, "board_fact", [(TEXT, "the name of the fact")], INT,
           "a number printed on the board (`facts:`)", pure=True)
-def _board_fact(k, st, name):
+def _board_fact(k, st, _b, name):
     if name not in k.decl.facts:
         raise RuleError(f"board `{k.name}` has no fact `{name}` (facts: {', '.join(k.decl.facts) or 'none'})")
     return k.decl.facts[name]

@@ -47,7 +47,8 @@ class Ranking(BoardKind):
 
     def view(self, st, seat) -> dict:
         names = self.plan.piece_names
-        return {"kind": self.kind, "slots": [None if pc is None else names[pc] for pc in st.bd[self.index][0]],
+        return {"kind": self.kind,
+                "slots": [None if pc is None else names[pc] for pc in st.bd[self.index][0]],
                 "pieces": [{"piece": p, "where": w} for p, w in self.positions(st)]}
 
     def svg(self) -> str:
@@ -71,7 +72,7 @@ def _ranking_of(st, p):
 
 @on_board(Ranking, "at", [(INT, "the slot of `at`")], PIECE,
           "the piece in slot n, or none (an empty slot, or n outside the board)")
-def _at(k, st, i):
+def _at(k, st, _b, i):
     slots = st.bd[k.index][0]
     return slots[i - 1] if i is not None and 1 <= i <= len(slots) else None
 
@@ -128,7 +129,8 @@ def _place_run(st, p, b):
     raise RuleError("the board is full")
 
 
-_place = Builtin("place", (Param(PIECE, "the piece `place` puts on a board"), Param("ranking", "where `place` puts it")),
+_place = Builtin("place", (Param(PIECE, "the piece `place` puts on a board"),
+                           Param("ranking", "where `place` puts it")),
                  None, _place_run, "the piece takes the first empty slot of the board", kind="ranking")
 
 
@@ -143,7 +145,8 @@ def _swap_run(st, a, b):
     where[a], where[b] = sb, sa
 
 
-_swap = Builtin("swap", (Param(PIECE, "the first piece `swap` exchanges"), Param(PIECE, "the second piece `swap` exchanges")),
+_swap = Builtin("swap", (Param(PIECE, "the first piece `swap` exchanges"),
+                         Param(PIECE, "the second piece `swap` exchanges")),
                 None, _swap_run, "the two pieces exchange their slots (on the same board)", kind="ranking")
 
 
@@ -163,7 +166,8 @@ def _set_order_run(st, b, pieces):
 
 _set_order = Builtin("set_order", (Param("ranking", "the board of `set_order`"),
                                    Param("list[piece]", "the pieces of `set_order`")),
-                     None, _set_order_run, "the pieces stand in slots 1, 2, ... in this order; the others leave",
+                     None, _set_order_run,
+                     "the pieces stand in slots 1, 2, ... in this order; the others leave",
                      kind="ranking")
 
 Ranking.builtins = [_at, _slots, _slot_of, _place, _swap, _set_order]

@@ -18,14 +18,12 @@ The view is data (`view`); `run/draw_tiles.py` draws it as text.
 from __future__ import annotations
 
 import html
-from functools import partial
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WrapValidator, model_validator
 
 from ..lang.errors import RuleError
 from ..lang.types import BOOL, CARD, INT, PIECE, TEXT, listof
-from ..library.api import NOT_CONST, Builtin
 from .base import BoardKind, on_board, register
 
 SIDES = "NESW"
@@ -295,24 +293,12 @@ def _mask(value) -> int:
 
 
 # ---- built-ins ----------------------------------------------------------------------------
-# Each takes the board first. Its body is fn(kind, st, board, *the other arguments), the board
-# argument being already found as `kind`: for a board named in the rule (found when compiling)
-# the call goes straight to the body, `partial(fn, kind)` (these are called a few hundred times
-# a turn); otherwise through `on_board`, which finds the kind while playing.
+# Each takes the board first (`on_board`): its body is fn(kind, st, board, *the other arguments).
 
 def _tiles(name: str, params: list[tuple[str, str]], returns: str | None, doc: str = "",
            pure: bool = False):
     """A built-in of a tile grid; `pure`: it reads only the layout."""
-    def wrap(fn) -> Builtin:
-        def bind(plan, consts):
-            i = consts[0]
-            if not isinstance(i, int) or not isinstance(plan.board_kinds[i], Tiles):
-                return None
-            return partial(fn, plan.board_kinds[i])
-        b = on_board(Tiles, name, params, returns, doc, pure=pure)(lambda k, st, *rest: fn(k, st, None, *rest))
-        b.bind = bind
-        return b
-    return wrap
+    return on_board(Tiles, name, params, returns, doc, pure=pure)
 
 
 def _sq(kind, sq):

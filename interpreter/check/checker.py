@@ -9,6 +9,7 @@ triggers and events may wait for a decision (the compiler turns those into machi
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..boards import KINDS
 from ..lang import nodes as n
@@ -34,7 +35,7 @@ class Local:
 class Ref:
     kind: str          # see the lowering (compile/lower.py) for every kind
     name: str = ""
-    extra: object = None
+    extra: Any = None
 
 
 @dataclass
@@ -309,12 +310,14 @@ class Checker:
     def s_Let(self, s: n.Let, sc: Scope) -> None:
         typ = self.expr(s.value, sc)
         if s.name in keywords():
-            self.error("E125", f"`{s.name}` is a word of the rule language, not a name", s, "choose another name")
+            self.error("E125", f"`{s.name}` is a word of the rule language, not a name", s,
+                       "choose another name")
         elif s.name in self.sym.params or s.name in self.sym.globals or s.name in self.sym.functions \
                 or s.name == "round":
             self.error("E125", f"`let {s.name}` hides the game's `{s.name}`", s, "choose another name")
         elif s.name.startswith("__"):
-            self.error("E125", f"`{s.name}`: names starting with `__` are the engine's", s, "choose another name")
+            self.error("E125", f"`{s.name}`: names starting with `__` are the engine's", s,
+                       "choose another name")
         s.rebinds = s.name in sc.names
         s.ref = sc.bind(s.name, typ)
 
@@ -391,7 +394,8 @@ class Checker:
             self.error("E128", f"`{name}(...)` gives a value and does nothing on its own", s)
             return
         effects = [k for k, v in self.sym.builtins.items() if v.effect]
-        self.error("E110", f"unknown procedure `{name}`", call, did_you_mean(name, list(self.sym.procedures) + effects))
+        self.error("E110", f"unknown procedure `{name}`", call,
+                   did_you_mean(name, list(self.sym.procedures) + effects))
 
     def s_Move(self, s: n.Move, sc: Scope) -> None:
         typ = self.expr(s.what, sc)
@@ -549,7 +553,8 @@ class Checker:
         if name == "seats":
             e.ref = Ref("seats")
             return listof(SEAT)
-        self.error("E110", f"unknown name `{name}`", e, did_you_mean(name, list(sc.names) + sym.global_names()))
+        self.error("E110", f"unknown name `{name}`", e,
+                   did_you_mean(name, list(sc.names) + sym.global_names()))
         return ANY
 
     def x_Attr(self, e: n.Attr, sc: Scope) -> str:
@@ -756,7 +761,8 @@ class Checker:
             if not compatible(typ, scope):
                 return self.type_error(f"`{name}` is one per {scope}; this is a {typ}", e.args[0])
         elif not compatible(typ, INT):
-            return self.type_error(f"`{name}` is one per place of `{scope}`: give a place number, not a {typ}",
+            return self.type_error(f"`{name}` is one per place of `{scope}`: "
+                                   f"give a place number, not a {typ}",
                                    e.args[0])
         e.ref = Ref("pile_of", name, scope)
         return PILE

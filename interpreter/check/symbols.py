@@ -21,7 +21,8 @@ BUILTIN_EVENTS = ("game_start", "phase_start", "phase_end", "round_start", "roun
                   "turn_start", "turn_end")
 # Names the engine gives a meaning: a declaration cannot take them.
 RESERVED = {"round": "the round number", "seats": "the list of seats", "owner": "a piece's owner",
-            "none": "a word of the language", "true": "a word of the language", "false": "a word of the language"}
+            "none": "a word of the language", "true": "a word of the language",
+            "false": "a word of the language"}
 SEAT_ATTRS = ("number", "pieces")
 PIECE_ATTRS = ("name", "owner")
 CARD_ATTRS = ("type", "face_up", "pile")
@@ -101,15 +102,16 @@ class Declarations:
             return False
         if globally:
             if text in RESERVED:
-                self.report.add("E118", f"`{text}` is {RESERVED[text]}: it cannot be the name of a {what}", loc,
-                                "choose another name")
+                self.report.add("E118", f"`{text}` is {RESERVED[text]}: it cannot be the name of a {what}",
+                                loc, "choose another name")
                 return False
             if text in BUILTINS:
                 self.report.add("E118", f"`{text}` is a built-in: it cannot be the name of a {what}", loc,
                                 "choose another name")
                 return False
             if text in self.owner:
-                self.report.add("E118", f"`{text}` names a {self.owner[text]} already: it cannot also be a {what}",
+                self.report.add("E118", f"`{text}` names a {self.owner[text]} already: "
+                                        f"it cannot also be a {what}",
                                 loc, "choose another name")
                 return False
             self.owner[text] = what
@@ -154,11 +156,13 @@ class Declarations:
                 continue
             of = str(pile.of)
             if of not in scopes:
-                self.report.add("E112", f"pile `{name}` belongs to `{of}`, which is not game, seat, piece or a board",
+                self.report.add("E112", f"pile `{name}` belongs to `{of}`, "
+                                        "which is not game, seat, piece or a board",
                                 loc_of(pile.of), did_you_mean(of, scopes))
                 of = "?"  # reported here: its uses are not reported again
             elif of in self.sym.boards and not KINDS[self.sym.boards[of]].has_places:
-                self.report.add("E112", f"pile `{name}` belongs to board `{of}`, whose kind has no places for piles",
+                self.report.add("E112", f"pile `{name}` belongs to board `{of}`, "
+                                        "whose kind has no places for piles",
                                 loc_of(pile.of))
                 of = "?"
             self.sym.piles[str(name)] = of
@@ -192,7 +196,8 @@ class Declarations:
             if init is not None and not compatible(of_value(init), t):
                 self.report.add("E117", f"state `{name}` is {t} but starts as {init!r}", loc_of(name))
             self._check_value(init, name)
-            {"game": self.sym.globals, "seat": self.sym.seat_vars, "piece": self.sym.piece_vars}[scope][str(name)] = t
+            {"game": self.sym.globals, "seat": self.sym.seat_vars,
+             "piece": self.sym.piece_vars}[scope][str(name)] = t
         self.sym.piece_vars["owner"] = SEAT
 
     def _cards(self):
@@ -209,7 +214,8 @@ class Declarations:
                 t = of_value(v)
                 old = self.sym.card_props.get(str(k))
                 if old is not None and old != t and not (t == listof(ANY) or old == listof(ANY)):
-                    self.report.add("E115", f"card property `{k}` is {old} on some cards and {t} on `{ct.id}`",
+                    self.report.add("E115", f"card property `{k}` is {old} on some cards "
+                                            f"and {t} on `{ct.id}`",
                                     loc_of(ct.id))
                 if old is None or old == listof(ANY):
                     self.sym.card_props[str(k)] = t
@@ -224,7 +230,8 @@ class Declarations:
                 continue
             scope = self.sym.piles[pile]
             if ct.per_seat and scope != "seat":
-                self.report.add("E116", f"`per_seat` cards start in a pile of each seat; `{pile}` is of {scope}",
+                self.report.add("E116", "`per_seat` cards start in a pile of each seat; "
+                                        f"`{pile}` is of {scope}",
                                 loc_of(ct.starts_in))
             elif not ct.per_seat and scope != "game":
                 self.report.add("E116", f"cards `{ct.id}` start in `{pile}`, a pile of each {scope}",
@@ -249,7 +256,8 @@ class Declarations:
         if t is None and text.startswith("list[") and text.endswith("]") and text[5:-1] in DECLARABLE:
             t = listof(DECLARABLE[text[5:-1]])
         if t is None:
-            self.report.add("E111", f"unknown type `{tname}` for parameter `{pname}` of `{owner}`", loc_of(tname),
+            self.report.add("E111", f"unknown type `{tname}` for parameter `{pname}` of `{owner}`",
+                            loc_of(tname),
                             did_you_mean(text, DECLARABLE) or "types: " + ", ".join(DECLARABLE))
             return ANY
         return t

@@ -29,6 +29,7 @@ def make_compiler(rs, n_seats: int, report: Report | None = None, situation=None
         return None
     if situation is not None:
         errors = report.errors
+        assert checked.checker is not None
         checked.checker.situation(situation)
         if report.errors > errors:
             return None

@@ -9,7 +9,6 @@ that mapping, so no text in a ruleset can become code, whatever path it came by.
 from __future__ import annotations
 
 import ast
-import linecache
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -101,8 +100,3 @@ def _ident(text: str) -> str:
 def ident(prefix: str, text: str) -> str:
     return f"{prefix}_{_ident(text)}"
 
-
-def register_source(filename: str, text: str) -> None:
-    """Let tracebacks and debuggers show a rule that lives in no file."""
-    lines = text.splitlines(True)
-    linecache.cache[filename] = (len(text), None, lines, filename)

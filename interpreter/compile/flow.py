@@ -226,8 +226,10 @@ class Compiler(Lowerer):
         for s in stmts:
             if isinstance(s, n.Let):
                 back[s.name] = None
-        load = [P.assign(P.store(local_name(k)), P.sub(P.name("env"), P.const(k))) for k in outer]
-        save = [P.assign(P.sub_store(P.name("env"), P.const(k)), P.name(local_name(k))) for k in back]
+        load: list[ast.stmt] = [P.assign(P.store(local_name(k)), P.sub(P.name("env"), P.const(k)))
+                                for k in outer]
+        save: list[ast.stmt] = [P.assign(P.sub_store(P.name("env"), P.const(k)), P.name(local_name(k)))
+                                for k in back]
         fn = P.function(self.cg.fresh(ident("b", rule)), ["st", "env"], load + body + save)
         return self.cg.define(fn, rule, stmts[0].loc, entry=True)
 
@@ -480,6 +482,7 @@ class Compiler(Lowerer):
             p.evaluate = self.value_fn(r.evaluate, "evaluate")
         for name, expr in r.show.items():
             p.shown[name] = self.value_fn(expr, f"show.{name}")
+        assert r.rank is not None  # the game file requires it
         p.rank = self.value_fn(r.rank, "result")
         if r.tie is not None:
             p.tie = self.value_fn(r.tie, "result")

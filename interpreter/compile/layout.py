@@ -31,24 +31,25 @@ def layout(rs, checked: Checked, n_seats: int) -> Plan:
             p.piece_kind.append(kind)
             p.n_pieces += 1
         p.kind_pieces[kind] = ids
-    for name, b in g.boards.items():
-        kind = KINDS[b.kind](str(name), len(p.board_names), b, p)
-        p.board_names.append(str(name))
-        p.board_kinds.append(kind)
-        if type(kind).redeal_hidden is not BoardKind.redeal_hidden:
-            p.hiding_kinds.append(kind)
+    for bname, b in g.boards.items():
+        board = KINDS[b.kind](str(bname), len(p.board_names), b, p)
+        p.board_names.append(str(bname))
+        p.board_kinds.append(board)
+        if type(board).redeal_hidden is not BoardKind.redeal_hidden:
+            p.hiding_kinds.append(board)
     p.clone_bd = _bd_copier([k.clone for k in p.board_kinds])
     # piles
     for name, pile in g.piles.items():
         scope = sym.piles.get(str(name), "game")
+        owners: list[int | None]
         if scope == "game":
             owners, labels = [None], [str(name)]
         elif scope == "seat":
             owners = list(range(n_seats))
-            labels = [f"{name}(seat {s + 1})" for s in owners]
+            labels = [f"{name}(seat {s + 1})" for s in range(n_seats)]
         elif scope == "piece":
             owners = list(range(p.n_pieces))
-            labels = [f"{name}({p.piece_names[i]})" for i in owners]
+            labels = [f"{name}({p.piece_names[i]})" for i in range(p.n_pieces)]
         else:
             places = p.board_kinds[p.board_names.index(scope)].places
             owners = [None] * places

@@ -13,6 +13,7 @@ is kept (a variable, an argument, a function's value) when arithmetic computed i
 from __future__ import annotations
 
 import ast
+from typing import Any
 
 from ..check.checker import Checked, Local, Ref
 from ..lang import nodes as n
@@ -471,7 +472,8 @@ class Lowerer:
 
     def s_AugAssign(self, s: n.AugAssign, fx: Fn, rule, loops):
         op = ast.Add() if s.op == "+=" else ast.Sub()
-        out: list[ast.stmt] = [ast.AugAssign(self.place_of(s.target, fx, True), op, self.expr(s.value, fx))]
+        target: Any = self.place_of(s.target, fx, True)
+        out: list[ast.stmt] = [ast.AugAssign(target, op, self.expr(s.value, fx))]
         small = isinstance(s.value, n.Num) and s.value.value <= 1_000_000
         if not small and s.value.typ in (INT, ANY):  # `x += x` doubles: the result is checked
             out.extend(self.check_stmt(self.place_of(s.target, fx, False), None, s.loc))
@@ -502,14 +504,16 @@ class Lowerer:
                     ast.If(P.compare(P.name(c), ast.IsNot(), P.const(None)),
                            [P.expr_stmt(P.call(move, P.name(c), P.name(d), face, bottom))], [])]
         if s.what.typ == PILE:  # all its cards at once
-            return [P.expr_stmt(P.call(P.attr(self.st(), "move_all"), self.expr(s.what, fx), dest, face, bottom))]
+            return [P.expr_stmt(P.call(P.attr(self.st(), "move_all"), self.expr(s.what, fx),
+                                       dest, face, bottom))]
         # several cards one by one; at the bottom the last goes first, so that they keep their order
         d, c = fx.tmp("d"), fx.tmp("c")
         cards = self.items(s.what, fx, copy=True)
         if s.bottom:
             cards = P.sub(cards, ast.Slice(None, None, P.const(-1)))
         return [P.assign(P.store(d), dest),
-                ast.For(P.store(c), cards, [P.expr_stmt(P.call(move, P.name(c), P.name(d), face, bottom))], [])]
+                ast.For(P.store(c), cards,
+                        [P.expr_stmt(P.call(move, P.name(c), P.name(d), face, bottom))], [])]
 
     def s_Draw(self, s: n.Draw, fx: Fn, rule, loops):
         return [P.expr_stmt(P.call(P.attr(self.st(), "draw"), self.expr(s.source, fx), self.expr(s.dest, fx),
@@ -540,13 +544,14 @@ class Lowerer:
     def s_If(self, s: n.If, fx: Fn, rule, loops):
         orelse = self.stmts(s.orelse, fx, rule, loops) if s.orelse is not None else []
         for br in reversed(s.branches):
-            node = ast.If(self.expr(br.cond, fx), self.stmts(br.body, fx, rule, loops) or [ast.Pass()], orelse)
+            node = ast.If(self.expr(br.cond, fx), self.stmts(br.body, fx, rule, loops) or [ast.Pass()],
+                          orelse)
             orelse = [P.place(node, br.loc)]
         return orelse
 
     def s_For(self, s: n.For, fx: Fn, rule, loops):
         items = fx.tmp("items")
-        out = [P.assign(P.store(items), self.items(s.source, fx, copy=True))]
+        out: list[ast.stmt] = [P.assign(P.store(items), self.items(s.source, fx, copy=True))]
         out += self.steps_charge(P.call(P.name("len"), P.name(items)), s.loc)
         body = self.stmts(s.body, fx, rule, loops + 1) or [ast.Pass()]
         out.append(ast.For(self.var(s.ref, fx, store=True), P.name(items), body, []))

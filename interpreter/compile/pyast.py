@@ -6,7 +6,7 @@ a failing instruction then points into the ruleset file (see `engine/boundary.py
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import Any, TypeGuard
 
 from ..lang.diagnostics import Loc
 
@@ -61,7 +61,7 @@ def expr_stmt(value: ast.expr) -> ast.Expr:
     return ast.Expr(value)
 
 
-def is_const(node: ast.expr) -> bool:
+def is_const(node: ast.expr) -> TypeGuard[ast.Constant]:
     return isinstance(node, ast.Constant)
 
 
@@ -83,6 +83,7 @@ def place(node: Any, loc: Loc | None) -> Any:
     if loc is None or not loc.line:
         return node
     line, col = loc.line, max((loc.col or 1) - 1, 0)
+    child: Any
     for child in ast.walk(node):
         if "lineno" in child._attributes and getattr(child, "lineno", None) is None:
             child.lineno, child.col_offset = line, col

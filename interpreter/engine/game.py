@@ -7,6 +7,7 @@ other seats' commitments have not happened; the real state then reveals them in 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from . import vm
 from ..lang.show import show
@@ -18,10 +19,10 @@ class Decision:
     seat: int
     count: int
     rule: str
-    loc: object
+    loc: Any
     simultaneous: bool
-    _st: object
-    _spec: object
+    _st: Any
+    _spec: Any
     _opts: list
     _env: dict
 
@@ -86,12 +87,12 @@ class Game:
 
     def waiting(self) -> tuple[int, int]:
         """(seat, number of options) of the pending decision, without describing it."""
-        st = self.sub if self.sub is not None else self.st
+        st: Any = self.sub if self.sub is not None else self.st
         spec, opts, env = st.pending
         return spec.seat(st, env), len(opts)
 
     def decision(self) -> Decision | None:
-        st = self.sub if self.sub is not None else self.st
+        st: Any = self.sub if self.sub is not None else self.st
         if st.pending is None:
             return None
         spec, opts, env = st.pending
@@ -99,7 +100,7 @@ class Game:
                         self.sub is not None, st, spec, opts, env)
 
     def choose(self, pick: int) -> None:
-        st = self.sub if self.sub is not None else self.st
+        st: Any = self.sub if self.sub is not None else self.st
         spec, opts, _env = st.pending
         if not 0 <= pick < len(opts):
             raise ValueError(f"option {pick} is not one of 0..{len(opts) - 1}")

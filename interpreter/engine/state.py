@@ -7,6 +7,7 @@ can be played on from where it stands (search bots, commit-then-reveal).
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from ..lang.errors import GameTooLong
 
@@ -78,14 +79,14 @@ class State:
         self.g: dict = dict(plan.global_init)
         self.v: list = plan.var_start[:]   # seat and piece variables (plan.var_at)
         self.bd: list = [kind.init(self) for kind in plan.board_kinds]  # each board's data (its kind's)
-        self.rng = SharedRandom(random.Random(seed))
-        self.frames: list = []
-        self.pending = None
+        self.rng: Any = SharedRandom(random.Random(seed))  # or a bot's own generator (a belief)
+        self.frames: Any = []   # a list; a scratch copy, never run, has the empty tuple
+        self.pending: Any = None
         self.trace: list | None = None
         self.ended = False
         self.steps = 0
         self.feed: list | None = None   # answers replayed at a reveal (commit-then-reveal)
-        self.simul = None
+        self.simul: Any = None
         self.believe: Belief | None = None   # a bot's lookahead copy (see `Belief`)
 
     def _copy(self, share_cards: bool) -> "State":

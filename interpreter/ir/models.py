@@ -59,7 +59,7 @@ def _board_union():
 
 
 # A board's declaration: one model per board kind (interpreter/boards), told apart by `kind`.
-Board = _board_union()
+Board: Any = _board_union()
 
 
 class Pile(Strict):
@@ -159,7 +159,8 @@ class CardType(Strict):
     id: Id
     count: int = Field(1, ge=0, le=500)
     props: dict[Name, Union[Scalar, list[Scalar]]] = Field(
-        default_factory=dict, description="values the rules read as `card.NAME`; a list reads as `card.NAME[i]`")
+        default_factory=dict,
+        description="values the rules read as `card.NAME`; a list reads as `card.NAME[i]`")
     starts_in: Name = Field(description="the pile the cards start in")
     per_seat: bool = Field(False, description="each seat gets `count` of its own (pile of a seat)")
 

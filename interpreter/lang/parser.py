@@ -1,12 +1,14 @@
 """Rule text to syntax trees (`nodes.py`), with syntax errors placed in the designer's file.
 
 A rule is written inside a YAML string; every position inside that string maps back to the
-file through `SrcStr.at` (any other string is placed as `<text>`). Lark parses; a transformer
+file through `SrcStr.at` (any other string gets a name of its own). Lark parses; a transformer
 turns its tree into our node classes, unescapes strings and parses the `{...}` of templates,
 so that nothing after this module ever reads rule text.
 """
 from __future__ import annotations
 
+import hashlib
+import linecache
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable
@@ -66,11 +68,16 @@ Locate = Callable[[int, int], Loc]
 
 
 def locator(src) -> Locate:
-    """Maps a 1-based (line, col) inside a rule's text to its place in the file."""
+    """Maps a 1-based (line, col) inside a rule's text to its place in the file. A rule that
+    comes from no file (a game built in Python) gets a name of its own, and its text is
+    registered where tracebacks and debuggers look for source lines."""
     at = getattr(src, "at", None)
     if at is not None:
         return at
-    return lambda line, col: Loc("<text>", line, col)
+    text = str(src)
+    name = f"<rule {hashlib.sha1(text.encode()).hexdigest()[:12]}>"
+    linecache.cache[name] = (len(text), None, text.splitlines(True), name)
+    return lambda line, col: Loc(name, line, col)
 
 
 _NAMES = {
@@ -157,10 +164,11 @@ def _lark_tree(text: str, start: str, locate: Locate, report: Report) -> Tree | 
 
 
 def _syntax_error(e: UnexpectedInput, text: str, locate: Locate, report: Report) -> None:
-    line, col = max(e.line, 1), max(e.column, 1)
+    line, col = max(e.line or 1, 1), max(e.column or 1, 1)
     hint = None
     if isinstance(e, UnexpectedCharacters):
-        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else "?"
+        pos = e.pos_in_stream or 0
+        ch = text[pos] if pos < len(text) else "?"
         msg = f"unexpected character `{ch}`"
         if ch == "'":
             hint = 'strings use double quotes: "like this"'
@@ -230,7 +238,8 @@ def unescape(raw: str, base: int = 0) -> str:
             e = raw[i + 1] if i + 1 < len(raw) else ""
             if e not in _ESCAPES:
                 raise _Bad("E104", f"`\\{e}` is not an escape", base + i,
-                           'escapes are \\" (a quote), \\\\ (a backslash), \\n (a line break) and \\t (a tab)')
+                           'escapes are \\" (a quote), \\\\ (a backslash), '
+                           '\\n (a line break) and \\t (a tab)')
             out.append(_ESCAPES[e])
             i += 2
         else:
@@ -251,7 +260,7 @@ class _Build:
 
     def at(self, item) -> Loc:
         if isinstance(item, Token):
-            return self.locate(item.line, item.column)
+            return self.locate(item.line or 1, item.column or 1)
         meta = item.meta
         if getattr(meta, "empty", True):
             return self.locate(1, 1)
@@ -436,11 +445,12 @@ class _Build:
 
     # strings and templates
 
-    def text(self, tok: Token) -> n.Text:
+    def text(self, tok) -> n.Text:
         """A string token; `{expr}` inside it is parsed here, placed in the file."""
         loc = self.at(tok)
         raw = str(tok)[1:-1]
-        col = tok.column + 1  # the first character inside the quotes
+        line = tok.line or 1
+        col = (tok.column or 1) + 1  # the first character inside the quotes
         parts: list = []
         i = 0
         try:
@@ -456,7 +466,7 @@ class _Build:
                 if j > i:
                     parts.append(unescape(raw[i:j], i))
                 inner = unescape(raw[j + 1:end], j + 1)
-                start = self.locate(tok.line, col + j + 1)
+                start = self.locate(line, col + j + 1)
                 expr = _parse_inner(inner, start, self.report)
                 if expr is None:
                     self.ok = False
@@ -464,7 +474,7 @@ class _Build:
                 parts.append(expr)
                 i = end + 1
         except _Bad as e:
-            self.bad(e.code, e.message, self.locate(tok.line, col + e.offset), e.hint)
+            self.bad(e.code, e.message, self.locate(line, col + e.offset), e.hint)
             return n.Text(loc, [""])
         return n.Text(loc, [p for p in parts if p != ""] or [""])
 

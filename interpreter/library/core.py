@@ -155,7 +155,8 @@ def _arranger(name: str, exact: bool, doc: str):
     Named cards are taken from wherever they are, preferring the pile itself, then the pile
     their card started in. With set_pile, cards already there go back where they started.
     """
-    @builtin(name, [(PILE, f"the pile `{name}` fills"), ("list[text]", f"the card types `{name}` puts there")],
+    @builtin(name, [(PILE, f"the pile `{name}` fills"),
+                    ("list[text]", f"the card types `{name}` puts there")],
              None, doc)
     def arrange(st, dest, names):
         plan = st.plan

@@ -78,7 +78,7 @@ class Rules:
     evaluate: n.Expr | None = None
 
 
-def _expr(text, report: Report) -> n.Expr | None:
+def _expr(text, report: Report) -> "n.Expr | None":
     return None if text is None else parse_expr(text, report)
 
 
@@ -94,9 +94,9 @@ def parse_rules(game, report: Report) -> Rules:
         if body is not None:
             r.functions[str(name)] = FunctionDef(str(name), dict(fn.params), body, loc_of(name))
     for name, pr in game.procedures.items():
-        body = _block(pr.do, report)
-        if body is not None:
-            r.procedures[str(name)] = ProcedureDef(str(name), dict(pr.params), body, loc_of(name))
+        block = _block(pr.do, report)
+        if block is not None:
+            r.procedures[str(name)] = ProcedureDef(str(name), dict(pr.params), block, loc_of(name))
     r.setup = _block(game.setup, report)
     for ph in game.phases:
         phase = PhaseDef(str(ph.id), loc_of(ph.id), do=_block(ph.do, report),

@@ -95,7 +95,8 @@ class _Loader:
                                 f"included files must be inside {self.root}")
                 continue
             if not target.is_file():
-                self.report.add("E031", f"included file `{entry}` does not exist", loc_of(entry, loc_of(origin)))
+                self.report.add("E031", f"included file `{entry}` does not exist",
+                                loc_of(entry, loc_of(origin)))
                 continue
             target = target.resolve()
             if target in self.seen_includes:
@@ -319,7 +320,7 @@ def apply_patches(data, patches, report: Report):
 def _with_id(m: dict, ident) -> SrcMap:
     """A replacing item keeps the replaced item's id (and its own file positions)."""
     out = SrcMap(m)
-    out.loc = getattr(m, "loc", None)
+    out.loc = getattr(m, "loc", None)  # type: ignore[assignment]
     out.key_locs = dict(getattr(m, "key_locs", {}))
     out.setdefault("id", ident)
     return out

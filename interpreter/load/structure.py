@@ -167,7 +167,8 @@ def check_structure(data, kind: str, file: str, report: Report):
     validator, schema = _validator(kind)
     before = len(report.items)
     if not isinstance(data, dict):
-        report.add("E020", f"a {kind} file must be a mapping of keys, not {_TYPE_WORDS.get(type(data).__name__, type(data).__name__)}",
+        report.add("E020", f"a {kind} file must be a mapping of keys, "
+                           f"not {_TYPE_WORDS.get(type(data).__name__, type(data).__name__)}",
                    getattr(data, "loc", Loc(file)))
         return None
     for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):

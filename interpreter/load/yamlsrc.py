@@ -230,7 +230,8 @@ def parse_yaml(text: str, name: str, report: Report):
         problem = e.problem or e.context or "malformed YAML"
         hint = _yaml_hint(problem, text, mark)
         start = e.context_mark
-        if start is not None and e.context in ("while scanning a simple key", "while scanning a quoted scalar"):
+        if start is not None and e.context in ("while scanning a simple key",
+                                               "while scanning a quoted scalar"):
             mark = start  # the key without `:` or the string never closed, not where that was noticed
             if "quoted" in e.context:
                 problem, hint = "a quoted string is not closed", "end it with the same quote it starts with"
@@ -251,7 +252,7 @@ def parse_yaml(text: str, name: str, report: Report):
     if node is None:
         report.add("E005", "file is empty", Loc(name))
         return None
-    conv = _Converter(name, tuple(text.splitlines()))
+    conv = _Converter(name, text.splitlines())
     try:
         return conv.convert(node, 0)
     except RulesetError as e:
@@ -365,9 +366,9 @@ class _Converter:
         if isinstance(node, yaml.ScalarNode):
             return self.scalar(node)
         if isinstance(node, yaml.SequenceNode):
-            out = SrcList(self.convert(v, depth + 1) for v in node.value)
-            out.loc = self.loc(node.start_mark)
-            return out
+            items = SrcList(self.convert(v, depth + 1) for v in node.value)
+            items.loc = self.loc(node.start_mark)
+            return items
         out = SrcMap()
         out.loc = self.loc(node.start_mark)
         out.key_locs = {}

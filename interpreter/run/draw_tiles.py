@@ -54,7 +54,7 @@ def lines(board: dict, view: dict) -> list[str]:
     counts: dict[str, int] = {}
     for sq in squares.values():
         counts[sq["region"]] = counts.get(sq["region"], 0) + 1
-    common = max(counts, key=counts.get)
+    common = max(counts, key=lambda region: counts[region])
     notes = []
     for label, sq in squares.items():
         if not sq["laid"] or not sq["face_up"]:

@@ -49,9 +49,11 @@ def _rules(rs) -> list[tuple[str, str, object, str]]:
         if expr is not None:
             out.append(("result", f"result: {what}", expr.loc, "    " + unparse.expr(expr) + "\n"))
     for name, expr in r.records.items():
-        out.append((f"record.{name}", f"record {name} ({expr.typ})", expr.loc, "    " + unparse.expr(expr) + "\n"))
+        out.append((f"record.{name}", f"record {name} ({expr.typ})", expr.loc,
+                    "    " + unparse.expr(expr) + "\n"))
     for name, expr in r.show.items():
-        out.append((f"show.{name}", f"show {name} ({expr.typ})", expr.loc, "    " + unparse.expr(expr) + "\n"))
+        out.append((f"show.{name}", f"show {name} ({expr.typ})", expr.loc,
+                    "    " + unparse.expr(expr) + "\n"))
     if r.evaluate is not None:
         out.append(("evaluate", "evaluate", r.evaluate.loc, "    " + unparse.expr(r.evaluate) + "\n"))
     return out

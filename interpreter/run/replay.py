@@ -78,7 +78,8 @@ def replay(path: Path, out) -> int:
             flush()
             dec = game.decision()
             if dec is None:
-                report.add("E305", f"decision {n}: the game asks for no decision here", Loc(str(path), n + 1, 1))
+                report.add("E305", f"decision {n}: the game asks for no decision here",
+                           Loc(str(path), n + 1, 1))
                 raise RulesetError(report)
             labels = dec.labels()
             pick = d.get("pick")
@@ -86,7 +87,8 @@ def replay(path: Path, out) -> int:
                 report.add("E305", f"decision {n}: option {pick!r} does not exist", Loc(str(path), n + 1, 1))
                 raise RulesetError(report)
             if "label" in d and labels[pick] != d["label"]:
-                report.add("E306", f"decision {n}: recorded \"{d['label']}\" but the game offers \"{labels[pick]}\"",
+                report.add("E306", f"decision {n}: recorded \"{d['label']}\" "
+                                   f"but the game offers \"{labels[pick]}\"",
                            Loc(str(path), n + 1, 1), "the record does not match these rules")
                 raise RulesetError(report)
             if dec.simultaneous:

@@ -6,6 +6,7 @@ the table after setup, a `script` of choices and checks, and `expect`ations at t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 from pathlib import Path
 
 from ..agents.base import RandomAgent
@@ -44,7 +45,8 @@ def run_scenario(path: Path | str) -> Outcome:
         return out
     # the scenario's own rules are parsed here, once, like the game's
     situation = parse_block(sc.situation, report) if sc.situation is not None else None
-    script_exprs = [parse_expr(item.expect, report) if item.expect is not None else None for item in sc.script]
+    script_exprs = [parse_expr(item.expect, report) if item.expect is not None else None
+                    for item in sc.script]
     final_exprs = [parse_expr(src, report) for src in sc.expect]
     if not report.ok:
         return out
@@ -63,11 +65,12 @@ def run_scenario(path: Path | str) -> Outcome:
     if not report.ok:
         return out
     plan = comp.plan
-    pending_error = None
+    pending_error: RuleError | None = None
+    game: Any = None  # stays None when setup fails: then `pending_error` says why
     try:
         game = Game(plan, sc.seed)
     except RuleError as e:
-        game, pending_error = None, e
+        pending_error = e
     for n, (item, check) in enumerate(checks, 1):
         where = _item_loc(data, n - 1, path)
         if item.expect_error is not None:
@@ -75,7 +78,8 @@ def run_scenario(path: Path | str) -> Outcome:
                 report.add("E403", f"expected the rule error `{item.expect_error}`, but none happened", where)
                 return out
             if str(item.expect_error) not in str(pending_error):
-                report.add("E403", f"expected the rule error `{item.expect_error}`, got: {pending_error}", where)
+                report.add("E403", f"expected the rule error `{item.expect_error}`, got: {pending_error}",
+                           where)
                 return out
             out.passed = report.ok
             return out
@@ -86,7 +90,8 @@ def run_scenario(path: Path | str) -> Outcome:
             try:
                 ok = check(_state(game), {})
             except RuleError as e:
-                report.add("E405", f"the expectation failed with a rule error: {_said(e)}", e.loc or loc_of(item.expect, where))
+                report.add("E405", f"the expectation failed with a rule error: {_said(e)}",
+                           e.loc or loc_of(item.expect, where))
                 return out
             if not ok:
                 report.add("E401", f"expectation is false: {item.expect}", loc_of(item.expect, where),
@@ -138,7 +143,8 @@ def run_scenario(path: Path | str) -> Outcome:
         try:
             ok = check(_state(game), {})
         except RuleError as e:
-            report.add("E405", f"the expectation failed with a rule error: {_said(e)}", e.loc or loc_of(src))
+            report.add("E405", f"the expectation failed with a rule error: {_said(e)}",
+                       e.loc or loc_of(src))
             return out
         if not ok:
             report.add("E401", f"expectation is false: {src}", loc_of(src), _context(game))

@@ -83,7 +83,8 @@ def simulate(name: str, games: int, players: int, seed: int, jobs: int | None = 
                 progress(len(results), games)
     else:
         with ProcessPoolExecutor(jobs, initializer=_init,
-                                 initargs=(name, tuple(variants), tuple(modules), players, seats, track)) as ex:
+                                 initargs=(name, tuple(variants), tuple(modules), players, seats,
+                                           track)) as ex:
             for part in ex.map(_play_range, tasks):
                 results.extend(part)
                 if progress:
@@ -104,8 +105,8 @@ def summarise(plan, loaded, results, games, players, seed, jobs, elapsed, seats)
     by_seat = []
     for s in range(players):
         lo, hi = wilson(wins[s], n)
-        by_seat.append({"seat": s + 1, "bot": seats[s], "wins": round(wins[s], 3), "rate": wins[s] / n if n else 0.0,
-                        "ci95": [lo, hi]})
+        by_seat.append({"seat": s + 1, "bot": seats[s], "wins": round(wins[s], 3),
+                        "rate": wins[s] / n if n else 0.0, "ci95": [lo, hi]})
     by_record = {}
     for key in plan.records:
         seen: dict = {}
@@ -121,7 +122,8 @@ def summarise(plan, loaded, results, games, players, seed, jobs, elapsed, seats)
         for v in sorted(seen, key=lambda x: (str(type(x)), x)):
             count, w = seen[v]
             lo, hi = wilson(w, count)
-            rows.append({"value": v, "seats": count, "wins": round(w, 3), "rate": w / count, "ci95": [lo, hi]})
+            rows.append({"value": v, "seats": count, "wins": round(w, 3), "rate": w / count,
+                         "ci95": [lo, hi]})
         by_record[key] = rows
     rounds = [r["rounds"] for r in done]
     decisions = [r["decisions"] for r in done]
@@ -133,7 +135,8 @@ def summarise(plan, loaded, results, games, players, seed, jobs, elapsed, seats)
         "games": games, "completed": n, "failed": len(failures),
         # games that ended with every seat tied first (a declared draw: shared in the win rates)
         "drawn": sum(1 for r in done if players > 1 and len(r["winners"]) == players),
-        "failures": [{"game": r["i"], "seed": game_seed(seed, r["i"]), "error": r["error"]} for r in failures[:5]],
+        "failures": [{"game": r["i"], "seed": game_seed(seed, r["i"]), "error": r["error"]}
+                     for r in failures[:5]],
         "players": players, "seats": seats, "seed": seed, "jobs": jobs,
         "wins_by_seat": by_seat, "wins_by": by_record,
         "length": {
@@ -159,13 +162,15 @@ def render(stats: dict) -> str:
              "wins by seat          rate   95% CI"]
     for row in stats["wins_by_seat"]:
         lo, hi = row["ci95"]
-        lines.append(f"  seat {row['seat']:<2} {row['bot']:<7}{row['wins']:>7g}  {pct(row['rate'])}  [{pct(lo)}, {pct(hi)}]")
+        lines.append(f"  seat {row['seat']:<2} {row['bot']:<7}{row['wins']:>7g}  {pct(row['rate'])}  "
+                     f"[{pct(lo)}, {pct(hi)}]")
     for key, rows in stats["wins_by"].items():
         lines.append("")
         lines.append(f"wins by {key.replace('_', ' ')}: value  seats  wins   rate   95% CI")
         for row in rows:
             lo, hi = row["ci95"]
-            lines.append(f"  {str(row['value']):>8}  {row['seats']:>6}  {row['wins']:>6g}  {pct(row['rate'])}  "
+            lines.append(f"  {str(row['value']):>8}  {row['seats']:>6}  {row['wins']:>6g}  "
+                         f"{pct(row['rate'])}  "
                          f"[{pct(lo)}, {pct(hi)}]")
     ln = stats["length"]
     lines += ["", f"length: {ln['rounds_mean']:.2f} rounds on average (median {ln['rounds_median']}, "

@@ -36,6 +36,7 @@ def playouts(plan, games: int = PLAYOUTS, report: Report | None = None) -> tuple
             bots = [RandomAgent(f"validate/{seed}/{s}") for s in range(plan.n_seats)]
             while not game.over:
                 d = game.decision()
+                assert d is not None  # a game that is not over waits for a decision
                 game.choose(bots[d.seat].choose(game, d) if d.seat is not None else 0)
             ended += 1
             rounds.append(game.st.g["__rounds"])
@@ -146,8 +147,8 @@ def _ruleset(folder: Path, v: Validation, only: dict | None = None) -> None:
     for kind, names in (("module", modules), ("variant", variants)):
         for name in names:
             mark = len(r.items)
-            kw = {"variants": [name]} if kind == "variant" else {"modules": [name]}
-            vrs = load_ruleset(folder, report=r, **kw)
+            vrs = load_ruleset(folder, variants=[name] if kind == "variant" else [],
+                               modules=[name] if kind == "module" else [], report=r)
             if vrs is None:
                 continue
             vplans = {}

@@ -33,7 +33,7 @@ def render_view(view: dict, plan) -> str:
     g = view["game"]
     if g:
         lines.append("  ".join(f"{k}: {_value(v)}" for k, v in g.items()))
-    shown = set()
+    shown: set[str] = set()
     for name, board in view["boards"].items():
         lines.append(f"{name}:")
         slots = board.get("slots")
@@ -48,7 +48,8 @@ def render_view(view: dict, plan) -> str:
             if piece is not None:
                 info = view["pieces"][piece]
                 owner = info["owner"]
-                who = "no player" if owner is None else ("you" if me is not None and owner == me + 1 else f"seat {owner}")
+                who = ("no player" if owner is None
+                       else ("you" if me is not None and owner == me + 1 else f"seat {owner}"))
                 extra = ", ".join(f"{k}: {_value(v)}" for k, v in info.items() if k not in ("owner", "slot"))
                 desc = f"{piece} ({who}{', ' + extra if extra else ''})"
             lines.append(f"  {i + 1}. {desc}")
