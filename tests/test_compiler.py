@@ -159,6 +159,18 @@ def test_limits_stop_a_runaway_rule_quickly_with_a_clear_error(capsys, tmp_path,
     assert took < 5, took
 
 
+def test_an_exponential_tree_of_calls_stops_at_once(capsys, tmp_path):
+    """f30 calls f29 twice, which calls f28 twice...: 2^31 calls, refused when the tree starts."""
+    fns = "".join(f"  f{i}:\n    params: {{x: int}}\n    value: \"f{i - 1}(x) + f{i - 1}(x)\"\n"
+                  for i in range(1, 31))
+    text = TINY.replace("functions:\n", "functions:\n  f0:\n    params: {x: int}\n    value: \"x\"\n" + fns)
+    path = game_file(tmp_path, text.replace("s.score += 1", "s.score += f30(1)"))
+    rc, out, took = play(capsys, path)
+    assert rc == 1 and "steps (loops and calls)" in out, out
+    assert where(path, "s.score += f30(1)").rsplit(":", 1)[0] in out
+    assert took < 5
+
+
 def test_a_rulesets_own_step_limit_cannot_exceed_the_engines(tmp_path):
     from interpreter.lang.limits import MAX_STEPS
 

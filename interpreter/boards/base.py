@@ -29,6 +29,9 @@ class BoardKind:
     Model: Any = None
     builtins: list[Builtin] = []
     has_places = False            # piles may be declared `of:` a board of this kind, one per place
+    # where a piece stands in the run-time data: (which list of `st.bd[index]`, the value there
+    # for a piece that is not on the board)
+    piece_at: tuple[int, Any] = (0, None)
 
     def __init__(self, name: str, index: int, decl, plan):
         self.name = name
@@ -51,6 +54,11 @@ class BoardKind:
 
     def clone(self, data):
         return data
+
+    def holds(self, data, p) -> bool:
+        """Does piece `p` stand on this board?"""
+        field, absent = self.piece_at
+        return data[field][p] != absent
 
     def view(self, st, seat) -> dict:
         """What a seat sees of this board, as data: {"kind", "pieces": [{"piece", "where", ...}],
@@ -130,10 +138,11 @@ def of_piece(cls, name: str, params: list[tuple[str, str]], returns: str | None,
             if len(boards) != 1:
                 return None
             ((i, k),) = boards
+            field, absent = k.piece_at
 
             def one(st, p, *rest):
                 data = st.bd[i]
-                if p is None or not k.holds(data, p):
+                if p is None or data[field][p] == absent:
                     return run(st, p, *rest)  # says what is wrong
                 return fn(k, data, p, *rest)
             return one

@@ -96,6 +96,7 @@ class Cells(BoardKind):
     noun = "a cell board"
     Model = CellsModel
     has_places = False
+    piece_at = (0, None)
 
     def __init__(self, name, index, decl, plan):
         super().__init__(name, index, decl, plan)
@@ -141,8 +142,6 @@ class Cells(BoardKind):
     def clone(self, data):
         return [data[0][:], data[1][:]]
 
-    def holds(self, data, p) -> bool:
-        return data[0][p] is not None
 
     def next_cells(self, data, pc) -> list[int]:
         at = data[0][pc]

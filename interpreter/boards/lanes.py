@@ -84,6 +84,7 @@ class Lanes(BoardKind):
     noun = "a lane track"
     Model = LanesModel
     has_places = False
+    piece_at = (0, None)
 
     def __init__(self, name, index, decl, plan):
         super().__init__(name, index, decl, plan)
@@ -124,8 +125,6 @@ class Lanes(BoardKind):
     def clone(self, data):
         return [data[0][:], data[1][:]]
 
-    def holds(self, data, p) -> bool:
-        return data[0][p] is not None
 
     # ---- geometry (static) ----------------------------------------------------------------
 

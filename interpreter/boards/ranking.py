@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..lang.errors import RuleError
 from ..lang.types import BOARD, INT, PIECE
-from ..library.api import Builtin, Param
+from ..library.api import Builtin, Param, Read
 from .base import BoardKind, kind_at, on_board, register
 
 
@@ -27,6 +27,7 @@ class Ranking(BoardKind):
     noun = "a ranking"
     Model = RankingModel
     has_places = True
+    piece_at = (1, 0)
 
     @property
     def places(self) -> int:
@@ -38,8 +39,6 @@ class Ranking(BoardKind):
     def clone(self, data):
         return [data[0][:], data[1][:]]
 
-    def holds(self, data, p) -> bool:
-        return data[1][p] != 0
 
     def positions(self, st) -> list[tuple[str, str]]:
         names = self.plan.piece_names
@@ -100,14 +99,7 @@ def _one_ranking(plan):
 
 def _slot_of_bind(plan, consts):
     i = _one_ranking(plan)
-    if i is None:
-        return None
-
-    def slot_of(st, p):
-        if p is None:
-            return _slot_of_run(st, p)  # says what is wrong
-        return st.bd[i][1][p]
-    return slot_of
+    return None if i is None else Read(i, 1)  # the slot per piece: 0 when not on the board
 
 
 _slot_of = Builtin("slot_of", (Param(PIECE, "the piece of `slot_of`"),), INT, _slot_of_run,
@@ -145,9 +137,25 @@ def _swap_run(st, a, b):
     where[a], where[b] = sb, sa
 
 
+def _swap_bind(plan, consts):
+    i = _one_ranking(plan)
+    if i is None:
+        return None
+
+    def swap(st, a, b):
+        slots, where = st.bd[i]
+        if a is None or b is None or not where[a] or not where[b]:
+            return _swap_run(st, a, b)  # says what is wrong
+        sa, sb = where[a], where[b]
+        slots[sa - 1], slots[sb - 1] = b, a
+        where[a], where[b] = sb, sa
+    return swap
+
+
 _swap = Builtin("swap", (Param(PIECE, "the first piece `swap` exchanges"),
                          Param(PIECE, "the second piece `swap` exchanges")),
-                None, _swap_run, "the two pieces exchange their slots (on the same board)", kind="ranking")
+                None, _swap_run, "the two pieces exchange their slots (on the same board)",
+                bind=_swap_bind, kind="ranking")
 
 
 def _set_order_run(st, b, pieces):

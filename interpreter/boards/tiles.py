@@ -87,6 +87,7 @@ class Tiles(BoardKind):
     noun = "a tile grid"
     Model = TilesModel
     has_places = True
+    piece_at = (1, 0)
 
     def __init__(self, name, index, decl, plan):
         super().__init__(name, index, decl, plan)
@@ -144,8 +145,6 @@ class Tiles(BoardKind):
     def clone(self, data):
         return [data[0][:], data[1][:]]
 
-    def holds(self, data, p) -> bool:
-        return data[1][p] != 0
 
     def positions(self, st) -> list[tuple[str, str]]:
         names = self.plan.piece_names

@@ -112,24 +112,21 @@ class Compiler(Lowerer):
     # ---- units ---------------------------------------------------------------------------------
 
     def function(self, name: str, fd) -> None:
-        """`def f_NAME(st, params...)`: one step per call, its value checked when computed."""
+        """`def f_NAME(st, params...)`: its value, checked when a product may explode it. Its
+        calls are counted by whoever starts the call tree (`Lowerer.weight`)."""
         params = self.sym.functions[name]
         fx = Fn(fast=True)
         rule = f"functions.{name}"
-        body = self.steps_charge(P.const(1), fd.body.loc, self._calls_message())
+        body: list[ast.stmt] = []
         value = self.expr(fd.body, fx)
-        if self.grows(fd.body):
+        if self.grows(fd.body, chain=True):
             t = fx.tmp()
-            body += [P.assign(P.store(t), value), *self.check_stmt(P.name(t), fd.body, fd.body.loc),
-                     ast.Return(P.name(t))]
+            body += [P.assign(P.store(t), value),
+                     *self.check_stmt(P.name(t), fd.body, fd.body.loc, chain=True), ast.Return(P.name(t))]
         else:
             body.append(ast.Return(value))
         fn = P.function(self.functions[name], ["st", *(local_name(k) for k in params)], body)
         self.cg.define(fn, rule, fd.body.loc, entry=False, publish=True)
-
-    def _calls_message(self) -> str:
-        return (f"the rules made more than {self.limit} steps (loops and calls) without ending "
-                "(`limits.max_steps`)")
 
     def procedure_fn(self, name: str):
         """A procedure: a Python function of (st, args...) when it never waits, else machine
@@ -149,7 +146,7 @@ class Compiler(Lowerer):
             code.extend(em.code)
             return code
         fx = Fn(fast=True)
-        body = self.steps_charge(P.const(1), pd.body.loc, self._calls_message())
+        body = self.charge_calls(1 + self.weight(*pd.body.body), pd.body.loc)
         body += self.stmts(pd.body.body, fx, rule)
         fn = P.function(self.cg.fresh(ident("p", name)), ["st", *(local_name(k) for k in params)], body)
         made = self.cg.define(fn, rule, pd.body.loc, entry=True)
@@ -157,7 +154,7 @@ class Compiler(Lowerer):
         return made
 
     def _charge_fn(self):
-        limit, message = self.limit, self._calls_message()
+        limit, message = self.limit, self.calls_message()
 
         def charge(st, env):
             st.steps += 1
@@ -187,6 +184,7 @@ class Compiler(Lowerer):
         body += self.stmts(tr.body.body, fx, rule) if tr.body is not None else []
         if tr.cond is not None:
             body = [P.place(ast.If(self.expr(tr.cond, fx), body, []), tr.cond.loc)]
+        body = self.charge_calls(1 + self.weight(tr.cond, *(tr.body.body if tr.body else [])), tr.loc) + body
         fn = P.function(self.cg.fresh(ident("t", tr.id)), ["st"], body)
         made = self.cg.define(fn, rule, tr.loc, entry=True)
         self._trigs[tr.id] = made
@@ -197,7 +195,8 @@ class Compiler(Lowerer):
         fx = Fn(fast=False)
         if comps:
             fx.comp.update(comps)
-        fn = P.function(self.cg.fresh(ident("e", rule)), ["st", "env"], [ast.Return(self.expr(expr, fx))])
+        body = self.charge_calls(self.weight(expr), expr.loc) + [ast.Return(self.expr(expr, fx))]
+        fn = P.function(self.cg.fresh(ident("e", rule)), ["st", "env"], body)
         return self.cg.define(fn, rule, expr.loc, entry=True)
 
     def block_fn(self, stmts: list[n.Stmt], rule: str, loops: int = 0):
@@ -208,6 +207,7 @@ class Compiler(Lowerer):
         body = self.stmts(stmts, fx, rule, loops)
         if not body:
             return None
+        body = self.charge_calls(self.weight(*stmts), stmts[0].loc) + body
         own = _bound_in(stmts)
         outer: dict[str, None] = {}     # locals of the rule from before these statements
         changed: set[str] = set()       # ... and those these statements change
@@ -330,7 +330,8 @@ class Compiler(Lowerer):
         """fn(st, env) -> the list a machine-level loop goes through (a pile: a copy)."""
         fx = Fn(fast=False)
         value = self.items(source, fx, copy=True) if source.typ == PILE else self.expr(source, fx)
-        fn = P.function(self.cg.fresh(ident("e", rule)), ["st", "env"], [ast.Return(value)])
+        body = self.charge_calls(self.weight(source), source.loc) + [ast.Return(value)]
+        fn = P.function(self.cg.fresh(ident("e", rule)), ["st", "env"], body)
         return self.cg.define(fn, rule, source.loc, entry=True)
 
     def emit_code(self, event: str, em: _Emitter, w) -> None:
@@ -382,6 +383,11 @@ class Compiler(Lowerer):
                                         opt.source.loc))
                 var = fx.tmp("o_")
                 fx.comp[id(opt.ref)] = var
+                w = self.weight(opt.cond)  # the `if` is tested for each item: its calls each time
+                if w:
+                    length = P.call(P.name("len"), P.name(items))
+                    body += self.steps_charge(P.binop(length, ast.Mult(), P.const(w)), opt.loc,
+                                              self.calls_message())
                 test = self.expr(opt.cond, fx) if opt.cond is not None else None
                 add = P.expr_stmt(P.call(P.name("add"), ast.Tuple([P.const(i), P.name(var)], P.LOAD)))
                 inner = [P.place(ast.If(test, [add], []), opt.loc)] if test is not None else [add]
@@ -400,6 +406,9 @@ class Compiler(Lowerer):
         for j in jumps:
             em.set(j, JMP, (s.loc, rule), em.here())
         body.append(ast.Return(P.name("out")))
+        once = [o.source for o in s.options if o.source is not None]
+        once += [o.cond for o in s.options if o.source is None and o.cond is not None]
+        body = self.charge_calls(self.weight(*once), s.loc) + body
         fn = P.function(self.cg.fresh(ident("options", rule)), ["st", "env"], body)
         spec.list_options = self.cg.define(fn, rule, s.loc, entry=True)
 

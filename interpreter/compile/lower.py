@@ -21,7 +21,7 @@ from ..lang.errors import EndGame, GameTooLong, RuleError
 from ..lang.limits import MAX_INT, MAX_LIST, MAX_TEXT
 from ..lang.show import show
 from ..lang.types import ANY, BOOL, CARD, INT, PILE, TEXT, is_list, iterable_elem
-from ..library.api import NOT_CONST
+from ..library.api import NOT_CONST, Read
 from . import pyast as P
 from .codegen import Codegen, ident
 
@@ -101,6 +101,11 @@ def _pieces_of(at: int, n: int):
     return pieces
 
 
+def _literal(e: n.Expr) -> bool:
+    """A number written in the rule (its size is known)."""
+    return isinstance(e, n.Num) or (isinstance(e, n.Neg) and isinstance(e.operand, n.Num))
+
+
 class Lowerer:
     def __init__(self, checked: Checked, plan, cg: Codegen):
         self.ck = checked
@@ -119,7 +124,16 @@ class Lowerer:
                 raise GameTooLong(f"the rules went round their loops more than {limit} times "
                                   "(`limits.max_steps`)")
             return xs
+
+        def each_weighing(st, xs, w):
+            st.steps += len(xs) * w
+            if st.steps > limit:
+                raise GameTooLong(f"the rules made more than {limit} steps (loops and calls) "
+                                  "(`limits.max_steps`)")
+            return xs
         self.h_each = cg.helper("each", each)
+        self.h_each_w = cg.helper("each_w", each_weighing)
+        self._weights: dict[str, int] = {}
         for hname, fn in (("big", _big), ("int", _int), ("ints", _ints), ("range", _range),
                           ("join_list", _join_list), ("join_text", _join_text), ("index", _index),
                           ("end", _end_game), ("too_long", GameTooLong)):
@@ -242,7 +256,26 @@ class Lowerer:
         raise AssertionError(kind)  # pragma: no cover
 
     def x_Index(self, e: n.Index, fx: Fn) -> ast.expr:
-        return P.call(self.h("index"), self.items(e.obj, fx, copy=False), self.expr(e.index, fx))
+        i = e.index
+        length = self.static_len(e.obj)
+        if length is not None and length >= self.plan.n_seats and isinstance(i, n.Attr) \
+                and isinstance(i.ref, Ref) and i.ref.kind == "seat_number":
+            # `xs[s.number]` with as many items as seats: always in range (a seat is 0..n-1)
+            return P.sub(self.items(e.obj, fx, copy=False), self.expr(i.obj, fx))
+        return P.call(self.h("index"), self.items(e.obj, fx, copy=False), self.expr(i, fx))
+
+    def static_len(self, e: n.Expr) -> int | None:
+        """The length of a list known when compiling (a kind of pieces, a param), or None."""
+        if isinstance(e, n.Name) and isinstance(e.ref, Ref):
+            if e.ref.kind == "pieces":
+                return len(self.plan.kind_pieces[e.ref.name])
+            if e.ref.kind == "param" and isinstance(e.ref.extra, list):
+                return len(e.ref.extra)
+            if e.ref.kind == "seats":
+                return self.plan.n_seats
+        if isinstance(e, n.ListLit):
+            return len(e.items)
+        return None
 
     def x_ListLit(self, e: n.ListLit, fx: Fn) -> ast.expr:
         return ast.List([self.expr(i, fx) for i in e.items], P.LOAD)
@@ -261,8 +294,74 @@ class Lowerer:
             return P.place(lst, e.loc)
         return value
 
+    # ---- steps: calls counted by the size of the call tree a rule starts ----------------------
+
+    def fn_weight(self, name: str) -> int:
+        """How many calls one call of function `name` makes, itself included, outside loops
+        (a loop charges its own calls each time round): known when compiling, since functions
+        never call themselves."""
+        w = self._weights.get(name)
+        if w is None:
+            w = self._weights[name] = 1 + self.weight(self.ck.rules.functions[name].body)
+        return w
+
+    def weight(self, *nodes) -> int:
+        """The steps these nodes take that are known when compiling: the calls of functions
+        they make outside their loops, each counted with its own call tree, and each loop over
+        a list whose length is known (one step each time round, and its body's). Other loops
+        count themselves while playing; procedures and triggers count their own steps."""
+        total = 0
+        stack = [x for x in nodes if x is not None]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, n.Call) and isinstance(x.ref, Ref) and x.ref.kind == "function":
+                total += self.fn_weight(x.ref.name)
+            if isinstance(x, (n.Comp, n.For)):
+                stack.append(x.source)  # once
+                length = self.const_len(x.source)
+                if length is not None:  # the loop's steps are known: counted here
+                    body = (x.item, x.cond) if isinstance(x, n.Comp) else x.body
+                    total += length * (1 + self.weight(*body))
+            elif not isinstance(x, n.While):
+                stack.extend(x.children())
+        return total
+
+    def const_len(self, e: n.Expr) -> int | None:
+        """The length of a list known when compiling, or None: a kind of pieces, the seats, a
+        param, a list written out, a built-in computed when compiling (`slots(grid)`)."""
+        length = self.static_len(e)
+        if length is not None or not (isinstance(e, n.Call) and isinstance(e.ref, Ref)
+                                       and e.ref.kind == "builtin"):
+            return length
+        b = e.ref.extra
+        if not b.pure:
+            return None
+        value = self.expr(e, Fn(fast=True))  # a pure built-in of constants is folded
+        if isinstance(value, ast.Name) and isinstance(self.cg.ns.get(value.id), list):
+            return len(self.cg.ns[value.id])
+        if isinstance(value, ast.Constant) and isinstance(value.value, (list, tuple)):
+            return len(value.value)
+        return None
+
+    def charge_calls(self, weight: int, loc) -> list[ast.stmt]:
+        """What a rule that starts call trees of this size charges when it runs."""
+        if weight <= 0:
+            return []
+        return self.steps_charge(P.const(weight), loc, self.calls_message())
+
+    def calls_message(self) -> str:
+        return (f"the rules made more than {self.limit} steps (loops and calls) without ending "
+                "(`limits.max_steps`)")
+
     def x_Comp(self, e: n.Comp, fx: Fn) -> ast.expr:
-        source = P.call(self.h_each, self.st(), self.items(e.source, fx, copy=False))
+        w = 1 + self.weight(e.item, e.cond)  # each time round: one step and the item's calls
+        items = self.items(e.source, fx, copy=False)
+        if self.const_len(e.source) is not None:
+            source = items  # counted where the rule starts (`weight`)
+        elif w == 1:
+            source = P.call(self.h_each, self.st(), items)
+        else:
+            source = P.call(self.h_each_w, self.st(), items, P.const(w))
         py = fx.tmp("c_")
         fx.comp[id(e.ref)] = py
         item = self.checked(e.item, fx)
@@ -368,46 +467,60 @@ class Lowerer:
                 value = NOT_CONST  # fails when played: leave it to the game, at its position
             if value is not NOT_CONST and (value is None or isinstance(value, (bool, int, str))):
                 return P.const(value)
+            if isinstance(value, list) and all(isinstance(v, (bool, int, str)) for v in value):
+                return self.cg.const(value, b.name)
         run = b.run
         if b.typed is not None:
             run = b.typed([a.typ for a in e.args]) or run
         if b.bind is not None:
             bound = b.bind(self.plan, consts)
+            if isinstance(bound, Read):
+                data = P.sub(P.sub(P.attr(self.st(), "bd"), P.const(bound.board)), P.const(bound.field))
+                return P.sub(data, args[0])
             if bound is not None:
                 run = bound
         return P.call(self.cg.const(run, b.name), self.st(), *args)
 
     # ---- numbers kept: checked against the limit -------------------------------------------------
 
-    def grows(self, e: n.Expr) -> bool:
+    def grows(self, e: n.Expr, chain: bool = False) -> bool:
         """Can arithmetic have made this number (or a number in this list) large, so that it is
-        checked where it is kept?"""
+        checked where it is kept?
+
+        Where a value is stored (a variable), a loop can apply any arithmetic to it again and
+        again: any `+`, `-` or `*` counts. Where it only passes on (an argument, a function's
+        value, an item of a list being built: `chain`), it can pass through at most as many
+        calls as the game has rules (they never call themselves), so only a product of two
+        numbers that are not written in the rule can explode; the rest is checked when stored."""
         if is_list(e.typ):
             if isinstance(e, n.ListLit):
-                return any(self.grows(i) for i in e.items)
+                return any(self.grows(i, chain) for i in e.items)
             if isinstance(e, n.Comp):
-                return self.grows(e.item)
+                return self.grows(e.item, chain)
             if isinstance(e, n.BinOp):
-                return self.grows(e.left) or self.grows(e.right)
+                return self.grows(e.left, chain) or self.grows(e.right, chain)
             if isinstance(e, n.IfExpr):
-                return self.grows(e.then) or self.grows(e.orelse)
+                return self.grows(e.then, chain) or self.grows(e.orelse, chain)
             return False
         if e.typ not in (INT, ANY):
             return False
         if isinstance(e, n.BinOp):
+            if chain:
+                return e.op == "*" and not (_literal(e.left) or _literal(e.right))
             return e.op in _GROW
         if isinstance(e, n.Neg):
-            return True
+            return not chain
         if isinstance(e, n.IfExpr):
-            return self.grows(e.then) or self.grows(e.orelse)
+            return self.grows(e.then, chain) or self.grows(e.orelse, chain)
         if isinstance(e, n.Call) and isinstance(e.ref, Ref) and e.ref.kind == "builtin":
-            return e.ref.name == "sum"
+            return e.ref.name == "sum" and not chain
         return False
 
     def checked(self, e: n.Expr, fx: Fn) -> ast.expr:
-        """The value of `e`, checked against MAX_INT when arithmetic made it (an expression)."""
+        """The value of `e` passed on (an argument, an item), checked against MAX_INT when a
+        product may have made it explode (see `grows`)."""
         value = self.expr(e, fx)
-        if P.is_const(value) or not self.grows(e):
+        if P.is_const(value) or not self.grows(e, chain=True):
             return value
         if e.typ in (INT, ANY):
             return P.place(P.call(self.h("int"), value), e.loc)
@@ -415,9 +528,9 @@ class Lowerer:
             return P.place(P.call(self.h("ints"), value), e.loc)
         return value
 
-    def check_stmt(self, target: ast.expr, e: n.Expr | None, loc) -> list[ast.stmt]:
+    def check_stmt(self, target: ast.expr, e: n.Expr | None, loc, chain: bool = False) -> list[ast.stmt]:
         """After `target = e`: a statement checking the number kept, when it may have grown."""
-        if e is not None and not self.grows(e):
+        if e is not None and not self.grows(e, chain):
             return []
         if e is not None and is_list(e.typ):
             return [P.place(P.expr_stmt(P.call(self.h("ints"), target)), loc)]
@@ -552,14 +665,18 @@ class Lowerer:
     def s_For(self, s: n.For, fx: Fn, rule, loops):
         items = fx.tmp("items")
         out: list[ast.stmt] = [P.assign(P.store(items), self.items(s.source, fx, copy=True))]
-        out += self.steps_charge(P.call(P.name("len"), P.name(items)), s.loc)
+        w = 1 + self.weight(*s.body)  # each time round: one step and the body's calls
+        length = P.call(P.name("len"), P.name(items))
+        if self.const_len(s.source) is None:  # else counted where the rule starts (`weight`)
+            out += self.steps_charge(length if w == 1 else P.binop(length, ast.Mult(), P.const(w)), s.loc)
         body = self.stmts(s.body, fx, rule, loops + 1) or [ast.Pass()]
         out.append(ast.For(self.var(s.ref, fx, store=True), P.name(items), body, []))
         return out
 
     def s_While(self, s: n.While, fx: Fn, rule, loops):
         message = f"a `while` loop ran past the step limit ({self.limit})"
-        body = self.steps_charge(P.const(1), s.loc, message) + self.stmts(s.body, fx, rule, loops + 1)
+        w = 1 + self.weight(s.cond, *s.body)
+        body = self.steps_charge(P.const(w), s.loc, message) + self.stmts(s.body, fx, rule, loops + 1)
         return [ast.While(self.expr(s.cond, fx), body, [])]
 
     def s_Choose(self, s, fx, rule, loops):  # pragma: no cover - the flow compiles these

@@ -31,7 +31,7 @@ class Builtin:
     # arguments it is computed once when compiling.
     pure: bool = False
     # bind(plan, consts) -> a function of (st, *args) made for this game and these constant
-    # arguments (a board named in the rule, a kind of line written out), or None.
+    # arguments (a board named in the rule, a kind of line written out), a `Read`, or None.
     # `consts[i]` is the value of argument i when it is known when compiling, else NOT_CONST.
     bind: Callable[..., Any] | None = None
     kind: str | None = None              # the board kind that brings it (None: the core language)
@@ -41,6 +41,15 @@ class Builtin:
     @property
     def effect(self) -> bool:
         return self.returns is None
+
+
+@dataclass(frozen=True)
+class Read:
+    """What `bind` may return instead of a function: the value is `st.bd[board][field][arg]`,
+    one entry of a board's run-time data read by the built-in's only argument (the compiler
+    writes it as that read, with no call)."""
+    board: int
+    field: int
 
 
 class _NotConst:
