@@ -112,7 +112,17 @@ def test_an_error_inside_a_function_is_placed_in_its_body_with_the_call_as_conte
     path = game_file(tmp_path, TINY.replace("s.score += 1", "s.score += twice(zero)"))
     rc, text, _ = play(capsys, path)
     assert rc == 1
+    # `half` is small: it is written into `twice`, whose call from the step is the context
     assert f"{where(path, '10 // x')}: division by zero (`//` or `%` by 0) (in rule `functions.half`, " \
+           "called from `functions.twice`)" in text, text
+
+
+def test_the_context_of_an_error_in_a_function_names_where_it_was_called(capsys, tmp_path):
+    path = game_file(tmp_path, TINY.replace('value: "10 // x"', 'value: "10 // abs(x)"')
+                     .replace("s.score += 1", "s.score += twice(zero)"))
+    rc, text, _ = play(capsys, path)
+    assert rc == 1
+    assert f"{where(path, '10 // abs(x)')}: division by zero (`//` or `%` by 0) (in rule `functions.half`, " \
            f"called from `functions.twice` at {where(path, 'half(x) + half(x)')})" in text, text
 
 

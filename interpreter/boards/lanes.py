@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..lang.errors import RuleError
 from ..lang.types import BOOL, INT, PIECE, TEXT, listof
-from ..library.api import Builtin, Param
+from ..library.api import Builtin, Param, Read
 from .base import BoardKind, kind_at, of_piece, on_board, register
 
 
@@ -348,6 +348,15 @@ def _piece_fn(name: str, typ: str, doc: str, compute) -> Builtin:
 _progress = _piece_fn("progress", INT,
                       "spaces covered since the start/finish line (negative on a grid before it)",
                       lambda k, data, p: data[0][p])
+
+
+def _progress_bind(plan, consts):
+    boards = _lanes(plan)
+    # in a game with one track, a read of the piece's progress (None: off the track, an error)
+    return Read(boards[0][0], 0, None) if len(boards) == 1 else None
+
+
+_progress.bind = _progress_bind
 _space_of = _piece_fn("space_of", INT, "the space it stands on, 0..spaces-1",
                       lambda k, data, p: data[0][p] % k.L)
 _spot_of = _piece_fn("spot_of", INT, "the spot it stands on, 1..spots", lambda k, data, p: data[1][p])

@@ -118,7 +118,8 @@ class Compiler(Lowerer):
         fx = Fn(fast=True)
         rule = f"functions.{name}"
         body: list[ast.stmt] = []
-        value = self.expr(fd.body, fx)
+        first, (value,) = self.hoisting(fx, fd.body)
+        body += first
         if self.grows(fd.body, chain=True):
             t = fx.tmp()
             body += [P.assign(P.store(t), value),
@@ -140,7 +141,6 @@ class Compiler(Lowerer):
             code: list = []
             self._procs[name] = code  # filled in below (a call to itself is refused by the checker)
             em = _Emitter()
-            em.emit(EXEC, (pd.body.loc, rule), self._charge_fn())
             self.block_code(pd.body.body, rule, em, loops=0, machine_loops=0)
             em.emit(RET, (pd.body.loc, rule))
             code.extend(em.code)
@@ -152,15 +152,6 @@ class Compiler(Lowerer):
         made = self.cg.define(fn, rule, pd.body.loc, entry=True)
         self._procs[name] = made
         return made
-
-    def _charge_fn(self):
-        limit, message = self.limit, self.calls_message()
-
-        def charge(st, env):
-            st.steps += 1
-            if st.steps > limit:
-                raise GameTooLong(message)
-        return charge
 
     def trigger_fn(self, tr):
         """A trigger that never waits: fn(st) that tests its `if`, traces and runs its block."""
@@ -195,7 +186,8 @@ class Compiler(Lowerer):
         fx = Fn(fast=False)
         if comps:
             fx.comp.update(comps)
-        body = self.charge_calls(self.weight(expr), expr.loc) + [ast.Return(self.expr(expr, fx))]
+        first, (value,) = self.hoisting(fx, expr)
+        body = self.charge_calls(self.weight(expr), expr.loc) + first + [ast.Return(value)]
         fn = P.function(self.cg.fresh(ident("e", rule)), ["st", "env"], body)
         return self.cg.define(fn, rule, expr.loc, entry=True)
 

@@ -16,6 +16,7 @@ import ast
 from typing import Any
 
 from ..check.checker import Checked, Local, Ref
+from ..engine.boundary import register_inlined
 from ..lang import nodes as n
 from ..lang.errors import EndGame, GameTooLong, RuleError
 from ..lang.limits import MAX_INT, MAX_LIST, MAX_TEXT
@@ -38,6 +39,11 @@ class Fn:
         self.fast = fast
         self.comp: dict[int, str] = {}   # id(Local) of a comprehension variable -> its Python name
         self.count = 0
+        # statements to run before the statement being lowered (the list a comprehension goes
+        # through, and its count of steps), while what is lowered is evaluated unconditionally
+        self.hoist: list | None = None
+        self.in_iterable = False  # lowering a comprehension's list: Python allows no `:=` there
+        self.given: dict[int, ast.expr] = {}  # id(Local) of an inlined function's parameter -> its argument
 
     def tmp(self, base: str = "t") -> str:
         self.count += 1
@@ -134,6 +140,7 @@ class Lowerer:
         self.h_each = cg.helper("each", each)
         self.h_each_w = cg.helper("each_w", each_weighing)
         self._weights: dict[str, int] = {}
+        self._inline: dict = {}
         for hname, fn in (("big", _big), ("int", _int), ("ints", _ints), ("range", _range),
                           ("join_list", _join_list), ("join_text", _join_text), ("index", _index),
                           ("end", _end_game), ("too_long", GameTooLong)):
@@ -159,6 +166,9 @@ class Lowerer:
         return [P.place(s, loc) for s in stmts]
 
     def var(self, local: Local, fx: Fn, store: bool = False) -> ast.expr:
+        given = fx.given.get(id(local))
+        if given is not None and not store:
+            return given  # the argument of an inlined function, used once
         py = fx.comp.get(id(local))
         if py is not None:
             return P.store(py) if store else P.name(py)
@@ -355,28 +365,72 @@ class Lowerer:
 
     def x_Comp(self, e: n.Comp, fx: Fn) -> ast.expr:
         w = 1 + self.weight(e.item, e.cond)  # each time round: one step and the item's calls
-        items = self.items(e.source, fx, copy=False)
+        saved_iter, fx.in_iterable = fx.in_iterable, fx.hoist is None
+        try:
+            items = self.items(e.source, fx, copy=False)
+        finally:
+            fx.in_iterable = saved_iter
+        source: ast.expr
         if self.const_len(e.source) is not None:
             source = items  # counted where the rule starts (`weight`)
+        elif fx.hoist is not None:  # computed before the statement, its steps counted there
+            t = fx.tmp("items")
+            fx.hoist.append(P.place(P.assign(P.store(t), items), e.source.loc))
+            length = P.call(P.name("len"), P.name(t))
+            fx.hoist.extend(self.steps_charge(length if w == 1 else P.binop(length, ast.Mult(), P.const(w)),
+                                              e.source.loc))
+            source = P.name(t)
         elif w == 1:
             source = P.call(self.h_each, self.st(), items)
         else:
             source = P.call(self.h_each_w, self.st(), items, P.const(w))
         py = fx.tmp("c_")
         fx.comp[id(e.ref)] = py
-        item = self.checked(e.item, fx)
-        conds = [self.expr(e.cond, fx)] if e.cond is not None else []
+        saved, fx.hoist = fx.hoist, None  # the item and the filter run each time round
+        saved_iter, fx.in_iterable = fx.in_iterable, False
+        try:
+            item = self.checked(e.item, fx)
+            conds = [self.expr(e.cond, fx)] if e.cond is not None else []
+        finally:
+            fx.hoist, fx.in_iterable = saved, saved_iter
         gen = ast.comprehension(P.store(py), P.place(source, e.source.loc), conds, 0)
         return ast.ListComp(item, [gen])
 
     def x_IfExpr(self, e: n.IfExpr, fx: Fn) -> ast.expr:
-        return ast.IfExp(self.expr(e.cond, fx), self.expr(e.then, fx), self.expr(e.orelse, fx))
+        cond = self.expr(e.cond, fx)
+        return ast.IfExp(cond, self.maybe(e.then, fx), self.maybe(e.orelse, fx))
 
     def x_And(self, e, fx):
-        return ast.BoolOp(ast.And(), [self.expr(e.left, fx), self.expr(e.right, fx)])
+        left = self.expr(e.left, fx)
+        return ast.BoolOp(ast.And(), [left, self.maybe(e.right, fx)])
 
     def x_Or(self, e, fx):
-        return ast.BoolOp(ast.Or(), [self.expr(e.left, fx), self.expr(e.right, fx)])
+        left = self.expr(e.left, fx)
+        return ast.BoolOp(ast.Or(), [left, self.maybe(e.right, fx)])
+
+    def maybe(self, e: n.Expr, fx: Fn) -> ast.expr:
+        """An expression evaluated only sometimes: nothing in it is hoisted before the statement."""
+        saved, fx.hoist = fx.hoist, None
+        try:
+            return self.expr(e, fx)
+        finally:
+            fx.hoist = saved
+
+    def hoisting(self, fx: Fn, *exprs: n.Expr | None):
+        """Lower statement parts evaluated unconditionally, in order: (statements to run first,
+        their Python forms). A comprehension among them has its list computed and its steps
+        counted by those first statements, without a call. Not when a part meets chance: the
+        order of draws would change."""
+        parts = [e for e in exprs if e is not None]
+        if any(isinstance(x, n.Call) and isinstance(x.ref, Ref) and x.ref.kind == "builtin"
+               and x.ref.extra.chance for e in parts for x in n.walk(e)):
+            return [], [self.expr(e, fx) if e is not None else None for e in exprs]
+        saved, fx.hoist = fx.hoist, []
+        try:
+            lowered = [self.expr(e, fx) if e is not None else None for e in exprs]
+            return fx.hoist, lowered
+        finally:
+            fx.hoist = saved
 
     def x_Not(self, e, fx):
         return ast.UnaryOp(ast.Not(), self.expr(e.operand, fx))
@@ -422,10 +476,47 @@ class Lowerer:
             return self.builtin(e, fx)
         if ref.kind == "function":
             args = [self.checked(a, fx) for a in e.args]
+            params = self.inlinable(ref.name, e)
+            if params is not None:  # a small function written into the caller
+                saved = fx.given
+                fx.given = {**saved, **{id(local): arg for local, arg in zip(params, args)}}
+                try:
+                    return self.expr(self.ck.rules.functions[ref.name].body, fx)
+                finally:
+                    fx.given = saved
             return P.call(P.name(self.functions[ref.name]), self.st(), *args)
         if ref.kind == "pile_of":
             return self.pile_of(e, fx)
         raise AssertionError(ref.kind)  # pragma: no cover
+
+    def inlinable(self, name: str, call: n.Call) -> list | None:
+        """The parameters (locals, in order) of function `name` when a call of it can be written
+        into the caller: its body is a few nodes that call no function, read each parameter at
+        most once, and need no check of its value; and it is in the caller's file (the
+        positions of the code written in are the body's). None otherwise."""
+        found = self._inline.get(name, False)
+        if found is False:
+            found = None
+            body = self.ck.rules.functions[name].body
+            nodes = list(n.walk(body))
+            params = list(self.sym.functions[name])
+            uses: dict[str, list] = {p: [] for p in params}
+            for x in nodes:
+                if isinstance(x, n.Name) and isinstance(x.ref, Ref) and x.ref.kind == "local" \
+                        and x.ref.extra.name in uses:
+                    uses[x.ref.extra.name].append(x.ref.extra)
+            simple = all(isinstance(x, (n.Name, n.Num, n.Bool, n.NoneLit, n.Attr, n.Index, n.BinOp,
+                                        n.Compare, n.Not, n.And, n.Or, n.IfExpr, n.Neg)) for x in nodes)
+            if simple and len(nodes) <= 12 and all(len(u) <= 1 for u in uses.values()) \
+                    and not self.grows(body, chain=True):
+                # a parameter not read still gets its argument evaluated: not inlined then
+                if all(len(u) == 1 for u in uses.values()):
+                    found = [uses[p][0] for p in params]
+                    register_inlined([x.loc for x in nodes], f"functions.{name}")
+            self._inline[name] = found
+        if found is not None and self.ck.rules.functions[name].body.loc.file != call.loc.file:
+            return None
+        return found
 
     def pile_of(self, e: n.Call, fx: Fn) -> ast.expr:
         """`hand(s)`: the pile of a seat or piece; `column(3)`: of a board's place (checked)."""
@@ -476,7 +567,19 @@ class Lowerer:
             bound = b.bind(self.plan, consts)
             if isinstance(bound, Read):
                 data = P.sub(P.sub(P.attr(self.st(), "bd"), P.const(bound.board)), P.const(bound.field))
-                return P.sub(data, args[0])
+                if bound.absent is NotImplemented:
+                    return P.sub(data, args[0])
+                if not fx.in_iterable:
+                    # (t if (t := st.bd[b][f][p]) != absent else run(st, p)): no call when present
+                    arg, again = args[0], args[0]
+                    if not isinstance(arg, (ast.Name, ast.Constant)):  # computed once
+                        held = fx.tmp()
+                        arg, again = ast.NamedExpr(P.store(held), arg), P.name(held)
+                    t = fx.tmp()
+                    read = ast.NamedExpr(P.store(t), P.sub(data, arg))
+                    test = P.compare(read, ast.IsNot() if bound.absent is None else ast.NotEq(),
+                                     P.const(bound.absent))
+                    return ast.IfExp(test, P.name(t), P.call(self.cg.const(b.run, b.name), self.st(), again))
             if bound is not None:
                 run = bound
         return P.call(self.cg.const(run, b.name), self.st(), *args)
@@ -556,10 +659,10 @@ class Lowerer:
         return [P.expr_stmt(P.call(self.h("end")))]
 
     def s_Let(self, s: n.Let, fx: Fn, rule, loops):
+        first, (value,) = self.hoisting(fx, s.value)
         target = self.var(s.ref, fx, store=True)
-        value = self.expr(s.value, fx)
         read = self.var(s.ref, fx)
-        return [P.assign(target, value), *self.check_stmt(read, s.value, s.loc)]
+        return [*first, P.assign(target, value), *self.check_stmt(read, s.value, s.loc)]
 
     def place_of(self, t: n.Expr, fx: Fn, store: bool) -> ast.expr:
         """A local, a game variable or `x.VAR` as a place to read or write."""
@@ -574,13 +677,13 @@ class Lowerer:
         return P.sub_store(P.attr(self.st(), "v"), index) if store else P.sub(P.attr(self.st(), "v"), index)
 
     def s_Assign(self, s: n.Assign, fx: Fn, rule, loops):
-        value = self.expr(s.value, fx)
+        first, (value,) = self.hoisting(fx, s.value)
         if isinstance(s.target, n.Name) or not self.grows(s.value):
-            return [P.assign(self.place_of(s.target, fx, True), value),
+            return [*first, P.assign(self.place_of(s.target, fx, True), value),
                     *self.check_stmt(self.place_of(s.target, fx, False), s.value, s.loc)]
         # `x.VAR = ...`: the place's index is computed once
         t = fx.tmp()
-        return [P.assign(P.store(t), value), *self.check_stmt(P.name(t), s.value, s.loc),
+        return [*first, P.assign(P.store(t), value), *self.check_stmt(P.name(t), s.value, s.loc),
                 P.assign(self.place_of(s.target, fx, True), P.name(t))]
 
     def s_AugAssign(self, s: n.AugAssign, fx: Fn, rule, loops):
@@ -655,12 +758,14 @@ class Lowerer:
                        [P.expr_stmt(P.call(P.attr(trace, "append"), entry))], [])]
 
     def s_If(self, s: n.If, fx: Fn, rule, loops):
+        first, (cond,) = self.hoisting(fx, s.branches[0].cond)  # only the first test always runs
         orelse = self.stmts(s.orelse, fx, rule, loops) if s.orelse is not None else []
-        for br in reversed(s.branches):
-            node = ast.If(self.expr(br.cond, fx), self.stmts(br.body, fx, rule, loops) or [ast.Pass()],
-                          orelse)
+        for k in range(len(s.branches) - 1, -1, -1):
+            br = s.branches[k]
+            test = cond if k == 0 else self.expr(br.cond, fx)
+            node = ast.If(test, self.stmts(br.body, fx, rule, loops) or [ast.Pass()], orelse)
             orelse = [P.place(node, br.loc)]
-        return orelse
+        return [*first, *orelse]
 
     def s_For(self, s: n.For, fx: Fn, rule, loops):
         items = fx.tmp("items")

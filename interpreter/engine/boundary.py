@@ -29,6 +29,16 @@ def register(code: CodeType, rule: str) -> None:
         stack.extend(k for k in c.co_consts if isinstance(k, CodeType))
 
 
+# Positions of functions written into their callers (small ones are inlined) -> their rule.
+_INLINED: dict[tuple, str] = {}
+
+
+def register_inlined(locs, rule: str) -> None:
+    """The positions of an inlined function's body: an error there is the function's."""
+    for loc in locs:
+        _INLINED[(loc.file, loc.line, loc.col)] = rule
+
+
 def rule_of(code: CodeType) -> str | None:
     return _RULES.get(code)
 
@@ -44,7 +54,7 @@ def _position(code: CodeType, lasti: int) -> Loc:
     return Loc(code.co_filename, line, (col or 0) + 1)
 
 
-def where(tb: TracebackType | None) -> tuple[Loc | None, str | None, list[tuple[Loc, str]]]:
+def where(tb: TracebackType | None) -> tuple[Loc | None, str | None, list[tuple[Loc | None, str]]]:
     """(position, rule, calls) of the deepest generated frame of a traceback; `calls` are the
     generated frames above it, outermost first: where each call that led there was made."""
     frames = []
@@ -56,7 +66,12 @@ def where(tb: TracebackType | None) -> tuple[Loc | None, str | None, list[tuple[
     if not frames:
         return None, None, []
     loc, rule = frames[-1]
-    return loc, rule, frames[:-1]
+    calls: list = frames[:-1]
+    inlined = _INLINED.get((loc.file, loc.line, loc.col))
+    if inlined is not None and inlined != rule:  # in a function written into this rule
+        calls.append((None, rule))
+        rule = inlined
+    return loc, rule, calls
 
 
 def describe(e: BaseException) -> str:

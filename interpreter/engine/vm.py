@@ -109,6 +109,10 @@ def run(st, EXEC=EXEC, JMPF=JMPF, FOR_NEXT=FOR_NEXT, JMP=JMP, CHOOSE=CHOOSE, CAL
                     else:
                         if len(frames) > MAX_FRAMES:
                             raise RuleError("procedures call each other too deeply")
+                        st.steps += 1  # a call is a step (a procedure that runs as Python counts itself)
+                        if st.steps > max_steps:
+                            raise GameTooLong(f"the rules made more than {max_steps} steps (loops and calls) "
+                                              "without ending (`limits.max_steps`)")
                         fr[1] = pc + 1
                         frames.append([body, 0, dict(zip(names, values))])
                         break

@@ -23,7 +23,7 @@ class RuleError(Exception):
         if not self.calls:
             return ""
         loc, rule = self.calls[-1]
-        return f"called from `{rule}` at {loc}"
+        return f"called from `{rule}` at {loc}" if loc is not None else f"called from `{rule}`"
 
     def __str__(self) -> str:
         where = f"{self.loc}: " if self.loc else ""

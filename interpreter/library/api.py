@@ -37,6 +37,7 @@ class Builtin:
     kind: str | None = None              # the board kind that brings it (None: the core language)
     # typed(arg_types) -> the `run` to use for arguments of these types (an overload), or None
     typed: Callable[..., Any] | None = None
+    chance: bool = False                 # draws from the game's random generator
 
     @property
     def effect(self) -> bool:
@@ -47,9 +48,11 @@ class Builtin:
 class Read:
     """What `bind` may return instead of a function: the value is `st.bd[board][field][arg]`,
     one entry of a board's run-time data read by the built-in's only argument (the compiler
-    writes it as that read, with no call)."""
+    writes it as that read, with no call). With `absent`: when the entry holds that value (the
+    piece is not on the board), the built-in's `run` is called instead (it says what is wrong)."""
     board: int
     field: int
+    absent: Any = NotImplemented   # NotImplemented: the entry is the value, whatever it holds
 
 
 class _NotConst:
