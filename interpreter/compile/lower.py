@@ -107,6 +107,12 @@ def _pieces_of(at: int, n: int):
     return pieces
 
 
+def _meets_chance(e: n.Expr) -> bool:
+    """Can evaluating `e` draw chance (so that the order of its parts matters)?"""
+    return any(isinstance(x, n.Call) and isinstance(x.ref, Ref) and x.ref.kind == "builtin"
+               and x.ref.extra.chance for x in n.walk(e))
+
+
 def _literal(e: n.Expr) -> bool:
     """A number written in the rule (its size is known)."""
     return isinstance(e, n.Num) or (isinstance(e, n.Neg) and isinstance(e.operand, n.Num))
@@ -422,8 +428,7 @@ class Lowerer:
         counted by those first statements, without a call. Not when a part meets chance: the
         order of draws would change."""
         parts = [e for e in exprs if e is not None]
-        if any(isinstance(x, n.Call) and isinstance(x.ref, Ref) and x.ref.kind == "builtin"
-               and x.ref.extra.chance for e in parts for x in n.walk(e)):
+        if any(_meets_chance(e) for e in parts):
             return [], [self.expr(e, fx) if e is not None else None for e in exprs]
         saved, fx.hoist = fx.hoist, []
         try:
@@ -477,7 +482,7 @@ class Lowerer:
         if ref.kind == "function":
             args = [self.checked(a, fx) for a in e.args]
             params = self.inlinable(ref.name, e)
-            if params is not None:  # a small function written into the caller
+            if params is not None and not _meets_chance(e):  # a small function written into the caller
                 saved = fx.given
                 fx.given = {**saved, **{id(local): arg for local, arg in zip(params, args)}}
                 try:

@@ -37,7 +37,7 @@ class Builtin:
     kind: str | None = None              # the board kind that brings it (None: the core language)
     # typed(arg_types) -> the `run` to use for arguments of these types (an overload), or None
     typed: Callable[..., Any] | None = None
-    chance: bool = False                 # draws from the game's random generator
+    chance: bool = False                 # may draw from a random generator (the game's or a bot's)
 
     @property
     def effect(self) -> bool:

@@ -16,12 +16,14 @@ def _size(st, xs):
     return len(xs)
 
 
-@builtin("top", [(PILE, "the pile `top` looks at")], CARD, "the top card of a pile, or none")
+# `top` and `bottom` of a pile nobody sees draw chance in a bot's lookahead (state.Belief)
+@builtin("top", [(PILE, "the pile `top` looks at")], CARD, "the top card of a pile, or none", chance=True)
 def _top(st, pile):
     return st.end(pile, -1)
 
 
-@builtin("bottom", [(PILE, "the pile `bottom` looks at")], CARD, "the bottom card of a pile, or none")
+@builtin("bottom", [(PILE, "the pile `bottom` looks at")], CARD, "the bottom card of a pile, or none",
+         chance=True)
 def _bottom(st, pile):
     return st.end(pile, 0)
 
