@@ -21,6 +21,7 @@ from interpreter.lang.diagnostics import Report
 from interpreter.lang.parser import parse_block, parse_expr
 from interpreter.load.rules import parse_rules
 from interpreter.load.ruleset import Ruleset, load_ruleset
+from test_diagnostics import find
 
 TINY = """\
 game: {id: tiny, name: Tiny, players: {min: 2, max: 2}}
@@ -70,13 +71,9 @@ def game_file(tmp_path: Path, text: str = TINY, **replace: str) -> Path:
 
 
 def where(path: Path, needle: str, nth: int = 1) -> str:
-    """`path:line:col` of the nth occurrence of `needle` in the file."""
-    text = path.read_text(encoding="utf-8")
-    at = -1
-    for _ in range(nth):
-        at = text.index(needle, at + 1)
-    line = text.count("\n", 0, at) + 1
-    col = at - (text.rfind("\n", 0, at) + 1) + 1
+    """`path:line:col` of the nth occurrence of `needle` in the file (from its text, never from
+    the tool's output)."""
+    line, col = find(path, needle, nth)
     return f"{path}:{line}:{col}"
 
 

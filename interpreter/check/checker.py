@@ -483,19 +483,13 @@ class Checker:
     def want(self, e: n.Expr, sc: Scope, want: str, what: str, loose: bool = False) -> str:
         t = self.expr(e, sc)
         if not compatible(t, want):
-            if loose:
-                self.type_error(f"{what} must be {want}, but this is {t}", e)
-            else:
-                self.type_error(f"{what} must be {want}, not {t}", e)
+            shown = "true or false (bool)" if want == BOOL and not loose else want
+            self.type_error(f"{what} must be {shown}, " + (f"but this is {t}" if loose or want == BOOL
+                                                           else f"not {t}"), e)
         return t
 
     def want_bool(self, e: n.Expr, sc: Scope, what: str, loose: bool = False) -> None:
-        t = self.expr(e, sc)
-        if not compatible(t, BOOL):
-            if loose:
-                self.type_error(f"{what} must be bool, but this is {t}", e)
-            else:
-                self.type_error(f"{what} must be true or false (bool), but this is {t}", e)
+        self.want(e, sc, BOOL, what, loose)
 
     def iterate(self, e: n.Expr, sc: Scope, message: str) -> str:
         t = self.expr(e, sc)

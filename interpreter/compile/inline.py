@@ -18,22 +18,16 @@ from . import pyast as P
 from .lower import Fn, reads_only_card
 
 
-def _size(lo, e: n.Call, fx: Fn):
-    arg = e.args[0]
-    if isinstance(arg, n.Comp):
-        table = _card_sum(lo, arg, fx, count=True)
-        if table is not None:
-            return table
-    return P.call(P.name("len"), lo.items(arg, fx, copy=False))
-
-
-def _sum(lo, e: n.Call, fx: Fn):
-    arg = e.args[0]
-    if isinstance(arg, n.Comp):
-        table = _card_sum(lo, arg, fx, count=False)
-        if table is not None:
-            return table
-    return P.call(P.name("sum"), lo.items(arg, fx, copy=False))
+def _reduce(python: str, count: bool):
+    """`size` (len) or `sum` of a list; of a comprehension over cards, through a table."""
+    def build(lo, e: n.Call, fx: Fn):
+        arg = e.args[0]
+        if isinstance(arg, n.Comp):
+            table = _card_sum(lo, arg, fx, count=count)
+            if table is not None:
+                return table
+        return P.call(P.name(python), lo.items(arg, fx, copy=False))
+    return build
 
 
 def _end(index: int):
@@ -101,7 +95,7 @@ def iterable_elem_is_card(comp: n.Comp) -> bool:
 
 
 INLINE = {
-    "size": _size, "sum": _sum, "top": _end(-1), "bottom": _end(0), "cards": _cards,
+    "size": _reduce("len", count=True), "sum": _reduce("sum", count=False), "top": _end(-1), "bottom": _end(0), "cards": _cards,
     "min": _extreme("min"), "max": _extreme("max"), "any": _python("any"), "all": _python("all"),
     "abs": _python("abs"),
 }
