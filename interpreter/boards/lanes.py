@@ -22,6 +22,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..lang.errors import RuleError
+from ..lang.limits import MAX_LIST
 from ..lang.types import BOOL, INT, PIECE, TEXT, listof
 from ..library.api import Builtin, Param, Read
 from .base import BoardKind, kind_at, of_piece, on_board, register
@@ -76,6 +77,11 @@ class LanesModel(BaseModel):
         if len({tuple(g) for g in self.grid}) != len(self.grid):
             raise ValueError("the grid names a spot twice")
         return self
+
+
+# Lines are looked up in a table grown lap by lap for progress up to this far (a race is a few
+# hundred spaces); beyond it (only a rule with absurd numbers goes there) they are computed.
+_TABLE = 100_000
 
 
 @register
@@ -145,7 +151,9 @@ class Lanes(BoardKind):
         lines = self.by_kind.get(kind, ())
         if not lines or b <= a:
             return out
-        if a >= 0:
+        if (b - a) // self.L * len(lines) > MAX_LIST:
+            raise RuleError(f"lines between {a} and {b}: more than {MAX_LIST} lines")
+        if 0 <= a and b <= _TABLE:
             marks = self.marks.get(kind)
             if marks is None or marks[-1] < b:
                 marks = self._marks(kind, b)
@@ -167,7 +175,9 @@ class Lanes(BoardKind):
         lines = self.by_kind.get(kind, ())
         if not lines or n <= 0:
             return []
-        if d >= 0:
+        if n > MAX_LIST:
+            raise RuleError(f"the next {n} lines: more than {MAX_LIST}")
+        if 0 <= d <= _TABLE:
             marks = self._marks(kind, d + (n // len(lines) + 1) * self.L)
             i = bisect_right(marks, d)
             return marks[i:i + n]

@@ -95,7 +95,8 @@ def iterable_elem_is_card(comp: n.Comp) -> bool:
 
 
 INLINE = {
-    "size": _reduce("len", count=True), "sum": _reduce("sum", count=False), "top": _end(-1), "bottom": _end(0), "cards": _cards,
+    "size": _reduce("len", count=True), "sum": _reduce("sum", count=False),
+    "top": _end(-1), "bottom": _end(0), "cards": _cards,
     "min": _extreme("min"), "max": _extreme("max"), "any": _python("any"), "all": _python("all"),
     "abs": _python("abs"),
 }

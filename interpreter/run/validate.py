@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..agents.base import RandomAgent
+from ..agents.greedy import GreedyAgent
 from ..compile import compile_ruleset
 from ..engine.game import Game
 from ..lang.errors import GameTooLong, RuleError
@@ -17,6 +18,8 @@ from ..ir.models import kind_of
 from ..lang.diagnostics import Loc, Report
 from ..load.ruleset import load_ruleset, read_file
 from ..load.structure import check_structure
+from .budget import budget
+from .view import render_view
 
 PLAYOUTS = 8
 
@@ -28,31 +31,61 @@ class Validation:
 
 
 def playouts(plan, games: int = PLAYOUTS, report: Report | None = None) -> tuple[int, list[int]]:
-    """Play `games` seeded random games; report the first failure; return (ended, rounds)."""
+    """Play `games` seeded games (random bots; the last with greedy bots when the game has an
+    `evaluate:`), doing everything a game will do: each decision's prompt and labels, the
+    greedy bot's `evaluate`, every seat's view (`show`) at each round, the result. Report the
+    first failure, with its seed; return (ended, rounds)."""
     ended, rounds = 0, []
     for seed in range(1, games + 1):
+        greedy = plan.evaluate is not None and seed == games
+        which = f"{'greedy' if greedy else 'random'} playout, seed {seed}, {plan.n_seats} players"
         try:
-            game = Game(plan, seed)
-            bots = [RandomAgent(f"validate/{seed}/{s}") for s in range(plan.n_seats)]
-            while not game.over:
-                d = game.decision()
-                assert d is not None  # a game that is not over waits for a decision
-                game.choose(bots[d.seat].choose(game, d) if d.seat is not None else 0)
+            with budget():
+                _playout(plan, seed, greedy)
+                game_rounds = _last_rounds[0]
             ended += 1
-            rounds.append(game.st.g["__rounds"])
+            rounds.append(game_rounds)
         except GameTooLong as e:
             if report is not None:
-                report.add("E201", f"the game does not end: {e.message} "
-                           f"(random playout, seed {seed}, {plan.n_seats} players)", e.loc,
+                report.add("E201", f"the game does not end: {e.message} ({which})", e.loc,
                            "check the `until` of each phase and the loops that wait for a condition")
             break
         except RuleError as e:
             if report is not None:
                 rule = f" in `{e.rule}`" if e.rule else ""
-                report.add("E202", f"a rule failed while playing{rule}: {e.message} "
-                           f"(random playout, seed {seed}, {plan.n_seats} players)", e.loc)
+                ctx = e.context()
+                report.add("E202", f"a rule failed while playing{rule}: {e.message}"
+                           + (f" ({ctx})" if ctx else "") + f" ({which})", e.loc)
             break
     return ended, rounds
+
+
+_last_rounds = [0]
+
+
+def _playout(plan, seed: int, greedy: bool) -> None:
+    game = Game(plan, seed)
+    kind = GreedyAgent if greedy else RandomAgent
+    bots = [kind(f"validate/{seed}/{s}") for s in range(plan.n_seats)]
+    seen_round = -1
+    while not game.over:
+        d = game.decision()
+        assert d is not None  # a game that is not over waits for a decision
+        _ = d.prompt, d.labels()  # what a person would be shown
+        if plan.evaluate is not None and d.seat is not None:
+            plan.evaluate(d._st, {"seat": d.seat})
+        if game.st.g["round"] != seen_round:  # every seat's view, once a round
+            seen_round = game.st.g["round"]
+            _views(game, plan)
+        game.choose(bots[d.seat].choose(game, d) if d.seat is not None else 0)
+    _views(game, plan)
+    game.result()
+    _last_rounds[0] = game.st.g["__rounds"]
+
+
+def _views(game, plan) -> None:
+    for seat in [None, *range(plan.n_seats)]:
+        render_view(game.view(seat), plan)
 
 
 def validate_path(path: Path) -> Validation:
@@ -143,7 +176,7 @@ def _ruleset(folder: Path, v: Validation, only: dict | None = None) -> None:
             f"{len(g.triggers)} triggers\n"
             f"  cards: {len(rs.cards)} kinds, {card_total} in all ({', '.join(c.id for c in rs.cards)})\n"
             f"  variants: {', '.join(variants) or 'none'}; modules: {', '.join(modules) or 'none'}\n"
-            f"  playouts: {ended} random games ended, {_rounds(rounds)}")
+            f"  playouts: {_games(ended, plans)}, {_rounds(rounds)}")
     for kind, names in (("module", modules), ("variant", variants)):
         for name in names:
             mark = len(r.items)
@@ -162,7 +195,7 @@ def _ruleset(folder: Path, v: Validation, only: dict | None = None) -> None:
                 continue
             ended, rounds = _play_all(vplans, r)
             if len(r.items) == mark:
-                v.summary.append(f"  {kind} {name}: ok; {ended} random games ended, {_rounds(rounds)}")
+                v.summary.append(f"  {kind} {name}: ok; {_games(ended, vplans)}, {_rounds(rounds)}")
 
 
 def _play_all(plans: dict, r: Report):
@@ -174,6 +207,11 @@ def _play_all(plans: dict, r: Report):
         if not r.ok:
             break
     return ended, rounds
+
+
+def _games(ended: int, plans: dict) -> str:
+    greedy = any(p.evaluate is not None for p in plans.values())
+    return f"{ended} games ended" + (" (random bots, greedy in the last of each count)" if greedy else "")
 
 
 def _rounds(rounds: list[int]) -> str:
