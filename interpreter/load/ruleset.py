@@ -3,11 +3,19 @@
 A module or variant is a list of patches aimed at stable ids (`steps.play`,
 `params.hand_size`); the merged game keeps each value's file position, so later errors point
 at whichever file a rule came from.
+
+What a ruleset may read, since a ruleset may come from a stranger: the files of its own folder
+(`game.yaml`, `variants/`, `modules/`, and what they include), and, when it sits in a project's
+`rulesets/` folder, the cards and track files of that project's `cards/` and `tracks/` folders.
+Every path is resolved (links followed) and checked against those folders before it is read,
+and variants, modules and tracks are asked for by name (`NAME_RE`), never by path.
 """
 from __future__ import annotations
 
 import copy
 import hashlib
+import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,9 +23,15 @@ from ..ir.models import CardsFile, GameFile, TrackFile, kind_of
 from ..lang.diagnostics import Loc, Report, did_you_mean
 from .rules import Rules, parse_rules
 from .structure import check_structure, loc_at
-from .yamlsrc import SrcMap, loc_of, parse_yaml, read_text
+from .yamlsrc import SrcMap, decode_text, loc_of, parse_yaml, read_bytes, read_text
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
+
+# The name of a variant, module, track or game where a path will be made of it.
+NAME_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
+_NAME_CHARS = "letters, digits, `_` and `-` (not starting with `-`)"
+_ALLOWED = ("a ruleset reads only the files in its own folder, and cards and track files in its "
+            "project's cards/ and tracks/ folders")
 
 
 @dataclass
@@ -33,11 +47,32 @@ class Ruleset:
     checked: object = None  # the checker's result, once checked (check/checker.py)
 
 
+def is_name(name) -> bool:
+    """Whether `name` may name a variant, module, track or game: `NAME_RE`, never a path."""
+    return isinstance(name, str) and NAME_RE.fullmatch(name) is not None
+
+
+def shown(name, width: int = 60) -> str:
+    """A name as a diagnostic quotes it: control characters (a NUL, a line break) escaped and a
+    long one cut short."""
+    text = name if isinstance(name, str) else repr(name)
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
 def find_ruleset(name: str) -> Path | None:
     """A ruleset folder by path, or by name under ./rulesets or the project's rulesets."""
     p = Path(name)
     if p.exists():
         return p
+    return find_game(name)
+
+
+def find_game(name: str) -> Path | None:
+    """A ruleset folder by its name only (`NAME_RE`), under ./rulesets or the project's rulesets:
+    for a name that comes from a file (a game record), never a path."""
+    if not is_name(name):
+        return None
     for base in (Path("rulesets"), PROJECT_ROOT / "rulesets"):
         if (base / name).is_dir():
             return base / name
@@ -45,64 +80,135 @@ def find_ruleset(name: str) -> Path | None:
 
 
 def read_file(path: Path, report: Report):
+    """Read and parse a designer's file named directly (on the command line, or found in a
+    folder of scenarios). A file in a ruleset, or in a project's cards/ or tracks/, that is a
+    link to a file outside the folders that ruleset may read is refused unread (E035)."""
+    areas = _areas_around(path)
+    if areas is not None:
+        real = _resolved(path)
+        if real is None or not any(_within(real, a) for a in areas):
+            report.add("E035", f"`{shown(path.name)}` is a link to a file outside the folders its "
+                       "ruleset may read; it is not read", Loc(str(path)), _ALLOWED)
+            return None
     text = read_text(path, report)
     if text is None:
         return None
     return parse_yaml(text, str(path), report)
 
 
-def _root_of(folder: Path) -> Path:
-    """What a ruleset may read: its project (the folder holding `rulesets/`), else itself."""
-    folder = folder.resolve()
-    for parent in [folder, *folder.parents]:
-        if parent.name == "rulesets":
-            return parent.parent
-    return folder
-
-
-def _inside(path: Path, root: Path) -> bool:
+def _areas_around(path: Path) -> list[Path] | None:
+    """Where a file may be read from, by where it is (its path as written, links not followed):
+    in a ruleset (a folder of a `rulesets/` folder, or one holding game.yaml), that ruleset's
+    folder and its project's cards/ and tracks/; in a project's cards/ or tracks/, those two;
+    None for a file in neither."""
     try:
-        path.resolve().relative_to(root)
-        return True
-    except ValueError:
-        return False
+        here = Path(os.path.abspath(path))
+        for folder in here.parents:
+            if folder.parent.name == "rulesets" or (folder / "game.yaml").is_file():
+                ruleset = _resolved(folder)
+                if ruleset is None:
+                    return []
+                project = project_of(ruleset)
+                return [ruleset, *((project / "cards", project / "tracks") if project else ())]
+            if folder.name in ("cards", "tracks") and (folder.parent / "rulesets").is_dir():
+                project = _resolved(folder.parent)
+                return [project / "cards", project / "tracks"] if project else []
+    except (OSError, ValueError):
+        return []
+    return None
+
+
+def _resolved(path: Path) -> Path | None:
+    """`path` made absolute with every link followed; None when it cannot be (a NUL in it, a
+    loop of links)."""
+    try:
+        return path.resolve()
+    except (OSError, ValueError, RuntimeError):
+        return None
+
+
+def project_of(folder: Path) -> Path | None:
+    """The project of a ruleset folder (resolved): the folder holding the `rulesets/` folder it
+    is in, or None when it is not in a `rulesets/` folder."""
+    return folder.parent.parent if folder.parent.name == "rulesets" else None
+
+
+def _within(path: Path, area: Path) -> bool:
+    return path == area or area in path.parents
 
 
 class _Loader:
+    """Reads a ruleset's files, each checked against the folders the ruleset may read, and
+    hashes what it read (the digest)."""
+
     def __init__(self, folder: Path, report: Report):
-        self.folder = folder
-        self.root = _root_of(folder)
+        self.folder = _resolved(folder) or folder.absolute()  # the ruleset's own folder
+        self.project = project_of(self.folder)
+        self.root = self.project or self.folder  # file names in the digest are relative to it
+        # the project's shared folders, not resolved: a link there leaving the project is refused
+        self.shared = [self.project / "cards", self.project / "tracks"] if self.project else []
         self.report = report
         self.hash = hashlib.sha256()
         self.cards: list = []
         self.boards: dict = {}
         self.seen_includes: set[Path] = set()
 
-    def read(self, path: Path):
-        data = read_file(path, self.report)
+    def tracks(self) -> Path:
+        """Where the track files are: the project's tracks/ (a ruleset outside a project: its own)."""
+        return self.root / "tracks"
+
+    def read(self, path: Path, areas: list[Path], what: str, name: str | None = None):
+        """Read and parse `path` (`name` in diagnostics), if it resolves into one of `areas`; a
+        file that is a link to somewhere else is refused unread (E035)."""
+        name = str(path) if name is None else name
+        real = _resolved(path)
+        if real is None or not any(_within(real, a) for a in areas):
+            where = "the ruleset's folder" if areas == [self.folder] else (
+                "the project's tracks/ folder" if areas == [self.tracks()] else
+                "the folders a ruleset may read")
+            said = (f"{what} is a link to a file outside {where}; it is not read" if real is not None
+                    else f"{what} cannot be followed to a file (a loop of links?); it is not read")
+            self.report.add("E035", said, Loc(name), _ALLOWED)
+            return None
+        raw = read_bytes(real, self.report, name)
+        text = None if raw is None else decode_text(raw, name, self.report)
+        data = None if text is None else parse_yaml(text, name, self.report)
         if data is not None:
-            rel = path.resolve().relative_to(self.root) if _inside(path, self.root) else path.name
+            assert raw is not None
+            rel = real.relative_to(self.root) if _within(real, self.root) else real.name
             self.hash.update(str(rel).encode())
-            self.hash.update(path.read_bytes())
+            self.hash.update(raw)
         return data
+
+    def include_areas(self) -> list[Path]:
+        return [self.folder, *self.shared]
+
+    def _outside(self, entry, where) -> None:
+        if self.project is not None:
+            self.report.add("E030", f"include `{shown(entry)}` is outside the ruleset's project folders "
+                            "that it may read: its own folder, cards/ and tracks/", where,
+                            f"included files must be inside the ruleset's folder ({self.folder}), "
+                            f"or the project's cards/ or tracks/ folder ({self.project})")
+        else:
+            self.report.add("E030", f"include `{shown(entry)}` is outside the ruleset's folder", where,
+                            f"included files must be inside the ruleset's folder ({self.folder}); "
+                            "a ruleset in a project's rulesets/ folder may also include the "
+                            "project's cards/ and tracks/")
 
     def includes(self, base: Path, entries, origin) -> None:
         for entry in entries:
-            target = (base.parent / entry)
-            if not _inside(target, self.root):
-                self.report.add("E030", f"include `{entry}` is outside the ruleset's project folder",
-                                loc_of(entry, loc_of(origin)),
-                                f"included files must be inside {self.root}")
+            where = loc_of(entry, loc_of(origin))
+            target = _resolved(base.parent / str(entry))
+            if target is None or not any(_within(target, a) for a in self.include_areas()):
+                self._outside(entry, where)
                 continue
-            if not target.is_file():
-                self.report.add("E031", f"included file `{entry}` does not exist",
-                                loc_of(entry, loc_of(origin)))
+            if not target.exists():  # there but not a regular file: reading it says so
+                self.report.add("E031", f"included file `{shown(entry)}` does not exist", where)
                 continue
-            target = target.resolve()
             if target in self.seen_includes:
                 continue
             self.seen_includes.add(target)
-            data = self.read(target)
+            data = self.read(target, self.include_areas(), f"include `{shown(entry)}`")
             if data is None:
                 continue
             kind = kind_of(data) if isinstance(data, dict) else None
@@ -129,12 +235,12 @@ def load_ruleset(path: str | Path, variants=(), modules=(), report: Report | Non
     path = Path(path)
     game_path = path / "game.yaml" if path.is_dir() else path
     folder = game_path.parent
-    if not game_path.is_file():
+    if game_path.name != "game.yaml" or not game_path.exists():
         report.add("E001", f"no game file at {game_path}", Loc(str(game_path)),
                    "a ruleset folder holds game.yaml")
         return None
     ld = _Loader(folder, report)
-    data = ld.read(game_path)
+    data = ld.read(game_path, [ld.folder], "the game file")
     if data is None:
         return None
     if check_structure(data, "game", str(game_path), report) is None:
@@ -143,14 +249,18 @@ def load_ruleset(path: str | Path, variants=(), modules=(), report: Report | Non
     applied = []
     for kind, names in (("module", modules), ("variant", variants)):
         for name in names:
+            if not is_name(name):
+                report.add("E040", f"`{shown(name)}` is not a {kind} name", loc_of(name),
+                           f"a {kind} is named by its file in {kind}s/ without `.yaml`: {_NAME_CHARS}")
+                continue
             patch_path = folder / f"{kind}s" / f"{name}.yaml"
-            if not patch_path.is_file():
+            if not patch_path.exists():
                 have = sorted(p.stem for p in (folder / f"{kind}s").glob("*.yaml"))
                 report.add("E040", f"no {kind} named `{name}` in {folder / (kind + 's')}",
                            loc_of(name, Loc(str(patch_path))), did_you_mean(name, have) or
                            (f"available: {', '.join(have)}" if have else f"this ruleset has no {kind}s"))
                 continue
-            pdata = ld.read(patch_path)
+            pdata = ld.read(patch_path, [ld.folder], f"{kind} `{name}`")
             if pdata is None:
                 continue
             model = check_structure(pdata, kind, str(patch_path), report)
@@ -189,16 +299,25 @@ def load_ruleset(path: str | Path, variants=(), modules=(), report: Report | Non
 
 def _replace_track(ld: _Loader, data, track: str, report: Report) -> None:
     """Swap in the boards of `tracks/<game id>/<track>.yaml` for the game's boards of those names."""
-    game_id = str((data.get("game") or {}).get("id", ""))
-    folder = ld.root / "tracks" / game_id
+    info = data.get("game")
+    game_id = info.get("id", "") if isinstance(info, dict) else ""
+    folder = ld.tracks() / str(game_id)
+    if not is_name(track):
+        report.add("E033", f"`{shown(track)}` is not a track name", loc_of(track),
+                   f"a track is named by its file in {folder} without `.yaml`: {_NAME_CHARS}")
+        return
+    if not is_name(game_id):  # a patch made the game's id something that is not a name
+        report.add("E033", f"no track `{track}`: the game's id `{shown(game_id)}` is not a name",
+                   loc_of(track))
+        return
     have = sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
     path = folder / f"{track}.yaml"
-    if "/" in track or "\\" in track or track.startswith(".") or not path.is_file():
-        report.add("E033", f"no track `{track}` for {game_id}: tracks are the files in {folder}", None,
-                   did_you_mean(track, have) or (f"tracks: {', '.join(have)}" if have else
-                                                  f"put track files in {folder}"))
+    if not path.exists():  # there but not a regular file: reading it says so
+        report.add("E033", f"no track `{track}` for {game_id}: tracks are the files in {folder}",
+                   loc_of(track), did_you_mean(track, have) or (f"tracks: {', '.join(have)}" if have else
+                                                                 f"put track files in {folder}"))
         return
-    tdata = ld.read(path)
+    tdata = ld.read(path, [ld.tracks()], f"track `{track}`")
     if tdata is None:
         return
     model = check_structure(tdata, "track", str(path), report)
@@ -381,4 +500,5 @@ def _insert(items: list, item, patch, target, report: Report):
                loc_of(anchor), did_you_mean(anchor, [i.get("id") for i in items]))
 
 
-__all__ = ["Ruleset", "load_ruleset", "find_ruleset", "read_file", "apply_patches", "loc_at"]
+__all__ = ["Ruleset", "load_ruleset", "find_ruleset", "find_game", "is_name", "read_file",
+           "apply_patches", "loc_at"]

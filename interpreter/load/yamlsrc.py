@@ -5,20 +5,25 @@ position inside itself, such as a DSL error, back to the file). Mappings and lis
 as `SrcMap` / `SrcList` that remember where they start and where each key is.
 
 Only plain data is accepted: YAML tags that would build Python objects are refused, and so
-are alias bombs, absurd nesting and huge files.
+are alias bombs, absurd nesting and huge files; and only regular files are read (not a named
+pipe or a device), never more than MAX_BYTES of them.
 """
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 import yaml
 
 from ..lang.diagnostics import SOURCES, Loc, Report, RulesetError
+from ..lang.limits import MAX_INT
 
 MAX_BYTES = 2_000_000
 MAX_DEPTH = 48
 MAX_NODES = 200_000
 MAX_ALIASES = 100
+_MAX_INT_CHARS = 70  # enough for MAX_INT in any base YAML writes (0b and 60-odd binary digits)
 
 _PLAIN_TAGS = {
     "tag:yaml.org,2002:str", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float",
@@ -183,17 +188,89 @@ class SrcList(list):
     loc: Loc
 
 
-def read_text(path: Path, report: Report) -> str | None:
-    """Read a designer's file as UTF-8 text, refusing binary, empty and oversized files."""
-    name = str(path)
+class FileRefused(Exception):
+    """A file `read_limited` will not read: `kind` is "os" (it cannot be read), "kind" (not a
+    regular file) or "size" (over the limit); the message says why, without the file's name."""
+
+    def __init__(self, kind: str, message: str):
+        super().__init__(message)
+        self.kind, self.message = kind, message
+
+
+def _not_regular(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "it is a folder, not a file"
+    if stat.S_ISFIFO(mode):
+        return "it is a named pipe (FIFO), not a regular file"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "it is a device, not a regular file"
+    if stat.S_ISSOCK(mode):
+        return "it is a socket, not a regular file"
+    return "it is not a regular file"
+
+
+_OPEN_FLAGS = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+               | getattr(os, "O_BINARY", 0))
+
+
+def read_limited(path: Path, limit: int) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes, or `FileRefused`.
+
+    Its kind and size are checked (`os.stat`) before it is opened, so a named pipe, a device
+    (`/dev/zero`) or a huge file is never read; it is opened without blocking and checked again
+    (it may have been replaced meanwhile), and at most `limit + 1` bytes are read (it may have
+    grown)."""
     try:
-        raw = path.read_bytes()
+        st = os.stat(path)
     except OSError as e:
-        report.add("E001", f"cannot read file: {e.strerror or e}", Loc(name))
+        raise FileRefused("os", f"cannot read file: {e.strerror or e}") from None
+    except ValueError:  # a NUL in the name
+        raise FileRefused("os", "cannot read file: its name holds a NUL character") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise FileRefused("kind", f"cannot read file: {_not_regular(st.st_mode)}")
+    if st.st_size > limit:
+        raise FileRefused("size", f"file is too large ({st.st_size} bytes, limit {limit})")
+    try:
+        fd = os.open(path, _OPEN_FLAGS)
+        with open(fd, "rb", closefd=True) as f:
+            st = os.fstat(f.fileno())
+            if not stat.S_ISREG(st.st_mode):
+                raise FileRefused("kind", f"cannot read file: {_not_regular(st.st_mode)}")
+            raw = f.read(limit + 1)
+    except OSError as e:
+        raise FileRefused("os", f"cannot read file: {e.strerror or e}") from None
+    if len(raw) > limit:
+        raise FileRefused("size", f"file is too large (more than {limit} bytes, limit {limit})")
+    return raw
+
+
+def read_bytes(path: Path, report: Report, name: str | None = None) -> bytes | None:
+    """A designer's file's bytes (see `read_limited`); None with E001 or E002 when refused.
+    `name` is how diagnostics call the file (default: `path`)."""
+    name = str(path) if name is None else name
+    try:
+        return read_limited(path, MAX_BYTES)
+    except FileRefused as e:
+        if e.kind == "size":
+            report.add("E002", e.message, Loc(name))
+        elif e.kind == "kind":
+            report.add("E001", e.message, Loc(name),
+                       "rulesets, cards, tracks, variants and scenarios are UTF-8 YAML files")
+        else:
+            report.add("E001", e.message, Loc(name))
         return None
-    if len(raw) > MAX_BYTES:
-        report.add("E002", f"file is too large ({len(raw)} bytes, limit {MAX_BYTES})", Loc(name))
-        return None
+
+
+def read_text(path: Path, report: Report) -> str | None:
+    """Read a designer's file as UTF-8 text, refusing binary, empty and oversized files, and
+    anything that is not a regular file."""
+    raw = read_bytes(path, report)
+    return None if raw is None else decode_text(raw, str(path), report)
+
+
+def decode_text(raw: bytes, name: str, report: Report) -> str | None:
+    """A file's bytes as UTF-8 text (and kept in SOURCES for snippets); None with a diagnostic
+    when binary, not UTF-8 or empty."""
     if b"\x00" in raw:
         report.add("E003", "file is binary, not YAML text", Loc(name),
                    "rulesets, cards, tracks, variants and scenarios are UTF-8 YAML files")
@@ -404,6 +481,9 @@ class _Converter:
                 s._span = (self.lines[mark.line:end.line + 1], mark.line, mark.column, end.line,
                            end.column, node.style)
             return s
+        if tag == "tag:yaml.org,2002:int" and len(text.replace("_", "")) > _MAX_INT_CHARS:
+            self.fail("E026", f"the number is too large ({len(text)} characters)", mark,
+                      f"numbers are at most {MAX_INT}")
         return _CONSTRUCTOR.yaml_constructors[tag](_CONSTRUCTOR, node)
 
     def _indent(self, line0: int) -> int:

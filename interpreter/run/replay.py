@@ -6,7 +6,7 @@ from pathlib import Path
 from ..engine.game import Game
 from ..lang.errors import RuleError
 from ..lang.diagnostics import Loc, Report, RulesetError
-from .session import load, read_record
+from .session import load_recorded, read_record
 
 
 def _where(loc: str) -> str:
@@ -46,16 +46,17 @@ def describe(event) -> str:
     return str(event)
 
 
-def replay(path: Path, out) -> int:
-    """Print the game step by step; 0 when it reproduces the record exactly."""
+def replay(path: Path, out, ruleset: str | None = None) -> int:
+    """Print the game step by step; 0 when it reproduces the record exactly.
+
+    The rules are `ruleset` when the person replaying names one (`--ruleset`), else the game
+    the record names, found by its name here: never a folder the record names."""
     report = Report()
     rec = read_record(path, report)
     if rec is None:
         raise RulesetError(report)
     head, decisions, result = rec
-    # The ruleset where it was played, else the game of that name here.
-    where = head["ruleset"] if Path(head["ruleset"]).is_dir() else head.get("game", head["ruleset"])
-    loaded = load(where, head.get("variants", []), head.get("modules", []), head.get("track"))
+    loaded = load_recorded(head, path, ruleset)
     plan = loaded.plan(head["players"])
     if plan.digest != head["digest"]:
         report.add("E304", "the ruleset has changed since this game was recorded "

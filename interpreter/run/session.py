@@ -2,6 +2,8 @@
 
 A game record (JSONL) is the ruleset's digest, the seed and every decision: enough to replay
 the game exactly. Its lines: one `game` header, one `decision` per choice, one `result`.
+A record names its game, never a folder: it may come from someone else, and `replay` finds
+the game by that name (or is given the ruleset by the person replaying).
 """
 from __future__ import annotations
 
@@ -14,10 +16,12 @@ from ..agents.greedy import GreedyAgent
 from ..compile import compile_ruleset
 from ..engine.game import Game
 from ..lang.errors import RuleError
-from ..lang.diagnostics import Report, RulesetError
-from ..load.ruleset import Ruleset, find_ruleset, load_ruleset
+from ..lang.diagnostics import SOURCES, Loc, Report, RulesetError
+from ..load.ruleset import Ruleset, find_game, find_ruleset, is_name, load_ruleset, shown
+from ..load.yamlsrc import FileRefused, read_limited
 
 RECORD_VERSION = 1
+MAX_RECORD_BYTES = 64_000_000  # a record this large would hold about 300000 decisions
 
 
 @dataclass
@@ -45,11 +49,34 @@ def load(name: str, variants=(), modules=(), track: str | None = None) -> Loaded
                    f"give a ruleset folder, or one of: {', '.join(known)}" if known else
                    "give the path of a ruleset folder")
         raise RulesetError(report)
+    return load_from(path, variants, modules, track)
+
+
+def load_from(path: Path, variants=(), modules=(), track: str | None = None) -> Loaded:
+    """Load the ruleset at `path` (a folder or its game.yaml) with variants, modules and a track."""
     report = Report()
     rs = load_ruleset(path, variants=variants, modules=modules, report=report, track=track)
     if rs is None:
         raise RulesetError(report)
     return Loaded(rs, path, list(variants), list(modules), track)
+
+
+def load_recorded(head: dict, record: Path, ruleset: str | None = None) -> Loaded:
+    """The ruleset a game record was played by: `ruleset` when the person replaying gives one
+    (a folder or a name, as `play` takes it), else the game the record names, found by name in
+    ./rulesets or the project's rulesets. A record's own `ruleset` (a folder, in older records)
+    is never used: a record from someone else must not choose what is read."""
+    variants, modules, track = head.get("variants", []), head.get("modules", []), head.get("track")
+    if ruleset is not None:
+        return load(ruleset, variants, modules, track)
+    path = find_game(head["game"])
+    if path is None:
+        report = Report()
+        report.add("E001", f"no ruleset of the game `{shown(head['game'])}` here", Loc(str(record), 1, 1),
+                   "replay finds a record's game by its name in ./rulesets or the project's rulesets; "
+                   "give the ruleset it was played by with --ruleset PATH")
+        raise RulesetError(report)
+    return load_from(path, variants, modules, track)
 
 
 def agent_seed(seed: int, seat: int) -> str:
@@ -73,7 +100,9 @@ def make_agents(kinds: list[str], seed: int, human_factory=None):
 
 
 def header(loaded: Loaded, plan, seed: int, seats: list[str]) -> dict:
-    return {"type": "game", "version": RECORD_VERSION, "ruleset": str(loaded.path.resolve()),
+    # `ruleset` is the game's name, not the folder it was loaded from: a shared record names
+    # no path (readers before this change take a name there too)
+    return {"type": "game", "version": RECORD_VERSION, "ruleset": plan.game_id,
             "game": plan.game_id, "digest": plan.digest, "variants": loaded.variants,
             "modules": loaded.modules, "seed": seed, "players": plan.n_seats, "seats": seats,
             **({"track": loaded.track} if loaded.track else {})}
@@ -107,31 +136,62 @@ def write_record(path: Path, head: dict, decisions: list[dict], result: dict | N
             f.write(json.dumps({"type": "result", **result}) + "\n")
 
 
-def read_record(path: Path, report: Report):
-    from ..lang.diagnostics import Loc
+# What each key of a record's `game` line must hold: (test, what it is)
+_HEAD_KEYS = {
+    "game": (is_name, "the game's name"),
+    "seed": (lambda v: isinstance(v, int) and not isinstance(v, bool), "a whole number"),
+    "players": (lambda v: isinstance(v, int) and not isinstance(v, bool), "a whole number"),
+    "digest": (lambda v: isinstance(v, str), "a text"),
+}
+_HEAD_OPTIONAL = {
+    "variants": (lambda v: isinstance(v, list), "a list of names"),
+    "modules": (lambda v: isinstance(v, list), "a list of names"),
+    "track": (lambda v: v is None or isinstance(v, str), "a name"),
+}
 
+
+def read_record(path: Path, report: Report):
+    """The `game` line, the decisions and the result of a record; None with a diagnostic when
+    it cannot be read (not a regular file, too large, not JSON lines) or is incomplete."""
+    name = str(path)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as e:
-        report.add("E301", f"cannot read game record: {e}", Loc(str(path)))
+        text = read_limited(path, MAX_RECORD_BYTES).decode("utf-8")
+    except FileRefused as e:
+        report.add("E301", f"cannot read game record: {e.message.removeprefix('cannot read file: ')}",
+                   Loc(name))
         return None
+    except UnicodeDecodeError as e:
+        report.add("E301", f"cannot read game record: {e}", Loc(name))
+        return None
+    SOURCES[name] = text  # a diagnostic's snippet shows the line without reading the file again
     items = []
-    for i, line in enumerate(lines, 1):
+    for i, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
-            items.append(json.loads(line))
-        except json.JSONDecodeError as e:
-            report.add("E302", f"not a JSON line: {e.msg}", Loc(str(path), i, e.colno))
+            item = json.loads(line)
+        except (json.JSONDecodeError, RecursionError) as e:
+            msg = e.msg if isinstance(e, json.JSONDecodeError) else "nested too deeply"
+            col = e.colno if isinstance(e, json.JSONDecodeError) else 1
+            report.add("E302", f"not a JSON line: {msg}", Loc(name, i, col))
             return None
+        if not isinstance(item, dict):
+            report.add("E302", "a line of a game record is a JSON object (`{...}`)", Loc(name, i, 1))
+            return None
+        items.append(item)
     if not items or items[0].get("type") != "game":
-        report.add("E303", "a game record starts with a `game` line", Loc(str(path), 1, 1),
+        report.add("E303", "a game record starts with a `game` line", Loc(name, 1, 1),
                    "write one with `racecraft play ... --log FILE`")
         return None
     head = items[0]
-    for key in ("ruleset", "seed", "players", "digest"):
+    for key in _HEAD_KEYS:
         if key not in head:
-            report.add("E303", f"the `game` line has no `{key}`", Loc(str(path), 1, 1))
+            report.add("E303", f"the `game` line has no `{key}`", Loc(name, 1, 1))
+            return None
+    for key, (ok, what) in [*_HEAD_KEYS.items(), *_HEAD_OPTIONAL.items()]:
+        if key in head and not ok(head[key]):
+            report.add("E303", f"the `game` line's `{key}` is not {what}: {shown(json.dumps(head[key]))}",
+                       Loc(name, 1, 1))
             return None
     decisions = [d for d in items if d.get("type") == "decision"]
     result = next((d for d in items if d.get("type") == "result"), None)
