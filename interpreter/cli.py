@@ -7,11 +7,80 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import sys
 from pathlib import Path
 
-from .lang.diagnostics import Report, RulesetError
+from .lang.diagnostics import Report, RulesetError, visible
 from .lang.errors import RuleError
+
+# Limits of the command line's numbers: out of range is a usage error, never a hang.
+MAX_GAMES = 10_000_000
+MAX_JOBS = 256          # and at most JOBS_PER_CORE processes per core of the machine
+JOBS_PER_CORE = 4
+MAX_PLAYERS = 16
+MAX_SEED = 2**63 - 1
+
+
+class _Visible:
+    """Standard output or error as the command prints it: whatever a ruleset names (a game, a card,
+    an option, a `say`) is shown with its control characters escaped (`visible`), never obeyed by
+    the terminal. Everything else is the stream's own."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        shown = visible(text)
+        try:
+            self.stream.write(shown)
+        except UnicodeEncodeError:  # a terminal that cannot show a character gets its escape
+            enc = getattr(self.stream, "encoding", None) or "utf-8"
+            self.stream.write(shown.encode(enc, "backslashreplace").decode(enc))
+        return len(text)
+
+    def writelines(self, lines) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
+
+
+def _raw(stream):
+    """The stream under a `_Visible` (for rich's progress bar, which writes its own escapes)."""
+    return stream.stream if isinstance(stream, _Visible) else stream
+
+
+def _bounded(lo: int | None, hi):
+    """An argparse type: a whole number up to `hi` (a number, or a function giving it and why it is
+    that) and from `lo` (unless None: the command checks it). Not a number: argparse's own
+    `invalid int value`."""
+
+    def parse(text: str) -> int:
+        top, why = hi() if callable(hi) else (hi, "")
+        if len(text) > 40:  # no number here is that long (int() of thousands of digits is refused)
+            shown = text[:21] + "..."
+            if re.fullmatch(r"\s*[+-]?[0-9_]+\s*", text):
+                raise argparse.ArgumentTypeError(f"{shown} is out of range: at most {top:,}{why}")
+            raise argparse.ArgumentTypeError(f"invalid int value: {shown!r}")
+        n = int(text)
+        if n > top or (lo is not None and n < lo):
+            span = f"from {lo:,} to {top:,}" if lo is not None else f"at most {top:,}"
+            raise argparse.ArgumentTypeError(f"{n:,} is out of range: {span}{why}")
+        return n
+
+    parse.__name__ = "int"  # argparse names the type in `invalid int value: 'x'`
+    return parse
+
+
+def _max_jobs() -> tuple[int, str]:
+    cores = os.cpu_count() or 1
+    top = min(MAX_JOBS, JOBS_PER_CORE * cores)
+    here = f"{cores} core{'s' if cores != 1 else ''} here"
+    why = "" if top == MAX_JOBS else f" ({JOBS_PER_CORE} per core, {here})"
+    return top, why
 
 
 def _print_report(report: Report) -> None:
@@ -39,6 +108,8 @@ def _seats(args, plan_players: tuple[int, int]) -> list[str]:
     else:
         n = args.players or plan_players[0]
         kinds = ["human"] + ["random"] * (n - 1)
+    if len(kinds) > MAX_PLAYERS:
+        raise _Usage(f"--seats names {len(kinds)} seats: at most {MAX_PLAYERS}")
     bad = [k for k in kinds if k not in SEAT_KINDS]
     if bad:
         raise _Usage(f"unknown seat kind `{bad[0]}`: seats are {', '.join(SEAT_KINDS)}, "
@@ -66,10 +137,35 @@ class _Announcing:
         return self.agent.choose(game, decision)
 
 
+def _check_log(value: str) -> Path:
+    """The --log file, refused before the game if it could not be written after it."""
+    path = Path(value)
+    if path.is_dir():
+        raise _Usage(f"--log {value}: that is a folder; give the record's file name")
+    folder = path.parent
+    if not folder.is_dir():
+        raise _Usage(f"--log {value}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise _Usage(f"--log {value}: cannot write there (permission denied)")
+    return path
+
+
 def cmd_play(args) -> int:
     from .engine.game import Game
     from .run.replay import positions
     from .run.session import header, load, make_agents, play, write_record
+
+    log = _check_log(args.log) if args.log else None
+
+    def write_log(result) -> bool:
+        assert log is not None
+        try:
+            write_record(log, header(loaded, plan, seed, kinds), decisions, result)
+        except OSError as e:
+            print(f"racecraft play: error: cannot write the game record {args.log}: {e.strerror or e}",
+                  file=sys.stderr)
+            return False
+        return True
 
     loaded = load(args.ruleset, args.variant, args.module, args.track)
     players = loaded.ruleset.game.game.players
@@ -115,13 +211,13 @@ def cmd_play(args) -> int:
         says()
     except RuleError as e:
         print(f"rule error: {e}", file=sys.stderr)
-        if args.log:
-            write_record(Path(args.log), header(loaded, plan, seed, kinds), decisions, None)
+        if log:
+            write_log(None)
         return 1
     except (EOFError, KeyboardInterrupt):
         print("\ngame abandoned", file=sys.stderr)
-        if args.log:
-            write_record(Path(args.log), header(loaded, plan, seed, kinds), decisions, None)
+        if log:
+            write_log(None)
         return 1
     from .run.view import render_view
 
@@ -134,9 +230,9 @@ def cmd_play(args) -> int:
     if len(kinds) > 1 and len(result["winners"]) == len(kinds):
         print("  a draw: every seat is tied")
     print(f"{result['rounds']} rounds, {result['decisions']} decisions")
-    if args.log:
-        write_record(Path(args.log), header(loaded, plan, seed, kinds), decisions,
-                     {k: result[k] for k in ("order", "winners", "scores", "rounds")})
+    if log:
+        if not write_log({k: result[k] for k in ("order", "winners", "scores", "rounds")}):
+            return 1
         print(f"game record written to {args.log}")
     return 0
 
@@ -144,7 +240,7 @@ def cmd_play(args) -> int:
 def cmd_replay(args) -> int:
     from .run.replay import replay
 
-    return replay(Path(args.record), sys.stdout)
+    return replay(Path(args.record), sys.stdout, args.ruleset)
 
 
 def cmd_simulate(args) -> int:
@@ -155,6 +251,8 @@ def cmd_simulate(args) -> int:
     seats = None
     if args.seats:
         seats = [k.strip() for k in args.seats.split(",") if k.strip()]
+        if len(seats) > MAX_PLAYERS:
+            raise _Usage(f"--seats names {len(seats)} seats: at most {MAX_PLAYERS}")
         bad = [k for k in seats if k not in ("random", "greedy")]
         if bad:
             raise _Usage(f"unknown bot `{bad[0]}`: simulate seats are random or greedy")
@@ -168,10 +266,14 @@ def cmd_simulate(args) -> int:
     progress = None
     bar = None
     if not args.json and sys.stderr.isatty():
+        from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
+        # the bar draws with escape sequences of its own: on the real stderr, not the escaping one;
+        # and nothing else is redirected through it (what is printed stays escaped)
         bar = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                       TimeRemainingColumn(), transient=True)
+                       TimeRemainingColumn(), transient=True, console=Console(file=_raw(sys.stderr)),
+                       redirect_stdout=False, redirect_stderr=False)
         bar.start()
         task = bar.add_task("simulating", total=args.games)
         progress = lambda done, total: bar.update(task, completed=done)  # noqa: E731
@@ -293,8 +395,10 @@ def parser() -> argparse.ArgumentParser:
                         help="apply rulesets/<game>/variants/NAME.yaml (repeatable)")
         sp.add_argument("--module", action="append", default=[], metavar="NAME",
                         help="apply rulesets/<game>/modules/NAME.yaml (repeatable)")
-        sp.add_argument("--seed", type=int, default=1)
-        sp.add_argument("--players", type=int)
+        sp.add_argument("--seed", type=_bounded(0, MAX_SEED), default=1,
+                        help="the seed of every shuffle and bot (0 to 2**63-1; default 1)")
+        sp.add_argument("--players", type=_bounded(1, MAX_PLAYERS),
+                        help=f"how many seats (1 to {MAX_PLAYERS}, within what the game allows)")
 
     pl = sub.add_parser("play", help="play a game in the terminal, with people and bots")
     game_args(pl)
@@ -306,13 +410,18 @@ def parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("replay", help="replay a game record, step by step with the rules that fired")
     r.add_argument("record")
+    r.add_argument("--ruleset", metavar="PATH",
+                   help="replay with this ruleset (a folder, or a name under rulesets/) instead of "
+                        "the game the record names, found by its name")
     r.set_defaults(fn=cmd_replay)
 
     s = sub.add_parser("simulate", help="play many seeded games with random bots and print statistics")
     game_args(s)
-    s.add_argument("--games", type=int, default=1000)
+    s.add_argument("--games", type=_bounded(None, MAX_GAMES), default=1000,
+                   help=f"how many games (1 to {MAX_GAMES:,}; default 1000)")
     s.add_argument("--seats", help="the bot at each seat: random or greedy (default: all random)")
-    s.add_argument("--jobs", type=int, help="processes (default: all cores)")
+    s.add_argument("--jobs", type=_bounded(1, _max_jobs),
+                   help=f"processes (default: all cores; at most {JOBS_PER_CORE} per core and {MAX_JOBS})")
     s.add_argument("--json", action="store_true", help="print the statistics as JSON")
     s.set_defaults(fn=cmd_simulate)
 
@@ -341,6 +450,17 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # every character the command prints goes through `visible` for as long as it runs
+    out, err = sys.stdout, sys.stderr
+    sys.stdout = out if isinstance(out, _Visible) else _Visible(out)
+    sys.stderr = err if isinstance(err, _Visible) else _Visible(err)
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def _main(argv: list[str] | None) -> int:
     args = parser().parse_args(argv)
     try:
         return args.fn(args)
@@ -355,6 +475,18 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except BrokenPipeError:  # output piped into `head`
         return 0
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    except OSError as e:  # a file that cannot be written or read, outside the designer's files
+        print(f"racecraft {args.command}: error: {e}", file=sys.stderr)
+        return 1
+    except Exception as e:  # noqa: BLE001 - never a traceback, even for a bug of ours
+        if os.environ.get("RACECRAFT_TRACEBACK"):
+            raise
+        print(f"racecraft {args.command}: internal error: {type(e).__name__}: {e}\n"
+              "(a bug in Racecraft, not in your files; RACECRAFT_TRACEBACK=1 shows where)", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

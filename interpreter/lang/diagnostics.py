@@ -6,8 +6,26 @@ exceptions, so a designer never sees a traceback.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
+
+# What a terminal would act on rather than show: C0 controls but the line feed and the tab, DEL,
+# C1 controls, and the bidi embeddings, overrides and isolates (which reorder the text around them);
+# and lone surrogates (undecodable bytes of a file name or an input line), which no terminal can print.
+_INVISIBLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def _escape(m: re.Match) -> str:
+    c = ord(m.group())
+    return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+
+
+def visible(text: str) -> str:
+    """`text` with the characters a terminal would obey (escape sequences, a carriage return, a bell,
+    bidi overrides) written as escapes (`\\x1b`, `\\u202e`): what a ruleset names is shown, never run.
+    Line feeds and tabs stay; the result is safe to print and unchanged by a second pass."""
+    return _INVISIBLE.sub(_escape, text)
 
 
 @dataclass(frozen=True)
@@ -32,10 +50,13 @@ class Diagnostic:
     hint: str | None = None
     severity: str = "error"
 
-    def render(self, sources: dict[str, str] | None = None) -> str:
+    def render(self, sources: dict[str, str] | None = None,
+               lines: dict[str, list[str] | None] | None = None) -> str:
+        """The diagnostic as printed; `lines` caches the files' lines across the diagnostics of a
+        report (each file read and split once)."""
         where = f"{self.loc}: " if self.loc else ""
         out = [f"{where}{self.severity}[{self.code}]: {self.message}"]
-        snippet = _snippet(self.loc, sources)
+        snippet = _snippet(self.loc, sources, lines)
         if snippet:
             out.append(snippet)
         if self.hint:
@@ -47,23 +68,39 @@ class Diagnostic:
 SOURCES: dict[str, str] = {}
 
 
-def _snippet(loc: Loc | None, sources: dict[str, str] | None) -> str:
-    if loc is None or not loc.line:
-        return ""
-    text = (sources or SOURCES).get(loc.file)
+def _lines(file: str, sources: dict[str, str] | None) -> list[str] | None:
+    text = (sources or SOURCES).get(file)
     if text is None:
         try:
-            text = Path(loc.file).read_text(encoding="utf-8")
+            text = Path(file).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
-            return ""
-    lines = text.splitlines()
-    if not 0 < loc.line <= len(lines):
+            return None
+    return text.splitlines()
+
+
+def _snippet(loc: Loc | None, sources: dict[str, str] | None,
+             cache: dict[str, list[str] | None] | None = None) -> str:
+    if loc is None or not loc.line:
         return ""
-    line = lines[loc.line - 1].replace("\t", " ")
+    if cache is None:
+        lines = _lines(loc.file, sources)
+    elif loc.file in cache:
+        lines = cache[loc.file]
+    else:
+        lines = cache[loc.file] = _lines(loc.file, sources)
+    if lines is None or not 0 < loc.line <= len(lines):
+        return ""
+    raw = lines[loc.line - 1].replace("\t", " ")
+    # shown with its invisible characters escaped, the caret moved by as much as they grew
+    line = visible(raw)
     num = str(loc.line)
     pad = " " * len(num)
-    caret = " " * max(loc.col - 1, 0) + "^"
+    caret = " " * len(visible(raw[:max(loc.col - 1, 0)])) + "^"
     return f"{pad} |\n{num} | {line}\n{pad} | {caret}"
+
+
+# How many diagnostics a report prints before it only counts the rest.
+SHOWN = 200
 
 
 @dataclass
@@ -86,8 +123,20 @@ class Report:
     def errors(self) -> int:
         return sum(d.severity == "error" for d in self.items)
 
-    def render(self) -> str:
-        return "\n\n".join(d.render() for d in self.items)
+    def render(self, limit: int | None = SHOWN) -> str:
+        """The diagnostics, the first `limit` of them (all with None), then how many more there
+        are. Each file is read and split once, so rendering is linear in the diagnostics."""
+        items = self.items if limit is None else self.items[:limit]
+        cache: dict[str, list[str] | None] = {}
+        out = [d.render(lines=cache) for d in items]
+        rest = self.items[len(items):]
+        if rest:
+            n, errors = len(rest), sum(d.severity == "error" for d in rest)
+            s = "s" if n != 1 else ""
+            what = (f"error{s}" if errors == n else f"warning{s}" if not errors
+                    else f"diagnostics ({errors} error{'s' if errors != 1 else ''})")
+            out.append(f"... and {n} more {what}")
+        return "\n\n".join(out)
 
 
 class RulesetError(Exception):
