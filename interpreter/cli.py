@@ -200,7 +200,8 @@ def cmd_play(args) -> int:
                 if entry[0] == "say":
                     print(f"  » {entry[2]}")
                 elif entry[0] == "round" and args.verbose:
-                    print(f"-- round {entry[3]}: {positions(entry[4])}")
+                    where = positions(entry[4])
+                    print(f"-- round {entry[3]}" + (f": {where}" if where else ""))
             said[0] = len(trace)
 
     agents = [_Announcing(a, says) for a in agents]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 
 from ..engine import vm
+from ..engine.game import reading
 from ..lang.errors import RuleError
 
 # Believed outcomes averaged for an option that meets chance (a draw from an unseen pile, a
@@ -41,20 +42,26 @@ class GreedyAgent:
         best, picks = None, []
         preview, rng = vm.preview, self.rng
         for i in range(decision.count):
+            # an option whose consequences break a rule is never preferred; an error in
+            # `evaluate` itself is the ruleset's, and is not hidden
             try:
                 st = preview(base, i, rng)
             except RuleError:
-                continue  # an option whose consequences break a rule is never preferred
-            # an error in `evaluate` itself is the ruleset's, and is not hidden
-            value = evaluate(st, env)
+                continue
+            # on the real table (an option that does nothing) the evaluation only looks
+            value = evaluate(st, env) if st is not base else reading(base, lambda: evaluate(base, env))
             if st.believe is not None and st.believe.chance:
                 # the option met chance: score the mean of a few believed outcomes
+                broke = False
                 for _ in range(SAMPLES - 1):
                     try:
                         other = preview(base, i, rng)
                     except RuleError:
-                        continue
+                        broke = True
+                        break
                     value += evaluate(other, env)
+                if broke:
+                    continue
                 value /= SAMPLES
             if best is None or value > best:
                 best, picks = value, [i]

@@ -13,7 +13,8 @@ from typing import Any
 
 from ..boards import KINDS
 from ..lang import nodes as n
-from ..lang.diagnostics import Loc, Report, did_you_mean
+from ..lang.diagnostics import Loc, Report
+from ..lang.diagnostics import did_you_mean as _did_you_mean
 from ..lang.parser import keywords
 from ..lang.types import (ANY, BOARD, BOOL, CARD, INT, NONE, PIECE, PILE, SEAT, TEXT, compatible, elem,
                           is_list, iterable_elem, join, listof)
@@ -83,6 +84,7 @@ class Checker:
         self.rules: Rules = rs.rules
         self.out = Checked(self.sym, self.rules)
         self.calls: dict[str, list[tuple[str, Loc]]] = {}   # "fn:x" -> [(callee key, where)]
+        self._hints = 200
         self._current: str | None = None
 
     # ---- reporting ---------------------------------------------------------------------------
@@ -95,6 +97,14 @@ class Checker:
         self.error("E120", "type error: " + msg.replace(" a int", " an int").replace(" a any", " any value"),
                    node, hint)
         return ANY
+
+    def suggest(self, name: str, candidates) -> str | None:
+        """A "did you mean" hint, for the first problems only: a file with thousands of unknown
+        names is checked in linear time (only the first 200 problems are shown anyway)."""
+        if self._hints <= 0:
+            return None
+        self._hints -= 1
+        return _did_you_mean(name, candidates)
 
     def note_call(self, key: str, loc: Loc) -> None:
         if self._current is not None:
@@ -109,7 +119,7 @@ class Checker:
             self.out.handlers.setdefault(tr.on, []).append(tr)
             if tr.on not in BUILTIN_EVENTS and tr.on not in self.out.emitted:
                 self.error("E131", f"trigger `{tr.id}` waits for event `{tr.on}`, which no rule emits",
-                           tr.on_loc, did_you_mean(tr.on, BUILTIN_EVENTS) or
+                           tr.on_loc, self.suggest(tr.on, BUILTIN_EVENTS) or
                            "use `emit NAME` in a rule, or a built-in event")
         self._functions()
         for name, pr in r.procedures.items():
@@ -340,7 +350,7 @@ class Checker:
                 t.ref = Ref("global", name)
                 return sym.globals[name]
             self.error("E110", f"unknown name `{name}`", t,
-                       did_you_mean(name, list(sc.names) + list(sym.globals) + ["round"]) or
+                       self.suggest(name, list(sc.names) + list(sym.globals) + ["round"]) or
                        "declare it under `state:`, or introduce a local with `let`")
             return None
         if isinstance(t, n.Attr):
@@ -352,7 +362,7 @@ class Checker:
             variables = sym.piece_vars if scope == "piece" else sym.seat_vars
             if t.name not in variables:
                 self.error("E110", f"a {obj_t} has no state `{t.name}`", t,
-                           did_you_mean(t.name, variables) or f"declare it under `state:` with `of: {scope}`")
+                           self.suggest(t.name, variables) or f"declare it under `state:` with `of: {scope}`")
                 return None
             t.ref = Ref(f"{scope}_var", t.name)
             return variables[t.name]
@@ -395,7 +405,7 @@ class Checker:
             return
         effects = [k for k, v in self.sym.builtins.items() if v.effect]
         self.error("E110", f"unknown procedure `{name}`", call,
-                   did_you_mean(name, list(self.sym.procedures) + effects))
+                   self.suggest(name, list(self.sym.procedures) + effects))
 
     def s_Move(self, s: n.Move, sc: Scope) -> None:
         typ = self.expr(s.what, sc)
@@ -548,7 +558,7 @@ class Checker:
             e.ref = Ref("seats")
             return listof(SEAT)
         self.error("E110", f"unknown name `{name}`", e,
-                   did_you_mean(name, list(sc.names) + sym.global_names()))
+                   self.suggest(name, list(sc.names) + sym.global_names()))
         return ANY
 
     def x_Attr(self, e: n.Attr, sc: Scope) -> str:
@@ -592,7 +602,7 @@ class Checker:
         else:
             self.error("E120", f"type error: a {typ} has no `.{name}`", e)
             return ANY
-        self.error("E110", f"a {typ} has no `{name}`", e, did_you_mean(name, have))
+        self.error("E110", f"a {typ} has no `{name}`", e, self.suggest(name, have))
         return ANY
 
     def x_Index(self, e: n.Index, sc: Scope) -> str:
@@ -721,7 +731,7 @@ class Checker:
             return ANY
         for a in e.args:
             self.expr(a, sc)
-        self.error("E110", f"unknown function `{name}`", e, did_you_mean(name, sym.global_names()))
+        self.error("E110", f"unknown function `{name}`", e, self.suggest(name, sym.global_names()))
         return ANY
 
     def args(self, e: n.Call, name: str, params: dict, sc: Scope) -> None:

@@ -221,9 +221,11 @@ class Lowerer:
             if isinstance(part, str):
                 values.append(P.const(part))
             else:
-                shown = P.call(self.shower(part.typ), self.expr(part, fx))
-                values.append(ast.FormattedValue(P.place(shown, part.loc), -1, None))
-        return ast.JoinedStr(values)
+                values.append(P.place(P.call(self.shower(part.typ), self.expr(part, fx)), part.loc))
+        if len(values) == 1:
+            return values[0]
+        # "".join((...)): one call for any number of parts (and any text in them)
+        return P.call(P.attr(P.const(""), "join"), ast.Tuple(values, P.LOAD))
 
     def x_Name(self, e: n.Name, fx: Fn) -> ast.expr:
         ref: Ref = e.ref

@@ -28,10 +28,22 @@ class Decision:
 
     @property
     def prompt(self) -> str:
-        return self._spec.prompt(self._st, self._env)
+        return reading(self._st, lambda: self._spec.prompt(self._st, self._env))
 
     def labels(self) -> list[str]:
-        return [self._spec.label(self._st, self._env, o) for o in self._opts]
+        return reading(self._st, lambda: [self._spec.label(self._st, self._env, o) for o in self._opts])
+
+
+def reading(st, read):
+    """What `read()` gives, rules run on the table only to look at it (a view, a label, the
+    result, a bot's evaluation): they count their steps from zero and leave the game's count
+    as it was, so that looking at a game never changes where it stops."""
+    steps = st.steps
+    st.steps = 0
+    try:
+        return read()
+    finally:
+        st.steps = steps
 
 
 class Game:
@@ -127,6 +139,10 @@ class Game:
     # ---- what a seat sees ------------------------------------------------------------------
 
     def view(self, seat: int | None) -> dict:
+        st = self.sub if self.sub is not None else self.st
+        return reading(st, lambda: self._view(seat))
+
+    def _view(self, seat: int | None) -> dict:
         """The table as `seat` may see it (None: a spectator, who sees only public things)."""
         st = self.sub if self.sub is not None else self.st
         p = self.plan
@@ -174,6 +190,9 @@ class Game:
     # ---- the end ---------------------------------------------------------------------------
 
     def result(self) -> dict:
+        return reading(self.st, self._result)
+
+    def _result(self) -> dict:
         """Seats in finishing order with their numbers; `winners` are the seats tied first."""
         st, p = self.st, self.plan
         keys = []

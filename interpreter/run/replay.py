@@ -28,7 +28,8 @@ def describe(event) -> str:
     if kind == "phase":
         return f"== phase {event[1].split('.', 1)[-1]} =="
     if kind == "round":
-        return f"-- round {event[3]}: {positions(event[4])}"
+        where = positions(event[4])
+        return f"-- round {event[3]}" + (f": {where}" if where else "")
     if kind == "choice":
         _k, rule, loc, seat, label, n = event
         who = "nobody" if seat is None else f"seat {seat + 1}"

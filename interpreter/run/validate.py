@@ -12,7 +12,7 @@ from pathlib import Path
 from ..agents.base import RandomAgent
 from ..agents.greedy import GreedyAgent
 from ..compile import compile_ruleset
-from ..engine.game import Game
+from ..engine.game import Game, reading
 from ..lang.errors import GameTooLong, RuleError
 from ..ir.models import kind_of
 from ..lang.diagnostics import Loc, Report
@@ -73,7 +73,7 @@ def _playout(plan, seed: int, greedy: bool) -> None:
         assert d is not None  # a game that is not over waits for a decision
         _ = d.prompt, d.labels()  # what a person would be shown
         if plan.evaluate is not None and d.seat is not None:
-            plan.evaluate(d._st, {"seat": d.seat})
+            reading(d._st, lambda: plan.evaluate(d._st, {"seat": d.seat}))
         if game.st.g["round"] != seen_round:  # every seat's view, once a round
             seen_round = game.st.g["round"]
             _views(game, plan)
