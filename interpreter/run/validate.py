@@ -73,7 +73,8 @@ def _playout(plan, seed: int, greedy: bool) -> None:
         assert d is not None  # a game that is not over waits for a decision
         _ = d.prompt, d.labels()  # what a person would be shown
         if plan.evaluate is not None and d.seat is not None:
-            reading(d._st, lambda: plan.evaluate(d._st, {"seat": d.seat}))
+            st, env = d._st, {"seat": d.seat}
+            reading(st, lambda: plan.evaluate(st, env))  # noqa: B023 - called at once
         if game.st.g["round"] != seen_round:  # every seat's view, once a round
             seen_round = game.st.g["round"]
             _views(game, plan)
