@@ -46,9 +46,10 @@ class Scope:
     loops: int = 0            # enclosing loops: `break` is allowed inside one
     decider: Ref | None = None  # who chooses by default in a step: Ref("turn_seat"/"turn_owner", turn)
     in_simul: bool = False
+    procedure: str | None = None  # the procedure these statements belong to (`return`)
 
     def child(self, **kw) -> "Scope":
-        s = Scope(dict(self.names), self.rule, self.loops, self.decider, self.in_simul)
+        s = Scope(dict(self.names), self.rule, self.loops, self.decider, self.in_simul, self.procedure)
         for k, v in kw.items():
             setattr(s, k, v)
         return s
@@ -67,6 +68,9 @@ class Checked:
     rules: Rules
     function_types: dict[str, str] = field(default_factory=dict)
     waits: set[str] = field(default_factory=set)   # "proc:NAME", "trig:ID", "event:NAME"
+    procedure_types: dict[str, str] = field(default_factory=dict)  # procedures that give a value
+    event_params: dict[str, dict] = field(default_factory=dict)    # event -> {param: type}
+    trigger_ok: set[str] = field(default_factory=set)               # triggers whose params agree
     handlers: dict[str, list] = field(default_factory=dict)   # event -> [TriggerDef]
     emitted: set[str] = field(default_factory=set)
     checker: "Checker | None" = None               # to check more rules later (a scenario's)
@@ -84,6 +88,9 @@ class Checker:
         self.rules: Rules = rs.rules
         self.out = Checked(self.sym, self.rules)
         self.calls: dict[str, list[tuple[str, Loc]]] = {}   # "fn:x" -> [(callee key, where)]
+        self._returns: dict[str, list] = {}   # procedure being checked -> [(type, node)] of its returns
+        self._trigger_types: dict[str, dict] = {}   # trigger id -> {param: type}
+        self._value_call: n.Expr | None = None  # the one place a procedure may give its value now
         self._hints = 200
         self._current: str | None = None
 
@@ -121,12 +128,9 @@ class Checker:
                 self.error("E131", f"trigger `{tr.id}` waits for event `{tr.on}`, which no rule emits",
                            tr.on_loc, self.suggest(tr.on, BUILTIN_EVENTS) or
                            "use `emit NAME` in a rule, or a built-in event")
+        self._events()
         self._functions()
-        for name, pr in r.procedures.items():
-            if name in sym.procedures:
-                self._unit(f"proc:{name}")
-                sc = Scope({p: Local(p, t) for p, t in sym.procedures[name].items()}, f"procedures.{name}")
-                self.block(pr.body.body, sc)
+        self._procedures()
         if r.setup is not None:
             self._unit(None)
             self.block(r.setup.body, Scope({}, "setup"))
@@ -134,7 +138,8 @@ class Checker:
             self._phase(ph)
         for tr in r.triggers:
             self._unit(f"trig:{tr.id}")
-            sc = Scope({}, f"triggers.{tr.id}")
+            sc = Scope({p: Local(p, t) for p, t in self._trigger_types.get(tr.id, {}).items()},
+                       f"triggers.{tr.id}")
             if tr.cond is not None:
                 self.want_bool(tr.cond, sc, "a trigger's `if`", loose=True)
             if tr.body is not None:
@@ -170,6 +175,79 @@ class Checker:
 
     def _unit(self, key: str | None) -> None:
         self._current = key
+
+    def _events(self) -> None:
+        """What each event carries: the parameters of its triggers, which must agree."""
+        for tr in self.rules.triggers:
+            params = {}
+            for pname, tname in tr.params.items():
+                if self.sym_name(pname, f"parameter of trigger `{tr.id}`"):
+                    params[str(pname)] = Declarations(self.rs, self.report).param_type(tname, pname, tr.id)
+            self._trigger_types[tr.id] = params
+            if tr.on in BUILTIN_EVENTS and params:
+                self.error("E146", f"`{tr.on}` is raised by the game itself and carries nothing", tr.on_loc)
+                continue
+            known = self.out.event_params.get(tr.on)
+            if known is None:
+                self.out.event_params[tr.on] = params
+            elif list(known.values()) != list(params.values()):
+                shown = ", ".join(f"{k}: {v}" for k, v in known.items()) or "nothing"
+                self.error("E146", f"trigger `{tr.id}` takes other parameters than the other triggers of "
+                                   f"`{tr.on}` ({shown})", tr.on_loc, "triggers of one event take the same parameters")
+                continue
+            self.out.trigger_ok.add(tr.id)
+
+    def sym_name(self, name, what: str) -> bool:
+        from .symbols import valid_name
+
+        if not valid_name(str(name)):
+            self.error("E119", f"`{name}` cannot be the name of a {what}", getattr(name, "loc", None))
+            return False
+        return True
+
+    def _procedures(self) -> None:
+        """Check procedures after those they call (a procedure may give a value with `return`)."""
+        procs = {k: v for k, v in self.rules.procedures.items() if k in self.sym.procedures}
+        order: list[str] = []
+        state: dict[str, int] = {}
+
+        def callees(name: str) -> list[str]:
+            out = []
+            for node in n.walk(procs[name].body):
+                if isinstance(node, n.Call) and node.name in procs:
+                    out.append(node.name)
+            return out
+
+        for start in procs:
+            if start in state:
+                continue
+            stack = [(start, iter(callees(start)))]
+            state[start] = 1
+            while stack:
+                cur, it = stack[-1]
+                nxt = next(it, None)
+                if nxt is None:
+                    stack.pop()
+                    state[cur] = 2
+                    order.append(cur)
+                elif nxt not in state:
+                    state[nxt] = 1
+                    stack.append((nxt, iter(callees(nxt))))
+        for name in order:
+            self._unit(f"proc:{name}")
+            sc = Scope({p: Local(p, t) for p, t in self.sym.procedures[name].items()}, f"procedures.{name}",
+                       procedure=name)
+            self._returns[name] = []
+            self.block(procs[name].body.body, sc)
+            types = self._returns.pop(name)
+            if types:
+                t = NONE
+                for rt, node in types:
+                    if not compatible(t, rt):
+                        self.type_error(f"`return` gives {rt} here and {t} elsewhere in `{name}`", node)
+                    t = join(t, rt)
+                self.out.procedure_types[name] = t
+        self._unit(None)
 
     def _emits(self) -> None:
         bodies = [ph.do for ph in self.rules.phases] + [s.body for ph in self.rules.phases for s in ph.steps]
@@ -317,8 +395,16 @@ class Checker:
         for s in stmts:
             getattr(self, "s_" + type(s).__name__)(s, sc)
 
+    def value_of_statement(self, e: n.Expr, sc: Scope) -> str:
+        """The value of `let x = ...`, `x = ...` or `return ...`: where a procedure may give one."""
+        self._value_call = e
+        try:
+            return self.expr(e, sc)
+        finally:
+            self._value_call = None
+
     def s_Let(self, s: n.Let, sc: Scope) -> None:
-        typ = self.expr(s.value, sc)
+        typ = self.value_of_statement(s.value, sc)
         if s.name in keywords():
             self.error("E125", f"`{s.name}` is a word of the rule language, not a name", s,
                        "choose another name")
@@ -371,7 +457,7 @@ class Checker:
 
     def s_Assign(self, s: n.Assign, sc: Scope) -> None:
         typ = self.target(s.target, sc)
-        vt = self.expr(s.value, sc)
+        vt = self.value_of_statement(s.value, sc)
         if typ is not None and not compatible(typ, vt):
             self.type_error(f"cannot store a {vt} in a {typ}", s)
 
@@ -424,7 +510,32 @@ class Checker:
     def s_Emit(self, s: n.Emit, sc: Scope) -> None:
         if s.event in BUILTIN_EVENTS:
             self.error("E129", f"`{s.event}` is raised by the game itself", s)
+        params = self.out.event_params.get(s.event, {})
+        if len(s.args) != len(params):
+            for a in s.args:
+                self.expr(a, sc)
+            if s.event in self.out.event_params:
+                self.error("E124", f"event `{s.event}` carries {len(params)} value(s), not {len(s.args)}", s,
+                           f"emit {s.event}({', '.join(f'{k}: {v}' for k, v in params.items())})")
+        else:
+            for (pname, ptype), a in zip(params.items(), s.args):
+                t = self.expr(a, sc)
+                if not compatible(t, ptype):
+                    self.type_error(f"`{pname}` of event `{s.event}` must be {ptype}, not {t}", a)
         self.note_call(f"event:{s.event}", s.loc)
+
+    def s_Return(self, s: n.Return, sc: Scope) -> None:
+        if sc.procedure is None:
+            self.error("E145", "`return` leaves a procedure, and this is not one", s,
+                       "a step or trigger ends at its last line; use `if` to skip the rest")
+            if s.value is not None:
+                self.expr(s.value, sc)
+            return
+        if s.value is not None:
+            self._returns[sc.procedure].append((self.value_of_statement(s.value, sc), s.value))
+
+    def s_Proceed(self, s: n.Proceed, sc: Scope) -> None:
+        self.error("E143", "`proceed` says where the extended rule runs: only in an `around:` extension", s)
 
     def s_End(self, s, sc) -> None:
         pass
@@ -630,9 +741,18 @@ class Checker:
             return self.type_error(f"cannot go through a {src_t}", e.source)
         inner = sc.child()
         e.ref = inner.bind(e.var, et)
-        body_t = self.expr(e.item, inner)
         if e.cond is not None:
             self.want_bool(e.cond, inner, "a filter")
+        for clause in e.inner:  # `for b in ...` inside `for a in ...`: b sees a
+            ct = self.expr(clause.source, inner)
+            cet = iterable_elem(ct)
+            if cet is None:
+                self.type_error(f"cannot go through a {ct}", clause.source)
+                cet = ANY
+            clause.ref = inner.bind(clause.var, cet)
+            if clause.cond is not None:
+                self.want_bool(clause.cond, inner, "a filter")
+        body_t = self.expr(e.item, inner)
         return listof(body_t)
 
     def x_IfExpr(self, e: n.IfExpr, sc: Scope) -> str:
@@ -726,8 +846,19 @@ class Checker:
             self.note_call(f"fn:{name}", e.loc)
             return self.out.function_types.get(name, ANY)
         if name in sym.procedures:
+            if name in self.out.procedure_types:  # it gives a value with `return`
+                if e is not self._value_call:
+                    self.error("E144", f"procedure `{name}` does things: its value goes only to `let x = ...`, "
+                                       "`x = ...` or `return ...`", e, "give it its own line: `let v = ...`")
+                self._value_call = None
+                self.args(e, name, sym.procedures[name], sc)
+                e.ref = Ref("procedure", name)
+                self.note_call(f"proc:{name}", e.loc)
+                return self.out.procedure_types[name]
+            for a in e.args:
+                self.expr(a, sc)
             self.error("E123", f"`{name}` is a procedure (it does things); it has no value", e,
-                       "call it as a statement on its own line")
+                       "call it as a statement on its own line, or give its value with `return`")
             return ANY
         for a in e.args:
             self.expr(a, sc)
@@ -822,7 +953,8 @@ def may_wait(stmts, waits: set[str]) -> bool:
         for node in n.walk(stmt):
             if isinstance(node, (n.Choose, n.Simultaneously)):
                 return True
-            if isinstance(node, n.Do) and isinstance(node.expr, n.Call) and f"proc:{node.expr.name}" in waits:
+            if isinstance(node, n.Call) and isinstance(node.ref, Ref) and node.ref.kind == "procedure" \
+                    and f"proc:{node.name}" in waits:
                 return True
             if isinstance(node, n.Emit) and f"event:{node.event}" in waits:
                 return True

@@ -13,6 +13,7 @@ sub-expression's `file:line:col`.
 from __future__ import annotations
 
 import ast
+import copy
 
 from ..check.checker import Checked, Ref, may_wait
 from ..engine.plan import (CALL, CHOOSE, EXEC, FOR_INIT, FOR_NEXT, HALT, JMP, JMPF, RET, SIMUL, TRACE,
@@ -53,6 +54,17 @@ def _effects(code: list, pc: int) -> list | None:
     return fns if code[pc][0] == JMP else None
 
 
+VALUE = "__value"  # where a procedure that waits leaves the value it gives (an engine name)
+
+
+def _has_return(stmt: n.Stmt) -> bool:
+    return any(isinstance(x, n.Return) for x in n.walk(stmt))
+
+
+def _procedure_call(e: n.Expr) -> bool:
+    return isinstance(e, n.Call) and isinstance(e.ref, Ref) and e.ref.kind == "procedure"
+
+
 def _escapes(stmt: n.Stmt) -> bool:
     """Does a `break` inside `stmt` leave it (rather than an inner loop of it)?"""
     if isinstance(stmt, n.Break):
@@ -80,6 +92,7 @@ class Compiler(Lowerer):
         self.rules = checked.rules
         self._procs: dict[str, object] = {}
         self._trigs: dict[str, object] = {}
+        self._returns = False  # compiling a procedure that waits: its `return`s are machine code
         plan.codegen = self.cg
 
     # ---- the whole game ----------------------------------------------------------------------
@@ -141,8 +154,12 @@ class Compiler(Lowerer):
             code: list = []
             self._procs[name] = code  # filled in below (a call to itself is refused by the checker)
             em = _Emitter()
-            self.block_code(pd.body.body, rule, em, loops=0, machine_loops=0)
-            em.emit(RET, (pd.body.loc, rule))
+            saved, self._returns = self._returns, True  # a `return` leaves this machine procedure
+            try:
+                self.block_code(pd.body.body, rule, em, loops=0, machine_loops=0)
+            finally:
+                self._returns = saved
+            em.emit(RET, (pd.body.loc, rule), None)
             code.extend(em.code)
             return code
         fx = Fn(fast=True)
@@ -158,13 +175,20 @@ class Compiler(Lowerer):
         if tr.id in self._trigs:
             return self._trigs[tr.id]
         rule = f"triggers.{tr.id}"
+        params = list(self.ck.event_params.get(tr.on, {})) if tr.id in self.ck.trigger_ok else []
         if f"trig:{tr.id}" in self.ck.waits:
             code: list = []
             self._trigs[tr.id] = code
             em = _Emitter()
+            jf = None
+            if tr.cond is not None:  # tested in the trigger's own frame, where its parameters are
+                jf = em.emit(JMPF, (tr.cond.loc, rule), self.value_fn(tr.cond, rule), None)
+            em.emit(TRACE, (tr.loc, rule), "rule")
             if tr.body is not None:
                 self.block_code(tr.body.body, rule, em, loops=0, machine_loops=0)
-            em.emit(RET, (tr.loc, rule))
+            end = em.emit(RET, (tr.loc, rule), None)
+            if jf is not None:
+                em.set(jf, *em.code[jf][:3], end)
             code.extend(em.code)
             return code
         fx = Fn(fast=True)
@@ -176,7 +200,7 @@ class Compiler(Lowerer):
         if tr.cond is not None:
             body = [P.place(ast.If(self.expr(tr.cond, fx), body, []), tr.cond.loc)]
         body = self.charge_calls(1 + self.weight(tr.cond, *(tr.body.body if tr.body else [])), tr.loc) + body
-        fn = P.function(self.cg.fresh(ident("t", tr.id)), ["st"], body)
+        fn = P.function(self.cg.fresh(ident("t", tr.id)), ["st", *(local_name(k) for k in params)], body)
         made = self.cg.define(fn, rule, tr.loc, entry=True)
         self._trigs[tr.id] = made
         return made
@@ -247,7 +271,7 @@ class Compiler(Lowerer):
         for s in stmts:
             if isinstance(s, n.Pass):
                 continue  # nothing to run (an option that does nothing then costs no copy to a bot)
-            if self.may_wait(s) or (machine_loops and _escapes(s)):
+            if self.may_wait(s) or (machine_loops and _escapes(s)) or (self._returns and _has_return(s)):
                 flush()
                 self.stmt_code(s, rule, em, loops, machine_loops, decider)
             else:
@@ -305,14 +329,27 @@ class Compiler(Lowerer):
             items = self.items_fn(s.seats, rule)
             body = _Emitter()
             self.block_code(s.body, rule, body, 0, 0, decider=("simul", s.var))
-            body.emit(RET, w)
+            body.emit(RET, w, None)
             em.emit(SIMUL, w, s.var, items, body.code)
         elif isinstance(s, n.Do):
             call: n.Call = s.expr  # type: ignore[assignment]
             args = [self.value_fn(a, rule) for a in call.args]
             em.emit(CALL, w, self.procedure_fn(call.name), list(self.sym.procedures[call.name]), args)
         elif isinstance(s, n.Emit):
-            self.emit_code(s.event, em, w)
+            self.emit_code(s.event, em, w, [self.value_fn(a, rule) for a in s.args])
+        elif isinstance(s, n.Return):
+            em.emit(RET, w, self.value_fn(s.value, rule) if s.value is not None else None)
+        elif isinstance(s, (n.Let, n.Assign)) and _procedure_call(s.value):
+            # `let x = proc(...)` of a procedure that waits: its `return` sets the value, then the
+            # statement runs with it
+            call: n.Call = s.value  # type: ignore[no-redef]
+            args = [self.value_fn(a, rule) for a in call.args]
+            em.emit(CALL, w, self.procedure_fn(call.name), list(self.sym.procedures[call.name]), args, VALUE)
+            taken = copy.copy(s)
+            taken.value = n.Name(call.loc, VALUE, typ=call.typ, ref=Ref("machine_value"))
+            fn = self.block_fn([taken], rule, loops)
+            if fn is not None:
+                em.emit(EXEC, w, fn)
         else:  # pragma: no cover - other statements never wait
             fn = self.block_fn([s], rule, loops)
             if fn is not None:
@@ -326,20 +363,18 @@ class Compiler(Lowerer):
         fn = P.function(self.cg.fresh(ident("e", rule)), ["st", "env"], body)
         return self.cg.define(fn, rule, source.loc, entry=True)
 
-    def emit_code(self, event: str, em: _Emitter, w) -> None:
+    def emit_code(self, event: str, em: _Emitter, w, args: list | None = None) -> None:
+        """The triggers of `event` run in turn, each given the event's values (`args`: functions
+        of the emitting frame)."""
+        args = args or []
+        names = list(self.ck.event_params.get(event, {}))
         for tr in self.ck.handlers.get(event, []):
             rule = f"triggers.{tr.id}"
             target = self.trigger_fn(tr)
             if callable(target):
-                em.emit(EXEC, (tr.loc, rule), _run_trigger(target))
-                continue
-            jf = None
-            if tr.cond is not None:
-                jf = em.emit(JMPF, w, self.value_fn(tr.cond, rule), None)
-            em.emit(TRACE, (tr.loc, rule), "rule")
-            em.emit(CALL, w, target, [], [])
-            if jf is not None:
-                em.set(jf, *em.code[jf][:3], em.here())
+                em.emit(EXEC, (tr.loc, rule), _run_trigger(target, args))
+            else:
+                em.emit(CALL, w, target, names, args)
 
     def decider_fn(self, s: n.Choose, rule: str, decider):
         if s.by is not None:
@@ -498,8 +533,10 @@ def _const(v):
     return lambda st, env: v
 
 
-def _run_trigger(fn):
-    return lambda st, env: fn(st)
+def _run_trigger(fn, args):
+    if not args:
+        return lambda st, env: fn(st)
+    return lambda st, env: fn(st, *[a(st, env) for a in args])
 
 
 def compile_checked(rs, checked: Checked, n_seats: int, situation: n.Block | None = None) -> Plan:

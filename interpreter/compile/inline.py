@@ -61,7 +61,7 @@ def _python(name: str):
 def _card_sum(lo, comp: n.Comp, fx: Fn, count: bool):
     """`sum(map(TABLE.__getitem__, cards))` for a comprehension over cards whose item (for a
     sum) and filter read nothing but the card; None when the table cannot be made."""
-    if iterable_elem_is_card(comp) is False:
+    if iterable_elem_is_card(comp) is False or comp.inner:
         return None
     card = comp.ref
     if not (reads_only_card(comp.item, card) or count):

@@ -245,6 +245,8 @@ class Lowerer:
             return self.cg.const(p.kind_pieces[ref.name], ref.name)
         if kind == "seats":
             return self.cg.const(list(range(p.n_seats)), "seats")
+        if kind == "machine_value":  # what a procedure that waits gave (compile/flow.py)
+            return P.sub(P.name("env"), P.const(ref.name or e.id))
         raise AssertionError(kind)  # pragma: no cover - the checker resolves every name
 
     def x_Attr(self, e: n.Attr, fx: Fn) -> ast.expr:
@@ -336,7 +338,7 @@ class Lowerer:
                 total += self.fn_weight(x.ref.name)
             if isinstance(x, (n.Comp, n.For)):
                 stack.append(x.source)  # once
-                length = self.const_len(x.source)
+                length = self.const_len(x.source) if not (isinstance(x, n.Comp) and x.inner) else None
                 if length is not None:  # the loop's steps are known: counted here
                     body = (x.item, x.cond) if isinstance(x, n.Comp) else x.body
                     total += length * (1 + self.weight(*body))
@@ -372,14 +374,16 @@ class Lowerer:
                 "(`limits.max_steps`)")
 
     def x_Comp(self, e: n.Comp, fx: Fn) -> ast.expr:
-        w = 1 + self.weight(e.item, e.cond)  # each time round: one step and the item's calls
+        # each time round: one step and the calls of what runs each time (with loops inside, the
+        # item is counted by the innermost loop)
+        w = 1 + (self.weight(e.cond, *(c.source for c in e.inner)) if e.inner else self.weight(e.item, e.cond))
         saved_iter, fx.in_iterable = fx.in_iterable, fx.hoist is None
         try:
             items = self.items(e.source, fx, copy=False)
         finally:
             fx.in_iterable = saved_iter
         source: ast.expr
-        if self.const_len(e.source) is not None:
+        if self.const_len(e.source) is not None and not e.inner:
             source = items  # counted where the rule starts (`weight`)
         elif fx.hoist is not None:  # computed before the statement, its steps counted there
             t = fx.tmp("items")
@@ -395,14 +399,26 @@ class Lowerer:
         py = fx.tmp("c_")
         fx.comp[id(e.ref)] = py
         saved, fx.hoist = fx.hoist, None  # the item and the filter run each time round
-        saved_iter, fx.in_iterable = fx.in_iterable, False
+        saved_iter = fx.in_iterable
         try:
-            item = self.checked(e.item, fx)
+            fx.in_iterable = False
             conds = [self.expr(e.cond, fx)] if e.cond is not None else []
+            gens = [ast.comprehension(P.store(py), P.place(source, e.source.loc), conds, 0)]
+            for clause in e.inner:  # a loop inside: its list is counted each time it starts
+                w_in = 1 + self.weight(e.item, *(c.cond for c in e.inner))
+                fx.in_iterable = True
+                inner_items = self.items(clause.source, fx, copy=False)
+                fx.in_iterable = False
+                inner_source = P.call(self.h_each_w, self.st(), inner_items, P.const(w_in))
+                var = fx.tmp("c_")
+                fx.comp[id(clause.ref)] = var
+                inner_conds = [self.expr(clause.cond, fx)] if clause.cond is not None else []
+                gens.append(ast.comprehension(P.store(var), P.place(inner_source, clause.source.loc),
+                                              inner_conds, 0))
+            item = self.checked(e.item, fx)
         finally:
             fx.hoist, fx.in_iterable = saved, saved_iter
-        gen = ast.comprehension(P.store(py), P.place(source, e.source.loc), conds, 0)
-        return ast.ListComp(item, [gen])
+        return ast.ListComp(item, gens)
 
     def x_IfExpr(self, e: n.IfExpr, fx: Fn) -> ast.expr:
         cond = self.expr(e.cond, fx)
@@ -494,6 +510,9 @@ class Lowerer:
             return P.call(P.name(self.functions[ref.name]), self.st(), *args)
         if ref.kind == "pile_of":
             return self.pile_of(e, fx)
+        if ref.kind == "procedure":  # one that never waits, giving its value (`return`)
+            args = [self.checked(a, fx) for a in e.args]
+            return P.call(self.cg.const(self.procedure_fn(ref.name), ident("p", ref.name)), self.st(), *args)
         raise AssertionError(ref.kind)  # pragma: no cover
 
     def inlinable(self, name: str, call: n.Call) -> list | None:
@@ -746,11 +765,19 @@ class Lowerer:
         return [P.expr_stmt(P.call(P.attr(self.st(), "shuffle"), self.expr(s.pile, fx)))]
 
     def s_Emit(self, s: n.Emit, fx: Fn, rule, loops):
-        out = []
+        out: list[ast.stmt] = []
+        args: list[ast.expr] = []
+        for a in s.args:  # the event's values, computed once for all its triggers
+            t = fx.tmp("ev")
+            out.append(P.place(P.assign(P.store(t), self.checked(a, fx)), a.loc))
+            args.append(P.name(t))
         for tr in self.ck.handlers.get(s.event, []):
             fn = self.trigger_fn(tr)
-            out.append(P.expr_stmt(P.call(self.cg.const(fn, ident("t", tr.id)), self.st())))
+            out.append(P.expr_stmt(P.call(self.cg.const(fn, ident("t", tr.id)), self.st(), *args)))
         return out
+
+    def s_Return(self, s: n.Return, fx: Fn, rule, loops):
+        return [ast.Return(self.checked(s.value, fx) if s.value is not None else None)]
 
     def procedure_fn(self, name: str):  # pragma: no cover - the compiler (flow.py) provides it
         raise NotImplementedError

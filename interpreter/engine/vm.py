@@ -38,6 +38,10 @@ def _end_feed(st, env):
     st.feed = None
 
 
+# In a procedure's frame: the name its `return VALUE` sets in the caller's frame (an engine name:
+# rules cannot name `__` names).
+RESULT = "__result"
+
 # Machine frames a game may stack (procedures that wait, calling each other): the checker refuses
 # cycles, so only a very long chain of distinct procedures could come near.
 MAX_FRAMES = 1000
@@ -104,7 +108,9 @@ def run(st, EXEC=EXEC, JMPF=JMPF, FOR_NEXT=FOR_NEXT, JMP=JMP, CHOOSE=CHOOSE, CAL
                     body, names, arg_fns = ins[2], ins[3], ins[4]
                     values = [f(st, env) for f in arg_fns]
                     if callable(body):
-                        body(st, *values)
+                        value = body(st, *values)
+                        if len(ins) > 5:  # its value, for the statement after it
+                            env[ins[5]] = value
                         pc += 1
                     else:
                         if len(frames) > MAX_FRAMES:
@@ -114,10 +120,15 @@ def run(st, EXEC=EXEC, JMPF=JMPF, FOR_NEXT=FOR_NEXT, JMP=JMP, CHOOSE=CHOOSE, CAL
                             raise GameTooLong(f"the rules made more than {max_steps} steps (loops and calls) "
                                               "without ending (`limits.max_steps`)")
                         fr[1] = pc + 1
-                        frames.append([body, 0, dict(zip(names, values))])
+                        local = dict(zip(names, values))
+                        if len(ins) > 5:
+                            local[RESULT] = ins[5]  # where its `return VALUE` goes in this frame
+                        frames.append([body, 0, local])
                         break
                 elif op == RET:
                     frames.pop()
+                    if len(ins) > 2 and RESULT in env:  # `return VALUE` to a `let x = proc(...)`
+                        frames[-1][2][env[RESULT]] = ins[2](st, env) if ins[2] is not None else None
                     break
                 elif op == TRACE:
                     if st.trace is not None:

@@ -110,6 +110,8 @@ class Trigger(Strict):
     id: Id
     on: Name = Field(description="game_start, phase_start, phase_end, round_start, round_end, "
                                  "turn_start, turn_end, or an event named by `emit`")
+    params: dict[Name, Name] = Field(
+        default_factory=dict, description="what the event carries (`emit NAME(a, b)`): parameter name: type")
     if_: Code | None = Field(None, alias="if")
     do: Code
 
@@ -124,6 +126,22 @@ class Result(Strict):
 class Limits(Strict):
     max_rounds: int = Field(1000, ge=1)
     max_steps: int = Field(2_000_000, ge=1)
+
+
+# ---- cards -------------------------------------------------------------------------------
+
+class CardSpec(Strict):
+    count: int = Field(1, ge=0, le=500)
+    props: dict[Name, Union[Scalar, list[Scalar], dict[Name, Scalar]]] = Field(
+        default_factory=dict,
+        description="values the rules read as `card.NAME`; a list reads as `card.NAME[i]`, a mapping "
+                    "as `card.NAME.KEY`")
+    starts_in: Name = Field(description="the pile the cards start in")
+    per_seat: bool = Field(False, description="each seat gets `count` of its own (pile of a seat)")
+
+
+class CardType(CardSpec):
+    id: Id
 
 
 class GameFile(Strict):
@@ -151,18 +169,9 @@ class GameFile(Strict):
         description="facts shown with each piece in every seat's view, computed with `piece` bound; "
                     "show only what every seat may know")
     limits: Limits = Limits()
-
-
-# ---- cards -------------------------------------------------------------------------------
-
-class CardType(Strict):
-    id: Id
-    count: int = Field(1, ge=0, le=500)
-    props: dict[Name, Union[Scalar, list[Scalar]]] = Field(
-        default_factory=dict,
-        description="values the rules read as `card.NAME`; a list reads as `card.NAME[i]`")
-    starts_in: Name = Field(description="the pile the cards start in")
-    per_seat: bool = Field(False, description="each seat gets `count` of its own (pile of a seat)")
+    cards: dict[Id, CardSpec] = Field(
+        default_factory=dict, description="card types by id: those of the included cards files, "
+                                          "and any written here")
 
 
 class CardsFile(Strict):
@@ -174,17 +183,28 @@ class CardsFile(Strict):
 # ---- modules and variants: patches by id --------------------------------------------------
 
 class Patch(Strict):
-    set: Text | None = Field(None, description="`collection.id`: replace the value")
-    replace: Text | None = Field(None, description="`collection.id`: replace the whole item")
-    update: Text | None = Field(None, description="`collection.id`: change some keys of the item")
-    remove: Text | None = Field(None, description="`collection.id`: delete the item")
-    add: Text | None = Field(None, description="`collection` (steps: `steps.PHASE`): add an item")
+    set: Text | None = Field(None, description="an address: replace the value")
+    replace: Text | None = Field(None, description="an address: replace the whole item (a named option or "
+                                                   "statement: with `option:` or `do:`)")
+    update: Text | None = Field(None, description="an address: change some keys of the item")
+    remove: Text | None = Field(None, description="an address: delete the item (with `item:`, that value "
+                                                  "out of a list)")
+    add: Text | None = Field(None, description="a collection (steps: `steps.PHASE`; a named choice: "
+                                               "`choices.NAME` with `option:`): add an item")
+    extend: Text | None = Field(None, description="a procedure, step, trigger, function or named statement: "
+                                                  "run `before:`/`after:` it, or `around:` it")
     to: Value = None
     with_: Value = Field(None, alias="with")
     item: Value = None
     id: Id | None = Field(None, description="the id of an added mapping item")
-    before: Id | None = None
-    after: Id | None = None
+    before: Text | None = Field(None, description="with `add`: the id the item goes before; with `extend`: "
+                                                  "statements run first")
+    after: Text | None = Field(None, description="with `add`: the id the item goes after; with `extend`: "
+                                                 "statements run after")
+    around: Code | None = Field(None, description="with `extend`: statements where `proceed` runs the base "
+                                                  "(a function: an expression where `base` is its value)")
+    option: Code | None = Field(None, description="an option of a named choice, as rule text")
+    do: Code | None = Field(None, description="statements that replace a named statement")
 
 
 class PatchInfo(Strict):

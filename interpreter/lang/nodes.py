@@ -106,13 +106,23 @@ class ListLit(Expr):
 
 
 @dataclass(eq=False)
+class CompFor(Node):
+    """One more `for VAR in SOURCE [if COND]` of a comprehension (`[a * b for a in xs for b in ys]`)."""
+    var: str
+    source: Expr
+    cond: Expr | None
+    ref: Any = field(default=None, kw_only=True)
+
+
+@dataclass(eq=False)
 class Comp(Expr):
-    """`[item for var in source if cond]`."""
+    """`[item for var in source if cond]`, with `inner` clauses for nested loops."""
     item: Expr
     var: str
     source: Expr
     cond: Expr | None
     var_loc: Loc | None = None
+    inner: list[CompFor] = field(default_factory=list)
 
 
 @dataclass(eq=False)
@@ -174,7 +184,8 @@ class Neg(Expr):
 
 @dataclass(eq=False)
 class Stmt(Node):
-    pass
+    # a statement's own name (`... as NAME`), by which a module reaches it: `statements.NAME`
+    name_tag: str | None = field(default=None, kw_only=True)
 
 
 @dataclass(eq=False)
@@ -228,6 +239,18 @@ class Shuffle(Stmt):
 @dataclass(eq=False)
 class Emit(Stmt):
     event: str
+    args: list[Expr] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class Return(Stmt):
+    """Leaves a procedure (with its value, when it gives one)."""
+    value: Expr | None = None
+
+
+@dataclass(eq=False)
+class Proceed(Stmt):
+    """In an `around:` extension: where the rule it wraps runs."""
 
 
 @dataclass(eq=False)
@@ -281,17 +304,19 @@ class While(Stmt):
 
 @dataclass(eq=False)
 class Option(Node):
-    """`option "LABEL" [for VAR in SOURCE] [if COND]:` and its block."""
+    """`option "LABEL" [as NAME] [for VAR in SOURCE] [if COND]:` and its block."""
     label: Text
     var: str | None
     source: Expr | None
     cond: Expr | None
     body: list[Stmt]
     ref: Any = field(default=None, kw_only=True)
+    name_tag: str | None = field(default=None, kw_only=True)
 
 
 @dataclass(eq=False)
 class Choose(Stmt):
+    """`choose ["PROMPT"] [by SEAT] [as NAME]:` and its options."""
     prompt: Text | None
     by: Expr | None
     options: list[Option]

@@ -60,7 +60,7 @@ def _parser() -> Lark:
     # Built once per process (about half a second). No cache file: a parser table loaded
     # from a shared folder would be code anybody could plant.
     return Lark(_GRAMMAR.read_text(encoding="utf-8"), parser="lalr", postlex=_Indent(),
-                start=["start_block", "start_expr"], propagate_positions=True,
+                start=["start_block", "start_expr", "start_option"], propagate_positions=True,
                 maybe_placeholders=True)
 
 
@@ -121,6 +121,8 @@ def _expected(names) -> str:
         elif not name.startswith("__"):
             shown.append(name)
     shown = sorted(set(shown))
+    if len(shown) > 1 and "`as`" in shown:  # naming a statement is seldom what was meant
+        shown.remove("`as`")
     if not shown:
         return ""
     if len(shown) > 6:
@@ -311,7 +313,22 @@ class _Build:
         return n.Shuffle(loc, self.expr(t.children[0]))
 
     def s_emit_stmt(self, t, loc):
-        return n.Emit(loc, str(t.children[0]))
+        event, args = t.children
+        values = [self.expr(a) for a in args.children if a is not None] if args is not None else []
+        return n.Emit(loc, str(event), values)
+
+    def s_return_stmt(self, t, loc):
+        value = t.children[0]
+        return n.Return(loc, self.expr(value) if value is not None else None)
+
+    def s_proceed_stmt(self, t, loc):
+        return n.Proceed(loc)
+
+    def s_labelled(self, t, loc):
+        stmt_t, label = t.children
+        stmt = self.stmt(stmt_t)
+        stmt.name_tag = str(label.children[0])
+        return stmt
 
     def s_end_stmt(self, t, loc):
         return n.End(loc)
@@ -347,18 +364,22 @@ class _Build:
         return n.While(loc, self.expr(cond), self.suite(body))
 
     def s_choose_stmt(self, t, loc):
-        prompt, by, *options = t.children
-        return n.Choose(loc, self.text(prompt) if prompt is not None else None,
-                        self.expr(by.children[0]) if by is not None else None,
-                        [self.option(o) for o in options])
+        prompt, by, label, *options = t.children
+        choose = n.Choose(loc, self.text(prompt) if prompt is not None else None,
+                          self.expr(by.children[0]) if by is not None else None,
+                          [self.option(o) for o in options])
+        choose.name_tag = str(label.children[0]) if label is not None else None
+        return choose
 
     def option(self, t: Tree) -> n.Option:
-        label, for_t, if_t, body = t.children
+        label, name, for_t, if_t, body = t.children
         var = source = None
         if for_t is not None:
             var, source = str(for_t.children[0]), self.expr(for_t.children[1])
         cond = self.expr(if_t.children[0]) if if_t is not None else None
-        return n.Option(self.at(t), self.text(label), var, source, cond, self.suite(body))
+        option = n.Option(self.at(t), self.text(label), var, source, cond, self.suite(body))
+        option.name_tag = str(name.children[0]) if name is not None else None
+        return option
 
     def s_simul_stmt(self, t, loc):
         var, seats, body = t.children
@@ -409,9 +430,14 @@ class _Build:
         return n.ListLit(loc, [self.expr(c) for c in t.children if c is not None])
 
     def x_comprehension(self, t, loc):
-        item, var, source, cond = t.children
+        item, first, *more = t.children
+        var, source, cond = first.children
+        inner = []
+        for clause in more:
+            v, s, c = clause.children
+            inner.append(n.CompFor(self.at(clause), str(v), self.expr(s), self.expr(c) if c is not None else None))
         return n.Comp(loc, self.expr(item), str(var), self.expr(source),
-                      self.expr(cond) if cond is not None else None, var_loc=self.at(var))
+                      self.expr(cond) if cond is not None else None, var_loc=self.at(var), inner=inner)
 
     def x_if_expr(self, t, loc):
         cond, then, orelse = t.children
@@ -505,6 +531,20 @@ def parse_block(src: str, report: Report) -> n.Block | None:
     b = _Build(locate, report)
     block = b.block(tree)
     return block if b.ok else None
+
+
+def parse_option(src: str, report: Report) -> n.Option | None:
+    """One option of a choice (`option "LABEL" ...:` and its block), as a module adds one."""
+    text = str(src)
+    if not text.endswith("\n"):
+        text += "\n"
+    locate = locator(src)
+    tree = _lark_tree(text, "start_option", locate, report)
+    if tree is None:
+        return None
+    b = _Build(locate, report)
+    option = b.option(tree.children[0])
+    return option if b.ok else None
 
 
 def parse_expr(src: str, report: Report) -> n.Expr | None:

@@ -55,8 +55,10 @@ def expr(e: n.Expr) -> str:
     if isinstance(e, n.ListLit):
         return "[" + ", ".join(expr(i) for i in e.items) + "]"
     if isinstance(e, n.Comp):
-        cond = f" if {expr(e.cond)}" if e.cond is not None else ""
-        return f"[{expr(e.item)} for {e.var} in {_wrap(e.source, 2)}{cond}]"
+        clauses = [(e.var, e.source, e.cond)] + [(c.var, c.source, c.cond) for c in e.inner]
+        text = "".join(f" for {v} in {_wrap(s, 2)}" + (f" if {expr(c)}" if c is not None else "")
+                       for v, s, c in clauses)
+        return f"[{expr(e.item)}{text}]"
     if isinstance(e, n.IfExpr):
         return f"if {expr(e.cond)} then {expr(e.then)} else {expr(e.orelse)}"
     if isinstance(e, n.Or):
@@ -88,6 +90,13 @@ def _suite(stmts: list[n.Stmt], indent: int) -> str:
 
 
 def stmt(s: n.Stmt, indent: int = 0) -> str:
+    text = _stmt(s, indent)
+    if s.name_tag is not None and not isinstance(s, n.Choose):  # `... as NAME`
+        text = text[:-1] + f" as {s.name_tag}\n"
+    return text
+
+
+def _stmt(s: n.Stmt, indent: int = 0) -> str:
     pad = "    " * indent
     if isinstance(s, n.Let):
         return f"{pad}let {s.name} = {expr(s.value)}\n"
@@ -107,13 +116,18 @@ def stmt(s: n.Stmt, indent: int = 0) -> str:
     if isinstance(s, n.Shuffle):
         return f"{pad}shuffle {expr(s.pile)}\n"
     if isinstance(s, n.Emit):
-        return f"{pad}emit {s.event}\n"
+        args = f"({', '.join(expr(a) for a in s.args)})" if s.args else ""
+        return f"{pad}emit {s.event}{args}\n"
     if isinstance(s, n.End):
         return f"{pad}end game\n"
     if isinstance(s, n.Break):
         return f"{pad}break\n"
     if isinstance(s, n.Pass):
         return f"{pad}pass\n"
+    if isinstance(s, n.Proceed):
+        return f"{pad}proceed\n"
+    if isinstance(s, n.Return):
+        return f"{pad}return" + (f" {expr(s.value)}" if s.value is not None else "") + "\n"
     if isinstance(s, n.Say):
         return f"{pad}say {_text(s.message)}\n"
     if isinstance(s, n.If):
@@ -133,9 +147,13 @@ def stmt(s: n.Stmt, indent: int = 0) -> str:
             head += " " + _text(s.prompt)
         if s.by is not None:
             head += f" by {expr(s.by)}"
+        if s.name_tag is not None:
+            head += f" as {s.name_tag}"
         out = [f"{pad}{head}:\n"]
         for o in s.options:
             line = f"{pad}    option {_text(o.label)}"
+            if o.name_tag is not None:
+                line += f" as {o.name_tag}"
             if o.var is not None and o.source is not None:
                 line += f" for {o.var} in {_wrap(o.source, 2)}"
             if o.cond is not None:

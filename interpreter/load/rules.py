@@ -61,6 +61,7 @@ class TriggerDef:
     body: n.Block | None
     loc: Loc | None
     on_loc: Loc | None = None
+    params: dict = field(default_factory=dict)   # name -> declared type (text, with its position)
 
 
 @dataclass
@@ -110,7 +111,7 @@ def parse_rules(game, report: Report) -> Rules:
         r.phases.append(phase)
     for tr in game.triggers:
         r.triggers.append(TriggerDef(str(tr.id), str(tr.on), _expr(tr.if_, report), _block(tr.do, report),
-                                     loc_of(tr.id), loc_of(tr.on)))
+                                     loc_of(tr.id), loc_of(tr.on), dict(tr.params)))
     r.rank = _expr(game.result.rank, report)
     r.tie = _expr(game.result.tie, report)
     r.descending = game.result.order == "descending"

@@ -12,15 +12,16 @@ and variants, modules and tracks are asked for by name (`NAME_RE`), never by pat
 """
 from __future__ import annotations
 
-import copy
 import hashlib
 import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..ir.models import CardsFile, GameFile, TrackFile, kind_of
+from ..ir.models import CardsFile, CardType, GameFile, TrackFile, kind_of
 from ..lang.diagnostics import Loc, Report, did_you_mean
+from .extend import apply_rule_patches
+from .patches import apply_patches, is_rule_patch, prepare
 from .rules import Rules, parse_rules
 from .structure import check_structure, loc_at
 from .yamlsrc import SrcMap, decode_text, loc_of, parse_yaml, read_bytes, read_text
@@ -149,8 +150,8 @@ class _Loader:
         self.shared = [self.project / "cards", self.project / "tracks"] if self.project else []
         self.report = report
         self.hash = hashlib.sha256()
-        self.cards: list = []
-        self.boards: dict = {}
+        self.cards: dict = {}    # card id -> its entry (raw data, with positions), in order
+        self.boards: dict = {}   # board name -> its declaration (raw data), from track files
         self.seen_includes: set[Path] = set()
 
     def tracks(self) -> Path:
@@ -195,6 +196,17 @@ class _Loader:
                             "a ruleset in a project's rulesets/ folder may also include the "
                             "project's cards/ and tracks/")
 
+    def add_card(self, entry) -> None:
+        """A card type of a cards file, by id, as the game's `cards:` holds it (without `id`)."""
+        ident = entry["id"]
+        if ident in self.cards:
+            self.report.add("E114", f"card type `{ident}` is defined twice", loc_of(ident))
+            return
+        spec = SrcMap((k, v) for k, v in entry.items() if k != "id")
+        spec.loc = getattr(entry, "loc", None)  # type: ignore[assignment]
+        spec.key_locs = dict(getattr(entry, "key_locs", {}))
+        self.cards[ident] = spec
+
     def includes(self, base: Path, entries, origin) -> None:
         for entry in entries:
             where = loc_of(entry, loc_of(origin))
@@ -215,12 +227,13 @@ class _Loader:
             if kind == "cards":
                 model = check_structure(data, "cards", str(target), self.report)
                 if isinstance(model, CardsFile):
-                    self.cards.extend(model.cards)
+                    for entry in data["cards"]:
+                        self.add_card(entry)
             elif kind == "track":
                 model = check_structure(data, "track", str(target), self.report)
                 if isinstance(model, TrackFile):
-                    for name, board in model.boards.items():
-                        self.boards[name] = (board, data["boards"].key_locs.get(name))
+                    for name in model.boards:
+                        self.boards[name] = data["boards"][name]
             else:
                 self.report.add("E032", f"`{entry}` is not a cards or track file",
                                 loc_of(entry, loc_of(origin)),
@@ -245,41 +258,31 @@ def load_ruleset(path: str | Path, variants=(), modules=(), report: Report | Non
         return None
     if check_structure(data, "game", str(game_path), report) is None:
         return None
-    ld.includes(game_path, data.get("include", []), data)
-    applied = []
+    # The patch files, in order: modules, then variants.
+    files: list[tuple[str, str, Path, dict]] = []
+    applied: list[str] = []
     for kind, names in (("module", modules), ("variant", variants)):
         for name in names:
-            if not is_name(name):
-                report.add("E040", f"`{shown(name)}` is not a {kind} name", loc_of(name),
-                           f"a {kind} is named by its file in {kind}s/ without `.yaml`: {_NAME_CHARS}")
-                continue
-            patch_path = folder / f"{kind}s" / f"{name}.yaml"
-            if not patch_path.exists():
-                have = sorted(p.stem for p in (folder / f"{kind}s").glob("*.yaml"))
-                report.add("E040", f"no {kind} named `{name}` in {folder / (kind + 's')}",
-                           loc_of(name, Loc(str(patch_path))), did_you_mean(name, have) or
-                           (f"available: {', '.join(have)}" if have else f"this ruleset has no {kind}s"))
-                continue
-            pdata = ld.read(patch_path, [ld.folder], f"{kind} `{name}`")
-            if pdata is None:
-                continue
-            model = check_structure(pdata, kind, str(patch_path), report)
-            if model is None:
-                continue
-            for needed in pdata[kind].get("requires", []):
-                if f"module:{needed}" not in applied:
-                    report.add("E048", f"{kind} `{name}` needs module `{needed}`", loc_of(needed),
-                               f"apply it first: --module {needed}")
-            ld.includes(patch_path, pdata.get("include", []), pdata)
-            data = apply_patches(data, pdata["patches"], report)
-            applied.append(f"{kind}:{name}")
-    # Boards from track files join the game's own.
-    if ld.boards:
-        boards = data.setdefault("boards", SrcMap())
-        for name, (board, _loc) in ld.boards.items():
-            boards.setdefault(name, board.model_dump())
+            found = _patch_file(ld, folder, kind, name, applied, report)
+            if found is not None:
+                files.append(found)
+                applied.append(f"{kind}:{name}")
+    # 1. what the game includes may itself be patched (`add: include`, `remove: include`)
+    prepared = [prepare(pdata["patches"], report) for _kind, _name, _path, pdata in files]
+    for patches in prepared:
+        data = apply_patches(data, patches, report, only=lambda p, op, a: a.head == "include")
+    # 2. the included cards and tracks (the game's, then each patch file's) join the game
+    ld.includes(game_path, data.get("include", []), data)
+    for _kind, _name, patch_path, pdata in files:
+        ld.includes(patch_path, pdata.get("include", []), pdata)
+    _merge(ld, data, report)
+    # 3. `--track NAME` swaps in the boards of a track file
     if track is not None:
         _replace_track(ld, data, str(track), report)
+    # 4. every other patch, on the merged game: its rules, cards and boards alike
+    for patches in prepared:
+        data = apply_patches(data, patches, report,
+                             only=lambda p, op, a: a.head != "include" and not is_rule_patch(p, op, a))
     if not report.ok:
         return None
     game = check_structure(data, "game", str(game_path), report)
@@ -293,8 +296,55 @@ def load_ruleset(path: str | Path, variants=(), modules=(), report: Report | Non
     rules = parse_rules(game, report)
     if not report.ok:
         return None
-    return Ruleset(game=game, folder=folder, cards=ld.cards, applied=applied,
+    # 5. patches inside the rules' text: `extend`, options of named choices, named statements
+    for patches in prepared:
+        apply_rule_patches(rules, [x for x in patches if is_rule_patch(*x)], report)
+    if not report.ok:
+        return None
+    cards = [CardType.model_construct(id=ident, **dict(spec)) for ident, spec in game.cards.items()]
+    return Ruleset(game=game, folder=folder, cards=cards, applied=applied,
                    digest=ld.hash.hexdigest()[:16], rules=rules)
+
+
+def _patch_file(ld: _Loader, folder: Path, kind: str, name, applied: list[str], report: Report):
+    """(kind, name, path, data) of a module or variant, read and checked; None (reported)."""
+    if not is_name(name):
+        report.add("E040", f"`{shown(name)}` is not a {kind} name", loc_of(name),
+                   f"a {kind} is named by its file in {kind}s/ without `.yaml`: {_NAME_CHARS}")
+        return None
+    patch_path = folder / f"{kind}s" / f"{name}.yaml"
+    if not patch_path.exists():
+        have = sorted(p.stem for p in (folder / f"{kind}s").glob("*.yaml"))
+        report.add("E040", f"no {kind} named `{name}` in {folder / (kind + 's')}",
+                   loc_of(name, Loc(str(patch_path))), did_you_mean(name, have) or
+                   (f"available: {', '.join(have)}" if have else f"this ruleset has no {kind}s"))
+        return None
+    pdata = ld.read(patch_path, [ld.folder], f"{kind} `{name}`")
+    if pdata is None:
+        return None
+    if check_structure(pdata, kind, str(patch_path), report) is None:
+        return None
+    for needed in pdata[kind].get("requires", []):
+        if f"module:{needed}" not in applied:
+            report.add("E048", f"{kind} `{name}` needs module `{needed}`", loc_of(needed),
+                       f"apply it first: --module {needed}")
+    return kind, str(name), patch_path, pdata
+
+
+def _merge(ld: _Loader, data, report: Report) -> None:
+    """The included cards join the game's own `cards:`; the boards of included track files join
+    its `boards:` (the game's own declaration of a board wins)."""
+    if ld.cards:
+        cards = data.setdefault("cards", SrcMap())
+        for ident, spec in ld.cards.items():
+            if ident in cards:
+                report.add("E114", f"card type `{ident}` is defined twice", loc_of(ident))
+                continue
+            cards[ident] = spec
+    if ld.boards:
+        boards = data.setdefault("boards", SrcMap())
+        for name, board in ld.boards.items():
+            boards.setdefault(name, board)
 
 
 def _replace_track(ld: _Loader, data, track: str, report: Report) -> None:
@@ -332,172 +382,7 @@ def _replace_track(ld: _Loader, data, track: str, report: Report) -> None:
                        "a track file replaces boards of the same name; the game names them under "
                        "`boards:` or includes a track file")
             continue
-        boards[name] = board.model_dump()
-
-
-# ---- patches ----------------------------------------------------------------------------
-
-_LISTS = ("phases", "triggers")
-_MAPPINGS = ("params", "pieces", "boards", "piles", "state", "functions", "procedures", "record", "show")
-_OPS = ("set", "replace", "update", "remove", "add")
-
-
-def _find(data, target: str, report: Report):
-    """Resolve `collection.id[.key...]` to (container, key); None with a diagnostic if missing."""
-    parts = str(target).split(".")
-    head = parts[0]
-    if head == "steps":
-        if len(parts) < 2:
-            report.add("E041", "a step patch names the step: `steps.ID`", loc_of(target))
-            return None
-        for phase in data.get("phases", []):
-            for i, step in enumerate(phase.get("steps", [])):
-                if step.get("id") == parts[1]:
-                    return _descend(phase["steps"], i, parts[2:], target, report)
-        ids = [s.get("id") for p in data.get("phases", []) for s in p.get("steps", [])]
-        report.add("E042", f"patch aims at step `{parts[1]}`, which does not exist", loc_of(target),
-                   did_you_mean(parts[1], ids))
-        return None
-    if head not in data:
-        report.add("E042", f"patch aims at `{head}`, which the game does not have", loc_of(target),
-                   did_you_mean(head, list(data)))
-        return None
-    if len(parts) == 1:
-        return _descend(data, head, [], target, report)
-    coll = data[head]
-    if isinstance(coll, list):
-        for i, item in enumerate(coll):
-            if isinstance(item, dict) and item.get("id") == parts[1]:
-                return _descend(coll, i, parts[2:], target, report)
-        ids = [item.get("id") for item in coll if isinstance(item, dict)]
-        report.add("E042", f"patch aims at {head} `{parts[1]}`, which does not exist", loc_of(target),
-                   did_you_mean(parts[1], ids))
-        return None
-    return _descend(data, head, parts[1:], target, report)
-
-
-def _descend(container, key, rest, target, report):
-    for part in rest:
-        node = container[key]
-        if not isinstance(node, dict) or part not in node:
-            have = list(node) if isinstance(node, dict) else []
-            report.add("E042", f"patch aims at `{target}`, but `{part}` does not exist there",
-                       loc_of(target), did_you_mean(part, have))
-            return None
-        container, key = node, part
-    return container, key
-
-
-def apply_patches(data, patches, report: Report):
-    data = copy.copy(data)
-    for k in list(data):
-        data[k] = copy.deepcopy(data[k])  # patches never change the loaded base
-    for patch in patches:
-        ops = [o for o in _OPS if patch.get(o) is not None]
-        if len(ops) != 1:
-            if ops:
-                msg = "a patch does one thing; this one has " + " and ".join(f"`{o}`" for o in ops)
-            else:
-                msg = "a patch needs one of " + ", ".join(f"`{o}`" for o in _OPS)
-            report.add("E046", msg, loc_of(patch), "write each change as its own patch")
-            continue
-        op = ops[0]
-        target = patch[op]
-        if op == "add":
-            _add(data, patch, target, report)
-            continue
-        found = _find(data, target, report)
-        if found is None:
-            continue
-        container, key = found
-        if op in ("set", "replace", "update") and ("to" if op == "set" else "with") not in patch:
-            word = "to" if op == "set" else "with"
-            report.add("E047", f"`{op}: {target}` says what, but not the new value", loc_of(target),
-                       f"give it with `{word}:`")
-            continue
-        if op == "set":
-            container[key] = patch.get("to")
-        elif op == "replace":
-            new = patch.get("with")
-            if isinstance(container[key], dict) and isinstance(new, dict) and "id" in container[key]:
-                new = _with_id(new, container[key]["id"])
-            container[key] = new
-        elif op == "update":
-            new = patch.get("with")
-            if not isinstance(container[key], dict) or not isinstance(new, dict):
-                report.add("E043", "`update` merges a mapping into a mapping", loc_of(target),
-                           "use `set` or `replace` for other values")
-                continue
-            merged = copy.copy(container[key])
-            merged.update(new)
-            container[key] = merged
-        elif op == "remove":
-            del container[key]
-    return data
-
-
-def _with_id(m: dict, ident) -> SrcMap:
-    """A replacing item keeps the replaced item's id (and its own file positions)."""
-    out = SrcMap(m)
-    out.loc = getattr(m, "loc", None)  # type: ignore[assignment]
-    out.key_locs = dict(getattr(m, "key_locs", {}))
-    out.setdefault("id", ident)
-    return out
-
-
-def _add(data, patch, target, report: Report):
-    parts = str(target).split(".")
-    item = patch.get("item")
-    if parts[0] == "steps":
-        if len(parts) != 2:
-            report.add("E041", "add a step with `add: steps.PHASE`", loc_of(target))
-            return
-        phases = [p for p in data.get("phases", []) if p.get("id") == parts[1]]
-        if not phases:
-            report.add("E042", f"patch aims at phase `{parts[1]}`, which does not exist", loc_of(target),
-                       did_you_mean(parts[1], [p.get("id") for p in data.get("phases", [])]))
-            return
-        _insert(phases[0].setdefault("steps", []), item, patch, target, report)
-        return
-    if parts[0] in _LISTS and len(parts) == 1:
-        _insert(data.setdefault(parts[0], []), item, patch, target, report)
-        return
-    if parts[0] in _MAPPINGS and len(parts) == 1 and parts[0] not in data:
-        data[parts[0]] = {}  # the game has none yet: the module or variant brings the first
-    found = _find(data, target, report)
-    if found is None:
-        return
-    container, key = found
-    coll = container[key]
-    ident = patch.get("id")
-    if not isinstance(coll, dict) or ident is None:
-        report.add("E044", f"add to `{target}` needs `id:` and `item:`", loc_of(target))
-        return
-    if ident in coll:
-        report.add("E045", f"`{target}.{ident}` already exists", loc_of(ident),
-                   "use `replace` or `update` to change it")
-        return
-    coll[ident] = item
-
-
-def _insert(items: list, item, patch, target, report: Report):
-    if not isinstance(item, dict) or "id" not in item:
-        report.add("E044", f"an item added to `{target}` needs an `id`", loc_of(target))
-        return
-    anchor = patch.get("after") or patch.get("before")
-    if any(i.get("id") == item["id"] for i in items):
-        report.add("E045", f"`{item['id']}` already exists in `{target}`", loc_of(item["id"]),
-                   "use `replace` or `update` to change it")
-        return
-    if anchor is None:
-        items.append(item)
-        return
-    for i, existing in enumerate(items):
-        if existing.get("id") == anchor:
-            items.insert(i + 1 if patch.get("after") else i, item)
-            return
-    report.add("E042", f"patch places the item next to `{anchor}`, which does not exist in `{target}`",
-               loc_of(anchor), did_you_mean(anchor, [i.get("id") for i in items]))
+        boards[name] = tdata["boards"][name]
 
 
 __all__ = ["Ruleset", "load_ruleset", "find_ruleset", "find_game", "is_name", "read_file",

@@ -1,0 +1,333 @@
+"""Patches: how a module or variant changes the merged game, by address, never by copying.
+
+A patch does one thing to one address of the merged game (its own rules, its included cards
+and its track): `set` a value, `replace` an item, `update` some keys of a mapping, `remove`
+an item, `add` an item to a collection. An address is a path of keys and ids:
+
+    params.hand_size            boards.board.laps              cards.blue.count
+    steps.play                  boards.board.lines[kind=turn,name=A].limit
+    phases.main.until           include[../../cards/game/extra.yaml]
+
+A key of a mapping is a segment; an item of a list is found by its `id`, or else its `name`
+(it must be the only one), or by `[key=value,...]` (every key must match), or, for a list of
+plain values, by `[value]`. Patches that change rules inside their text (`extend`, options of a
+named `choose`, named statements) are applied to the parsed rules: see `load/extend.py`.
+"""
+from __future__ import annotations
+
+import copy
+import re
+
+from ..lang.diagnostics import Loc, Report, did_you_mean
+from .yamlsrc import SrcMap, loc_of
+
+_LISTS = ("phases", "triggers")
+_MAPPINGS = ("params", "pieces", "boards", "piles", "state", "functions", "procedures", "record", "show", "cards")
+OPS = ("set", "replace", "update", "remove", "add", "extend")
+# the addresses whose patches change rule text (applied to the parsed rules, load/extend.py)
+RULE_PARTS = ("choices", "statements")
+_SEGMENT = re.compile(r"\s*([^.\[\]]+)?((?:\[[^\]]*\])*)\s*(?:\.|$)")
+
+
+class Address:
+    """A parsed patch address: a list of steps, each a key or a selector `[k=v,...]`/`[value]`."""
+
+    def __init__(self, steps: list, text: str):
+        self.steps = steps
+        self.text = text
+
+    @property
+    def head(self) -> str:
+        return self.steps[0] if self.steps and isinstance(self.steps[0], str) else ""
+
+
+def parse_address(target, report: Report) -> Address | None:
+    text = str(target)
+    steps: list = []
+    pos = 0
+    while pos < len(text):
+        m = _SEGMENT.match(text, pos)
+        if m is None or m.end() == pos:
+            report.add("E049", f"`{text}` is not an address: it stops making sense at `{text[pos:pos + 20]}`",
+                       loc_of(target), "an address is keys and ids joined by `.`, with `[key=value]` to pick "
+                                       "an item of a list: `boards.board.lines[kind=turn,name=A].limit`")
+            return None
+        key, selectors = m.group(1), m.group(2)
+        if key is not None:
+            steps.append(key.strip())
+        for sel in re.findall(r"\[([^\]]*)\]", selectors or ""):
+            steps.append(_selector(sel))
+        pos = m.end()
+    if not steps:
+        report.add("E049", "a patch's address is empty", loc_of(target))
+        return None
+    return Address(steps, text)
+
+
+def _selector(text: str):
+    """`k=v,k2=v2` as a dict; a plain value as itself (for lists of plain values)."""
+    if "=" in text:
+        out = {}
+        for part in text.split(","):
+            k, _, v = part.partition("=")
+            out[k.strip()] = v.strip()
+        return out
+    return ("value", text.strip())
+
+
+def _matches(item, value: str) -> bool:
+    """Does a selector value match a YAML value (numbers compared as written)?"""
+    return str(item).lower() == value.lower() if isinstance(item, bool) else str(item) == value
+
+
+def _pick(items: list, step, where: str, target, report: Report):
+    """The index of the list item `step` names, or None (reported)."""
+    if isinstance(step, tuple):  # [value] of a list of plain values
+        found = [i for i, it in enumerate(items) if not isinstance(it, dict) and _matches(it, step[1])]
+        what = f"`{step[1]}`"
+    elif isinstance(step, dict):
+        found = [i for i, it in enumerate(items) if isinstance(it, dict)
+                 and all(k in it and _matches(it[k], v) for k, v in step.items())]
+        what = "[" + ",".join(f"{k}={v}" for k, v in step.items()) + "]"
+    else:
+        found = [i for i, it in enumerate(items) if isinstance(it, dict) and str(it.get("id")) == step]
+        if not found:
+            found = [i for i, it in enumerate(items) if isinstance(it, dict) and str(it.get("name")) == step]
+        what = f"`{step}`"
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        have = [str(it.get("id", it.get("name"))) for it in items if isinstance(it, dict)] or \
+            [str(it) for it in items if not isinstance(it, dict)]
+        report.add("E042", f"patch aims at `{where}` {what}, which does not exist", loc_of(target),
+                   did_you_mean(str(step if isinstance(step, str) else what), have)
+                   or (f"there: {', '.join(have[:12])}" if have else f"`{where}` is empty"))
+    else:
+        report.add("E042", f"{what} names {len(found)} items of `{where}`", loc_of(target),
+                   "say which with more keys: `[kind=turn,name=A]`")
+    return None
+
+
+def find(data, address: Address, report: Report, target):
+    """The container and key (or index) an address leads to; None (reported) if it leads nowhere."""
+    steps = address.steps
+    head = steps[0]
+    if head == "steps":  # a step, by id, in whichever phase it is
+        if len(steps) < 2 or not isinstance(steps[1], str):
+            report.add("E041", "a step patch names the step: `steps.ID`", loc_of(target))
+            return None
+        for phase in data.get("phases", []):
+            for i, step in enumerate(phase.get("steps", [])):
+                if step.get("id") == steps[1]:
+                    return _descend(phase["steps"], i, steps[2:], address, report, target)
+        ids = [s.get("id") for p in data.get("phases", []) for s in p.get("steps", [])]
+        report.add("E042", f"patch aims at step `{steps[1]}`, which does not exist", loc_of(target),
+                   did_you_mean(steps[1], ids))
+        return None
+    if not isinstance(head, str) or head not in data:
+        report.add("E042", f"patch aims at `{head}`, which the game does not have", loc_of(target),
+                   did_you_mean(str(head), list(data)))
+        return None
+    return _descend(data, head, steps[1:], address, report, target)
+
+
+def _descend(container, key, rest, address: Address, report: Report, target):
+    path = [str(key)]
+    for step in rest:
+        node = container[key]
+        where = ".".join(path)
+        if isinstance(node, list):
+            index = _pick(node, step, where, target, report)
+            if index is None:
+                return None
+            container, key = node, index
+        elif isinstance(node, dict) and isinstance(step, str):
+            if step not in node:
+                report.add("E042", f"patch aims at `{address.text}`, but `{step}` does not exist there",
+                           loc_of(target), did_you_mean(step, list(node)))
+                return None
+            container, key = node, step
+        else:
+            report.add("E042", f"patch aims at `{address.text}`, but `{where}` holds no items to pick from",
+                       loc_of(target))
+            return None
+        path.append(str(step) if isinstance(step, str) else "[...]")
+    return container, key
+
+
+def copied(data):
+    """A copy that patches may change: the loaded base is never changed."""
+    out = copy.copy(data)
+    for k in list(out):
+        out[k] = copy.deepcopy(out[k])
+    return out
+
+
+def operation(patch, report: Report) -> str | None:
+    """The one thing a patch does; None (reported) when it says none or two."""
+    ops = [o for o in OPS if patch.get(o) is not None]
+    if len(ops) != 1:
+        if ops:
+            msg = "a patch does one thing; this one has " + " and ".join(f"`{o}`" for o in ops)
+        else:
+            msg = "a patch needs one of " + ", ".join(f"`{o}`" for o in OPS)
+        report.add("E046", msg, loc_of(patch), "write each change as its own patch")
+        return None
+    return ops[0]
+
+
+def is_rule_patch(patch, op: str, address: Address) -> bool:
+    """Does this patch change rule text (applied after parsing, in load/extend.py)?"""
+    return op == "extend" or address.head in RULE_PARTS
+
+
+def prepare(patches, report: Report) -> list[tuple]:
+    """Each patch with what it does and where: [(patch, op, address)]; the ill-formed ones are
+    reported here, once, and left out."""
+    out = []
+    for patch in patches:
+        op = operation(patch, report)
+        if op is None:
+            continue
+        address = parse_address(patch[op], report)
+        if address is not None:
+            out.append((patch, op, address))
+    return out
+
+
+def apply_patches(data, patches: list[tuple], report: Report, only=None):
+    """`data` with `patches` (from `prepare`) applied, those that `only(patch, op, address)`
+    accepts if given: a copy; the loaded base is never changed."""
+    data = copied(data)
+    for patch, op, address in patches:
+        target = patch[op]
+        if only is not None and not only(patch, op, address):
+            continue
+        if op == "add":
+            _add(data, patch, address, target, report)
+            continue
+        if op == "remove" and patch.get("item") is not None:  # a value out of a list
+            _remove_value(data, patch, address, target, report)
+            continue
+        found = find(data, address, report, target)
+        if found is None:
+            continue
+        container, key = found
+        if op in ("set", "replace", "update") and ("to" if op == "set" else "with") not in patch:
+            word = "to" if op == "set" else "with"
+            report.add("E047", f"`{op}: {target}` says what, but not the new value", loc_of(target),
+                       f"give it with `{word}:`")
+            continue
+        if op == "set":
+            container[key] = patch.get("to")
+        elif op == "replace":
+            new = patch.get("with")
+            if isinstance(container[key], dict) and isinstance(new, dict) and "id" in container[key]:
+                new = _with_id(new, container[key]["id"])
+            container[key] = new
+        elif op == "update":
+            new = patch.get("with")
+            if not isinstance(container[key], dict) or not isinstance(new, dict):
+                report.add("E043", "`update` merges a mapping into a mapping", loc_of(target),
+                           "use `set` or `replace` for other values")
+                continue
+            merged = copy.copy(container[key])
+            merged.update(new)
+            container[key] = merged
+        elif op == "remove":
+            del container[key]
+    return data
+
+
+def _with_id(m: dict, ident) -> SrcMap:
+    """A replacing item keeps the replaced item's id (and its own file positions)."""
+    out = SrcMap(m)
+    out.loc = getattr(m, "loc", None)  # type: ignore[assignment]
+    out.key_locs = dict(getattr(m, "key_locs", {}))
+    out.setdefault("id", ident)
+    return out
+
+
+def _remove_value(data, patch, address: Address, target, report: Report) -> None:
+    """`remove: include` with `item: FILE`: a value out of a list of values."""
+    found = find(data, address, report, target)
+    if found is None:
+        return
+    container, key = found
+    items, value = container[key], patch.get("item")
+    if not isinstance(items, list):
+        report.add("E043", f"`remove: {target}` with `item:` takes a value out of a list", loc_of(target))
+        return
+    for i, it in enumerate(items):
+        if str(it) == str(value):
+            del items[i]
+            return
+    report.add("E042", f"`{value}` is not in `{target}`", loc_of(value, loc_of(target)),
+               did_you_mean(str(value), [str(i) for i in items]))
+
+
+def _add(data, patch, address: Address, target, report: Report) -> None:
+    steps = address.steps
+    item = patch.get("item")
+    if steps[0] == "steps":
+        if len(steps) != 2:
+            report.add("E041", "add a step with `add: steps.PHASE`", loc_of(target))
+            return
+        phases = [p for p in data.get("phases", []) if p.get("id") == steps[1]]
+        if not phases:
+            report.add("E042", f"patch aims at phase `{steps[1]}`, which does not exist", loc_of(target),
+                       did_you_mean(steps[1], [p.get("id") for p in data.get("phases", [])]))
+            return
+        _insert(phases[0].setdefault("steps", []), item, patch, target, report)
+        return
+    if steps[0] in _LISTS and len(steps) == 1:
+        _insert(data.setdefault(steps[0], []), item, patch, target, report)
+        return
+    if steps[0] in ("include",) and len(steps) == 1:
+        data.setdefault("include", []).append(item)
+        return
+    if steps[0] in _MAPPINGS and len(steps) == 1 and steps[0] not in data:
+        data[steps[0]] = SrcMap()  # the game has none yet: the module or variant brings the first
+    found = find(data, address, report, target)
+    if found is None:
+        return
+    container, key = found
+    coll = container[key]
+    if isinstance(coll, list):  # a list of a board (lines, cells, ...)
+        if isinstance(item, dict) and "id" in item:
+            _insert(coll, item, patch, target, report)
+        else:
+            coll.append(item)
+        return
+    ident = patch.get("id")
+    if not isinstance(coll, dict) or ident is None:
+        report.add("E044", f"add to `{target}` needs `id:` and `item:`", loc_of(target))
+        return
+    if ident in coll:
+        report.add("E045", f"`{target}.{ident}` already exists", loc_of(ident),
+                   "use `replace` or `update` to change it")
+        return
+    coll[ident] = item
+
+
+def _insert(items: list, item, patch, target, report: Report) -> None:
+    if not isinstance(item, dict) or "id" not in item:
+        report.add("E044", f"an item added to `{target}` needs an `id`", loc_of(target))
+        return
+    anchor = patch.get("after") or patch.get("before")
+    if any(i.get("id") == item["id"] for i in items):
+        report.add("E045", f"`{item['id']}` already exists in `{target}`", loc_of(item["id"]),
+                   "use `replace` or `update` to change it")
+        return
+    if anchor is None:
+        items.append(item)
+        return
+    for i, existing in enumerate(items):
+        if existing.get("id") == anchor:
+            items.insert(i + 1 if patch.get("after") else i, item)
+            return
+    report.add("E042", f"patch places the item next to `{anchor}`, which does not exist in `{target}`",
+               loc_of(anchor), did_you_mean(str(anchor), [i.get("id") for i in items]))
+
+
+__all__ = ["apply_patches", "prepare", "parse_address", "find", "Address", "operation", "is_rule_patch", "Loc"]
