@@ -16,6 +16,7 @@ import random
 from ..engine import vm
 from ..engine.game import reading
 from ..lang.errors import RuleError
+from ..lang.show import show
 
 # Believed outcomes averaged for an option that meets chance (a draw from an unseen pile, a
 # shuffle): with one, a lucky draw makes a risky option look safe; measured in docs/architecture.md.
@@ -50,6 +51,7 @@ class GreedyAgent:
                 continue
             # on the real table (an option that does nothing) the evaluation only looks
             value = evaluate(st, env) if st is not base else reading(base, lambda: evaluate(base, env))
+            _number(game.plan, value, decision.seat)
             if st.believe is not None and st.believe.chance:
                 # the option met chance: score the mean of a few believed outcomes
                 broke = False
@@ -59,7 +61,7 @@ class GreedyAgent:
                     except RuleError:
                         broke = True
                         break
-                    value += evaluate(other, env)
+                    value += _number(game.plan, evaluate(other, env), decision.seat)
                 if broke:
                     continue
                 value /= SAMPLES
@@ -70,3 +72,11 @@ class GreedyAgent:
         if not picks:
             return self.rng.randrange(decision.count)
         return picks[self.rng.randrange(len(picks))] if len(picks) > 1 else picks[0]
+
+
+def _number(plan, value, seat: int):
+    """The evaluation, which must be a number to be compared."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RuleError(f"`evaluate` for seat {seat + 1} is {show(plan, 'any', value)}, not a number",
+                        plan.evaluate_loc, "evaluate")
+    return value

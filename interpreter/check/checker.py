@@ -120,7 +120,7 @@ class Checker:
     # ---- the whole game ----------------------------------------------------------------------
 
     def run(self) -> Checked:
-        r, sym = self.rules, self.sym
+        r = self.rules
         self._emits()
         for tr in r.triggers:
             self.out.handlers.setdefault(tr.on, []).append(tr)
@@ -193,7 +193,8 @@ class Checker:
             elif list(known.values()) != list(params.values()):
                 shown = ", ".join(f"{k}: {v}" for k, v in known.items()) or "nothing"
                 self.error("E146", f"trigger `{tr.id}` takes other parameters than the other triggers of "
-                                   f"`{tr.on}` ({shown})", tr.on_loc, "triggers of one event take the same parameters")
+                                   f"`{tr.on}` ({shown})", tr.on_loc,
+                           "triggers of one event take the same parameters")
                 continue
             self.out.trigger_ok.add(tr.id)
 
@@ -848,8 +849,9 @@ class Checker:
         if name in sym.procedures:
             if name in self.out.procedure_types:  # it gives a value with `return`
                 if e is not self._value_call:
-                    self.error("E144", f"procedure `{name}` does things: its value goes only to `let x = ...`, "
-                                       "`x = ...` or `return ...`", e, "give it its own line: `let v = ...`")
+                    self.error("E144", f"procedure `{name}` does things: its value goes only to "
+                                       "`let x = ...`, `x = ...` or `return ...`", e,
+                               "give it its own line: `let v = ...`")
                 self._value_call = None
                 self.args(e, name, sym.procedures[name], sc)
                 e.ref = Ref("procedure", name)

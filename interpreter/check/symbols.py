@@ -11,7 +11,7 @@ from ..boards import KINDS
 from ..lang.diagnostics import Report, did_you_mean
 from ..lang.limits import MAX_INT
 from ..lang.parser import keywords
-from ..lang.types import ANY, BOOL, DECLARABLE, INT, SEAT, compatible, listof, of_value
+from ..lang.types import ANY, BOOL, DECLARABLE, INT, SEAT, compatible, listof, of_value, parse_type
 from ..library.api import Builtin
 from ..library.core import CORE
 from ..load.yamlsrc import loc_of
@@ -145,8 +145,14 @@ class Declarations:
             return
         if isinstance(value, int) and abs(value) > MAX_INT:
             self.report.add("E117", f"`{where}` holds a number beyond {MAX_INT}", loc_of(where))
+        elif isinstance(value, float):
+            self.report.add("E117", f"`{where}` holds {value}: rules count in whole numbers", loc_of(where),
+                            hint="write a whole number (scale it up if you need parts: 15 tenths, not 1.5)")
         elif isinstance(value, list):
             for v in value:
+                self._check_value(v, where)
+        elif isinstance(value, dict):
+            for v in value.values():
                 self._check_value(v, where)
 
     def _piles(self):
@@ -191,7 +197,11 @@ class Declarations:
                     self.report.add("E118", f"`{name}` is built in for every {scope}: it cannot be declared",
                                     loc_of(name), "choose another name")
                     continue
-            t = DECLARABLE[var.type]
+            t = parse_type(var.type)
+            if t is None:
+                self.report.add("E111", f"unknown type `{var.type}` for state `{name}`", loc_of(var.type),
+                                "types: " + ", ".join(DECLARABLE) + ", list[T], map[K, V]")
+                continue
             init = var.initial
             if init is not None and not compatible(of_value(init), t):
                 self.report.add("E117", f"state `{name}` is {t} but starts as {init!r}", loc_of(name))
@@ -252,9 +262,7 @@ class Declarations:
 
     def param_type(self, tname, pname, owner) -> str:
         text = str(tname)
-        t = DECLARABLE.get(text)
-        if t is None and text.startswith("list[") and text.endswith("]") and text[5:-1] in DECLARABLE:
-            t = listof(DECLARABLE[text[5:-1]])
+        t = parse_type(text)
         if t is None:
             self.report.add("E111", f"unknown type `{tname}` for parameter `{pname}` of `{owner}`",
                             loc_of(tname),

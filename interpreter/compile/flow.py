@@ -516,10 +516,12 @@ class Compiler(Lowerer):
         r, p = self.rules, self.plan
         if r.evaluate is not None:
             p.evaluate = self.value_fn(r.evaluate, "evaluate")
+            p.evaluate_loc = r.evaluate.loc
         for name, expr in r.show.items():
             p.shown[name] = self.value_fn(expr, f"show.{name}")
         assert r.rank is not None  # the game file requires it
         p.rank = self.value_fn(r.rank, "result")
+        p.rank_loc = r.rank.loc
         if r.tie is not None:
             p.tie = self.value_fn(r.tie, "result")
         p.descending = r.descending

@@ -7,7 +7,7 @@ from ..boards.base import BoardKind
 from ..check.checker import Checked
 from ..engine.plan import Plan
 from ..lang.limits import MAX_ROUNDS, MAX_STEPS
-from ..lang.types import BOOL, DECLARABLE, INT, SEAT
+from ..lang.types import ANY, BOOL, INT, SEAT, is_list, is_map, parse_type
 
 
 def _bd_copier(clones):
@@ -85,8 +85,10 @@ def layout(rs, checked: Checked, n_seats: int) -> Plan:
     p.card_type_names = [p.card_types[t] for t in p.card_type]
     # state variables
     for name, var in g.state.items():
-        t = DECLARABLE[var.type]
+        t = parse_type(var.type) or ANY
         init = var.initial
+        if init is None and (is_list(t) or is_map(t)):
+            init = [] if is_list(t) else {}
         if init is None and t == INT:
             init = 0
         if init is None and t == BOOL:

@@ -376,7 +376,8 @@ class Lowerer:
     def x_Comp(self, e: n.Comp, fx: Fn) -> ast.expr:
         # each time round: one step and the calls of what runs each time (with loops inside, the
         # item is counted by the innermost loop)
-        w = 1 + (self.weight(e.cond, *(c.source for c in e.inner)) if e.inner else self.weight(e.item, e.cond))
+        w = 1 + (self.weight(e.cond, *(c.source for c in e.inner)) if e.inner
+                 else self.weight(e.item, e.cond))
         saved_iter, fx.in_iterable = fx.in_iterable, fx.hoist is None
         try:
             items = self.items(e.source, fx, copy=False)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import vm
+from ..lang.errors import RuleError
 from ..lang.show import show
 from .state import State
 
@@ -200,6 +201,11 @@ class Game:
             env = {"seat": s}
             r = p.rank(st, env)
             t = p.tie(st, env) if p.tie is not None else 0
+            for what, x in (("rank", r), ("tie", t)):
+                if not isinstance(x, int) or isinstance(x, bool):
+                    shown = show(p, "any", x)
+                    raise RuleError(f"the result's `{what}` of seat {s + 1} is {shown}, not a number",
+                                    p.rank_loc, "result")
             keys.append((r, t))
         sign = -1 if p.descending else 1
         order = sorted(range(p.n_seats), key=lambda s: (sign * keys[s][0], sign * keys[s][1], s))

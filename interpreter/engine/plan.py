@@ -81,11 +81,13 @@ class Plan:
     # flow
     main: list = field(default_factory=list)
     rank: object = None
+    rank_loc: object = None                              # where `result.rank` is written
     tie: object = None
     descending: bool = True
     records: dict = field(default_factory=dict)          # name -> fn(st, env)
     shown: dict = field(default_factory=dict)            # name -> fn(st, env) with `piece` bound
     evaluate: object = None                              # fn(st, env) with `seat` bound, or None
+    evaluate_loc: object = None
     max_rounds: int = 1000
     max_steps: int = 2_000_000
     rules: dict = field(default_factory=dict)            # rule id -> Loc

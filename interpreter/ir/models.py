@@ -73,8 +73,10 @@ class Pile(Strict):
 
 class StateVar(Strict):
     of: Literal["game", "seat", "piece"] = "game"
-    type: Literal["int", "bool", "text", "seat", "piece", "card"] = "int"
-    initial: Scalar | None = None
+    type: Annotated[str, Field(pattern=r"^\s*(int|bool|text|seat|piece|card|list\[.*\]|map\[.*\])\s*$",
+                               description="int, bool, text, seat, piece, card, list[T] or map[K, V]"),
+                    WrapValidator(_keep_str)] = "int"
+    initial: Scalar | list[Any] | dict[str, Any] | None = None
     visible: Literal["all", "owner", "nobody"] = "all"
 
 

@@ -75,7 +75,7 @@ def locator(src) -> Locate:
     if at is not None:
         return at
     text = str(src)
-    name = f"<rule {hashlib.sha1(text.encode()).hexdigest()[:12]}>"
+    name = f"<rule {hashlib.sha1(text.encode('utf-8', 'surrogatepass')).hexdigest()[:12]}>"
     linecache.cache[name] = (len(text), None, text.splitlines(True), name)
     return lambda line, col: Loc(name, line, col)
 
@@ -435,7 +435,8 @@ class _Build:
         inner = []
         for clause in more:
             v, s, c = clause.children
-            inner.append(n.CompFor(self.at(clause), str(v), self.expr(s), self.expr(c) if c is not None else None))
+            cond = self.expr(c) if c is not None else None
+            inner.append(n.CompFor(self.at(clause), str(v), self.expr(s), cond))
         return n.Comp(loc, self.expr(item), str(var), self.expr(source),
                       self.expr(cond) if cond is not None else None, var_loc=self.at(var), inner=inner)
 

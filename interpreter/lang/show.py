@@ -1,7 +1,7 @@
 """How values read to a person: cards by their type, pieces by name, seats by number."""
 from __future__ import annotations
 
-from .types import BOOL, CARD, PIECE, PILE, SEAT, elem, is_list
+from .types import ANY, BOOL, CARD, PIECE, PILE, SEAT, elem, is_list, is_map, map_types
 
 
 def show(plan, typ: str, v) -> str:
@@ -17,6 +17,12 @@ def show(plan, typ: str, v) -> str:
         return plan.pile_names[v]
     if typ == BOOL:
         return "yes" if v else "no"
-    if is_list(typ):
-        return "[" + ", ".join(show(plan, elem(typ), x) for x in v) + "]"
+    if is_list(typ) or (typ == ANY and isinstance(v, list)):
+        inner = elem(typ) if is_list(typ) else ANY
+        return "[" + ", ".join(show(plan, inner, x) for x in v) + "]"
+    if is_map(typ) or (typ == ANY and isinstance(v, dict)):
+        k, t = map_types(typ) if is_map(typ) else (ANY, ANY)
+        return "{" + ", ".join(f"{show(plan, k, a)}: {show(plan, t, b)}" for a, b in v.items()) + "}"
+    if typ == ANY and isinstance(v, bool):
+        return "yes" if v else "no"
     return str(v)

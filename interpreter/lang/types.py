@@ -1,7 +1,8 @@
 """Static types of the rule language. Every expression has one, checked before play.
 
-Types are short strings: int, bool, text, seat, piece, card, pile, board, none, any, and
-`list[T]`. Seats, pieces, cards and piles are ints at run time; the type says which.
+Types are short strings: int, bool, text, seat, piece, card, pile, board, none, any,
+`list[T]` and `map[K,V]` (keys of a plain type). Seats, pieces, cards and piles are ints at
+run time; the type says which. Lists and maps are values: changing an item makes a new one.
 """
 from __future__ import annotations
 
@@ -15,6 +16,51 @@ def listof(t: str) -> str:
     return f"list[{t}]"
 
 
+def mapof(k: str, v: str) -> str:
+    return f"map[{k},{v}]"
+
+
+def is_map(t: str) -> bool:
+    return t.startswith("map[")
+
+
+def map_types(t: str) -> tuple[str, str]:
+    """(key type, value type) of a map type."""
+    inner = t[4:-1]
+    depth = 0
+    for i, ch in enumerate(inner):
+        depth += ch == "["
+        depth -= ch == "]"
+        if ch == "," and depth == 0:
+            return inner[:i], inner[i + 1:]
+    return ANY, ANY
+
+
+def zero(t: str):
+    """What reading an absent key of a map gives: 0 for ints, false for bools, else none."""
+    return 0 if t == INT else (False if t == BOOL else None)
+
+
+KEY_TYPES = (INT, TEXT, SEAT, PIECE, CARD)
+
+
+def parse_type(text: str) -> str | None:
+    """A declared type (`int`, `list[piece]`, `map[text, int]`), canonical; None if it is not one."""
+    text = "".join(str(text).split())
+    if text in DECLARABLE:
+        return DECLARABLE[text]
+    if text.startswith("list[") and text.endswith("]"):
+        inner = parse_type(text[5:-1])
+        return None if inner is None else listof(inner)
+    if text.startswith("map[") and text.endswith("]"):
+        k, v = map_types(text)
+        if k not in KEY_TYPES:
+            return None
+        value = parse_type(v)
+        return None if value is None else mapof(k, value)
+    return None
+
+
 def is_list(t: str) -> bool:
     return t.startswith("list[")
 
@@ -24,9 +70,12 @@ def elem(t: str) -> str:
 
 
 def iterable_elem(t: str) -> str | None:
-    """What a `for` over a value of type t binds: lists give their items, piles their cards."""
+    """What a `for` over a value of type t binds: lists give their items, piles their cards,
+    maps their keys."""
     if is_list(t):
         return elem(t)
+    if is_map(t):
+        return map_types(t)[0]
     if t == PILE:
         return CARD
     if t == ANY:
@@ -42,6 +91,8 @@ def compatible(a: str, b: str) -> bool:
         return True  # anything may be `none` (an empty slot, a missing property)
     if is_list(a) and is_list(b):
         return compatible(elem(a), elem(b))
+    if is_map(a) and is_map(b):
+        return all(compatible(x, y) for x, y in zip(map_types(a), map_types(b)))
     return False
 
 
@@ -55,6 +106,9 @@ def join(a: str, b: str) -> str:
         return ANY
     if is_list(a) and is_list(b):
         return listof(join(elem(a), elem(b)))
+    if is_map(a) and is_map(b):
+        (ka, va), (kb, vb) = map_types(a), map_types(b)
+        return mapof(join(ka, kb), join(va, vb))
     return ANY
 
 
@@ -71,6 +125,11 @@ def of_value(v) -> str:
         for x in v:
             t = join(t, of_value(x))
         return listof(ANY if t == NONE else t)
+    if isinstance(v, dict):
+        t = NONE
+        for x in v.values():
+            t = join(t, of_value(x))
+        return mapof(TEXT, ANY if t == NONE else t)
     if v is None:
         return NONE
     return ANY

@@ -26,7 +26,8 @@ def _text(t: n.Text) -> str:
         if isinstance(p, str):
             out.append(p.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t"))
         else:
-            out.append("{" + expr(p) + "}")
+            # the expression is read back after the string is unescaped: escape it as well
+            out.append("{" + expr(p).replace("\\", "\\\\").replace('"', '\\"') + "}")
     return '"' + "".join(out) + '"'
 
 

@@ -19,6 +19,7 @@ a second `around:` wraps the first.
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from ..lang import nodes as n
 from ..lang.diagnostics import Report, did_you_mean
@@ -68,7 +69,7 @@ def _statement_lists(stmts: list[n.Stmt]):
             yield from _statement_lists(inner)
 
 
-def _named(rules: Rules, kind: type, name: str) -> list[tuple[list, int]]:
+def _named(rules: Rules, kind: type[Any], name: str) -> list[tuple[list, int]]:
     """(the list holding it, its index) of each statement of this kind named `name`."""
     out = []
     for _owner, block in _blocks(rules):
@@ -79,7 +80,7 @@ def _named(rules: Rules, kind: type, name: str) -> list[tuple[list, int]]:
     return out
 
 
-def _names(rules: Rules, kind: type) -> list[str]:
+def _names(rules: Rules, kind: type[Any]) -> list[str]:
     return sorted({s.name_tag for _o, block in _blocks(rules) for stmts in _statement_lists(block)
                    for s in stmts if isinstance(s, kind) and s.name_tag})
 
@@ -110,9 +111,14 @@ def _block_of(rules: Rules, head: str, name: str, target, report: Report):
         for tr in rules.triggers:
             if tr.id == name and tr.body is not None:
                 return tr.body.body
-    have = list(rules.procedures) if head == "procedures" else (
-        [st.id for ph in rules.phases for st in ph.steps] if head == "steps" else [t.id for t in rules.triggers])
-    report.add("E050", f"`{target}` names no {head[:-1]} of the game", loc_of(target), did_you_mean(name, have))
+    if head == "procedures":
+        have = list(rules.procedures)
+    elif head == "steps":
+        have = [st.id for ph in rules.phases for st in ph.steps]
+    else:
+        have = [t.id for t in rules.triggers]
+    report.add("E050", f"`{target}` names no {head[:-1]} of the game", loc_of(target),
+               did_you_mean(name, have))
     return None
 
 
@@ -122,12 +128,14 @@ def _extend(rules: Rules, patch, steps: list, target, report: Report) -> None:
     if len(steps) != 2 or steps[0] not in _EXTENDABLE or not isinstance(steps[1], str):
         report.add("E050", f"`extend: {target}`: a procedure, step, trigger, function or named statement "
                            "can be extended", loc_of(target),
-                   "`extend: procedures.NAME`, `steps.ID`, `triggers.ID`, `functions.NAME` or `statements.NAME`")
+                   "`extend: procedures.NAME`, `steps.ID`, `triggers.ID`, `functions.NAME` "
+                   "or `statements.NAME`")
         return
     head, name = steps
     given = [k for k in ("before", "after", "around") if patch.get(k) is not None]
     if len(given) != 1:
-        report.add("E052", f"`extend: {target}` takes one of `before:`, `after:` or `around:`", loc_of(target))
+        report.add("E052", f"`extend: {target}` takes one of `before:`, `after:` or `around:`",
+                   loc_of(target))
         return
     how = given[0]
     if head == "functions":
@@ -202,8 +210,9 @@ def _substitute_base(expr: n.Expr, base: n.Expr) -> n.Expr:
         if isinstance(value, n.Expr):
             setattr(expr, field_name, _substitute_base(value, base))
         elif isinstance(value, list):
-            setattr(expr, field_name, [_substitute_base(v, base) if isinstance(v, n.Expr) else
-                                       (_sub_clause(v, base) if isinstance(v, n.CompFor) else v) for v in value])
+            setattr(expr, field_name, [_substitute_base(v, base) if isinstance(v, n.Expr)
+                                       else (_sub_clause(v, base) if isinstance(v, n.CompFor) else v)
+                                       for v in value])
     return expr
 
 
@@ -239,8 +248,10 @@ def _choices(rules: Rules, patch, op: str, steps: list, target, report: Report) 
             choose.options.append(option)
             return
         if str(anchor) not in names:
-            report.add("E042", f"choice `{steps[1]}` has no option named `{anchor}`", loc_of(anchor, loc_of(target)),
-                       did_you_mean(str(anchor), [x for x in names if x]) or "name its options with `as NAME`")
+            report.add("E042", f"choice `{steps[1]}` has no option named `{anchor}`",
+                       loc_of(anchor, loc_of(target)),
+                       did_you_mean(str(anchor), [x for x in names if x])
+                       or "name its options with `as NAME`")
             return
         at = names.index(str(anchor))
         choose.options.insert(at + 1 if patch.get("after") else at, option)

@@ -22,7 +22,8 @@ from ..lang.diagnostics import Loc, Report, did_you_mean
 from .yamlsrc import SrcMap, loc_of
 
 _LISTS = ("phases", "triggers")
-_MAPPINGS = ("params", "pieces", "boards", "piles", "state", "functions", "procedures", "record", "show", "cards")
+_MAPPINGS = ("params", "pieces", "boards", "piles", "state", "functions", "procedures", "record", "show",
+             "cards")
 OPS = ("set", "replace", "update", "remove", "add", "extend")
 # the addresses whose patches change rule text (applied to the parsed rules, load/extend.py)
 RULE_PARTS = ("choices", "statements")
@@ -330,4 +331,5 @@ def _insert(items: list, item, patch, target, report: Report) -> None:
                loc_of(anchor), did_you_mean(str(anchor), [i.get("id") for i in items]))
 
 
-__all__ = ["apply_patches", "prepare", "parse_address", "find", "Address", "operation", "is_rule_patch", "Loc"]
+__all__ = ["apply_patches", "prepare", "parse_address", "find", "Address", "operation", "is_rule_patch",
+           "Loc"]

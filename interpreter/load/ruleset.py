@@ -374,7 +374,7 @@ def _replace_track(ld: _Loader, data, track: str, report: Report) -> None:
     if not isinstance(model, TrackFile):
         return
     boards = data.setdefault("boards", SrcMap())
-    for name, board in model.boards.items():
+    for name in model.boards:
         if name not in boards:
             report.add("E034", f"track `{track}` has board `{name}`, which the game does not have",
                        getattr(tdata["boards"], "key_locs", {}).get(name) or Loc(str(path)),

@@ -1,0 +1,193 @@
+"""Invariants of every shipped game, checked after every decision of many seeded games.
+
+- Cards are conserved: every card lies in exactly one pile, `st.where` names that pile, and
+  every card has a face-up flag (on the real table, and on a seat's private copy while it
+  commits in a `simultaneously` block).
+- A game is its seed and its answers: replaying the recorded answers on a new `Game(plan, seed)`
+  gives the same decisions, the same table and the same result.
+- A greedy bot's look-ahead plays on copies: the table is the same before and after it thinks.
+
+Every game and every variant is played, at every player count in turn, and each Heat and
+Downforce track at least once. `bench/long_runs.py` runs the same checks on many more games.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pytest
+
+from interpreter.agents.base import RandomAgent
+from interpreter.agents.greedy import GreedyAgent
+from interpreter.engine.game import Game
+from interpreter.run.session import load
+
+# (game, variants, track): every shipped variant, and every track of the games that have several.
+CONFIGS = [
+    ("formula5", (), None), ("formula5", ("chain-overtakes",), None), ("formula5", ("pit-lane",), None),
+    ("formula5", ("short-race",), None),
+    ("heat", (), None), ("heat", ("handicap",), None),
+    ("heat", (), "usa"), ("heat", (), "italy"), ("heat", (), "france"), ("heat", (), "great-britain"),
+    ("tilerace", (), None), ("tilerace", ("fun-track",), None), ("tilerace", ("quick",), None),
+    ("downforce", (), None), ("downforce", ("lakeshore-bay",), None), ("downforce", ("last-card",), None),
+    ("downforce", ("novice",), None), ("downforce", ("two-player",), None),
+    ("downforce", ("world-tour",), None),
+    ("downforce", (), "river-station"), ("downforce", (), "lakeshore-bay"),
+]
+RANDOM_GAMES = 12        # per configuration, player counts in turn
+GREEDY_GAMES = 1         # per configuration of the base games
+
+
+def config_id(cfg) -> str:
+    game, variants, track = cfg
+    return "-".join([game, *variants] + ([f"track={track}"] if track else []))
+
+
+@lru_cache(maxsize=None)
+def loaded(game: str, variants: tuple, track: str | None):
+    return load(game, variants, track=track)
+
+
+@lru_cache(maxsize=None)
+def plan_for(game: str, variants: tuple, track: str | None, players: int):
+    return loaded(game, variants, track).plan(players)
+
+
+def player_counts(game: str, variants: tuple, track: str | None) -> list[int]:
+    p = loaded(game, variants, track).ruleset.game.game.players
+    return list(range(p.min, p.max + 1))
+
+
+def check_cards(st, n_cards: int) -> None:
+    """Every card in exactly one pile; `where` and the face-up flags agree, for every card."""
+    seen = [False] * n_cards
+    for pid, pile in enumerate(st.piles):
+        for card in pile:
+            assert 0 <= card < n_cards, f"pile {pid} holds {card!r}, which is no card"
+            assert not seen[card], f"card {card} lies in two places (again in pile {pid})"
+            seen[card] = True
+            assert st.where[card] == pid, f"card {card} lies in pile {pid}, but `where` says {st.where[card]}"
+    missing = [c for c in range(n_cards) if not seen[c]]
+    assert not missing, f"cards in no pile: {missing}"
+    assert len(st.where) == n_cards, (len(st.where), n_cards)
+    assert len(st.up) == n_cards and all(isinstance(u, bool) for u in st.up), st.up
+
+
+def check_table(game: Game) -> None:
+    n_cards = len(game.plan.card_start)
+    check_cards(game.st, n_cards)
+    if game.sub is not None:
+        check_cards(game.sub, n_cards)
+
+
+def table(game: Game):
+    """What a replay must reproduce exactly: piles, cards, variables, the boards' data. Not the
+    step counter `st.steps`: looking at a game must not charge it (see the test at the end)."""
+    st = game.st
+    return ([p[:] for p in st.piles], st.where[:], st.up[:], dict(st.g), st.v[:], repr(st.bd), st.ended)
+
+
+def play_checked(plan, seed: int, greedy: bool = False) -> Game:
+    """A game with bots, the invariants checked after every decision; returns the ended game."""
+    game = Game(plan, seed)
+    check_table(game)
+    kind = GreedyAgent if greedy else RandomAgent
+    bots = [kind(f"invariants/{seed}/{s}") for s in range(plan.n_seats)]
+    while not game.over:
+        if greedy:
+            d = game.decision()
+            assert d is not None and d.count >= 2
+            before = table(game)
+            pick = bots[d.seat].choose(game, d)
+            assert table(game) == before, "the greedy bot's look-ahead changed the real table"
+        else:
+            seat, count = game.waiting()
+            assert count >= 2 and 0 <= seat < plan.n_seats, (seat, count)
+            pick = bots[seat].pick(count)
+        game.choose(pick)
+        check_table(game)
+    return game
+
+
+def replay(plan, seed: int, answers: list[int]) -> Game:
+    game = Game(plan, seed)
+    for i, pick in enumerate(answers):
+        assert not game.over, f"the replay ended after {i} of {len(answers)} decisions"
+        game.choose(pick)
+    assert game.over, "the replay did not end where the game did"
+    return game
+
+
+def check_game(plan, seed: int, greedy: bool = False) -> dict:
+    """Play with the invariants checked, then replay from the answers: the same game. Returns
+    its result."""
+    game = play_checked(plan, seed, greedy)
+    ended = table(game)
+    again = replay(plan, seed, game.answers)
+    assert again.answers == game.answers
+    assert table(again) == ended, "the replay ended on another table"
+    result = game.result()
+    assert again.result() == result
+    return result
+
+
+@pytest.mark.parametrize("cfg", CONFIGS, ids=config_id)
+def test_cards_are_conserved_and_games_replay_exactly(cfg):
+    counts = player_counts(*cfg)
+    rounds = []
+    for i in range(RANDOM_GAMES):
+        plan = plan_for(*cfg, counts[i % len(counts)])
+        result = check_game(plan, seed=1000 + i)
+        assert result["ended"]
+        rounds.append(result["rounds"])
+    assert max(rounds) > 0
+
+
+@pytest.mark.parametrize("game", ["formula5", "heat", "tilerace", "downforce"])
+def test_greedy_bots_leave_the_table_as_it_was_and_replay_exactly(game):
+    counts = player_counts(game, (), None)
+    for i in range(GREEDY_GAMES):
+        plan = plan_for(game, (), None, counts[(i + 1) % len(counts)])
+        assert check_game(plan, seed=2000 + i, greedy=True)["ended"]
+
+
+def test_a_moved_card_is_seen_by_the_conservation_check():
+    """The check itself: a card in two piles, or missing, or misplaced in `where`, is caught."""
+    game = Game(plan_for("formula5", (), None, 2), 1)
+    check_table(game)
+    st = game.st
+    pile = next(i for i, p in enumerate(st.piles) if p)
+    card = st.piles[pile][-1]
+    other = (pile + 1) % len(st.piles)
+    st.piles[other].append(card)
+    with pytest.raises(AssertionError, match="two places"):
+        check_table(game)
+    st.piles[other].pop()
+    st.piles[pile].pop()
+    with pytest.raises(AssertionError, match="in no pile"):
+        check_table(game)
+    st.piles[other].append(card)
+    with pytest.raises(AssertionError, match="`where` says"):
+        check_table(game)
+
+
+@pytest.mark.parametrize("look", ["view", "result", "greedy"])
+def test_looking_at_a_game_leaves_its_step_counter_as_it_was(look):
+    game = Game(plan_for("formula5", (), None, 2), 1)
+    before = game.st.steps
+    if look == "view":
+        game.view(0)               # `show: speed` calls a function for every car
+    elif look == "result":
+        game.result()              # `result.rank` is a comprehension
+    else:
+        # Heat's `react` offers "done reacting", an option with no effects: the bot scores the
+        # real state for it (`vm.preview` returns the state itself), and `evaluate` charges it.
+        game = Game(plan_for("heat", (), None, 2), 1)
+        bots = [GreedyAgent(f"look/{s}") for s in range(2)]
+        for _ in range(20):
+            d = game.decision()
+            before = game.st.steps
+            pick = bots[d.seat].choose(game, d)
+            if game.st.steps != before:
+                break
+            game.choose(pick)
+    assert game.st.steps == before
