@@ -105,6 +105,26 @@ def test_a_division_by_zero_anywhere_is_a_rule_error_at_its_position(capsys, tmp
     assert took < 5
 
 
+def test_a_game_compiled_and_dropped_earlier_does_not_hide_where_a_later_game_fails(capsys, tmp_path):
+    """Two games with the same rules compile to equal code objects (Python compares code by
+    content, not by file): dropping the first must not make the second's frames unknown."""
+    import gc
+
+    text = TINY.replace("s.score += 1", "s.score += twice(zero)")
+    first = game_file(tmp_path / "a", text)
+    report = Report()
+    plan = compile_ruleset(load_ruleset(first.parent, report=report), 2, report)
+    assert plan is not None, report.render()
+    second = game_file(tmp_path / "b", text)
+    rc, out, _ = play(capsys, second)  # compiles the second game while the first lives
+    assert rc == 1 and "in rule `functions.half`" in out, out
+    del plan
+    gc.collect()
+    rc, out, _ = play(capsys, second)
+    assert rc == 1
+    assert f"{where(second, '10 // x')}: division by zero" in out and "in rule `functions.half`" in out, out
+
+
 def test_an_error_inside_a_function_is_placed_in_its_body_with_the_call_as_context(capsys, tmp_path):
     path = game_file(tmp_path, TINY.replace("s.score += 1", "s.score += twice(zero)"))
     rc, text, _ = play(capsys, path)

@@ -17,7 +17,7 @@ from ..lang.diagnostics import Loc, Report
 from ..lang.diagnostics import did_you_mean as _did_you_mean
 from ..lang.parser import keywords
 from ..lang.types import (ANY, BOARD, BOOL, CARD, INT, NONE, PIECE, PILE, SEAT, TEXT, compatible, elem,
-                          is_list, iterable_elem, join, listof)
+                          is_list, is_map, iterable_elem, join, listof, map_types, zero)
 from ..library.api import Builtin
 from ..load.rules import Rules
 from .symbols import BUILTIN_EVENTS, Declarations, Symbols
@@ -440,6 +440,8 @@ class Checker:
                        self.suggest(name, list(sc.names) + list(sym.globals) + ["round"]) or
                        "declare it under `state:`, or introduce a local with `let`")
             return None
+        if isinstance(t, n.Index) or (isinstance(t, n.Attr) and is_map(self._peek(t.obj, sc))):
+            return self._item_target(t, sc)
         if isinstance(t, n.Attr):
             obj_t = self.expr(t.obj, sc)
             scope = {PIECE: "piece", SEAT: "seat"}.get(obj_t)
@@ -453,7 +455,45 @@ class Checker:
                 return None
             t.ref = Ref(f"{scope}_var", t.name)
             return variables[t.name]
-        self.error("E127", "only a name or `x.state` can be assigned", t)
+        self.error("E127", "only a name, `x.state` or an item of a list or map (`xs[i]`, `m[k]`) "
+                           "can be assigned", t)
+        return None
+
+    def _peek(self, e: n.Expr, sc: Scope) -> str:
+        """The type of `e` with no problem reported (they are, where `e` is checked for real)."""
+        saved, self.report = self.report, Report()
+        try:
+            return self.expr(e, sc)
+        finally:
+            self.report = saved
+
+    def _item_target(self, t: n.Expr, sc: Scope) -> str | None:
+        """`xs[i] = ...`, `m[k] = ...` or `m.key = ...`: the list or map must be a place itself;
+        the value stored there is a new list or map with that item changed."""
+        container = t.obj  # type: ignore[attr-defined]
+        typ = self.target(container, sc)
+        if typ is None:
+            return None
+        if isinstance(t, n.Attr):
+            t.ref = Ref("item", t.name, zero(map_types(typ)[1]))
+            return map_types(typ)[1]
+        assert isinstance(t, n.Index)
+        it = self.expr(t.index, sc)
+        if is_map(typ):
+            key_t, value_t = map_types(typ)
+            if not compatible(it, key_t):
+                self.type_error(f"the keys of this map are {key_t}, not {it}", t.index)
+                return None
+            t.ref = Ref("item", "", zero(value_t))
+            return value_t
+        if is_list(typ):
+            if not compatible(it, INT):
+                self.type_error(f"a list index must be int, not {it}", t.index)
+                return None
+            t.ref = Ref("item", "list")
+            return elem(typ)
+        if typ != ANY:
+            self.type_error(f"only items of lists and maps can be set, not of a {typ}", t)
         return None
 
     def s_Assign(self, s: n.Assign, sc: Scope) -> None:
@@ -709,6 +749,10 @@ class Checker:
                 e.ref = Ref("seat_var", name)
                 return sym.seat_vars[name]
             have = ["number", "pieces", *sym.seat_vars]
+        elif is_map(typ) and compatible(map_types(typ)[0], TEXT):
+            value_t = map_types(typ)[1]
+            e.ref = Ref("map_get", name, zero(value_t))  # `m.key` reads `m["key"]`
+            return value_t
         elif typ == ANY:
             return ANY  # an earlier error (reported where it is) or an empty list
         else:
@@ -720,10 +764,16 @@ class Checker:
     def x_Index(self, e: n.Index, sc: Scope) -> str:
         typ = self.expr(e.obj, sc)
         ityp = self.expr(e.index, sc)
+        if is_map(typ):
+            key_t, value_t = map_types(typ)
+            if not compatible(ityp, key_t):
+                return self.type_error(f"the keys of this map are {key_t}, not {ityp}", e.index)
+            e.ref = Ref("map_get", "", zero(value_t))  # an absent key reads as 0, false or none
+            return value_t
         if not compatible(ityp, INT):
             return self.type_error(f"a list index must be int, not {ityp}", e.index)
         if not (is_list(typ) or typ == ANY):
-            return self.type_error(f"only lists can be indexed, not {typ}", e.obj)
+            return self.type_error(f"only lists and maps can be indexed, not {typ}", e.obj)
         return elem(typ)
 
     def x_ListLit(self, e: n.ListLit, sc: Scope) -> str:

@@ -79,8 +79,8 @@ def layout(rs, checked: Checked, n_seats: int) -> Plan:
             for _ in range(ct.count):
                 p.card_type.append(ti)
                 p.card_start.append(target)
-                for k in props:
-                    props[k].append(ct.props.get(k))
+                for k in props:  # a card without a map property has an empty one
+                    props[k].append(ct.props.get(k, {} if is_map(sym.card_props[k]) else None))
     p.card_props = props
     p.card_type_names = [p.card_types[t] for t in p.card_type]
     # state variables

@@ -97,6 +97,24 @@ def _index(xs, i):
     return xs[i - 1]
 
 
+def _put_item(xs, i, v):
+    """A copy of list `xs` with its `i`-th item (from 1) replaced: lists are values."""
+    if not 1 <= i <= len(xs):
+        raise RuleError(f"index {i} is outside the list (1..{len(xs)}); lists count from 1")
+    xs = list(xs)
+    xs[i - 1] = v
+    return xs
+
+
+def _put_key(m, k, v):
+    """A copy of map `m` with key `k` set to `v`: maps are values."""
+    if k not in m and len(m) >= MAX_LIST:
+        raise RuleError(f"a map of more than {MAX_LIST} keys")
+    m = dict(m)
+    m[k] = v
+    return m
+
+
 def _end_game():
     raise EndGame()
 
@@ -149,6 +167,7 @@ class Lowerer:
         self._inline: dict = {}
         for hname, fn in (("big", _big), ("int", _int), ("ints", _ints), ("range", _range),
                           ("join_list", _join_list), ("join_text", _join_text), ("index", _index),
+                          ("put_item", _put_item), ("put_key", _put_key),
                           ("end", _end_game), ("too_long", GameTooLong)):
             cg.helper(hname, fn)
         from .inline import INLINE
@@ -273,10 +292,14 @@ class Lowerer:
         if kind == "seat_pieces":
             fn = _pieces_of(p.var_at["owner"], p.n_pieces)
             return P.call(self.cg.const(fn, "pieces_of"), self.st(), obj)
+        if kind == "map_get":  # `m.key`
+            return P.call(P.attr(obj, "get"), P.const(ref.name), P.const(ref.extra))
         raise AssertionError(kind)  # pragma: no cover
 
     def x_Index(self, e: n.Index, fx: Fn) -> ast.expr:
         i = e.index
+        if isinstance(e.ref, Ref) and e.ref.kind == "map_get":  # an absent key reads as its zero
+            return P.call(P.attr(self.expr(e.obj, fx), "get"), self.expr(i, fx), P.const(e.ref.extra))
         length = self.static_len(e.obj)
         if length is not None and length >= self.plan.n_seats and isinstance(i, n.Attr) \
                 and isinstance(i.ref, Ref) and i.ref.kind == "seat_number":
@@ -703,8 +726,39 @@ class Lowerer:
         index = P.binop(P.const(self.plan.var_at[ref.name]), ast.Add(), obj)
         return P.sub_store(P.attr(self.st(), "v"), index) if store else P.sub(P.attr(self.st(), "v"), index)
 
+    def item_place(self, t: n.Expr, fx: Fn) -> tuple[list[ast.stmt], ast.expr, Any]:
+        """An assignable place as (statements computing where it is, once; an expression reading
+        it; a function from a value to statements storing it). An item of a list or map is
+        stored by storing a changed copy of its container."""
+        ref: Ref = t.ref
+        if ref.kind == "item":
+            pre, load, store = self.item_place(t.obj, fx)  # type: ignore[attr-defined]
+            if isinstance(t, n.Attr):
+                key: ast.expr = P.const(t.name)
+            else:
+                k = fx.tmp("k")
+                pre = [*pre, P.assign(P.store(k), self.expr(t.index, fx))]  # type: ignore[attr-defined]
+                key = P.name(k)
+            if ref.name == "list":
+                return (pre, P.call(self.h("index"), load, key),
+                        lambda v: store(P.call(self.h("put_item"), load, key, v)))
+            return (pre, P.call(P.attr(load, "get"), key, P.const(ref.extra)),
+                    lambda v: store(P.call(self.h("put_key"), load, key, v)))
+        if ref.kind in ("piece_var", "seat_var"):
+            o = fx.tmp("o")
+            index = P.binop(P.const(self.plan.var_at[ref.name]), ast.Add(), P.name(o))
+            vs = P.attr(self.st(), "v")
+            return ([P.assign(P.store(o), self.expr(t.obj, fx))], P.sub(vs, index),  # type: ignore[attr-defined]
+                    lambda v: [P.assign(P.sub_store(vs, index), v)])
+        return [], self.place_of(t, fx, False), lambda v: [P.assign(self.place_of(t, fx, True), v)]
+
     def s_Assign(self, s: n.Assign, fx: Fn, rule, loops):
         first, (value,) = self.hoisting(fx, s.value)
+        if s.target.ref.kind == "item":  # `xs[i] = v`, `m[k] = v`, `m.key = v`
+            pre, _load, store = self.item_place(s.target, fx)
+            t = fx.tmp()
+            return [*first, *pre, P.assign(P.store(t), value), *self.check_stmt(P.name(t), s.value, s.loc),
+                    *store(P.name(t))]
         if isinstance(s.target, n.Name) or not self.grows(s.value):
             return [*first, P.assign(self.place_of(s.target, fx, True), value),
                     *self.check_stmt(self.place_of(s.target, fx, False), s.value, s.loc)]
@@ -715,6 +769,11 @@ class Lowerer:
 
     def s_AugAssign(self, s: n.AugAssign, fx: Fn, rule, loops):
         op = ast.Add() if s.op == "+=" else ast.Sub()
+        if s.target.ref.kind == "item":
+            pre, load, store = self.item_place(s.target, fx)
+            t = fx.tmp()
+            return [*pre, P.assign(P.store(t), P.binop(load, op, self.expr(s.value, fx))),
+                    *self.check_stmt(P.name(t), None, s.loc), *store(P.name(t))]
         target: Any = self.place_of(s.target, fx, True)
         out: list[ast.stmt] = [ast.AugAssign(target, op, self.expr(s.value, fx))]
         small = isinstance(s.value, n.Num) and s.value.value <= 1_000_000

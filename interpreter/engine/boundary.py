@@ -10,14 +10,24 @@ said in the rule's terms; no Python traceback reaches a person.
 from __future__ import annotations
 
 import weakref
+from functools import partial
 from types import CodeType, TracebackType
 
 from ..lang.diagnostics import Loc
 from ..lang.errors import EndGame, GameTooLong, RuleError
 from ..lang.limits import MAX_INT
 
-# Generated code objects (and those nested in them) -> the rule they come from.
-_RULES: "weakref.WeakKeyDictionary[CodeType, str]" = weakref.WeakKeyDictionary()
+# Generated code objects (and those nested in them), by identity -> (a weak reference to the
+# code, the rule it comes from). Not a WeakKeyDictionary: code objects compare equal by content
+# (not by file), so the code of a game compiled earlier would stand for an equal one of a later
+# game, and its collection would forget the later one.
+_RULES: dict[int, tuple[weakref.ref, str]] = {}
+
+
+def _forget(key: int, ref: weakref.ref) -> None:
+    entry = _RULES.get(key)
+    if entry is not None and entry[0] is ref:
+        del _RULES[key]
 
 
 def register(code: CodeType, rule: str) -> None:
@@ -25,8 +35,14 @@ def register(code: CodeType, rule: str) -> None:
     stack = [code]
     while stack:
         c = stack.pop()
-        _RULES[c] = rule
+        key = id(c)
+        _RULES[key] = (weakref.ref(c, partial(_forget, key)), rule)
         stack.extend(k for k in c.co_consts if isinstance(k, CodeType))
+
+
+def _rule(code: CodeType) -> str | None:
+    entry = _RULES.get(id(code))
+    return entry[1] if entry is not None and entry[0]() is code else None
 
 
 # Positions of functions written into their callers (small ones are inlined) -> their rule.
@@ -40,7 +56,7 @@ def register_inlined(locs, rule: str) -> None:
 
 
 def rule_of(code: CodeType) -> str | None:
-    return _RULES.get(code)
+    return _rule(code)
 
 
 def _position(code: CodeType, lasti: int) -> Loc:
@@ -59,7 +75,7 @@ def where(tb: TracebackType | None) -> tuple[Loc | None, str | None, list[tuple[
     generated frames above it, outermost first: where each call that led there was made."""
     frames = []
     while tb is not None:
-        rule = _RULES.get(tb.tb_frame.f_code)
+        rule = _rule(tb.tb_frame.f_code)
         if rule is not None:
             frames.append((_position(tb.tb_frame.f_code, tb.tb_lasti), rule))
         tb = tb.tb_next

@@ -12,6 +12,7 @@ from typing import Any
 from . import vm
 from ..lang.errors import RuleError
 from ..lang.show import show
+from ..lang.types import CARD, PIECE, PILE, SEAT, elem, is_list, is_map, map_types
 from .state import State
 
 
@@ -217,8 +218,19 @@ class Game:
 
 
 def _readable(plan, key, value):
-    """Seats, pieces and cards in a view read as a person names them (`seat 2`, `red`)."""
-    typ = plan.var_types.get(key)
-    if value is None or typ not in ("seat", "piece", "card"):
+    """Seats, pieces and cards in a view read as a person names them (`seat 2`, `red`), also
+    inside lists and maps."""
+    return _readable_as(plan, plan.var_types.get(key), value)
+
+
+def _readable_as(plan, typ, value):
+    if value is None or typ is None:
         return value
-    return show(plan, typ, value)
+    if typ in (SEAT, PIECE, CARD, PILE):
+        return show(plan, typ, value)
+    if is_list(typ):
+        return [_readable_as(plan, elem(typ), x) for x in value]
+    if is_map(typ):
+        key_t, value_t = map_types(typ)
+        return {_readable_as(plan, key_t, k): _readable_as(plan, value_t, x) for k, x in value.items()}
+    return value

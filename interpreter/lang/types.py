@@ -126,10 +126,10 @@ def of_value(v) -> str:
             t = join(t, of_value(x))
         return listof(ANY if t == NONE else t)
     if isinstance(v, dict):
-        t = NONE
-        for x in v.values():
-            t = join(t, of_value(x))
-        return mapof(TEXT, ANY if t == NONE else t)
+        k = t = NONE
+        for key, x in v.items():
+            k, t = join(k, of_value(key)), join(t, of_value(x))
+        return mapof(TEXT if k == NONE else k, ANY if t == NONE else t)
     if v is None:
         return NONE
     return ANY

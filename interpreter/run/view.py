@@ -24,6 +24,12 @@ def _cards(info: dict) -> str:
 def _value(v) -> str:
     if isinstance(v, bool):
         return "yes" if v else "no"
+    if v is None:
+        return "none"
+    if isinstance(v, list):
+        return "[" + ", ".join(_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{_value(k)}: {_value(x)}" for k, x in v.items()) + "}"
     return str(v)
 
 
