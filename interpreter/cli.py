@@ -85,8 +85,11 @@ def _max_jobs() -> tuple[int, str]:
 
 def _print_report(report: Report) -> None:
     print(report.render(), file=sys.stderr)
-    n = sum(1 for d in report.items if d.severity == "error")
-    print(f"\n{n} error{'s' if n != 1 else ''}", file=sys.stderr)
+    n = report.errors
+    w = len(report.items) - n
+    counts = ([f"{n} error{'s' if n != 1 else ''}"] if n or not w else []) + \
+        ([f"{w} warning{'s' if w != 1 else ''}"] if w else [])
+    print("\n" + ", ".join(counts), file=sys.stderr)
 
 
 def cmd_validate(args) -> int:
@@ -94,10 +97,12 @@ def cmd_validate(args) -> int:
     from .load.ruleset import find_ruleset
 
     # a ruleset's name (as `play` takes it) or any path: a folder, a game or variant file
-    v = validate_path(find_ruleset(args.path) or Path(args.path))
+    v = validate_path(find_ruleset(args.path) or Path(args.path), args.variant, args.module, args.track)
     if not v.report.ok:
         _print_report(v.report)
         return 1
+    if v.report.items:  # warnings
+        _print_report(v.report)
     print("\n".join(v.summary))
     return 0
 
@@ -338,13 +343,13 @@ def cmd_render(args) -> int:
                 raise RulesetError(report)
             boards = dict(model.boards)
         elif data is not None and kind_of(data) == "game":
-            boards = dict(load(str(path.parent)).ruleset.game.boards)
+            boards = dict(load(str(path.parent), args.variant, args.module, args.track).ruleset.game.boards)
         else:
             if report.ok:
                 report.add("E006", "render draws a track file or a ruleset's boards", None)
             raise RulesetError(report)
     else:
-        boards = dict(load(args.path).ruleset.game.boards)
+        boards = dict(load(args.path, args.variant, args.module, args.track).ruleset.game.boards)
     if not boards:
         raise _Usage("there is no board to draw")
     name = args.board or next(iter(boards))
@@ -383,19 +388,23 @@ def parser() -> argparse.ArgumentParser:
                                 "check rulesets, play them, simulate thousands of games.")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    v = sub.add_parser("validate", help="check a ruleset folder or any file a designer writes")
-    v.add_argument("path", help="a ruleset: a folder name under rulesets/, or a path (folder or file)")
-    v.set_defaults(fn=cmd_validate)
-
-    def game_args(sp):
-        sp.add_argument("ruleset", help="a ruleset: a folder name under rulesets/, or a path")
+    def rules_args(sp, verb: str):
         sp.add_argument("--track", metavar="NAME",
                         help="race on tracks/<game>/NAME.yaml: "
                              "its boards replace the game's boards of the same names")
         sp.add_argument("--variant", action="append", default=[], metavar="NAME",
-                        help="apply rulesets/<game>/variants/NAME.yaml (repeatable)")
+                        help=f"{verb} rulesets/<game>/variants/NAME.yaml (repeatable)")
         sp.add_argument("--module", action="append", default=[], metavar="NAME",
-                        help="apply rulesets/<game>/modules/NAME.yaml (repeatable)")
+                        help=f"{verb} rulesets/<game>/modules/NAME.yaml (repeatable)")
+
+    v = sub.add_parser("validate", help="check a ruleset folder or any file a designer writes")
+    v.add_argument("path", help="a ruleset: a folder name under rulesets/, or a path (folder or file)")
+    rules_args(v, "check")
+    v.set_defaults(fn=cmd_validate)
+
+    def game_args(sp):
+        sp.add_argument("ruleset", help="a ruleset: a folder name under rulesets/, or a path")
+        rules_args(sp, "apply")
         sp.add_argument("--seed", type=_bounded(0, MAX_SEED), default=1,
                         help="the seed of every shuffle and bot (0 to 2**63-1; default 1)")
         sp.add_argument("--players", type=_bounded(1, MAX_PLAYERS),
@@ -432,6 +441,7 @@ def parser() -> argparse.ArgumentParser:
 
     rd = sub.add_parser("render", help="draw a board (a track file, or a ruleset's board) as SVG")
     rd.add_argument("path", help="a track file, a game file, or a ruleset")
+    rules_args(rd, "apply")
     rd.add_argument("--board", help="which board (default: the first)")
     rd.add_argument("-o", "--out", help="the SVG file to write (default: BOARD.svg)")
     rd.set_defaults(fn=cmd_render)

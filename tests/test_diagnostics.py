@@ -610,10 +610,18 @@ def test_variant_update_of_a_missing_phase(capsys, project, variants):
 
 def test_variant_patch_aimed_at_a_missing_procedure(capsys, project, variants):
     quick(project)
+    path = variants / "fresh-tyres.yaml"
+    edit(path, "extend: procedures.pit_stop", "extend: procedures.pit_stp")
+    expect_one(capsys, path, path, find(path, "procedures.pit_stp"), "E050",
+               "`procedures.pit_stp` names no procedure", hint="did you mean `pit_stop`?")
+
+
+def test_variant_patch_aimed_at_a_missing_statement_name(capsys, project, variants):
+    quick(project)
     path = variants / "chain-overtakes.yaml"
-    edit(path, "replace: procedures.overtake", "replace: procedures.overtak")
-    expect_one(capsys, path, path, find(path, "procedures.overtak"), "E042", "`overtak` does not exist",
-               hint="did you mean `overtake`?")
+    edit(path, "replace: statements.pass_ahead", "replace: statements.pass_ahed")
+    expect_one(capsys, path, path, find(path, "statements.pass_ahed"), "E050",
+               "no statement is named `pass_ahed`", hint="did you mean `pass_ahead`?")
 
 
 def test_variant_with_an_unknown_patch_operation(capsys, variants):
@@ -651,7 +659,7 @@ def test_variant_patch_with_two_operations(capsys, variants):
 def test_error_in_a_variant_rule_points_into_the_variant(capsys, project, variants):
     quick(project)
     path = variants / "short-race.yaml"
-    edit(path, 'until: "round == 6', 'until: "rund == 6')
+    edit(path, 'around: "round == 6', 'around: "rund == 6')
     expect_one(capsys, path, path, find(path, "rund"), "E110", "unknown name `rund`", hint="`round`")
 
 

@@ -112,6 +112,13 @@ class Report:
     def add(self, code: str, message: str, loc: Loc | None = None, hint: str | None = None) -> None:
         self.items.append(Diagnostic(code, message, loc, hint))
 
+    def warn(self, code: str, message: str, loc: Loc | None = None, hint: str | None = None) -> None:
+        """Something that is allowed but most likely not what the author meant (said once, however
+        often the file is loaded)."""
+        d = Diagnostic(code, message, loc, hint, "warning")
+        if d not in self.items:
+            self.items.append(d)
+
     def extend(self, other: "Report") -> None:
         self.items.extend(other.items)
 

@@ -2,19 +2,21 @@
 
 A module extends a base rule without copying it:
 
-- `extend: procedures.NAME` (or `steps.ID`, `triggers.ID`, `statements.NAME`) with `before:`
-  or `after:` statements, run before or after the rule's own; or `around:` statements, where
-  each `proceed` runs the rule's own;
-- `extend: functions.NAME` with `around:` an expression where `base` is the function's own
-  value (`base + 1`);
+- `extend: procedures.NAME` (or `steps.ID`, `triggers.ID`, `phases.ID`, `setup`,
+  `statements.NAME`) with `before:` or `after:` statements, run before or after the rule's own;
+  or `around:` statements, where each `proceed` runs the rule's own;
+- `extend: functions.NAME` (or a value a rule computes: `phases.ID.until`, `phases.ID.order`,
+  `steps.ID.if`, `triggers.ID.if`, `result.rank`, `result.tie`, `evaluate`, `show.NAME`,
+  `record.NAME`) with `around:` an expression where `base` is the own value (`base + 1`);
 - `add: choices.NAME` with `option:` the text of one option (`before:`/`after:` another
   option's name to place it), `replace: choices.NAME.OPTION` with `option:`, and
   `remove: choices.NAME.OPTION`, for a `choose ... as NAME:` of the base;
 - `replace: statements.NAME` with `do:` statements, and `remove: statements.NAME`, for a
   statement written `... as NAME` in the base.
 
-Extensions apply in the order of the patch files (modules, then variants) and of their patches:
-a second `around:` wraps the first.
+Extensions apply after every patch of data (so they see the rules those patches wrote), in the
+order of the patch files (modules, then variants) and of their patches: a second `around:`
+wraps the first.
 """
 from __future__ import annotations
 
@@ -27,7 +29,6 @@ from ..lang.parser import parse_block, parse_expr, parse_option
 from .rules import Rules
 from .yamlsrc import loc_of
 
-_EXTENDABLE = ("procedures", "steps", "triggers", "functions", "statements")
 
 
 def apply_rule_patches(rules: Rules, patches: list[tuple], report: Report) -> None:
@@ -98,65 +99,126 @@ def _one(rules: Rules, kind: type, name: str, what: str, target, report: Report)
     return None
 
 
-def _block_of(rules: Rules, head: str, name: str, target, report: Report):
-    """The list of statements of a procedure, step or trigger (to change in place)."""
+def _block_of(rules: Rules, steps: list, target, report: Report):
+    """The list of statements of a procedure, step, trigger, phase or the setup (to change in
+    place)."""
+    head, rest = steps[0], steps[1:]
+    if head == "setup" and not rest and rules.setup is not None:
+        return rules.setup.body
+    if head not in ("procedures", "steps", "triggers", "phases") or len(rest) != 1:
+        report.add("E050", f"`extend: {target}`: this cannot be extended", loc_of(target), _BLOCK_HINT)
+        return None
+    name = rest[0]
     if head == "procedures" and name in rules.procedures:
         return rules.procedures[name].body.body
-    if head == "steps":
-        for ph in rules.phases:
-            for st in ph.steps:
-                if st.id == name and st.body is not None:
-                    return st.body.body
-    if head == "triggers":
-        for tr in rules.triggers:
-            if tr.id == name and tr.body is not None:
-                return tr.body.body
-    if head == "procedures":
-        have = list(rules.procedures)
-    elif head == "steps":
-        have = [st.id for ph in rules.phases for st in ph.steps]
-    else:
-        have = [t.id for t in rules.triggers]
-    report.add("E050", f"`{target}` names no {head[:-1]} of the game", loc_of(target),
+    by_head: dict[str, list[Any]] = {"steps": [st for ph in rules.phases for st in ph.steps],
+                                     "triggers": list(rules.triggers), "phases": list(rules.phases),
+                                     "procedures": []}
+    owners = by_head[head]
+    for owner in owners:
+        block = owner.do if head == "phases" else owner.body
+        if owner.id == name and block is not None:
+            return block.body
+    have = list(rules.procedures) if head == "procedures" else [o.id for o in owners]
+    report.add("E050", f"`{target}` names no {head[:-1]} with statements", loc_of(target),
                did_you_mean(name, have))
     return None
 
 
 # ---- extend ---------------------------------------------------------------------------------------
 
+_BLOCK_HINT = ("`extend: procedures.NAME`, `steps.ID`, `triggers.ID`, `phases.ID`, `setup` or "
+               "`statements.NAME` (statements); `functions.NAME`, `phases.ID.until`, `steps.ID.if`, "
+               "`result.rank` ... (a value, `around:` only)")
+
+
+def _expression(rules: Rules, steps: list):
+    """(the value's owner, its attribute or key) for an address of a value a rule computes, or
+    None: `functions.NAME`, `phases.ID.until|order`, `steps.ID.if`, `triggers.ID.if`,
+    `result.rank|tie`, `evaluate`, `show.NAME`, `record.NAME`."""
+    head, rest = steps[0], steps[1:]
+    if head == "functions" and len(rest) == 1:
+        fd = rules.functions.get(rest[0])
+        return (fd, "body") if fd is not None else None
+    if head in ("phases", "steps", "triggers") and len(rest) == 2:
+        attr = {"until": "until", "order": "order", "if": "cond"}.get(rest[1])
+        if head == "phases":
+            owners: list = rules.phases
+        elif head == "steps":
+            owners = [st for ph in rules.phases for st in ph.steps]
+        else:
+            owners = rules.triggers
+        for owner in owners:
+            if owner.id == rest[0] and attr is not None and hasattr(owner, attr) \
+                    and getattr(owner, attr) is not None:
+                return owner, attr
+        return None
+    if head == "result" and rest in (["rank"], ["tie"]) and getattr(rules, rest[0]) is not None:
+        return rules, rest[0]
+    if head == "evaluate" and not rest and rules.evaluate is not None:
+        return rules, "evaluate"
+    if head in ("show", "record") and len(rest) == 1:
+        table = rules.show if head == "show" else rules.records
+        return (table, rest[0]) if rest[0] in table else None
+    return None
+
+
+def _is_value_address(steps: list) -> bool:
+    return steps[0] in ("functions", "result", "evaluate", "show", "record") or len(steps) == 3
+
+
 def _extend(rules: Rules, patch, steps: list, target, report: Report) -> None:
-    if len(steps) != 2 or steps[0] not in _EXTENDABLE or not isinstance(steps[1], str):
-        report.add("E050", f"`extend: {target}`: a procedure, step, trigger, function or named statement "
-                           "can be extended", loc_of(target),
-                   "`extend: procedures.NAME`, `steps.ID`, `triggers.ID`, `functions.NAME` "
-                   "or `statements.NAME`")
+    if not all(isinstance(x, str) for x in steps):
+        report.add("E050", f"`extend: {target}`: rules are extended by name", loc_of(target), _BLOCK_HINT)
         return
-    head, name = steps
     given = [k for k in ("before", "after", "around") if patch.get(k) is not None]
     if len(given) != 1:
         report.add("E052", f"`extend: {target}` takes one of `before:`, `after:` or `around:`",
                    loc_of(target))
         return
     how = given[0]
-    if head == "functions":
-        _extend_function(rules, patch, name, how, target, report)
+    if _is_value_address(steps):
+        _extend_value(rules, patch, steps, how, target, report)
         return
     text = patch[how]
-    block = parse_block(text, report)
-    if block is None:
-        return
-    if head == "statements":
-        found = _one(rules, n.Stmt, name, "statement", target, report)
+    if steps[0] == "statements" and len(steps) == 2:
+        found = _one(rules, n.Stmt, steps[1], "statement", target, report)
         if found is None:
             return
+        block = parse_block(text, report)
+        if block is None:
+            return
         stmts, i = found
-        own = [stmts[i]]
-        stmts[i:i + 1] = _combined(own, block.body, how, text, report)
+        stmts[i:i + 1] = _combined([stmts[i]], block.body, how, text, report)
         return
-    body = _block_of(rules, head, name, target, report)
+    body = _block_of(rules, steps, target, report)
     if body is None:
         return
-    body[:] = _combined(list(body), block.body, how, text, report)
+    block = parse_block(text, report)
+    if block is not None:
+        body[:] = _combined(list(body), block.body, how, text, report)
+
+
+def _extend_value(rules: Rules, patch, steps: list, how: str, target, report: Report) -> None:
+    found = _expression(rules, steps)
+    if found is None:
+        what = "function" if steps[0] == "functions" else "value"
+        have = list(rules.functions) if steps[0] == "functions" else []
+        report.add("E050", f"`{target}` names no {what} of the game", loc_of(target),
+                   did_you_mean(steps[-1], have) or _BLOCK_HINT)
+        return
+    if how != "around":
+        report.add("E052", f"`{target}` is a value: extend it with `around:` an expression where `base` "
+                           "is its own value", loc_of(target), 'around: "base + 1"')
+        return
+    expr = parse_expr(patch["around"], report)
+    if expr is None:
+        return
+    owner, key = found
+    if isinstance(owner, dict):
+        owner[key] = _substitute_base(expr, owner[key])
+    else:
+        setattr(owner, key, _substitute_base(expr, getattr(owner, key)))
 
 
 def _combined(own: list[n.Stmt], new: list[n.Stmt], how: str, text, report: Report) -> list[n.Stmt]:
@@ -183,22 +245,6 @@ def _replace_proceed(stmts: list[n.Stmt], own: list[n.Stmt]) -> None:
                 i += len(own)
             else:
                 i += 1
-
-
-def _extend_function(rules: Rules, patch, name: str, how: str, target, report: Report) -> None:
-    fd = rules.functions.get(name)
-    if fd is None:
-        report.add("E050", f"`{target}` names no function of the game", loc_of(target),
-                   did_you_mean(name, list(rules.functions)))
-        return
-    if how != "around":
-        report.add("E052", "a function gives a value: extend it with `around:` an expression where `base` "
-                           "is its own value", loc_of(target))
-        return
-    expr = parse_expr(patch["around"], report)
-    if expr is None:
-        return
-    fd.body = _substitute_base(expr, fd.body)
 
 
 def _substitute_base(expr: n.Expr, base: n.Expr) -> n.Expr:

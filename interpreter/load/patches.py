@@ -182,6 +182,15 @@ def is_rule_patch(patch, op: str, address: Address) -> bool:
     return op == "extend" or address.head in RULE_PARTS
 
 
+def _plain(value):
+    """A value of a file as plain data (to compare two of them, wherever they were written)."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return str(value) if isinstance(value, str) else value
+
+
 def prepare(patches, report: Report) -> list[tuple]:
     """Each patch with what it does and where: [(patch, op, address)]; the ill-formed ones are
     reported here, once, and left out."""
@@ -220,6 +229,9 @@ def apply_patches(data, patches: list[tuple], report: Report, only=None):
                        f"give it with `{word}:`")
             continue
         if op == "set":
+            if _plain(container[key]) == _plain(patch.get("to")):
+                report.warn("W040", f"`set: {target}` gives it the value it has already: the patch does "
+                            "nothing", loc_of(target), "remove the patch, or give another value")
             container[key] = patch.get("to")
         elif op == "replace":
             new = patch.get("with")

@@ -46,6 +46,8 @@ class Ruleset:
     digest: str = ""  # hash of every file read: a game record names the rules it was played by
     rules: Rules = field(default_factory=Rules)  # every rule text, parsed once
     checked: object = None  # the checker's result, once checked (check/checker.py)
+    # the tracks of `tracks/<game id>/` that `--track` may name and the game does not include
+    other_tracks: list[str] = field(default_factory=list)
 
 
 def is_name(name) -> bool:
@@ -302,8 +304,13 @@ def load_ruleset(path: str | Path, variants=(), modules=(), report: Report | Non
     if not report.ok:
         return None
     cards = [CardType.model_construct(id=ident, **dict(spec)) for ident, spec in game.cards.items()]
+    track_folder = ld.tracks() / str(game.game.id)
+    others = []
+    if is_name(game.game.id) and track_folder.is_dir():
+        others = sorted(p.stem for p in track_folder.glob("*.yaml")
+                        if is_name(p.stem) and _resolved(p) not in ld.seen_includes)
     return Ruleset(game=game, folder=folder, cards=cards, applied=applied,
-                   digest=ld.hash.hexdigest()[:16], rules=rules)
+                   digest=ld.hash.hexdigest()[:16], rules=rules, other_tracks=others)
 
 
 def _patch_file(ld: _Loader, folder: Path, kind: str, name, applied: list[str], report: Report):

@@ -89,8 +89,11 @@ def _views(game, plan) -> None:
         render_view(game.view(seat), plan)
 
 
-def validate_path(path: Path) -> Validation:
+def validate_path(path: Path, variants=(), modules=(), track: str | None = None) -> Validation:
+    """Everything `racecraft validate` checks in a file or folder; with `variants`/`modules`,
+    a game is checked with those applied together (and with `track`, on that track only)."""
     v = Validation()
+    only = {"variants": list(variants), "modules": list(modules)} if variants or modules else None
     r = v.report
     if not path.exists():
         r.add("E001", f"no such file or folder: {path}", Loc(str(path)))
@@ -99,7 +102,7 @@ def validate_path(path: Path) -> Validation:
         if not (path / "game.yaml").is_file():
             r.add("E001", f"{path} holds no game.yaml", Loc(str(path)), "a ruleset folder holds game.yaml")
             return v
-        _ruleset(path, v)
+        _ruleset(path, v, only, track)
         return v
     data = read_file(path, r)
     if data is None:
@@ -115,7 +118,7 @@ def validate_path(path: Path) -> Validation:
               f"`scenario:` ({what})")
         return v
     if kind == "game":
-        _ruleset(path.parent, v)
+        _ruleset(path.parent, v, only, track)
     elif kind in ("variant", "module"):
         if check_structure(data, kind, str(path), r) is None:
             return v
@@ -124,7 +127,7 @@ def validate_path(path: Path) -> Validation:
             v.summary.append(f"{path}: a well-formed {kind} (no game.yaml two folders up to apply it to)")
             return v
         names = {"variants": [path.stem]} if kind == "variant" else {"modules": [path.stem]}
-        _ruleset(folder, v, only=names)
+        _ruleset(folder, v, only=names, track=track)
     elif kind == "scenario":
         from ..run.scenario import run_scenario
 
@@ -143,28 +146,40 @@ def validate_path(path: Path) -> Validation:
     return v
 
 
-def _ruleset(folder: Path, v: Validation, only: dict | None = None) -> None:
+def _compiled(rs, r: Report, counts) -> dict:
+    """The plans of a merged ruleset at these player counts; {} after a problem (reported once)."""
+    plans: dict = {}
+    for n in counts:
+        mark = len(r.items)
+        plan = compile_ruleset(rs, n, r)
+        if plan is None:
+            if plans:  # the same problem at every count: say it once
+                del r.items[mark:]
+            return {}
+        plans[n] = plan
+    return plans
+
+
+def _ruleset(folder: Path, v: Validation, only: dict | None = None, track: str | None = None) -> None:
+    """The game at every player count, then each variant and module (or only those named in
+    `only`, applied together), each with seeded playouts; then the same on every other track
+    the game ships (`tracks/<game>/`), compiled and played once."""
     r = v.report
-    rs = load_ruleset(folder, report=r)
+    rs = load_ruleset(folder, report=r, track=track)
     if rs is None:
         return
     g = rs.game
     lo, hi = g.game.players.min, g.game.players.max
-    plans = {}
-    for n in range(lo, hi + 1):
-        mark = len(r.items)
-        plan = compile_ruleset(rs, n, r)
-        if plan is None:
-            if n > lo:  # the same problem at every count: say it once
-                del r.items[mark:]
-            break
-        plans[n] = plan
+    plans = _compiled(rs, r, range(lo, hi + 1))
     if not r.ok:
         return
     variants = sorted(p.stem for p in (folder / "variants").glob("*.yaml"))
     modules = sorted(p.stem for p in (folder / "modules").glob("*.yaml"))
     if only is not None:
-        variants, modules = only.get("variants", []), only.get("modules", [])
+        combos = [(list(only.get("variants", [])), list(only.get("modules", [])))]
+    else:
+        combos = [([], [m]) for m in modules] + [([x], []) for x in variants]
+    # the game itself, on its own track (or the one asked for)
     if only is None:
         ended, rounds = _play_all(plans, r)
         if not r.ok:
@@ -178,25 +193,50 @@ def _ruleset(folder: Path, v: Validation, only: dict | None = None) -> None:
             f"  cards: {len(rs.cards)} kinds, {card_total} in all ({', '.join(c.id for c in rs.cards)})\n"
             f"  variants: {', '.join(variants) or 'none'}; modules: {', '.join(modules) or 'none'}\n"
             f"  playouts: {_games(ended, plans)}, {_rounds(rounds)}")
-    for kind, names in (("module", modules), ("variant", variants)):
-        for name in names:
-            mark = len(r.items)
-            vrs = load_ruleset(folder, variants=[name] if kind == "variant" else [],
-                               modules=[name] if kind == "module" else [], report=r)
-            if vrs is None:
-                continue
-            vplans = {}
-            vp = vrs.game.game.players  # a variant may change the number of players
-            for n in sorted({vp.min, vp.max}):
-                plan = compile_ruleset(vrs, n, r)
-                if plan is None:
-                    break
-                vplans[n] = plan
-            if len(r.items) > mark:
-                continue
-            ended, rounds = _play_all(vplans, r)
-            if len(r.items) == mark:
-                v.summary.append(f"  {kind} {name}: ok; {_games(ended, vplans)}, {_rounds(rounds)}")
+    # each variant and module, played as fully
+    for vs, ms in combos:
+        _variant(folder, v, vs, ms, track, full=True)
+    # every other track the game ships: the game and each variant and module, played once
+    if track is not None:
+        return
+    played = []
+    for on in rs.other_tracks:
+        mark = r.errors
+        for vs, ms in ([([], [])] if only is None else []) + combos:
+            _variant(folder, v, vs, ms, on, full=False)
+        if r.errors == mark:
+            played.append(on)
+    if played:
+        what = "the game and each variant and module" if only is None else "these rules"
+        v.summary.append(f"  tracks {', '.join(played)}: {what} compiled at the fewest and most players "
+                         "and played once on each")
+
+
+def _variant(folder: Path, v: Validation, variants: list[str], modules: list[str], track: str | None,
+             full: bool) -> bool:
+    """Variants and modules applied together on a track: compiled at the fewest and most players
+    the result allows, and played (fully: `PLAYOUTS` games at each count; else one game)."""
+    r = v.report
+    mark = r.errors
+    vrs = load_ruleset(folder, variants=variants, modules=modules, report=r, track=track)
+    if vrs is None:
+        return False
+    vp = vrs.game.game.players  # a variant may change the number of players
+    vplans = _compiled(vrs, r, sorted({vp.min, vp.max}))
+    if r.errors > mark:
+        return False
+    if full:
+        ended, rounds = _play_all(vplans, r)
+    else:
+        ended, rounds = playouts(vplans[vp.max], 1, r)
+    if r.errors > mark:
+        return False
+    if full:
+        names = [f"module {m}" for m in modules] + [f"variant {x}" for x in variants]
+        on = f" on track {track}" if track is not None else ""
+        v.summary.append(f"  {' + '.join(names) or 'the game'}{on}: ok; {_games(ended, vplans)}, "
+                         f"{_rounds(rounds)}")
+    return True
 
 
 def _play_all(plans: dict, r: Report):
