@@ -198,11 +198,12 @@ class Declarations:
                                     loc_of(name), "choose another name")
                     continue
             t = parse_type(var.type)
-            if t is None:
-                self.report.add("E111", f"unknown type `{var.type}` for state `{name}`", loc_of(var.type),
-                                "types: " + ", ".join(DECLARABLE) + ", list[T], map[K, V]")
-                continue
             init = var.initial
+            if t is None:  # declared all the same (as `any`): its uses are not errors too
+                self.report.add("E111", f"unknown type `{var.type}` for state `{name}`", loc_of(var.type),
+                                "types: " + ", ".join(DECLARABLE) + ", list[T], map[K, V] (K: int, text, "
+                                "seat, piece or card)")
+                t, init = ANY, None
             if init is not None and not compatible(of_value(init), t):
                 self.report.add("E117", f"state `{name}` is {t} but starts as {init!r}", loc_of(name))
             self._check_value(init, name)

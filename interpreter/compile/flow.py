@@ -79,7 +79,8 @@ def _bound_in(stmts: list[n.Stmt]) -> set[int]:
     out: set[int] = set()
     for s in stmts:
         for node in n.walk(s):
-            if isinstance(node, (n.Let, n.For, n.Comp, n.Option, n.Simultaneously)) and node.ref is not None:
+            if isinstance(node, (n.Let, n.For, n.Comp, n.CompFor, n.Option, n.Simultaneously)) \
+                    and node.ref is not None:
                 out.add(id(node.ref))
     return out
 

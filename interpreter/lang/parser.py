@@ -435,8 +435,8 @@ class _Build:
         inner = []
         for clause in more:
             v, s, c = clause.children
-            cond = self.expr(c) if c is not None else None
-            inner.append(n.CompFor(self.at(clause), str(v), self.expr(s), cond))
+            clause_cond = self.expr(c) if c is not None else None
+            inner.append(n.CompFor(self.at(clause), str(v), self.expr(s), clause_cond))
         return n.Comp(loc, self.expr(item), str(var), self.expr(source),
                       self.expr(cond) if cond is not None else None, var_loc=self.at(var), inner=inner)
 

@@ -1,0 +1,437 @@
+"""The language for modules: patches on the merged game, extension points, richer data.
+
+A small game (`MINI`, written here) is patched by variant files written in each test; what the
+patched game does is read from its own rules (decisions offered, the table, what it says), and
+each misuse must be one diagnostic at its place. The shipped house-rule variants that use the
+same mechanisms have scenarios in rulesets/*/scenarios/variant-*.yaml.
+"""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from interpreter.compile import compile_ruleset
+from interpreter.engine.game import Game
+from interpreter.lang.diagnostics import Report
+from interpreter.load.ruleset import load_ruleset
+from test_diagnostics import find
+
+ROOT = Path(__file__).resolve().parents[1]
+
+CARDS = """\
+source: "authored for tests/test_modules.py (not printed data)"
+cards:
+  - {id: low, count: 4, starts_in: deck, props: {points: 1, symbols: {boost: 1}}}
+  - {id: high, count: 2, starts_in: deck, props: {points: 3, symbols: {cooldown: 2}}}
+"""
+
+MINI = """\
+game: {id: mini, name: Mini, players: {min: 2, max: 2}}
+include:
+  - ../../cards/mini/cards.yaml
+params:
+  hand_size: 2
+state:
+  score: {of: seat}
+  best_seen: {of: seat}
+  tally: {type: "map[text, int]"}
+  marks: {type: "list[int]", initial: [0, 0]}
+piles:
+  deck: {visible: nobody}
+  discard: {visible: all}
+  hand: {of: seat, visible: owner}
+functions:
+  worth:
+    params: {c: card}
+    value: "c.points"
+procedures:
+  score_card:
+    params: {s: seat, c: card}
+    do: |
+      s.score += worth(c) as gain
+      emit scored(s, worth(c))
+  best:
+    params: {s: seat}
+    do: |
+      return max([worth(c) for c in hand(s)] + [0])
+setup: |
+  shuffle deck
+  for s in seats:
+      draw hand_size from deck to hand(s)
+phases:
+  - id: main
+    order: "seats"
+    turn: s
+    steps:
+      - id: look
+        do: |
+          let b = best(s)
+          s.best_seen = b
+      - id: play
+        do: |
+          choose "play" by s as play:
+              option "play {c.type}" as play_card for c in distinct(hand(s)):
+                  move c to discard face up
+                  score_card(s, c)
+              option "pass" as pass:
+                  pass
+    rounds: 2
+triggers:
+  - id: count
+    on: scored
+    params: {s: seat, k: int}
+    do: |
+      tally["seat {s.number}"] += k
+      marks[s.number] += 1
+result:
+  rank: "seat.score"
+"""
+
+
+@pytest.fixture
+def mini(tmp_path) -> Path:
+    folder = tmp_path / "rulesets" / "mini"
+    (folder / "variants").mkdir(parents=True)
+    (tmp_path / "cards" / "mini").mkdir(parents=True)
+    (tmp_path / "cards" / "mini" / "cards.yaml").write_text(CARDS, encoding="utf-8")
+    (folder / "game.yaml").write_text(MINI, encoding="utf-8")
+    return folder
+
+
+def variant(folder: Path, patches: str, name: str = "v") -> Path:
+    path = folder / "variants" / f"{name}.yaml"
+    path.write_text(f"variant: {{id: {name}, name: V, description: a test}}\npatches:\n{patches}",
+                    encoding="utf-8")
+    return path
+
+
+def loaded(folder: Path, *variants: str, track: str | None = None):
+    report = Report()
+    rs = load_ruleset(folder, variants=list(variants), report=report, track=track)
+    assert rs is not None and report.ok, report.render()
+    return rs
+
+
+def game(folder: Path, *variants: str, seed: int = 1) -> Game:
+    report = Report()
+    plan = compile_ruleset(loaded(folder, *variants), 2, report)
+    assert plan is not None, report.render()
+    return Game(plan, seed, trace=True)
+
+
+def refused(folder: Path, *variants: str) -> Report:
+    """The report of a ruleset that must not load or compile."""
+    report = Report()
+    rs = load_ruleset(folder, variants=list(variants), report=report)
+    if rs is not None:
+        compile_ruleset(rs, 2, report)
+    assert not report.ok
+    return report
+
+
+def one(report: Report, code: str, path: Path | None = None, needle: str | None = None):
+    errors = [d for d in report.items if d.severity == "error"]
+    assert [d.code for d in errors] == [code], report.render()
+    d = errors[0]
+    if path is not None and needle is not None:
+        line, col = find(path, needle)
+        assert (d.loc.file, d.loc.line, d.loc.col) == (str(path), line, col), report.render()
+    return d
+
+
+def said(g: Game) -> list[str]:
+    return [e[2] for e in g.st.trace if e[0] == "say"]
+
+
+def play_first(g: Game, label_start: str) -> None:
+    d = g.decision()
+    g.choose(next(i for i, x in enumerate(d.labels()) if x.startswith(label_start)))
+
+
+# ---- the base game, as written -------------------------------------------------------------------
+
+def test_the_small_game_plays_with_its_return_value_event_params_and_maps(mini):
+    g = game(mini)
+    hand = [g.plan.card_types[g.plan.card_type[c]] for c in g.st.piles[g.plan.pile_base["hand"]]]
+    play_first(g, "play high" if "high" in hand else "play low")
+    seat1 = g.view(None)["seats"][0]
+    best = 3 if "high" in hand else 1
+    assert seat1["best_seen"] == best and seat1["score"] == best  # `return` gave the best card
+    # the trigger got the event's values: the tally of seat 1 and its mark
+    assert g.view(None)["game"]["tally"] == {"seat 1": best}
+    assert g.view(None)["game"]["marks"] == [1, 0]
+
+
+# ---- patches on the merged game: cards, includes, tracks ------------------------------------------
+
+def test_a_variant_sets_the_count_and_a_property_of_an_included_card(mini):
+    variant(mini, "  - set: cards.high.count\n    to: 5\n"
+                  "  - set: cards.low.props.points\n    to: 2\n")
+    rs = loaded(mini, "v")
+    counts = {c.id: c.count for c in rs.cards}
+    assert counts == {"low": 4, "high": 5}
+    assert {c.id: c.props["points"] for c in rs.cards} == {"low": 2, "high": 3}
+    # the base is unchanged
+    assert {c.id: c.count for c in loaded(mini).cards} == {"low": 4, "high": 2}
+
+
+def test_a_variant_adds_and_removes_card_types(mini):
+    variant(mini, "  - add: cards\n    id: joker\n"
+                  "    item: {count: 1, starts_in: deck, props: {points: 9}}\n"
+                  "  - remove: cards.low\n")
+    rs = loaded(mini, "v")
+    assert [c.id for c in rs.cards] == ["high", "joker"]
+    g = game(mini, "v")
+    assert len(g.st.where) == 3
+
+
+def test_a_variant_removes_an_include(mini):
+    variant(mini, "  - remove: include\n    item: ../../cards/mini/cards.yaml\n"
+                  "  - add: cards\n    id: blank\n"
+                  "    item: {count: 6, starts_in: deck, props: {points: 0}}\n")
+    rs = loaded(mini, "v")
+    assert [c.id for c in rs.cards] == ["blank"]
+
+
+def test_set_include_replaces_the_list_of_includes(mini):
+    (mini.parent.parent / "cards" / "mini" / "other.yaml").write_text(
+        'source: "authored for a test"\ncards:\n'
+        '  - {id: odd, count: 6, starts_in: deck, props: {points: 5}}\n',
+        encoding="utf-8")
+    variant(mini, "  - set: include\n    to: [../../cards/mini/other.yaml]\n")
+    assert [c.id for c in loaded(mini, "v").cards] == ["odd"]
+
+
+def test_a_patch_on_a_card_the_game_does_not_have_is_placed_with_a_hint(mini):
+    path = variant(mini, "  - set: cards.hihg.count\n    to: 1\n")
+    d = one(refused(mini, "v"), "E042", path, "cards.hihg")
+    assert "high" in (d.hint or "")
+
+
+def test_a_set_to_the_value_already_there_is_a_warning(mini):
+    path = variant(mini, "  - set: params.hand_size\n    to: 2\n")
+    report = Report()
+    assert load_ruleset(mini, variants=["v"], report=report) is not None and report.ok
+    (w,) = report.items
+    assert (w.severity, w.code, w.loc.line) == ("warning", "W040", find(path, "params.hand_size")[0])
+
+
+@pytest.fixture
+def heat_project(tmp_path) -> Path:
+    for part in ("rulesets/heat", "cards/heat", "tracks/heat"):
+        shutil.copytree(ROOT / part, tmp_path / part)
+    return tmp_path / "rulesets" / "heat"
+
+
+@pytest.mark.parametrize("track", [None, "italy", "france", "great-britain"])
+def test_a_variant_patches_the_track_of_any_track_file(heat_project, track):
+    """Patches apply after the includes and after `--track`: they see the track raced on."""
+    variant(heat_project, "  - set: boards.track.laps\n    to: 1\n"
+                          "  - set: boards.track.lines[kind=corner,name=B].limit\n    to: 9\n"
+                          "  - add: boards.track.lines\n    item: {at: 1, kind: corner, name: Z, limit: 1}\n")
+    board = loaded(heat_project, "v", track=track).game.boards["track"]
+    base = loaded(heat_project, track=track).game.boards["track"]
+    assert board.laps == 1 and base.laps in (2, 3)
+    corners = {ln.name: ln.limit for ln in board.lines if ln.kind == "corner"}
+    base_corners = {ln.name: ln.limit for ln in base.lines if ln.kind == "corner"}
+    assert corners["B"] == 9 and corners["Z"] == 1
+    assert {k: v for k, v in corners.items() if k not in ("B", "Z")} == \
+        {k: v for k, v in base_corners.items() if k != "B"}
+
+
+# ---- extension points: before, after, around ------------------------------------------------------
+
+def test_extend_a_procedure_before_and_after_keeps_its_own_statements(mini):
+    variant(mini, "  - extend: procedures.score_card\n    before: |\n      say \"before {c.type}\"\n"
+                  "  - extend: procedures.score_card\n    after: |\n      s.score += 10\n")
+    g = game(mini, "v")
+    play_first(g, "play")
+    seat1 = g.view(None)["seats"][0]
+    assert seat1["score"] >= 11  # its own `+= worth(c)`, then the 10 after
+    assert said(g)[0].startswith("before ")
+
+
+def test_extend_around_runs_the_rule_where_proceed_is_and_nests(mini):
+    variant(mini, "  - extend: steps.play\n    around: |\n"
+                  "      say \"in\"\n      proceed\n      say \"out\"\n"
+                  "  - extend: steps.play\n    around: |\n      say \"outer\"\n      proceed\n")
+    g = game(mini, "v")
+    assert said(g) == ["outer", "in"]  # waiting for the choice inside the first `around`
+    play_first(g, "pass")
+    assert said(g)[:3] == ["outer", "in", "out"]
+
+
+def test_extend_setup_phases_and_triggers(mini):
+    variant(mini, "  - extend: setup\n    after: |\n      say \"dealt\"\n"
+                  "  - extend: triggers.count\n    after: |\n      say \"counted {k}\"\n")
+    g = game(mini, "v")
+    assert said(g) == ["dealt"]
+    play_first(g, "play")
+    assert said(g)[1].startswith("counted ")
+
+
+def test_extend_a_function_around_its_own_value(mini):
+    variant(mini, "  - extend: functions.worth\n    around: \"base * 10\"\n")
+    g = game(mini, "v")
+    play_first(g, "play")
+    assert g.view(None)["seats"][0]["score"] in (10, 30)
+
+
+def test_extend_a_phase_until_and_the_result_around_their_own_values(mini):
+    variant(mini, "  - update: phases.main\n    with: {rounds: null, until: \"round == 2\"}\n"
+                  "  - extend: phases.main.until\n    around: \"round == 1 or base\"\n"
+                  "  - extend: result.rank\n    around: \"0 - base\"\n")
+    g = game(mini, "v")
+    while not g.over:
+        play_first(g, "play")
+    assert g.st.g["round"] == 1
+    r = g.result()
+    scores = [g.view(None)["seats"][s]["score"] for s in range(2)]
+    assert r["scores"] == [-x for x in scores]
+
+
+def test_extend_a_named_statement(mini):
+    variant(mini, "  - extend: statements.gain\n    after: |\n      s.score += 100\n")
+    g = game(mini, "v")
+    play_first(g, "play")
+    assert g.view(None)["seats"][0]["score"] > 100
+
+
+# ---- named choices and statements -----------------------------------------------------------------
+
+def test_an_option_is_added_to_a_named_choice_in_place(mini):
+    variant(mini, "  - add: choices.play\n    before: pass\n    option: |\n"
+                  "      option \"double or nothing\" as double:\n          s.score += 2\n")
+    g = game(mini, "v")
+    labels = g.decision().labels()
+    assert labels[-2:] == ["double or nothing", "pass"]
+    play_first(g, "double")
+    assert g.view(None)["seats"][0]["score"] == 2
+
+
+def test_an_option_is_replaced_or_removed(mini):
+    variant(mini, "  - replace: choices.play.pass\n    option: |\n"
+                  "      option \"skip, scoring 1\" as pass:\n          s.score += 1\n", "a")
+    variant(mini, "  - remove: choices.play.pass\n", "b")
+    g = game(mini, "a")
+    assert g.decision().labels()[-1] == "skip, scoring 1"
+    g = game(mini, "b")
+    assert all(x.startswith("play ") for x in g.decision().labels())
+
+
+def test_a_named_statement_is_replaced_or_removed(mini):
+    variant(mini, "  - replace: statements.gain\n    do: |\n      s.score += 7\n", "a")
+    variant(mini, "  - remove: statements.gain\n", "b")
+    g = game(mini, "a")
+    play_first(g, "play")
+    assert g.view(None)["seats"][0]["score"] == 7
+    g = game(mini, "b")
+    play_first(g, "play")
+    assert g.view(None)["seats"][0]["score"] == 0
+    assert g.view(None)["game"]["marks"] == [1, 0]  # the event is still raised
+
+
+# ---- misuses: one diagnostic each, at the patch --------------------------------------------------
+
+@pytest.mark.parametrize("patch, code, needle", [
+    ("  - extend: procedures.scor_card\n    after: \"pass\"\n", "E050", "procedures.scor_card"),
+    ("  - extend: functions.worth\n    after: \"pass\"\n", "E052", "functions.worth"),
+    ("  - extend: procedures.best\n    before: \"pass\"\n    after: \"pass\"\n", "E052", "procedures.best"),
+    ("  - extend: steps.look\n    around: \"pass\"\n", "E052", "around"),
+    ("  - add: choices.plya\n    option: |\n      option \"x\":\n          pass\n", "E050", "choices.plya"),
+    ("  - remove: choices.play.nothing\n", "E042", "choices.play.nothing"),
+    ("  - replace: statements.gian\n    do: \"pass\"\n", "E050", "statements.gian"),
+    ("  - replace: statements.gain\n", "E047", "statements.gain"),
+])
+def test_each_misuse_of_an_extension_is_one_error_at_the_patch(mini, patch, code, needle):
+    path = variant(mini, patch)
+    d = one(refused(mini, "v"), code)
+    assert d.loc is not None and d.loc.file == str(path), d
+    assert d.loc.line == find(path, needle)[0], d
+
+
+def test_a_name_given_twice_must_say_which(mini):
+    (mini / "game.yaml").write_text(MINI.replace("s.best_seen = b", "s.best_seen = b as gain"),
+                                    encoding="utf-8")
+    path = variant(mini, "  - remove: statements.gain\n")
+    d = one(refused(mini, "v"), "E051", path, "statements.gain")
+    assert "2 statements" in d.message
+
+
+def test_proceed_outside_an_around_and_return_outside_a_procedure_are_errors(mini):
+    (mini / "game.yaml").write_text(MINI.replace("let b = best(s)", "proceed\n          let b = best(s)"),
+                                    encoding="utf-8")
+    one(refused(mini), "E143", mini / "game.yaml", "proceed")
+    (mini / "game.yaml").write_text(MINI.replace("let b = best(s)", "return 1\n          let b = best(s)"),
+                                    encoding="utf-8")
+    one(refused(mini), "E145", mini / "game.yaml", "return 1")
+
+
+def test_a_procedure_with_a_value_is_called_on_its_own_line(mini):
+    (mini / "game.yaml").write_text(MINI.replace("let b = best(s)", "let b = best(s) + 1"),
+                                    encoding="utf-8")
+    one(refused(mini), "E144", mini / "game.yaml", "best(s) + 1")
+
+
+def test_triggers_of_one_event_agree_on_what_it_carries(mini):
+    variant(mini, "  - add: triggers\n    item:\n      id: other\n      on: scored\n"
+                  "      params: {s: seat}\n      do: \"pass\"\n")
+    one(refused(mini, "v"), "E146")
+
+
+# ---- data: lists, maps, nested comprehensions, card properties that are maps --------------------
+
+def test_maps_and_lists_in_state_are_values(mini):
+    (mini / "game.yaml").write_text(MINI.replace("          let b = best(s)\n", """\
+          let b = best(s)
+          let copy = marks
+          copy[1] = 99
+          say "{copy} {marks} {tally.nobody} {size(tally)}"
+          tally.seen += 1
+          say "{tally} {\\"seen\\" in tally} {[k for k in tally]}"
+          say "{[[i, j] for i in 1..2 for j in 1..i if i != j]}"
+          say "{[c.symbols.boost for c in hand(s)]} {[c.symbols.cooldown for c in hand(s)]}"
+"""), encoding="utf-8")
+    g = game(mini)
+    lines = said(g)
+    assert lines[0] == "[99, 0] [0, 0] 0 0"      # a copy changed, the state not; absent key: 0
+    assert lines[1] == "{seen: 1} yes [seen]"
+    assert lines[2] == "[[2, 1]]"
+    hand = [g.plan.card_types[g.plan.card_type[c]] for c in g.st.piles[g.plan.pile_base["hand"]]]
+    boosts = [1 if t == "low" else 0 for t in hand]
+    cools = [0 if t == "low" else 2 for t in hand]
+    assert lines[3] == f"{boosts} {cools}".replace("'", "")
+
+
+@pytest.mark.parametrize("line, code", [
+    ("tally[1] = 2", "E120"),                 # the keys are text
+    ("marks[\"a\"] = 2", "E120"),             # a list index is an int
+    ("tally.x = \"a\"", "E120"),               # the values are ints
+    ("s.number[1] = 2", "E110"),              # not a state of the seat
+    ("hand_size[1] = 2", "E126"),             # a parameter cannot change
+])
+def test_wrong_uses_of_lists_and_maps_are_type_errors(mini, line, code):
+    (mini / "game.yaml").write_text(MINI.replace("let b = best(s)", f"{line}\n          let b = best(s)"),
+                                    encoding="utf-8")
+    d = one(refused(mini), code)
+    assert d.loc.line == find(mini / "game.yaml", line)[0], d
+
+
+def test_an_item_outside_a_list_is_a_rule_error_when_played(mini):
+    from interpreter.lang.errors import RuleError
+
+    text = MINI.replace("let b = best(s)", "marks[3] = 1\n          let b = best(s)")
+    (mini / "game.yaml").write_text(text, encoding="utf-8")
+    report = Report()
+    plan = compile_ruleset(load_ruleset(mini, report=report), 2, report)
+    assert plan is not None, report.render()
+    with pytest.raises(RuleError, match="index 3 is outside the list"):
+        Game(plan, 1)
+
+
+def test_a_state_type_that_is_not_one_is_refused(mini):
+    (mini / "game.yaml").write_text(MINI.replace('"map[text, int]"', '"map[list[int], int]"'),
+                                    encoding="utf-8")
+    one(refused(mini), "E111")
