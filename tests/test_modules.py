@@ -202,6 +202,8 @@ def test_set_include_replaces_the_list_of_includes(mini):
         encoding="utf-8")
     variant(mini, "  - set: include\n    to: [../../cards/mini/other.yaml]\n")
     assert [c.id for c in loaded(mini, "v").cards] == ["odd"]
+    variant(mini, "  - add: include\n    item: ../../cards/mini/other.yaml\n", "w")
+    assert [c.id for c in loaded(mini, "w").cards] == ["low", "high", "odd"]
 
 
 def test_a_patch_on_a_card_the_game_does_not_have_is_placed_with_a_hint(mini):
