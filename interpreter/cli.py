@@ -136,6 +136,7 @@ class _Announcing:
 
     def __init__(self, agent, says):
         self.agent, self.says, self.name = agent, says, agent.name
+        self.person = getattr(agent, "person", False)
 
     def choose(self, game, decision) -> int:
         self.says()
@@ -158,6 +159,7 @@ def _check_log(value: str) -> Path:
 def cmd_play(args) -> int:
     from .engine.game import Game
     from .run.replay import positions
+    from .run.budget import budget
     from .run.session import header, load, make_agents, play, write_record
 
     log = _check_log(args.log) if args.log else None
@@ -180,7 +182,8 @@ def cmd_play(args) -> int:
     agents = make_agents(kinds, seed)
     try:
         # with a person at the table, what the rules `say` is shown as it happens (trace on)
-        game = Game(plan, seed, trace="human" in kinds or bool(args.verbose))
+        with budget():
+            game = Game(plan, seed, trace="human" in kinds or bool(args.verbose))
     except RuleError as e:
         print(f"rule error: {e}", file=sys.stderr)
         return 1
@@ -213,7 +216,7 @@ def cmd_play(args) -> int:
     print(f"{plan.name}: {len(kinds)} players "
           f"({', '.join(f'seat {i + 1} {k}' for i, k in enumerate(kinds))}), seed {seed}")
     try:
-        result = play(game, agents, on_decision)
+        result = play(game, agents, on_decision, guard=budget)
         says()
     except RuleError as e:
         print(f"rule error: {e}", file=sys.stderr)

@@ -92,3 +92,40 @@ def test_the_memory_budget_stops_a_run_that_takes_too_much():
         with budget(megabytes=64):
             bytearray(1024 ** 3)
     bytearray(128 * 1024 ** 2)  # the budget is gone afterwards
+
+
+def test_an_interactive_game_runs_the_rules_under_the_budget_but_never_a_persons_answer(tmp_path):
+    """`play` guards each run of the rules (a bot's look-ahead, the game going on), one at a time
+    (so a long game never adds up to the budget), and never the time a person takes."""
+    from contextlib import contextmanager
+
+    from interpreter.agents.base import RandomAgent
+    from interpreter.engine.game import Game
+    from interpreter.run.session import load_from, play
+
+    inside = [False]
+    runs = []
+
+    @contextmanager
+    def guard():
+        assert not inside[0], "runs are guarded one at a time"
+        inside[0] = True
+        runs.append(1)
+        try:
+            yield
+        finally:
+            inside[0] = False
+
+    class Person(RandomAgent):
+        person = True
+
+        def choose(self, game, decision):
+            assert not inside[0], "a person's answer is not under the budget"
+            return super().choose(game, decision)
+
+    plan = load_from(game_file(tmp_path, TINY).parent).plan(2)
+    game = Game(plan, 1)
+    result = play(game, [Person(0), RandomAgent(1)], guard=guard)
+    assert result["ended"]
+    # each decision: the game goes on (and the bot's choice, for seat 2), then the result
+    assert len(runs) == len(game.answers) + len(game.answers) // 2 + 1

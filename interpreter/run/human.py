@@ -14,6 +14,7 @@ _NUMBER = re.compile(r"[0-9]{1,9}")
 
 class HumanAgent:
     name = "human"
+    person = True  # its time is a person's: no budget on it
 
     def __init__(self, stdin=None, stdout=None):
         self.stdin = stdin or sys.stdin
