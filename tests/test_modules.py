@@ -407,6 +407,31 @@ def test_maps_and_lists_in_state_are_values(mini):
     assert lines[3] == f"{boosts} {cools}".replace("'", "")
 
 
+def test_map_literals_and_empty_defaults(mini):
+    (mini / "game.yaml").write_text(MINI.replace("          let b = best(s)\n", """\
+          let b = best(s)
+          let m = {1: [2], 3: []}
+          m[5] = m[9] + [1]
+          tally = {"x": 2}
+          let e = size({})
+          say "{m} {tally} {e}"
+"""), encoding="utf-8")
+    assert said(game(mini))[0] == "{1: [2], 3: [], 5: [1]} {x: 2} 0"
+
+
+@pytest.mark.parametrize("text, code", [
+    ("let m = {1: 2, \"a\": 3}", "E120"),      # keys of one type
+    ("let m = {1: 2, 3: \"a\"}", "E120"),      # values of one type
+    ("let m = {[1]: 2}", "E120"),              # a list is not a key
+    ("tally = {1: 2}", "E120"),                # the declared keys are text
+])
+def test_map_literals_are_typed(mini, text, code):
+    (mini / "game.yaml").write_text(MINI.replace("let b = best(s)", f"{text}\n          let b = best(s)"),
+                                    encoding="utf-8")
+    d = one(refused(mini), code)
+    assert d.loc.line == find(mini / "game.yaml", text)[0], d
+
+
 @pytest.mark.parametrize("line, code", [
     ("tally[1] = 2", "E120"),                 # the keys are text
     ("marks[\"a\"] = 2", "E120"),             # a list index is an int

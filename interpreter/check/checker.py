@@ -17,7 +17,7 @@ from ..lang.diagnostics import Loc, Report
 from ..lang.diagnostics import did_you_mean as _did_you_mean
 from ..lang.parser import keywords
 from ..lang.types import (ANY, BOARD, BOOL, CARD, INT, NONE, PIECE, PILE, SEAT, TEXT, compatible, elem,
-                          is_list, is_map, iterable_elem, join, listof, map_types, zero)
+                          is_list, is_map, iterable_elem, join, listof, map_types, mapof, zero, KEY_TYPES)
 from ..library.api import Builtin
 from ..load.rules import Rules
 from .symbols import BUILTIN_EVENTS, Declarations, Symbols
@@ -784,6 +784,19 @@ class Checker:
                 return self.type_error(f"a list mixes {typ} and {it}", item)
             typ = join(typ, it)
         return listof(ANY if typ == NONE else typ)
+
+    def x_MapLit(self, e: n.MapLit, sc: Scope) -> str:
+        key_t = value_t = NONE
+        for k, v in zip(e.keys, e.values):
+            kt, vt = self.expr(k, sc), self.expr(v, sc)
+            if not compatible(key_t, kt):
+                return self.type_error(f"a map mixes keys of {key_t} and {kt}", k)
+            if not compatible(value_t, vt):
+                return self.type_error(f"a map mixes values of {value_t} and {vt}", v)
+            key_t, value_t = join(key_t, kt), join(value_t, vt)
+        if key_t not in (NONE, ANY, *KEY_TYPES):
+            return self.type_error(f"a map's keys are int, text, seat, piece or card, not {key_t}", e)
+        return mapof(ANY if key_t == NONE else key_t, ANY if value_t == NONE else value_t)
 
     def x_Comp(self, e: n.Comp, sc: Scope) -> str:
         src_t = self.expr(e.source, sc)

@@ -72,6 +72,7 @@ def layout(rs, checked: Checked, n_seats: int) -> Plan:
     props: dict[str, list] = {k: [] for k in sym.card_props}
     for ti, ct in enumerate(rs.cards):
         p.card_types.append(str(ct.id))
+        p.card_names.append(str(ct.name) if ct.name else str(ct.id))
         p.type_props.append(dict(ct.props))
         base = p.pile_base[str(ct.starts_in)]
         targets = [base + s for s in range(n_seats)] if ct.per_seat else [base]

@@ -21,7 +21,7 @@ from ..lang import nodes as n
 from ..lang.errors import EndGame, GameTooLong, RuleError
 from ..lang.limits import MAX_INT, MAX_LIST, MAX_TEXT
 from ..lang.show import show
-from ..lang.types import ANY, BOOL, CARD, INT, PILE, TEXT, is_list, iterable_elem
+from ..lang.types import ANY, BOOL, CARD, INT, PILE, TEXT, is_list, is_map, iterable_elem
 from ..library.api import NOT_CONST, Read
 from . import pyast as P
 from .codegen import Codegen, ident
@@ -79,40 +79,10 @@ def _range(a, b):
     return list(range(a, b + 1))
 
 
-def _join_list(a, b):
-    if len(a) + len(b) > MAX_LIST:
-        raise RuleError(f"a list of more than {MAX_LIST} items")
-    return a + b
-
-
-def _join_text(a, b):
-    if len(a) + len(b) > MAX_TEXT:
-        raise RuleError(f"a text of more than {MAX_TEXT} characters")
-    return a + b
-
-
 def _index(xs, i):
     if not 1 <= i <= len(xs):
         raise RuleError(f"index {i} is outside the list (1..{len(xs)}); lists count from 1")
     return xs[i - 1]
-
-
-def _put_item(xs, i, v):
-    """A copy of list `xs` with its `i`-th item (from 1) replaced: lists are values."""
-    if not 1 <= i <= len(xs):
-        raise RuleError(f"index {i} is outside the list (1..{len(xs)}); lists count from 1")
-    xs = list(xs)
-    xs[i - 1] = v
-    return xs
-
-
-def _put_key(m, k, v):
-    """A copy of map `m` with key `k` set to `v`: maps are values."""
-    if k not in m and len(m) >= MAX_LIST:
-        raise RuleError(f"a map of more than {MAX_LIST} keys")
-    m = dict(m)
-    m[k] = v
-    return m
 
 
 def _end_game():
@@ -163,11 +133,56 @@ class Lowerer:
             return xs
         self.h_each = cg.helper("each", each)
         self.h_each_w = cg.helper("each_w", each_weighing)
+
+        # Lists, texts and maps are values: `+` and storing an item copy them. A copy of n items
+        # costs n/16 steps, so a loop that grows one stops at the step limit in linear time.
+        def copying(st, n):
+            st.steps += n >> 4
+            if st.steps > limit:
+                raise GameTooLong(f"the rules made more than {limit} steps (loops, calls and copies of "
+                                  "long lists, texts and maps) (`limits.max_steps`)")
+
+        def join_list(st, a, b):
+            if len(a) + len(b) > MAX_LIST:
+                raise RuleError(f"a list of more than {MAX_LIST} items")
+            copying(st, len(a) + len(b))
+            return a + b
+
+        def join_text(st, a, b):
+            if len(a) + len(b) > MAX_TEXT:
+                raise RuleError(f"a text of more than {MAX_TEXT} characters")
+            copying(st, len(a) + len(b))
+            return a + b
+
+        def template(st, parts):
+            n = sum(map(len, parts))
+            if n > MAX_TEXT:
+                raise RuleError(f"a text of more than {MAX_TEXT} characters")
+            copying(st, n)
+            return "".join(parts)
+
+        def put_item(st, xs, i, v):
+            """A copy of list `xs` with its `i`-th item (from 1) replaced."""
+            if not 1 <= i <= len(xs):
+                raise RuleError(f"index {i} is outside the list (1..{len(xs)}); lists count from 1")
+            copying(st, len(xs))
+            xs = list(xs)
+            xs[i - 1] = v
+            return xs
+
+        def put_key(st, m, k, v):
+            """A copy of map `m` with key `k` set to `v`."""
+            if k not in m and len(m) >= MAX_LIST:
+                raise RuleError(f"a map of more than {MAX_LIST} keys")
+            copying(st, len(m))
+            m = dict(m)
+            m[k] = v
+            return m
         self._weights: dict[str, int] = {}
         self._inline: dict = {}
         for hname, fn in (("big", _big), ("int", _int), ("ints", _ints), ("range", _range),
-                          ("join_list", _join_list), ("join_text", _join_text), ("index", _index),
-                          ("put_item", _put_item), ("put_key", _put_key),
+                          ("join_list", join_list), ("join_text", join_text), ("index", _index),
+                          ("put_item", put_item), ("put_key", put_key), ("template", template),
                           ("end", _end_game), ("too_long", GameTooLong)):
             cg.helper(hname, fn)
         from .inline import INLINE
@@ -243,8 +258,8 @@ class Lowerer:
                 values.append(P.place(P.call(self.shower(part.typ), self.expr(part, fx)), part.loc))
         if len(values) == 1:
             return values[0]
-        # "".join((...)): one call for any number of parts (and any text in them)
-        return P.call(P.attr(P.const(""), "join"), ast.Tuple(values, P.LOAD))
+        # one call for any number of parts (and any text in them), its length checked
+        return P.call(self.h("template"), self.st(), ast.Tuple(values, P.LOAD))
 
     def x_Name(self, e: n.Name, fx: Fn) -> ast.expr:
         ref: Ref = e.ref
@@ -293,13 +308,14 @@ class Lowerer:
             fn = _pieces_of(p.var_at["owner"], p.n_pieces)
             return P.call(self.cg.const(fn, "pieces_of"), self.st(), obj)
         if kind == "map_get":  # `m.key`
-            return P.call(P.attr(obj, "get"), P.const(ref.name), P.const(ref.extra))
+            return P.call(P.attr(obj, "get"), P.const(ref.name), self.cg.const(ref.extra, "zero"))
         raise AssertionError(kind)  # pragma: no cover
 
     def x_Index(self, e: n.Index, fx: Fn) -> ast.expr:
         i = e.index
         if isinstance(e.ref, Ref) and e.ref.kind == "map_get":  # an absent key reads as its zero
-            return P.call(P.attr(self.expr(e.obj, fx), "get"), self.expr(i, fx), P.const(e.ref.extra))
+            zero = self.cg.const(e.ref.extra, "zero")
+            return P.call(P.attr(self.expr(e.obj, fx), "get"), self.expr(i, fx), zero)
         length = self.static_len(e.obj)
         if length is not None and length >= self.plan.n_seats and isinstance(i, n.Attr) \
                 and isinstance(i.ref, Ref) and i.ref.kind == "seat_number":
@@ -322,6 +338,9 @@ class Lowerer:
 
     def x_ListLit(self, e: n.ListLit, fx: Fn) -> ast.expr:
         return ast.List([self.expr(i, fx) for i in e.items], P.LOAD)
+
+    def x_MapLit(self, e: n.MapLit, fx: Fn) -> ast.expr:
+        return ast.Dict([self.expr(k, fx) for k in e.keys], [self.expr(v, fx) for v in e.values])
 
     def items(self, e: n.Expr, fx: Fn, copy: bool) -> ast.expr:
         """A list or a pile as a list: a pile's own list when only read meanwhile (`copy` false),
@@ -501,9 +520,9 @@ class Lowerer:
     def x_BinOp(self, e: n.BinOp, fx: Fn) -> ast.expr:
         a, b = self.expr(e.left, fx), self.expr(e.right, fx)
         if e.op == "+" and e.typ == TEXT:
-            return P.call(self.h("join_text"), a, b)
+            return P.call(self.h("join_text"), self.st(), a, b)
         if e.op == "+" and is_list(e.typ):
-            return P.call(self.h("join_list"), a, b)
+            return P.call(self.h("join_list"), self.st(), a, b)
         if P.is_const(a) and P.is_const(b) and isinstance(a.value, int) and isinstance(b.value, int) \
                 and e.op in ("+", "-", "*"):
             value = {"+": a.value + b.value, "-": a.value - b.value, "*": a.value * b.value}[e.op]
@@ -645,6 +664,8 @@ class Lowerer:
         value, an item of a list being built: `chain`), it can pass through at most as many
         calls as the game has rules (they never call themselves), so only a product of two
         numbers that are not written in the rule can explode; the rest is checked when stored."""
+        if is_map(e.typ):
+            return isinstance(e, n.MapLit) and any(self.grows(v, chain) for v in e.values)
         if is_list(e.typ):
             if isinstance(e, n.ListLit):
                 return any(self.grows(i, chain) for i in e.items)
@@ -687,6 +708,9 @@ class Lowerer:
             return []
         if e is not None and is_list(e.typ):
             return [P.place(P.expr_stmt(P.call(self.h("ints"), target)), loc)]
+        if e is not None and is_map(e.typ):
+            values = P.call(P.attr(target, "values"))
+            return [P.place(P.expr_stmt(P.call(self.h("ints"), values)), loc)]
         test = ast.UnaryOp(ast.Not(), ast.Compare(P.const(-MAX_INT), [ast.LtE(), ast.LtE()],
                                                   [target, P.const(MAX_INT)]))
         return [P.place(ast.If(test, [P.expr_stmt(P.call(self.h("big")))], []), loc)]
@@ -741,9 +765,9 @@ class Lowerer:
                 key = P.name(k)
             if ref.name == "list":
                 return (pre, P.call(self.h("index"), load, key),
-                        lambda v: store(P.call(self.h("put_item"), load, key, v)))
-            return (pre, P.call(P.attr(load, "get"), key, P.const(ref.extra)),
-                    lambda v: store(P.call(self.h("put_key"), load, key, v)))
+                        lambda v: store(P.call(self.h("put_item"), self.st(), load, key, v)))
+            return (pre, P.call(P.attr(load, "get"), key, self.cg.const(ref.extra, "zero")),
+                    lambda v: store(P.call(self.h("put_key"), self.st(), load, key, v)))
         if ref.kind in ("piece_var", "seat_var"):
             o = fx.tmp("o")
             index = P.binop(P.const(self.plan.var_at[ref.name]), ast.Add(), P.name(o))

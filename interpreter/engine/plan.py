@@ -56,6 +56,7 @@ class Plan:
     refill: dict = field(default_factory=dict)           # pile id -> pile id
     # cards
     card_types: list = field(default_factory=list)       # type ids
+    card_names: list = field(default_factory=list)       # what players read for each type
     card_type: list = field(default_factory=list)        # per card: type index
     card_props: dict = field(default_factory=dict)       # prop -> per card value
     type_props: list = field(default_factory=list)       # per type: props dict
@@ -97,4 +98,4 @@ class Plan:
         return self.pile_names[pile]
 
     def card_label(self, card: int) -> str:
-        return self.card_types[self.card_type[card]]
+        return self.card_names[self.card_type[card]]

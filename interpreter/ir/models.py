@@ -134,6 +134,7 @@ class Limits(Strict):
 
 class CardSpec(Strict):
     count: int = Field(1, ge=0, le=500)
+    name: Text | None = Field(None, description="what players read for this card (default: its id)")
     props: dict[Name, Union[Scalar, list[Scalar], dict[Name, Scalar]]] = Field(
         default_factory=dict,
         description="values the rules read as `card.NAME`; a list reads as `card.NAME[i]`, a mapping "

@@ -106,6 +106,13 @@ class ListLit(Expr):
 
 
 @dataclass(eq=False)
+class MapLit(Expr):
+    """`{k: v, ...}`; `{}` is the empty map."""
+    keys: list[Expr]
+    values: list[Expr]
+
+
+@dataclass(eq=False)
 class CompFor(Node):
     """One more `for VAR in SOURCE [if COND]` of a comprehension (`[a * b for a in xs for b in ys]`)."""
     var: str

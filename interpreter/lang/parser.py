@@ -429,6 +429,11 @@ class _Build:
     def x_list(self, t, loc):
         return n.ListLit(loc, [self.expr(c) for c in t.children if c is not None])
 
+    def x_map_lit(self, t, loc):
+        items = [c for c in t.children if c is not None]
+        keys = [self.expr(i.children[0]) for i in items]
+        return n.MapLit(loc, keys, [self.expr(i.children[1]) for i in items])
+
     def x_comprehension(self, t, loc):
         item, first, *more = t.children
         var, source, cond = first.children

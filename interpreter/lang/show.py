@@ -1,6 +1,8 @@
 """How values read to a person: cards by their type, pieces by name, seats by number."""
 from __future__ import annotations
 
+from .errors import RuleError
+from .limits import MAX_TEXT
 from .types import ANY, BOOL, CARD, PIECE, PILE, SEAT, elem, is_list, is_map, map_types
 
 
@@ -8,7 +10,7 @@ def show(plan, typ: str, v) -> str:
     if v is None:
         return "none"
     if typ == CARD:
-        return plan.card_types[plan.card_type[v]]
+        return plan.card_names[plan.card_type[v]]
     if typ == PIECE:
         return plan.piece_names[v]
     if typ == SEAT:
@@ -19,10 +21,21 @@ def show(plan, typ: str, v) -> str:
         return "yes" if v else "no"
     if is_list(typ) or (typ == ANY and isinstance(v, list)):
         inner = elem(typ) if is_list(typ) else ANY
-        return "[" + ", ".join(show(plan, inner, x) for x in v) + "]"
+        return "[" + _joined(show(plan, inner, x) for x in v) + "]"
     if is_map(typ) or (typ == ANY and isinstance(v, dict)):
         k, t = map_types(typ) if is_map(typ) else (ANY, ANY)
-        return "{" + ", ".join(f"{show(plan, k, a)}: {show(plan, t, b)}" for a, b in v.items()) + "}"
+        return "{" + _joined(f"{show(plan, k, a)}: {show(plan, t, b)}" for a, b in v.items()) + "}"
     if typ == ANY and isinstance(v, bool):
         return "yes" if v else "no"
     return str(v)
+
+
+def _joined(texts) -> str:
+    """The texts joined with commas, stopped as soon as they pass the ceiling of a text."""
+    out, size = [], 0
+    for t in texts:
+        size += len(t) + 2
+        if size > MAX_TEXT:
+            raise RuleError(f"a text of more than {MAX_TEXT} characters")
+        out.append(t)
+    return ", ".join(out)

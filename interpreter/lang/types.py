@@ -37,8 +37,17 @@ def map_types(t: str) -> tuple[str, str]:
 
 
 def zero(t: str):
-    """What reading an absent key of a map gives: 0 for ints, false for bools, else none."""
+    """What reading an absent key of a map gives: 0 for ints, false for bools, an empty list or
+    map, else none. (The empty list or map is shared: lists and maps are never changed in place.)"""
+    if is_list(t):
+        return _EMPTY_LIST
+    if is_map(t):
+        return _EMPTY_MAP
     return 0 if t == INT else (False if t == BOOL else None)
+
+
+_EMPTY_LIST: list = []
+_EMPTY_MAP: dict = {}
 
 
 KEY_TYPES = (INT, TEXT, SEAT, PIECE, CARD)

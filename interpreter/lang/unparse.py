@@ -55,6 +55,8 @@ def expr(e: n.Expr) -> str:
         return f"{e.name}({', '.join(expr(a) for a in e.args)})"
     if isinstance(e, n.ListLit):
         return "[" + ", ".join(expr(i) for i in e.items) + "]"
+    if isinstance(e, n.MapLit):
+        return "{" + ", ".join(f"{expr(k)}: {expr(v)}" for k, v in zip(e.keys, e.values)) + "}"
     if isinstance(e, n.Comp):
         clauses = [(e.var, e.source, e.cond)] + [(c.var, c.source, c.cond) for c in e.inner]
         text = "".join(f" for {v} in {_wrap(s, 2)}" + (f" if {expr(c)}" if c is not None else "")
