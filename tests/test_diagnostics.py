@@ -643,12 +643,13 @@ def test_variant_set_without_a_value(capsys, variants):
     expect_one(capsys, bad, bad, find(bad, "params.hand_size"), "E047", "not the new value", hint="`to:`")
 
 
-def test_variant_that_needs_a_module_not_applied(capsys, variants):
+def test_variant_that_needs_a_module_the_game_does_not_have(capsys, variants):
+    """A variant's `requires:` are applied with it; one that does not exist is named at the line."""
     bad = variants / "needy.yaml"
     bad.write_text("variant: {id: needy, name: N, description: D, requires: [weather]}\n"
                    "patches:\n  - set: params.hand_size\n    to: 8\n", encoding="utf-8")
-    expect_one(capsys, bad, bad, find(bad, "weather"), "E048", "needs module `weather`",
-               hint="--module weather")
+    expect_one(capsys, bad, bad, find(bad, "weather"), "E040", "no module named `weather`",
+               hint="this ruleset has no modules")
 
 
 def test_variant_patch_with_two_operations(capsys, variants):

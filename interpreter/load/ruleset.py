@@ -265,10 +265,7 @@ def load_ruleset(path: str | Path, variants=(), modules=(), report: Report | Non
     applied: list[str] = []
     for kind, names in (("module", modules), ("variant", variants)):
         for name in names:
-            found = _patch_file(ld, folder, kind, name, applied, report)
-            if found is not None:
-                files.append(found)
-                applied.append(f"{kind}:{name}")
+            _add_patch_file(ld, folder, kind, name, files, applied, report, [])
     # 1. what the game includes may itself be patched (`add: include`, `remove: include`)
     prepared = [prepare(pdata["patches"], report) for _kind, _name, _path, pdata in files]
     for patches in prepared:
@@ -331,11 +328,28 @@ def _patch_file(ld: _Loader, folder: Path, kind: str, name, applied: list[str], 
         return None
     if check_structure(pdata, kind, str(patch_path), report) is None:
         return None
-    for needed in pdata[kind].get("requires", []):
-        if f"module:{needed}" not in applied:
-            report.add("E048", f"{kind} `{name}` needs module `{needed}`", loc_of(needed),
-                       f"apply it first: --module {needed}")
     return kind, str(name), patch_path, pdata
+
+
+def _add_patch_file(ld: _Loader, folder: Path, kind: str, name, files: list, applied: list[str],
+                    report: Report, needed_by: list[str]) -> None:
+    """A module or variant joins `files`, after the modules it `requires:` that are not applied
+    yet (applied for it, in the order it lists them); a cycle of requirements is E048."""
+    if f"{kind}:{name}" in applied:
+        return
+    found = _patch_file(ld, folder, kind, name, applied, report)
+    if found is None:
+        return
+    for needed in found[3][kind].get("requires", []):
+        if f"module:{needed}" in applied:
+            continue
+        if str(needed) in needed_by or str(needed) == str(name):
+            report.add("E048", f"{kind} `{name}` and module `{needed}` require each other",
+                       loc_of(needed), "a module cannot need what needs it")
+            return
+        _add_patch_file(ld, folder, "module", needed, files, applied, report, [*needed_by, str(name)])
+    files.append(found)
+    applied.append(f"{kind}:{name}")
 
 
 def _merge(ld: _Loader, data, report: Report) -> None:

@@ -194,8 +194,7 @@ def _ruleset(folder: Path, v: Validation, only: dict | None = None, track: str |
             f"  variants: {', '.join(variants) or 'none'}; modules: {', '.join(modules) or 'none'}\n"
             f"  playouts: {_games(ended, plans)}, {_rounds(rounds)}")
     # each variant and module, played as fully
-    for vs, ms in combos:
-        _variant(folder, v, vs, ms, track, full=True)
+    combos = [(vs, ms) for vs, ms in combos if _variant(folder, v, vs, ms, track, full=True)]
     # every other track the game ships: the game and each variant and module, played once
     if track is not None:
         return
