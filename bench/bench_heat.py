@@ -1,6 +1,7 @@
 """Full Heat races per second on USA with greedy bots, on one core.
 
-    python bench/bench_heat.py [--games N] [--players 4] [--bot greedy] [--track usa] [--profile]
+    python bench/bench_heat.py [--games N] [--players 4] [--bot greedy] [--track usa] [--module garage]
+                               [--profile]
 
 The target is at least 20 races/s with 4 greedy bots. The greedy bot plays the own effects of
 every option of every decision on a copy of the game and scores it with the ruleset's
@@ -48,10 +49,11 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--bot", default="greedy", choices=sorted(BOTS))
     ap.add_argument("--track", default="usa")
+    ap.add_argument("--module", action="append", default=[], help="a module of rulesets/heat/modules")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--profile", action="store_true")
     args = ap.parse_args()
-    plan = load("heat", track=args.track).plan(args.players)
+    plan = load("heat", modules=args.module, track=args.track).plan(args.players)
     if args.profile:
         import cProfile
         import pstats
@@ -61,7 +63,8 @@ def main() -> None:
         return
     best = max((races(plan, args.games, args.bot) for _ in range(args.repeat)), key=lambda r: r[0])
     rate, cpu_rate, rounds, decisions = best
-    print(f"heat on {args.track}, {args.players} {args.bot} bots: {rate:.1f} races/s on one core "
+    with_modules = "".join(f" + {m}" for m in args.module)
+    print(f"heat{with_modules} on {args.track}, {args.players} {args.bot} bots: {rate:.1f} races/s on one core "
           f"({cpu_rate:.1f} per CPU second; {rounds:.1f} rounds, {decisions:.0f} decisions a race; "
           f"target >= 20 races/s)")
 
