@@ -323,6 +323,20 @@ def test_an_option_is_replaced_or_removed(mini):
     assert all(x.startswith("play ") for x in g.decision().labels())
 
 
+def test_an_options_condition_is_extended_around_its_own(mini):
+    # `pass` had no condition (`base` is true): now only without a high card; `play_card` had none:
+    # now only a high card. Every choice then has one option, taken at once: the game plays itself.
+    variant(mini, "  - extend: choices.play.pass.if\n"
+                  "    around: \"base and size([x for x in hand(s) if x.type == \\\"high\\\"]) == 0\"\n"
+                  "  - extend: choices.play.play_card.if\n    around: \"base and c.type == \\\"high\\\"\"\n")
+    scores = []
+    for seed in range(1, 8):
+        g = game(mini, "v", seed=seed)
+        assert g.over
+        scores += [seat["score"] for seat in g.view(None)["seats"]]
+    assert all(x % 3 == 0 for x in scores) and max(scores) > 0  # only high cards (3 points) scored
+
+
 def test_a_named_statement_is_replaced_or_removed(mini):
     variant(mini, "  - replace: statements.gain\n    do: |\n      s.score += 7\n", "a")
     variant(mini, "  - remove: statements.gain\n", "b")

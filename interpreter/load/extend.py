@@ -6,8 +6,9 @@ A module extends a base rule without copying it:
   `statements.NAME`) with `before:` or `after:` statements, run before or after the rule's own;
   or `around:` statements, where each `proceed` runs the rule's own;
 - `extend: functions.NAME` (or a value a rule computes: `phases.ID.until`, `phases.ID.order`,
-  `steps.ID.if`, `triggers.ID.if`, `result.rank`, `result.tie`, `evaluate`, `show.NAME`,
-  `record.NAME`) with `around:` an expression where `base` is the own value (`base + 1`);
+  `steps.ID.if`, `triggers.ID.if`, `choices.NAME.OPTION.if`, `result.rank`, `result.tie`,
+  `evaluate`, `show.NAME`, `record.NAME`) with `around:` an expression where `base` is the own
+  value (`base + 1`; an option without a condition has `true`);
 - `add: choices.NAME` with `option:` the text of one option (`before:`/`after:` another
   option's name to place it), `replace: choices.NAME.OPTION` with `option:`, and
   `remove: choices.NAME.OPTION`, for a `choose ... as NAME:` of the base;
@@ -135,7 +136,7 @@ _BLOCK_HINT = ("`extend: procedures.NAME`, `steps.ID`, `triggers.ID`, `phases.ID
 def _expression(rules: Rules, steps: list):
     """(the value's owner, its attribute or key) for an address of a value a rule computes, or
     None: `functions.NAME`, `phases.ID.until|order`, `steps.ID.if`, `triggers.ID.if`,
-    `result.rank|tie`, `evaluate`, `show.NAME`, `record.NAME`."""
+    `choices.NAME.OPTION.if`, `result.rank|tie`, `evaluate`, `show.NAME`, `record.NAME`."""
     head, rest = steps[0], steps[1:]
     if head == "functions" and len(rest) == 1:
         fd = rules.functions.get(rest[0])
@@ -157,6 +158,14 @@ def _expression(rules: Rules, steps: list):
         return rules, rest[0]
     if head == "evaluate" and not rest and rules.evaluate is not None:
         return rules, "evaluate"
+    if head == "choices" and len(rest) == 3 and rest[2] == "if":
+        found = _named(rules, n.Choose, rest[0])
+        options = [o for stmts, i in found for o in stmts[i].options if o.name_tag == rest[1]]
+        if len(found) == 1 and len(options) == 1:
+            if options[0].cond is None:  # no condition: it is always offered
+                options[0].cond = n.Bool(options[0].loc, True)
+            return options[0], "cond"
+        return None
     if head in ("show", "record") and len(rest) == 1:
         table = rules.show if head == "show" else rules.records
         return (table, rest[0]) if rest[0] in table else None
@@ -164,7 +173,7 @@ def _expression(rules: Rules, steps: list):
 
 
 def _is_value_address(steps: list) -> bool:
-    return steps[0] in ("functions", "result", "evaluate", "show", "record") or len(steps) == 3
+    return steps[0] in ("functions", "result", "evaluate", "show", "record", "choices") or len(steps) == 3
 
 
 def _extend(rules: Rules, patch, steps: list, target, report: Report) -> None:
