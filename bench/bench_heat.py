@@ -64,7 +64,8 @@ def main() -> None:
     best = max((races(plan, args.games, args.bot) for _ in range(args.repeat)), key=lambda r: r[0])
     rate, cpu_rate, rounds, decisions = best
     with_modules = "".join(f" + {m}" for m in args.module)
-    print(f"heat{with_modules} on {args.track}, {args.players} {args.bot} bots: {rate:.1f} races/s on one core "
+    print(f"heat{with_modules} on {args.track}, {args.players} {args.bot} bots: "
+          f"{rate:.1f} races/s on one core "
           f"({cpu_rate:.1f} per CPU second; {rounds:.1f} rounds, {decisions:.0f} decisions a race; "
           f"target >= 20 races/s)")
 
