@@ -97,7 +97,8 @@ def cmd_validate(args) -> int:
     from .load.ruleset import find_ruleset
 
     # a ruleset's name (as `play` takes it) or any path: a folder, a game or variant file
-    v = validate_path(find_ruleset(args.path) or Path(args.path), args.variant, args.module, args.track)
+    v = validate_path(find_ruleset(args.path) or Path(args.path), args.variant, args.module, args.track,
+                      _params(args))
     if not v.report.ok:
         _print_report(v.report)
         return 1
@@ -143,6 +144,25 @@ class _Announcing:
         return self.agent.choose(game, decision)
 
 
+def _params(args) -> dict | None:
+    """`--param NAME=VALUE` options as {name: value}, each value read as YAML (3, true, [1, 2])."""
+    import yaml
+
+    out: dict = {}
+    for item in getattr(args, "param", []) or []:
+        name, sep, text = item.partition("=")
+        if not sep or not name.strip():
+            raise _Usage(f"--param {item}: write NAME=VALUE, e.g. --param hand_size=8")
+        try:
+            value = yaml.safe_load(text) if text.strip() else ""
+        except yaml.YAMLError:
+            value = text
+        if not isinstance(value, (bool, int, str, list)) or isinstance(value, float):
+            raise _Usage(f"--param {item}: a value is a whole number, true/false, a text or a [list]")
+        out[name.strip()] = value
+    return out or None
+
+
 def _check_log(value: str) -> Path:
     """The --log file, refused before the game if it could not be written after it."""
     path = Path(value)
@@ -174,7 +194,7 @@ def cmd_play(args) -> int:
             return False
         return True
 
-    loaded = load(args.ruleset, args.variant, args.module, args.track)
+    loaded = load(args.ruleset, args.variant, args.module, args.track, _params(args))
     players = loaded.ruleset.game.game.players
     kinds = _seats(args, (players.min, players.max))
     plan = loaded.plan(len(kinds))
@@ -233,9 +253,14 @@ def cmd_play(args) -> int:
     print("\nFinal table:")
     print(render_view(game.view(None), plan))
     print("\nResult:")
-    for place, s in enumerate(result["order"], 1):
-        mark = "  winner" if s in result["winners"] else ""
-        print(f"  {place}. seat {s + 1} ({kinds[s]}): {result['scores'][s]}{mark}")
+    standings = result.get("standings") or [{"seat": s} for s in result["order"]]
+    for place, entry in enumerate(standings, 1):
+        if "seat" in entry:
+            s = entry["seat"]
+            mark = "  winner" if s in result["winners"] else ""
+            print(f"  {place}. seat {s + 1} ({kinds[s]}): {result['scores'][s]}{mark}")
+        else:  # a piece the game drives
+            print(f"  {place}. {entry['piece']} (driven by the game): {entry['score']}")
     if len(kinds) > 1 and len(result["winners"]) == len(kinds):
         print("  a draw: every seat is tied")
     print(f"{result['rounds']} rounds, {result['decisions']} decisions")
@@ -271,7 +296,8 @@ def cmd_simulate(args) -> int:
     if players is None:
         from .run.session import load
 
-        players = load(args.ruleset, args.variant, args.module, args.track).ruleset.game.game.players.min
+        players = load(args.ruleset, args.variant, args.module, args.track,
+                       _params(args)).ruleset.game.game.players.min
     progress = None
     bar = None
     if not args.json and sys.stderr.isatty():
@@ -297,7 +323,7 @@ def cmd_simulate(args) -> int:
                 print(f"  {done}/{total} games", file=sys.stderr)
     try:
         stats = simulate(args.ruleset, args.games, players, args.seed, args.jobs, args.variant,
-                         args.module, progress, seats, args.track)
+                         args.module, progress, seats, args.track, _params(args))
     finally:
         if bar is not None:
             bar.stop()
@@ -346,13 +372,15 @@ def cmd_render(args) -> int:
                 raise RulesetError(report)
             boards = dict(model.boards)
         elif data is not None and kind_of(data) == "game":
-            boards = dict(load(str(path.parent), args.variant, args.module, args.track).ruleset.game.boards)
+            boards = dict(load(str(path.parent), args.variant, args.module, args.track,
+                               _params(args)).ruleset.game.boards)
         else:
             if report.ok:
                 report.add("E006", "render draws a track file or a ruleset's boards", None)
             raise RulesetError(report)
     else:
-        boards = dict(load(args.path, args.variant, args.module, args.track).ruleset.game.boards)
+        loaded = load(args.path, args.variant, args.module, args.track, _params(args))
+        boards = dict(loaded.ruleset.game.boards)
     if not boards:
         raise _Usage("there is no board to draw")
     name = args.board or next(iter(boards))
@@ -372,7 +400,8 @@ def cmd_explain(args) -> int:
     from .run.explain import explain
     from .run.session import load
 
-    loaded = load(args.ruleset, variants=args.variant, modules=args.module, track=args.track)
+    loaded = load(args.ruleset, variants=args.variant, modules=args.module, track=args.track,
+                  params=_params(args))
     players = args.players or loaded.ruleset.game.game.players.min
     print(explain(loaded, players, args.name, args.python))
     return 0
@@ -399,6 +428,9 @@ def parser() -> argparse.ArgumentParser:
                         help=f"{verb} rulesets/<game>/variants/NAME.yaml (repeatable)")
         sp.add_argument("--module", action="append", default=[], metavar="NAME",
                         help=f"{verb} rulesets/<game>/modules/NAME.yaml (repeatable)")
+        sp.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                        help="give a param of the game this value (a number, true/false, a text or "
+                             "a [list]), after the modules and variants (repeatable)")
 
     v = sub.add_parser("validate", help="check a ruleset folder or any file a designer writes")
     v.add_argument("path", help="a ruleset: a folder name under rulesets/, or a path (folder or file)")

@@ -149,6 +149,12 @@ class Checker:
         for what, expr in (("rank", r.rank), ("tie", r.tie)):
             if expr is not None:
                 self.want(expr, Scope(dict(seat_scope), "result"), INT, f"`{what}`", loose=True)
+        if r.also_pieces is not None:
+            self.want(r.also_pieces, Scope({}, "result.also"), listof(PIECE), "`also.pieces`", loose=True)
+        for what, expr in (("also.rank", r.also_rank), ("also.tie", r.also_tie)):
+            if expr is not None:
+                sc = Scope({"piece": Local("piece", PIECE)}, "result.also")
+                self.want(expr, sc, INT, f"`{what}`", loose=True)
         for name, expr in r.records.items():
             self.expr(expr, Scope(dict(seat_scope), f"record.{name}"))
         for name, expr in r.show.items():

@@ -526,6 +526,10 @@ class Compiler(Lowerer):
         if r.tie is not None:
             p.tie = self.value_fn(r.tie, "result")
         p.descending = r.descending
+        if r.also_pieces is not None and r.also_rank is not None:
+            tie = self.value_fn(r.also_tie, "result.also") if r.also_tie is not None else None
+            pieces = self.value_fn(r.also_pieces, "result.also")
+            p.also = (pieces, self.value_fn(r.also_rank, "result.also"), tie)
 
     def expectation(self, expr: n.Expr, rule: str = "scenario"):
         """A scenario's condition, compiled after the game (its own entry)."""

@@ -211,10 +211,37 @@ class Game:
         sign = -1 if p.descending else 1
         order = sorted(range(p.n_seats), key=lambda s: (sign * keys[s][0], sign * keys[s][1], s))
         best = keys[order[0]]
+        others = self._others(sign)
+        if others:
+            best = min([best] + [k for _p, k in others], key=lambda k: (sign * k[0], sign * k[1]))
         winners = [s for s in order if keys[s] == best]
-        return {"order": order, "scores": [k[0] for k in keys], "winners": winners,
-                "rounds": st.g["__rounds"], "decisions": len(self.answers),
-                "records": st.g.get("__records", {}), "ended": st.ended}
+        out = {"order": order, "scores": [k[0] for k in keys], "winners": winners,
+               "rounds": st.g["__rounds"], "decisions": len(self.answers),
+               "records": st.g.get("__records", {}), "ended": st.ended}
+        if p.also is not None:
+            # seats and the pieces of `result.also` in one order (a seat first where they tie)
+            entries = [((sign * keys[s][0], sign * keys[s][1], 0, s), {"seat": s}) for s in order]
+            entries += [((sign * k[0], sign * k[1], 1, i), {"piece": p.piece_names[pc], "score": k[0]})
+                        for i, (pc, k) in enumerate(others)]
+            out["standings"] = [e for _k, e in sorted(entries, key=lambda x: x[0])]
+        return out
+
+    def _others(self, sign: int) -> list:
+        """The pieces of `result.also`, each with its (rank, tie)."""
+        p, st = self.plan, self.st
+        if p.also is None:
+            return []
+        pieces_fn, rank_fn, tie_fn = p.also
+        out = []
+        for pc in pieces_fn(st, {}):
+            env = {"piece": pc}
+            k = (rank_fn(st, env), tie_fn(st, env) if tie_fn is not None else 0)
+            for what, x in zip(("rank", "tie"), k):
+                if not isinstance(x, int) or isinstance(x, bool):
+                    raise RuleError(f"the result's `also.{what}` of {p.piece_names[pc]} is "
+                                    f"{show(p, 'any', x)}, not a number", p.rank_loc, "result.also")
+            out.append((pc, k))
+        return out
 
 
 def _readable(plan, key, value):

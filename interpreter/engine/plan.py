@@ -85,6 +85,7 @@ class Plan:
     rank_loc: object = None                              # where `result.rank` is written
     tie: object = None
     descending: bool = True
+    also: object = None                                  # (pieces, rank, tie) of `result.also`, or None
     records: dict = field(default_factory=dict)          # name -> fn(st, env)
     shown: dict = field(default_factory=dict)            # name -> fn(st, env) with `piece` bound
     evaluate: object = None                              # fn(st, env) with `seat` bound, or None

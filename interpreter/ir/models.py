@@ -71,22 +71,26 @@ class Pile(Strict):
                           "(a pile of the same owner: a seat's pile refills from that seat's pile)")
 
 
+# a declared type: a name, `list[T]` or `map[K, V]` (the checker reads it: E111 for an unknown one)
+TypeName = Annotated[str, Field(pattern=r"^\s*[A-Za-z_][A-Za-z0-9_]*\s*(\[[A-Za-z0-9_\[\], ]*\])?\s*$",
+                                description="int, bool, text, seat, piece, card, pile, list[T] or map[K, V]"),
+                     WrapValidator(_keep_str)]
+
+
 class StateVar(Strict):
     of: Literal["game", "seat", "piece"] = "game"
-    type: Annotated[str, Field(pattern=r"^\s*(int|bool|text|seat|piece|card|list\[.*\]|map\[.*\])\s*$",
-                               description="int, bool, text, seat, piece, card, list[T] or map[K, V]"),
-                    WrapValidator(_keep_str)] = "int"
+    type: TypeName = "int"
     initial: Scalar | list[Any] | dict[str, Any] | None = None
     visible: Literal["all", "owner", "nobody"] = "all"
 
 
 class Function(Strict):
-    params: dict[Name, Name] = Field(default_factory=dict, description="parameter name: type")
+    params: dict[Name, TypeName] = Field(default_factory=dict, description="parameter name: type")
     value: Code
 
 
 class Procedure(Strict):
-    params: dict[Name, Name] = Field(default_factory=dict, description="parameter name: type")
+    params: dict[Name, TypeName] = Field(default_factory=dict, description="parameter name: type")
     do: Code
 
 
@@ -118,11 +122,20 @@ class Trigger(Strict):
     do: Code
 
 
+class ResultAlso(Strict):
+    pieces: Code = Field(description="the pieces ranked with the seats (a list of pieces): cars nobody "
+                                     "drives")
+    rank: Code = Field(description="a number for piece `piece`, ordered with the seats' `rank`")
+    tie: Code | None = Field(None, description="a second number for piece `piece`, as the seats' `tie`")
+
+
 class Result(Strict):
     rank: Code = Field(description="a number for seat `seat`; the result orders seats by it")
     order: Literal["ascending", "descending"] = Field(
         "descending", description="descending: the highest number wins")
     tie: Code | None = Field(None, description="a second number that breaks ties, same order")
+    also: ResultAlso | None = Field(
+        None, description="pieces that finish without a seat (cars the game drives), ranked among the seats")
 
 
 class Limits(Strict):

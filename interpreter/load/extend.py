@@ -150,9 +150,11 @@ def _expression(rules: Rules, steps: list):
         else:
             owners = rules.triggers
         for owner in owners:
-            if owner.id == rest[0] and attr is not None and hasattr(owner, attr) \
-                    and getattr(owner, attr) is not None:
-                return owner, attr
+            if owner.id == rest[0] and attr is not None and hasattr(owner, attr):
+                if attr == "cond" and owner.cond is None:  # no condition: it always runs
+                    owner.cond = n.Bool(owner.loc, True)
+                if getattr(owner, attr) is not None:
+                    return owner, attr
         return None
     if head == "result" and rest in (["rank"], ["tie"]) and getattr(rules, rest[0]) is not None:
         return rules, rest[0]

@@ -73,6 +73,9 @@ class Rules:
     triggers: list[TriggerDef] = field(default_factory=list)
     rank: n.Expr | None = None
     tie: n.Expr | None = None
+    also_pieces: n.Expr | None = None   # pieces ranked with the seats (`result.also`)
+    also_rank: n.Expr | None = None
+    also_tie: n.Expr | None = None
     descending: bool = True
     records: dict[str, n.Expr] = field(default_factory=dict)
     show: dict[str, n.Expr] = field(default_factory=dict)
@@ -114,6 +117,10 @@ def parse_rules(game, report: Report) -> Rules:
                                      loc_of(tr.id), loc_of(tr.on), dict(tr.params)))
     r.rank = _expr(game.result.rank, report)
     r.tie = _expr(game.result.tie, report)
+    if game.result.also is not None:
+        r.also_pieces = _expr(game.result.also.pieces, report)
+        r.also_rank = _expr(game.result.also.rank, report)
+        r.also_tie = _expr(game.result.also.tie, report)
     r.descending = game.result.order == "descending"
     for name, text in game.record.items():
         expr = _expr(text, report)

@@ -243,9 +243,10 @@ class _Loader:
 
 
 def load_ruleset(path: str | Path, variants=(), modules=(), report: Report | None = None,
-                 track: str | None = None) -> Ruleset | None:
+                 track: str | None = None, params: dict | None = None) -> Ruleset | None:
     """`track`: the name of a track file in `tracks/<game id>/`; its boards replace the game's
-    boards of the same names (a ruleset names its default track in `include:`)."""
+    boards of the same names (a ruleset names its default track in `include:`). `params`: values
+    given to the merged game's params (`--param NAME=VALUE`), after every module and variant."""
     report = report if report is not None else Report()
     path = Path(path)
     game_path = path / "game.yaml" if path.is_dir() else path
@@ -282,6 +283,9 @@ def load_ruleset(path: str | Path, variants=(), modules=(), report: Report | Non
     for patches in prepared:
         data = apply_patches(data, patches, report,
                              only=lambda p, op, a: a.head != "include" and not is_rule_patch(p, op, a))
+    # ... and the params given when the game is started
+    if params:
+        data = _set_params(data, params, report)
     if not report.ok:
         return None
     game = check_structure(data, "game", str(game_path), report)
@@ -308,6 +312,21 @@ def load_ruleset(path: str | Path, variants=(), modules=(), report: Report | Non
                         if is_name(p.stem) and _resolved(p) not in ld.seen_includes)
     return Ruleset(game=game, folder=folder, cards=cards, applied=applied,
                    digest=ld.hash.hexdigest()[:16], rules=rules, other_tracks=others)
+
+
+def _set_params(data, params: dict, report: Report):
+    """The merged game with each named param set to its value (a YAML value: `3`, `true`, `[1, 2]`)."""
+    have = data.get("params") if isinstance(data.get("params"), dict) else {}
+    for name, value in params.items():
+        if not is_name(name) or name not in have:
+            report.add("E042", f"`--param {shown(name)}=...`: the game has no param `{shown(name)}`", None,
+                       did_you_mean(str(name), list(have)) or
+                       (f"its params: {', '.join(map(str, have))}" if have else "this game has no params"))
+            continue
+        patch = SrcMap()
+        patch["set"], patch["to"] = f"params.{name}", value
+        data = apply_patches(data, prepare([patch], report), report)
+    return data
 
 
 def _patch_file(ld: _Loader, folder: Path, kind: str, name, applied: list[str], report: Report):

@@ -105,8 +105,10 @@ def replay(path: Path, out, ruleset: str | None = None) -> int:
         print("the record ends before the game does", file=out)
         return 1
     res = game.result()
-    order = ", ".join(f"seat {s + 1}" for s in res["order"])
-    print(f"result: {order}; winner(s): {', '.join(f'seat {s + 1}' for s in res['winners'])}", file=out)
+    standings = res.get("standings") or [{"seat": s} for s in res["order"]]
+    order = ", ".join(f"seat {e['seat'] + 1}" if "seat" in e else str(e["piece"]) for e in standings)
+    winners = ", ".join(f"seat {s + 1}" for s in res["winners"]) or "no seat"
+    print(f"result: {order}; winner(s): {winners}", file=out)
     if result is not None and result.get("order") != res["order"]:
         print("the replayed result differs from the recorded one", file=out)
         return 1

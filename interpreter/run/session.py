@@ -31,6 +31,7 @@ class Loaded:
     variants: list[str]
     modules: list[str]
     track: str | None = None
+    params: dict | None = None
 
     def plan(self, players: int):
         report = Report()
@@ -40,7 +41,7 @@ class Loaded:
         return plan
 
 
-def load(name: str, variants=(), modules=(), track: str | None = None) -> Loaded:
+def load(name: str, variants=(), modules=(), track: str | None = None, params: dict | None = None) -> Loaded:
     path = find_ruleset(name)
     if path is None:
         report = Report()
@@ -49,16 +50,18 @@ def load(name: str, variants=(), modules=(), track: str | None = None) -> Loaded
                    f"give a ruleset folder, or one of: {', '.join(known)}" if known else
                    "give the path of a ruleset folder")
         raise RulesetError(report)
-    return load_from(path, variants, modules, track)
+    return load_from(path, variants, modules, track, params)
 
 
-def load_from(path: Path, variants=(), modules=(), track: str | None = None) -> Loaded:
-    """Load the ruleset at `path` (a folder or its game.yaml) with variants, modules and a track."""
+def load_from(path: Path, variants=(), modules=(), track: str | None = None,
+              params: dict | None = None) -> Loaded:
+    """Load the ruleset at `path` (a folder or its game.yaml) with variants, modules, a track and
+    values for its params."""
     report = Report()
-    rs = load_ruleset(path, variants=variants, modules=modules, report=report, track=track)
+    rs = load_ruleset(path, variants=variants, modules=modules, report=report, track=track, params=params)
     if rs is None:
         raise RulesetError(report)
-    return Loaded(rs, path, list(variants), list(modules), track)
+    return Loaded(rs, path, list(variants), list(modules), track, dict(params) if params else None)
 
 
 def load_recorded(head: dict, record: Path, ruleset: str | None = None) -> Loaded:
@@ -67,8 +70,9 @@ def load_recorded(head: dict, record: Path, ruleset: str | None = None) -> Loade
     ./rulesets or the project's rulesets. A record's own `ruleset` (a folder, in older records)
     is never used: a record from someone else must not choose what is read."""
     variants, modules, track = head.get("variants", []), head.get("modules", []), head.get("track")
+    params = head.get("params") if isinstance(head.get("params"), dict) else None
     if ruleset is not None:
-        return load(ruleset, variants, modules, track)
+        return load(ruleset, variants, modules, track, params)
     path = find_game(head["game"])
     if path is None:
         report = Report()
@@ -76,7 +80,7 @@ def load_recorded(head: dict, record: Path, ruleset: str | None = None) -> Loade
                    "replay finds a record's game by its name in ./rulesets or the project's rulesets; "
                    "give the ruleset it was played by with --ruleset PATH")
         raise RulesetError(report)
-    return load_from(path, variants, modules, track)
+    return load_from(path, variants, modules, track, params)
 
 
 def agent_seed(seed: int, seat: int) -> str:
@@ -105,7 +109,8 @@ def header(loaded: Loaded, plan, seed: int, seats: list[str]) -> dict:
     return {"type": "game", "version": RECORD_VERSION, "ruleset": plan.game_id,
             "game": plan.game_id, "digest": plan.digest, "variants": loaded.variants,
             "modules": loaded.modules, "seed": seed, "players": plan.n_seats, "seats": seats,
-            **({"track": loaded.track} if loaded.track else {})}
+            **({"track": loaded.track} if loaded.track else {}),
+            **({"params": loaded.params} if loaded.params else {})}
 
 
 def play(game: Game, agents, on_decision=None, guard=None) -> dict:

@@ -24,8 +24,8 @@ def game_seed(seed: int, i: int) -> int:
     return seed * 1_000_003 + i
 
 
-def _init(name, variants, modules, players, seats, track=None):
-    loaded = load(name, variants, modules, track)
+def _init(name, variants, modules, players, seats, track=None, params=None):
+    loaded = load(name, variants, modules, track, params)
     _WORKER["plan"] = loaded.plan(players)
     _WORKER["seats"] = seats
 
@@ -65,9 +65,9 @@ def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def simulate(name: str, games: int, players: int, seed: int, jobs: int | None = None,
-             variants=(), modules=(), progress=None, seats=None, track=None) -> dict:
+             variants=(), modules=(), progress=None, seats=None, track=None, params=None) -> dict:
     seats = list(seats or ["random"] * players)
-    loaded = load(name, variants, modules, track)
+    loaded = load(name, variants, modules, track, params)
     plan = loaded.plan(players)  # compile errors surface here, before any process starts
     jobs = max(1, min(jobs or os.cpu_count() or 1, games))
     chunk = max(1, min(200, games // (jobs * 8) or 1))
@@ -84,7 +84,7 @@ def simulate(name: str, games: int, players: int, seed: int, jobs: int | None = 
     else:
         with ProcessPoolExecutor(jobs, initializer=_init,
                                  initargs=(name, tuple(variants), tuple(modules), players, seats,
-                                           track)) as ex:
+                                           track, params)) as ex:
             for part in ex.map(_play_range, tasks):
                 results.extend(part)
                 if progress:
@@ -132,6 +132,7 @@ def summarise(plan, loaded, results, games, players, seed, jobs, elapsed, seats)
         "game": plan.game_id, "ruleset": str(loaded.path), "digest": plan.digest,
         "variants": loaded.variants, "modules": loaded.modules,
         **({"track": loaded.track} if loaded.track else {}),
+        **({"params": loaded.params} if loaded.params else {}),
         "games": games, "completed": n, "failed": len(failures),
         # games that ended with every seat tied first (a declared draw: shared in the win rates)
         "drawn": sum(1 for r in done if players > 1 and len(r["winners"]) == players),

@@ -28,6 +28,7 @@ PLAYOUTS = 8
 class Validation:
     report: Report = field(default_factory=Report)
     summary: list[str] = field(default_factory=list)
+    params: dict | None = None      # `--param` values, given to the rules checked
 
 
 def playouts(plan, games: int = PLAYOUTS, report: Report | None = None) -> tuple[int, list[int]]:
@@ -89,10 +90,11 @@ def _views(game, plan) -> None:
         render_view(game.view(seat), plan)
 
 
-def validate_path(path: Path, variants=(), modules=(), track: str | None = None) -> Validation:
+def validate_path(path: Path, variants=(), modules=(), track: str | None = None,
+                  params: dict | None = None) -> Validation:
     """Everything `racecraft validate` checks in a file or folder; with `variants`/`modules`,
     a game is checked with those applied together (and with `track`, on that track only)."""
-    v = Validation()
+    v = Validation(params=params)
     only = {"variants": list(variants), "modules": list(modules)} if variants or modules else None
     r = v.report
     if not path.exists():
@@ -165,7 +167,8 @@ def _ruleset(folder: Path, v: Validation, only: dict | None = None, track: str |
     `only`, applied together), each with seeded playouts; then the same on every other track
     the game ships (`tracks/<game>/`), compiled and played once."""
     r = v.report
-    rs = load_ruleset(folder, report=r, track=track)
+    # the params given are for the rules asked for: the game alone when no variant or module is
+    rs = load_ruleset(folder, report=r, track=track, params=v.params if only is None else None)
     if rs is None:
         return
     g = rs.game
@@ -217,7 +220,7 @@ def _variant(folder: Path, v: Validation, variants: list[str], modules: list[str
     the result allows, and played (fully: `PLAYOUTS` games at each count; else one game)."""
     r = v.report
     mark = r.errors
-    vrs = load_ruleset(folder, variants=variants, modules=modules, report=r, track=track)
+    vrs = load_ruleset(folder, variants=variants, modules=modules, report=r, track=track, params=v.params)
     if vrs is None:
         return False
     vp = vrs.game.game.players  # a variant may change the number of players
