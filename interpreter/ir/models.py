@@ -268,6 +268,8 @@ class ScenarioFile(Strict):
     modules: list[Id] = Field(default_factory=list)
     track: Id | None = Field(None, description="a track file of tracks/<game>/ replacing the game's boards "
                                                "of the same names (like `--track`)")
+    params: dict[Name, Value] = Field(default_factory=dict,
+                                      description="values of the game's params (like `--param NAME=VALUE`)")
     seed: int = 1
     players: int = Field(ge=1, le=16)
     situation: Code | None = Field(None, description="a block run after setup to arrange the table")

@@ -40,7 +40,8 @@ def run_scenario(path: Path | str) -> Outcome:
     if sc is None:
         return out
     out.name = str(sc.scenario.name)
-    rs = load_ruleset(path.parent / sc.ruleset, sc.variants, sc.modules, report, track=sc.track)
+    rs = load_ruleset(path.parent / sc.ruleset, sc.variants, sc.modules, report, track=sc.track,
+                      params=dict(sc.params) or None)
     if rs is None:
         return out
     # the scenario's own rules are parsed here, once, like the game's
