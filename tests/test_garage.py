@@ -127,11 +127,12 @@ def _blocks(data) -> list[str]:
     return out
 
 
-def test_the_module_restates_no_rule_of_the_base_game():
-    """No two lines in a row of the module's rules are lines of the base game's rules (comments
+@pytest.mark.parametrize("module", ["garage", "legends", "weather"])
+def test_the_module_restates_no_rule_of_the_base_game(module):
+    """No two lines in a row of a module's rules are lines of the base game's rules (comments
     aside): it extends the base game, it does not copy it."""
     base = yaml.safe_load((ROOT / "rulesets" / "heat" / "game.yaml").read_text(encoding="utf-8"))
-    module_file = ROOT / "rulesets" / "heat" / "modules" / "garage.yaml"
+    module_file = ROOT / "rulesets" / "heat" / "modules" / f"{module}.yaml"
     module = yaml.safe_load(module_file.read_text(encoding="utf-8"))
 
     def pairs(blocks):

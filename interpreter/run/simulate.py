@@ -99,9 +99,8 @@ def summarise(plan, loaded, results, games, players, seed, jobs, elapsed, seats)
     n = len(done)
     wins = [0.0] * players
     for r in done:
-        share = 1 / len(r["winners"])
-        for s in r["winners"]:
-            wins[s] += share
+        for s in r["winners"]:  # a game no seat won (a car the game drives did) counts for none
+            wins[s] += 1 / len(r["winners"])
     by_seat = []
     for s in range(players):
         lo, hi = wilson(wins[s], n)
@@ -112,7 +111,7 @@ def summarise(plan, loaded, results, games, players, seed, jobs, elapsed, seats)
         seen: dict = {}
         for r in done:
             values = r["records"].get(key, [])
-            share = 1 / len(r["winners"])
+            share = 1 / len(r["winners"]) if r["winners"] else 0.0
             for s, v in enumerate(values):
                 entry = seen.setdefault(v, [0, 0.0])
                 entry[0] += 1
@@ -136,6 +135,8 @@ def summarise(plan, loaded, results, games, players, seed, jobs, elapsed, seats)
         "games": games, "completed": n, "failed": len(failures),
         # games that ended with every seat tied first (a declared draw: shared in the win rates)
         "drawn": sum(1 for r in done if players > 1 and len(r["winners"]) == players),
+        # games won by a piece without a seat (`result.also`: a car the game drives)
+        "won_by_others": sum(1 for r in done if not r["winners"]),
         "failures": [{"game": r["i"], "seed": game_seed(seed, r["i"]), "error": r["error"]}
                      for r in failures[:5]],
         "players": players, "seats": seats, "seed": seed, "jobs": jobs,
@@ -159,7 +160,9 @@ def render(stats: dict) -> str:
              + (f", modules {', '.join(stats['modules'])}" if stats["modules"] else ""),
              f"completed {stats['completed']} / {stats['games']}"
              + (f"  ({stats['failed']} failed)" if stats["failed"] else "")
-             + (f"; {stats['drawn']} drawn (every seat tied)" if stats.get("drawn") else ""), "",
+             + (f"; {stats['drawn']} drawn (every seat tied)" if stats.get("drawn") else "")
+             + (f"; {stats['won_by_others']} won by no seat (a piece the game drives)"
+                if stats.get("won_by_others") else ""), "",
              "wins by seat          rate   95% CI"]
     for row in stats["wins_by_seat"]:
         lo, hi = row["ci95"]

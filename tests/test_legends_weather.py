@@ -1,0 +1,72 @@
+"""Heat's Legends and Weather modules as a whole: races that end with them, alone or together and
+with the Garage, at every player count the rulebook allows, on every track; legends ranked among
+the seats; the tokens laid at setup. Each rule is pinned by a scenario (rulesets/heat/scenarios/
+legends-*.yaml, weather-*.yaml, run by tests/test_scenarios.py)."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pytest
+
+from interpreter.agents.base import RandomAgent
+from interpreter.agents.greedy import GreedyAgent
+from interpreter.engine.game import Game
+from interpreter.run.session import load, play
+
+TRACKS = ["usa", "great-britain", "italy", "france"]
+
+
+@lru_cache(maxsize=None)
+def plan_for(modules: tuple, track, players: int, params: tuple = ()):
+    return load("heat", modules=list(modules), track=track, params=dict(params) or None).plan(players)
+
+
+def race(modules, track, players, bots, seed=5, params=None):
+    plan = plan_for(tuple(modules), track, players, tuple(sorted((params or {}).items())))
+    game = Game(plan, seed)
+    kind = GreedyAgent if bots == "greedy" else RandomAgent
+    return game, play(game, [kind(f"lw/{s}") for s in range(players)])
+
+
+@pytest.mark.parametrize("track", TRACKS)
+@pytest.mark.parametrize("modules, players, bots", [
+    (["legends"], 1, "greedy"),
+    (["legends", "weather"], 4, "random"),
+    (["weather", "legends", "garage"], 2, "random"),
+])
+def test_races_with_the_modules_end_on_every_track(track, modules, players, bots):
+    game, result = race(modules, track, players, bots)
+    assert result["ended"]
+    # every car finished, each with its own place: the seats' and the legends'
+    places = result["scores"] + [e["score"] for e in result["standings"] if "piece" in e]
+    assert sorted(places) == list(range(1, len(places) + 1))
+    assert len(places) == players + 2  # two legends by default
+
+
+def test_the_number_of_legends_is_a_param_and_they_fill_the_cars_after_the_players():
+    game, result = race(["legends"], None, 2, "random", params={"legends": 4})
+    names = [e["piece"] for e in result["standings"] if "piece" in e]
+    assert sorted(names) == ["gray", "green", "red", "yellow"]
+    # cars 1 and 2 are the seats'; at most 6 cars in all
+    game, result = race(["legends"], None, 3, "random", params={"legends": 9})
+    assert sorted(e["piece"] for e in result["standings"] if "piece" in e) == ["gray", "red", "yellow"]
+
+
+def test_the_standings_put_seats_and_legends_in_finishing_order():
+    for seed in range(1, 6):
+        game, result = race(["legends"], None, 1, "random", seed=seed)
+        scores = [result["scores"][e["seat"]] if "seat" in e else e["score"] for e in result["standings"]]
+        assert scores == sorted(scores)
+        assert result["winners"] == ([0] if result["scores"][0] == 1 else [])
+
+
+def test_the_weather_and_one_road_token_per_corner_are_laid_before_the_race():
+    plan = load("heat", modules=["weather"]).plan(2)
+    game = Game(plan, 3)
+    road = game.st.g["road"]
+    assert sorted(road) == ["A", "B", "C", "D"]          # USA's four corners
+    assert len(set(road.values())) == 4                  # four different tokens (cards)
+    assert len(game.st.piles[plan.pile_base["weather"]]) == 1
+    view = game.view(None)["game"]
+    assert set(view["road"]) == {"A", "B", "C", "D"}
+    assert all(isinstance(v, str) and "(" in v for v in view["road"].values())  # names a player reads
