@@ -8,9 +8,10 @@
   from its answers and must end identically.
 - Fuzz (tests/test_fuzz.py): N hypothesis examples spread over random rule texts (through
   both parsers) and random mutations of shipped files (game files, variants, cards and track
-  files), each loaded, compiled and played for a few decisions: nothing but diagnostics and
-  rule errors may come out. Examples are drawn afresh from `--seed` (not the suite's fixed
-  ones); a failure prints hypothesis's smallest failing example.
+  files), each loaded, compiled, explained (`racecraft explain`, rules and generated Python) and
+  played for a few decisions: nothing but diagnostics and rule errors may come out. Examples
+  are drawn afresh from `--seed` (not the suite's fixed ones); a failure prints hypothesis's
+  smallest failing example.
 
 It prints what it checked and every failure, and exits with 1 if there was any. Defaults:
 10,000 games and 5,000 fuzz examples (about half an hour on two cores).
@@ -137,7 +138,7 @@ def fuzz_target(target: str, n: int, seed: int) -> tuple[str, dict, str | None]:
     @given(muts=fz.mutations(game, rel), game_seed=st.integers(0, 2 ** 16), greedy=st.booleans())
     def run(muts, game_seed, greedy):
         outcomes[fz.check_game_text(project, target, fz.mutate(shipped, muts), game_seed,
-                                    greedy and game_seed % 4 == 0)] += 1
+                                    greedy and game_seed % 4 == 0, explain=True)] += 1
 
     error = _run(run)
     return f"mutated {target} ({rel})", dict(outcomes), error

@@ -14,7 +14,9 @@ from __future__ import annotations
 import random
 import re
 import shutil
+import signal
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -84,9 +86,8 @@ def _strings(chars, templates=_TEMPLATES, escapes=_ESCAPES):
     return st.lists(part, max_size=4).map(lambda parts: '"' + "".join(parts) + '"')
 
 
-# Any character a file can hold: a rule comes from a UTF-8 file, so never a lone surrogate (the
-# Python API is another matter: see `test_a_rule_text_with_a_lone_surrogate...`).
-strings = _strings(st.characters(codec="utf-8"))
+# Any character, lone surrogates too: a file cannot hold one, but a rule built in Python can.
+strings = _strings(st.characters())
 # strings that a YAML block holds as they are (no control characters, none of YAML's line breaks)
 _PRINTABLE = st.characters(codec="utf-8", categories=["L", "N", "P", "S", "Zs"], exclude_characters='"\\{}')
 plain_strings = _strings(_PRINTABLE, escapes=('\\"', "\\\\", "\\n", "\\t", "\\q", "{", "}", "{}"))
@@ -267,6 +268,9 @@ TARGETS = {
     "tilerace-tiles": ("tilerace", "cards/tilerace/tiles.yaml", ()),
     "heat-usa": ("heat", "tracks/heat/usa.yaml", ()),
     "downforce-river-station": ("downforce", "tracks/downforce/river-station.yaml", ()),
+    # the Garage module, brought by the variant that requires it, and its cards
+    "heat-garage": ("heat", "rulesets/heat/modules/garage.yaml", ("garage-quick-start",)),
+    "heat-upgrades": ("heat", "cards/heat/upgrades.yaml", ("garage-quick-start",)),
 }
 TESTED = ("formula5", "tilerace", "heat-handicap")
 CONTROL = [chr(c) for c in range(0, 32)] + ["\x7f", "\x85", "\u2028", "\ufeff", "\udcff"]  # \udcff: byte 0xff
@@ -558,16 +562,18 @@ def play_briefly(plan, seed: int, greedy: bool = False, max_decisions: int = MAX
         game.choose(bots[d.seat].choose(game, d) if d.seat is not None else 0)
 
 
-def check_game_text(project: Path, target: str, text: str, seed: int, greedy: bool = False) -> str:
-    """Write `text` as the target's file in `project`, then load, compile and play it. Returns
-    how far it went ("load", "compile", "rule error", "played"); any other exception escapes."""
+def check_game_text(project: Path, target: str, text: str, seed: int, greedy: bool = False,
+                    explain: bool = False) -> str:
+    """Write `text` as the target's file in `project`, then load, compile and play it (and with
+    `explain`, print its rules as `racecraft explain` does). Returns how far it went ("load",
+    "compile", "rule error", "played"); any other exception escapes."""
     game, rel, variants = TARGETS[target]
     path = project / rel
     original = path.read_bytes()
     started = time.monotonic()
     try:
         path.write_bytes(text.encode("utf-8", "surrogateescape"))
-        outcome = _load_compile_play(project / "rulesets" / game, variants, seed, greedy)
+        outcome = _load_compile_play(project / "rulesets" / game, variants, seed, greedy, explain)
     finally:
         path.write_bytes(original)
     took = time.monotonic() - started
@@ -575,7 +581,7 @@ def check_game_text(project: Path, target: str, text: str, seed: int, greedy: bo
     return outcome
 
 
-def _load_compile_play(folder: Path, variants, seed: int, greedy: bool) -> str:
+def _load_compile_play(folder: Path, variants, seed: int, greedy: bool, explain: bool = False) -> str:
     report = Report()
     rs = load_ruleset(folder, variants=list(variants), report=report)
     if rs is None:
@@ -588,6 +594,12 @@ def _load_compile_play(folder: Path, variants, seed: int, greedy: bool) -> str:
     if plan is None:
         assert not report.ok, "compile_ruleset gave nothing and said nothing"
         return "compile"
+    if explain:
+        from interpreter.run.explain import explain as explain_rules
+        from interpreter.run.session import Loaded
+
+        for python in (False, True):
+            explain_rules(Loaded(rs, folder, list(variants), []), players, None, python)
     try:
         play_briefly(plan, seed, greedy)
     except RuleError:
@@ -702,3 +714,43 @@ def test_a_param_that_is_not_a_seat_cannot_choose(tmp_path, value):
         return  # refused with a diagnostic: fine
     with pytest.raises(RuleError):
         play(Game(plan, 1), [RandomAgent(0), RandomAgent(1)])
+
+
+# ---- runaway rules: stopped within seconds (copies count steps by their size) -------------------
+
+class _StillRunning(BaseException):
+    """Raised by the wall clock: not an Exception, so the engine's error boundary lets it through."""
+
+
+@contextmanager
+def wall_clock(seconds: float):
+    def ring(signum, frame):
+        raise _StillRunning(f"the rules were still running after {seconds} s")
+    old = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+RUNAWAY = {
+    # `+` copies both lists: were a copy one step, the list ceiling (100000 items) would stop this
+    # loop only after some 5*10^9 items copied, half a minute or more
+    "a list joined in a loop": "let ys = [0]\n  while true:\n      ys = ys + [1]",
+    # a store into a map state copies the map, which has no ceiling: quadratic up to the step limit
+    "a map given new keys in a loop": 'let i = 0\n  while true:\n      i += 1\n      tally["{i}"] = i',
+}
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs a wall-clock timer")
+@pytest.mark.parametrize("rule", RUNAWAY.values(), ids=RUNAWAY.keys())
+def test_a_runaway_rule_is_stopped_within_seconds(tmp_path, rule):
+    text = TINY.replace("  score: {of: seat}", '  score: {of: seat}\n  tally: {type: "map[text,int]"}')
+    text = text.replace("phases:", f"setup: |\n  {rule}\nlimits:\n  max_steps: 200000\nphases:")
+    plan = tiny(tmp_path, text)
+    if plan is None:
+        return  # refused with a diagnostic: fine
+    with wall_clock(3.0), pytest.raises(RuleError):
+        Game(plan, 1)

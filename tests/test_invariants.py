@@ -7,12 +7,16 @@
   gives the same decisions, the same table and the same result.
 - A greedy bot's look-ahead plays on copies: the table is the same before and after it thinks.
 
-Every game and every variant is played, at every player count in turn, and each Heat and
-Downforce track at least once. `bench/long_runs.py` runs the same checks on many more games.
+Every game is played as shipped at every player count in turn, and with each of its variants,
+modules and tracks (found in its folders) at a player count halfway between its smallest and
+largest.
+`bench/long_runs.py` runs the same checks on many more games.
 """
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import chain, repeat
+from pathlib import Path
 
 import pytest
 
@@ -21,55 +25,76 @@ from interpreter.agents.greedy import GreedyAgent
 from interpreter.engine.game import Game
 from interpreter.run.session import load
 
-# (game, variants, track): every shipped variant, and every track of the games that have several.
-CONFIGS = [
-    ("formula5", (), None), ("formula5", ("chain-overtakes",), None), ("formula5", ("pit-lane",), None),
-    ("formula5", ("short-race",), None),
-    ("heat", (), None), ("heat", ("handicap",), None),
-    ("heat", (), "usa"), ("heat", (), "italy"), ("heat", (), "france"), ("heat", (), "great-britain"),
-    ("tilerace", (), None), ("tilerace", ("fun-track",), None), ("tilerace", ("quick",), None),
-    ("downforce", (), None), ("downforce", ("lakeshore-bay",), None), ("downforce", ("last-card",), None),
-    ("downforce", ("novice",), None), ("downforce", ("two-player",), None),
-    ("downforce", ("world-tour",), None),
-    ("downforce", (), "river-station"), ("downforce", (), "lakeshore-bay"),
-]
-RANDOM_GAMES = 12        # per configuration, player counts in turn
-GREEDY_GAMES = 1         # per configuration of the base games
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def shipped_configs() -> list[tuple]:
+    """(game, variants, modules, track) of every shipped game as it is, with each of its variants,
+    with each of its modules, and on each of its tracks that it does not include already (Heat
+    includes USA; Downforce both of its tracks, raced in turn by its variants)."""
+    out = []
+    for folder in sorted(p for p in (ROOT / "rulesets").iterdir() if (p / "game.yaml").is_file()):
+        game = folder.name
+        out.append((game, (), (), None))
+        out += [(game, (v.stem,), (), None) for v in sorted((folder / "variants").glob("*.yaml"))]
+        out += [(game, (), (m.stem,), None) for m in sorted((folder / "modules").glob("*.yaml"))]
+        included = (folder / "game.yaml").read_text(encoding="utf-8")
+        out += [(game, (), (), t.stem) for t in sorted((ROOT / "tracks" / game).glob("*.yaml"))
+                if f"tracks/{game}/{t.name}" not in included]
+    return out
+
+
+CONFIGS = shipped_configs()
+# random games per configuration, player counts in turn (a Formula 5 game is short)
+RANDOM_GAMES = {"formula5": 30, "heat": 5, "tilerace": 8, "downforce": 8}
+GREEDY_GAMES = 1         # per game as shipped
 
 
 def config_id(cfg) -> str:
-    game, variants, track = cfg
-    return "-".join([game, *variants] + ([f"track={track}"] if track else []))
+    game, variants, modules, track = cfg
+    parts = [game, *variants, *(f"module={m}" for m in modules)] + ([f"track={track}"] if track else [])
+    return "-".join(parts)
 
 
 @lru_cache(maxsize=None)
-def loaded(game: str, variants: tuple, track: str | None):
-    return load(game, variants, track=track)
+def loaded(game: str, variants: tuple, modules: tuple, track: str | None):
+    return load(game, variants, modules, track=track)
 
 
 @lru_cache(maxsize=None)
-def plan_for(game: str, variants: tuple, track: str | None, players: int):
-    return loaded(game, variants, track).plan(players)
+def plan_for(game: str, variants: tuple, modules: tuple, track: str | None, players: int):
+    return loaded(game, variants, modules, track).plan(players)
 
 
-def player_counts(game: str, variants: tuple, track: str | None) -> list[int]:
-    p = loaded(game, variants, track).ruleset.game.game.players
-    return list(range(p.min, p.max + 1))
+def player_counts(game: str, variants: tuple, modules: tuple, track: str | None,
+                  every: bool = True) -> list[int]:
+    """The player counts to play: all of them, or (`every=False`) the one halfway between the
+    smallest and the largest."""
+    p = loaded(game, variants, modules, track).ruleset.game.game.players
+    return list(range(p.min, p.max + 1)) if every else [(p.min + p.max) // 2]
 
 
 def check_cards(st, n_cards: int) -> None:
     """Every card in exactly one pile; `where` and the face-up flags agree, for every card."""
+    # the common case at C speed (this runs after every decision); the loop below says what is wrong
+    piles, where, up = st.piles, st.where, st.up
+    flat = list(chain.from_iterable(piles))
+    pile_of = dict(zip(flat, chain.from_iterable(repeat(pid, len(p)) for pid, p in enumerate(piles))))
+    if (len(flat) == len(pile_of) == len(where) == len(up) == n_cards
+            and pile_of.keys() == set(range(n_cards))
+            and list(map(pile_of.__getitem__, range(n_cards))) == where and set(map(type, up)) <= {bool}):
+        return
     seen = [False] * n_cards
-    for pid, pile in enumerate(st.piles):
+    for pid, pile in enumerate(piles):
         for card in pile:
-            assert 0 <= card < n_cards, f"pile {pid} holds {card!r}, which is no card"
+            assert type(card) is int and 0 <= card < n_cards, f"pile {pid} holds {card!r}, which is no card"
             assert not seen[card], f"card {card} lies in two places (again in pile {pid})"
             seen[card] = True
-            assert st.where[card] == pid, f"card {card} lies in pile {pid}, but `where` says {st.where[card]}"
+            assert where[card] == pid, f"card {card} lies in pile {pid}, but `where` says {where[card]}"
     missing = [c for c in range(n_cards) if not seen[c]]
     assert not missing, f"cards in no pile: {missing}"
-    assert len(st.where) == n_cards, (len(st.where), n_cards)
-    assert len(st.up) == n_cards and all(isinstance(u, bool) for u in st.up), st.up
+    assert len(where) == n_cards, f"`where` has {len(where)} entries for {n_cards} cards"
+    assert len(up) == n_cards and all(type(u) is bool for u in up), f"face-up flags: {up}"
 
 
 def check_table(game: Game) -> None:
@@ -80,10 +105,11 @@ def check_table(game: Game) -> None:
 
 
 def table(game: Game):
-    """What a replay must reproduce exactly: piles, cards, variables, the boards' data. Not the
-    step counter `st.steps`: looking at a game must not charge it (see the test at the end)."""
+    """What a replay must reproduce exactly: piles, cards, variables, the boards' data, and the
+    step counter (looking at a game, as `result()` and a greedy bot do, leaves it as it was)."""
     st = game.st
-    return ([p[:] for p in st.piles], st.where[:], st.up[:], dict(st.g), st.v[:], repr(st.bd), st.ended)
+    return ([p[:] for p in st.piles], st.where[:], st.up[:], dict(st.g), st.v[:], repr(st.bd), st.ended,
+            st.steps)
 
 
 def play_checked(plan, seed: int, greedy: bool = False) -> Game:
@@ -132,9 +158,11 @@ def check_game(plan, seed: int, greedy: bool = False) -> dict:
 
 @pytest.mark.parametrize("cfg", CONFIGS, ids=config_id)
 def test_cards_are_conserved_and_games_replay_exactly(cfg):
-    counts = player_counts(*cfg)
+    # every player count for the games as shipped; one for their variants, modules and tracks
+    # (each count is compiled once, and loading and compiling are half the time here)
+    counts = player_counts(*cfg, every=cfg[1:] == ((), (), None))
     rounds = []
-    for i in range(RANDOM_GAMES):
+    for i in range(RANDOM_GAMES[cfg[0]]):
         plan = plan_for(*cfg, counts[i % len(counts)])
         result = check_game(plan, seed=1000 + i)
         assert result["ended"]
@@ -144,15 +172,15 @@ def test_cards_are_conserved_and_games_replay_exactly(cfg):
 
 @pytest.mark.parametrize("game", ["formula5", "heat", "tilerace", "downforce"])
 def test_greedy_bots_leave_the_table_as_it_was_and_replay_exactly(game):
-    counts = player_counts(game, (), None)
+    counts = player_counts(game, (), (), None)
     for i in range(GREEDY_GAMES):
-        plan = plan_for(game, (), None, counts[(i + 1) % len(counts)])
+        plan = plan_for(game, (), (), None, counts[(i + 1) % len(counts)])
         assert check_game(plan, seed=2000 + i, greedy=True)["ended"]
 
 
 def test_a_moved_card_is_seen_by_the_conservation_check():
     """The check itself: a card in two piles, or missing, or misplaced in `where`, is caught."""
-    game = Game(plan_for("formula5", (), None, 2), 1)
+    game = Game(plan_for("formula5", (), (), None, 2), 1)
     check_table(game)
     st = game.st
     pile = next(i for i, p in enumerate(st.piles) if p)
@@ -172,7 +200,7 @@ def test_a_moved_card_is_seen_by_the_conservation_check():
 
 @pytest.mark.parametrize("look", ["view", "result", "greedy"])
 def test_looking_at_a_game_leaves_its_step_counter_as_it_was(look):
-    game = Game(plan_for("formula5", (), None, 2), 1)
+    game = Game(plan_for("formula5", (), (), None, 2), 1)
     before = game.st.steps
     if look == "view":
         game.view(0)               # `show: speed` calls a function for every car
@@ -181,7 +209,7 @@ def test_looking_at_a_game_leaves_its_step_counter_as_it_was(look):
     else:
         # Heat's `react` offers "done reacting", an option with no effects: the bot scores the
         # real state for it (`vm.preview` returns the state itself), and `evaluate` charges it.
-        game = Game(plan_for("heat", (), None, 2), 1)
+        game = Game(plan_for("heat", (), (), None, 2), 1)
         bots = [GreedyAgent(f"look/{s}") for s in range(2)]
         for _ in range(20):
             d = game.decision()
