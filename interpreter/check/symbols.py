@@ -11,7 +11,8 @@ from ..boards import KINDS
 from ..lang.diagnostics import Report, did_you_mean
 from ..lang.limits import MAX_INT
 from ..lang.parser import keywords
-from ..lang.types import ANY, BOOL, DECLARABLE, INT, SEAT, compatible, listof, of_value, parse_type
+from ..lang.types import (ANY, BOOL, CARD, DECLARABLE, INT, SEAT, compatible, elem, is_list, listof, of_value,
+                          parse_type)
 from ..library.api import Builtin
 from ..library.core import CORE
 from ..load.yamlsrc import loc_of
@@ -86,9 +87,34 @@ class Declarations:
         self._state()
         self._cards()
         self._routines()
+        self._carry()
         for i, (name, decl) in enumerate(self.g.boards.items()):
             KINDS[decl.kind](str(name), i, decl, None).check(self.sym, self.report)
         return self.sym
+
+    def _carry(self):
+        """A series hands on values and cards: state that means the same in the next game (not a
+        card, whose number is this game's own) and piles of the game or of each seat."""
+        carry = self.g.carry
+        if carry is None:
+            return
+        for scope, names, table in (("seat", carry.seat, self.sym.seat_vars),
+                                    ("game", carry.game, self.sym.globals)):
+            for name in names:
+                t = table.get(str(name))
+                if t is None:
+                    self.report.add("E160", f"`carry.{scope}` names `{name}`, which is no state variable "
+                                            f"of the {scope}", loc_of(name),
+                                    did_you_mean(str(name), list(table)) or
+                                    f"declare it under `state:` with `of: {scope}`")
+                elif t == CARD or (is_list(t) and elem(t) == CARD) or "card" in t:
+                    self.report.add("E160", f"`{name}` holds cards: a card is carried in a pile, by its type",
+                                    loc_of(name), "list it under `carry.piles`")
+        for name in carry.piles:
+            if self.sym.piles.get(str(name)) not in ("game", "seat"):
+                self.report.add("E160", f"`carry.piles` names `{name}`, which is no pile of the game or "
+                                        "of each seat", loc_of(name),
+                                did_you_mean(str(name), list(self.sym.piles)))
 
     def name(self, name, what: str, globally: bool = True) -> bool:
         """A declared name: a name of the language, not reserved, and (`globally`) not taken."""

@@ -84,6 +84,10 @@ def layout(rs, checked: Checked, n_seats: int) -> Plan:
                     props[k].append(ct.props.get(k, {} if is_map(sym.card_props[k]) else None))
     p.card_props = props
     p.card_type_names = [p.card_types[t] for t in p.card_type]
+    if g.carry is not None:  # checked by the symbols: these exist
+        p.carry_seat = [str(x) for x in g.carry.seat]
+        p.carry_game = [str(x) for x in g.carry.game]
+        p.carry_piles = [str(x) for x in g.carry.piles]
     # state variables
     for name, var in g.state.items():
         t = parse_type(var.type) or ANY

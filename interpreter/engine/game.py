@@ -49,7 +49,9 @@ def reading(st, read):
 
 
 class Game:
-    def __init__(self, plan, seed: int, trace: bool = False):
+    def __init__(self, plan, seed: int, trace: bool = False, carried: dict | None = None):
+        """`carried`: what the previous game of a series handed on (`Game.carried()`), in place
+        before the setup runs."""
         self.plan = plan
         self.seed = seed
         st = State(plan, seed)
@@ -57,6 +59,8 @@ class Game:
             st.piles[pile].append(card)
             st.where.append(pile)
             st.up.append(False)
+        if carried:
+            _carry_in(plan, st, carried)
         if trace:
             st.trace = []
         st.frames = [[plan.main, 0, {}]]
@@ -261,3 +265,53 @@ def _readable_as(plan, typ, value):
         key_t, value_t = map_types(typ)
         return {_readable_as(plan, key_t, k): _readable_as(plan, value_t, x) for k, x in value.items()}
     return value
+
+
+# ---- series: what one game hands on to the next -------------------------------------------------
+
+def carried(game: Game) -> dict:
+    """What a game hands on to the next game of a series (its `carry:`), as plain data: values of
+    variables, and the card types in each carried pile (bottom to top)."""
+    p, st = game.plan, game.st
+    piles = {}
+    for name in p.carry_piles:
+        base = p.pile_base[name]
+        count = 1 if p.pile_scope[base] == "game" else p.n_seats
+        piles[name] = [[p.card_types[p.card_type[c]] for c in st.piles[base + i]] for i in range(count)]
+    return {"seat": {v: [st.v[p.var_at[v] + s] for s in range(p.n_seats)] for v in p.carry_seat},
+            "game": {v: st.g[v] for v in p.carry_game},
+            "piles": piles}
+
+
+def _carry_in(plan, st: State, data: dict) -> None:
+    """Put what the previous game handed on in place: variables set, and for each carried pile the
+    cards of those types taken from wherever they start (a type the game lacks is a rule error)."""
+    for name, values in data.get("seat", {}).items():
+        if name in plan.carry_seat:
+            for s, value in enumerate(values[:plan.n_seats]):
+                st.v[plan.var_at[name] + s] = value
+    for name, value in data.get("game", {}).items():
+        if name in plan.carry_game:
+            st.g[name] = value
+    taken: set[int] = set()
+    for name, per_pile in data.get("piles", {}).items():
+        if name not in plan.carry_piles:
+            continue
+        base = plan.pile_base[name]
+        for i, types in enumerate(per_pile):
+            if base + i >= len(st.piles) or plan.pile_decl[base + i] != name:
+                break
+            seat_pile = plan.pile_scope[base] == "seat"
+            for t in types:
+                # a card of this type, the seat's own first (cards dealt to each seat)
+                free = [c for c in range(len(plan.card_type))
+                        if c not in taken and plan.card_types[plan.card_type[c]] == t]
+                own = [c for c in free if seat_pile and plan.pile_owner[st.where[c]] == i]
+                card = (own or free)[0] if own or free else None
+                if card is None:
+                    raise RuleError(f"the previous game handed on a card `{t}` that this game does not have "
+                                    f"(pile `{name}`)")
+                taken.add(card)
+                st.piles[st.where[card]].remove(card)
+                st.piles[base + i].append(card)
+                st.where[card] = base + i

@@ -86,6 +86,10 @@ class Plan:
     tie: object = None
     descending: bool = True
     also: object = None                                  # (pieces, rank, tie) of `result.also`, or None
+    # what a game of a series hands on (`carry:`): seat and game variables, piles by name
+    carry_seat: list = field(default_factory=list)
+    carry_game: list = field(default_factory=list)
+    carry_piles: list = field(default_factory=list)
     records: dict = field(default_factory=dict)          # name -> fn(st, env)
     shown: dict = field(default_factory=dict)            # name -> fn(st, env) with `piece` bound
     evaluate: object = None                              # fn(st, env) with `seat` bound, or None

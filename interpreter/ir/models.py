@@ -160,6 +160,16 @@ class CardType(CardSpec):
     id: Id
 
 
+class Carry(Strict):
+    """What a game of a series (a championship, a tour) hands on to the next game: values of
+    state variables, and the cards of piles (by card type)."""
+    seat: list[Name] = Field(default_factory=list, description="state variables of each seat")
+    game: list[Name] = Field(default_factory=list, description="state variables of the game")
+    piles: list[Name] = Field(default_factory=list,
+                              description="piles (of the game or of each seat) whose cards are dealt "
+                                          "into the same piles before the next game's setup")
+
+
 class GameFile(Strict):
     schema_: Text | None = Field(None, alias="$schema")
     game: GameInfo
@@ -175,6 +185,7 @@ class GameFile(Strict):
     phases: list[Phase] = Field(min_length=1)
     triggers: list[Trigger] = Field(default_factory=list)
     result: Result
+    carry: Carry | None = Field(None, description="what this game hands on to the next in a series")
     record: dict[Name, Code] = Field(
         default_factory=dict, description="per-seat facts noted after setup (for statistics)")
     evaluate: Code | None = Field(
@@ -281,16 +292,58 @@ class ScenarioFile(Strict):
         None, description="seat numbers that must have won: the game must be over at the end")
 
 
+# ---- seasons (series of games) --------------------------------------------------------------
+
+class SeasonInfo(Strict):
+    id: Id
+    name: Text
+    description: Text
+
+
+class SeasonRace(Strict):
+    """One game of a season: what it adds to the season's rules."""
+    track: Id | None = Field(None, description="a track of tracks/<game>/ (like `--track`)")
+    variants: list[Id] = Field(default_factory=list)
+    modules: list[Id] = Field(default_factory=list)
+    params: dict[Name, Value] = Field(default_factory=dict)
+
+
+class SeasonDraw(Strict):
+    """Games drawn when the season starts (from the season's seed): each a track and a variant,
+    none drawn twice."""
+    count: int = Field(ge=1, le=100)
+    tracks: list[Id] = Field(min_length=1)
+    variants: list[Id] = Field(default_factory=list)
+
+
+class Standings(Strict):
+    rank: Name = Field(description="a carried state variable of each seat: the highest is first")
+    tie: Name | None = Field(None, description="a carried state variable of each seat breaking ties: the "
+                                               "highest first")
+
+
+class SeasonFile(Strict):
+    schema_: Text | None = Field(None, alias="$schema")
+    season: SeasonInfo
+    variants: list[Id] = Field(default_factory=list, description="applied to every game")
+    modules: list[Id] = Field(default_factory=list, description="applied to every game")
+    params: dict[Name, Value] = Field(default_factory=dict, description="given to every game")
+    races: list[SeasonRace] = Field(default_factory=list, description="the games, in order")
+    draw: SeasonDraw | None = Field(None, description="or games drawn at random")
+    standings: Standings
+
+
 FILE_KINDS: dict[str, type[Strict]] = {
     "game": GameFile, "cards": CardsFile, "variant": VariantFile, "module": ModuleFile,
-    "scenario": ScenarioFile,
+    "scenario": ScenarioFile, "season": SeasonFile,
 }
 
 
 def kind_of(data: dict) -> str | None:
     """Which kind of file a mapping is, from its distinctive top-level key."""
     for key, kind in (("game", "game"), ("cards", "cards"), ("variant", "variant"),
-                      ("module", "module"), ("scenario", "scenario"), ("track", "track")):
+                      ("module", "module"), ("scenario", "scenario"), ("track", "track"),
+                      ("season", "season")):
         if key in data:
             return kind
     return None

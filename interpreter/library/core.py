@@ -125,6 +125,17 @@ def _reversed(st, xs):
     return list(xs)[::-1]
 
 
+@builtin("sorted_by", [("items", "what `sorted_by` orders"), ("list[int]", "the key of each item, in order")],
+         "list[T]", "the items ordered by their keys, the smallest first (items with equal keys keep "
+                    "their order)")
+def _sorted_by(st, xs, keys):
+    xs = list(xs)
+    if len(keys) != len(xs):
+        raise RuleError(f"`sorted_by` got {len(xs)} items but {len(keys)} keys")
+    order = sorted(range(len(xs)), key=keys.__getitem__)
+    return [xs[i] for i in order]
+
+
 @builtin("seat", [(INT, "the seat number of `seat`")], SEAT,
          "the seat numbered n (from 1); an error outside 1..players", pure=True)
 def _seat(st, k):
@@ -186,7 +197,7 @@ def _arranger(name: str, exact: bool, doc: str):
 
 CORE: list[Builtin] = [
     _size, _top, _bottom, _cards, _sum, _extreme("min", min), _extreme("max", max), _any, _all,
-    _count, _first, _last, _distinct, _shuffled, _reversed, _seat, _piece, _abs,
+    _count, _first, _last, _distinct, _shuffled, _reversed, _sorted_by, _seat, _piece, _abs,
     _arranger("set_pile", True, "the pile holds exactly cards of these types, bottom to top, face up"),
     _arranger("stack_pile", False, "cards of these types go on top of the pile, face up, in this order"),
 ]
