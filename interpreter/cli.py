@@ -396,6 +396,41 @@ def cmd_render(args) -> int:
     return 0
 
 
+def cmd_championship(args) -> int:
+    """A season: several games in a row (`seasons/NAME.yaml`), with standings; saved and resumed."""
+    from .run.budget import budget
+    from .run.series import Series, play_at_terminal, render_seasons, simulate_seasons
+
+    if args.resume:
+        if args.ruleset or args.season or args.seats:
+            raise _Usage("--resume FILE carries on a saved season: give no ruleset, --season or --seats")
+        series = Series.resume(Path(args.resume))
+        save = Path(args.save or args.resume)
+    else:
+        if not args.ruleset or not args.season:
+            raise _Usage("give a ruleset and --season NAME (or --resume FILE)")
+        kinds = [k.strip() for k in (args.seats or "human,random").split(",") if k.strip()]
+        if len(kinds) > MAX_PLAYERS or not kinds:
+            raise _Usage(f"--seats names {len(kinds)} seats: 1 to {MAX_PLAYERS}")
+        bad = [k for k in kinds if k not in SEAT_KINDS]
+        if bad:
+            raise _Usage(f"unknown seat kind `{bad[0]}`: seats are {', '.join(SEAT_KINDS)}")
+        if args.games is not None:
+            if "human" in kinds:
+                raise _Usage("--games simulates seasons with bots: seats are random or greedy")
+            jobs = args.jobs or os.cpu_count() or 1
+            stats = simulate_seasons(args.ruleset, args.season, kinds, args.games, args.seed, jobs,
+                                     args.variant, args.module, _params(args))
+            print(json.dumps(stats, indent=2) if args.json else render_seasons(stats))
+            return 0 if stats["failed"] == 0 else 1
+        series = Series.start(args.ruleset, args.season, args.seed, kinds, args.variant, args.module,
+                              _params(args))
+        save = Path(args.save) if args.save else None
+    if save is not None and (save.is_dir() or not save.parent.is_dir()):
+        raise _Usage(f"--save {save}: give a file in a folder that exists")
+    return play_at_terminal(series, save, args.stop_after, sys.stdout, budget)
+
+
 def cmd_explain(args) -> int:
     from .run.explain import explain
     from .run.session import load
@@ -480,6 +515,28 @@ def parser() -> argparse.ArgumentParser:
     rd.add_argument("--board", help="which board (default: the first)")
     rd.add_argument("-o", "--out", help="the SVG file to write (default: BOARD.svg)")
     rd.set_defaults(fn=cmd_render)
+
+    ch = sub.add_parser("championship", aliases=["series"],
+                        help="play a season: games in a row with standings (seasons/NAME.yaml)")
+    ch.add_argument("ruleset", nargs="?", help="a ruleset: a folder name under rulesets/, or a path")
+    ch.add_argument("--season", metavar="NAME", help="the season: rulesets/<game>/seasons/NAME.yaml")
+    ch.add_argument("--seats", help="who sits at each seat: human, random or greedy (default human,random)")
+    ch.add_argument("--seed", type=_bounded(0, MAX_SEED), default=1,
+                    help="the seed of the season: every game's shuffles and bots (default 1)")
+    ch.add_argument("--variant", action="append", default=[], metavar="NAME",
+                    help="apply rulesets/<game>/variants/NAME.yaml to every game (repeatable)")
+    ch.add_argument("--module", action="append", default=[], metavar="NAME",
+                    help="apply rulesets/<game>/modules/NAME.yaml to every game (repeatable)")
+    ch.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                    help="give a param of every game this value (repeatable)")
+    ch.add_argument("--save", metavar="FILE", help="write the season here after every game and when stopped")
+    ch.add_argument("--stop-after", type=_bounded(1, 1000), metavar="N", help="stop after N games")
+    ch.add_argument("--resume", metavar="FILE", help="carry on a season saved with --save")
+    ch.add_argument("--games", type=_bounded(1, 100_000), metavar="N",
+                    help="simulate N whole seasons with bots and print the champions by seat")
+    ch.add_argument("--jobs", type=_bounded(1, _max_jobs), help="processes for --games (default: all cores)")
+    ch.add_argument("--json", action="store_true", help="with --games: print the statistics as JSON")
+    ch.set_defaults(fn=cmd_championship)
 
     ex = sub.add_parser("explain",
                         help="print the rules as the engine understood them (or the Python made of them)")

@@ -220,6 +220,8 @@ class Patch(Strict):
                                                "`choices.NAME` with `option:`): add an item")
     extend: Text | None = Field(None, description="a procedure, step, trigger, function or named statement: "
                                                   "run `before:`/`after:` it, or `around:` it")
+    change: Text | None = Field(None, description="an address of a whole number: add `by:` to it")
+    by: int | None = Field(None, description="with `change`: how much to add (negative: take away)")
     to: Value = None
     with_: Value = Field(None, alias="with")
     item: Value = None
@@ -283,6 +285,10 @@ class ScenarioFile(Strict):
                                       description="values of the game's params (like `--param NAME=VALUE`)")
     seed: int = 1
     players: int = Field(ge=1, le=16)
+    carried: dict[str, Any] | None = Field(
+        None, description="what the previous game of a series handed on (the game's `carry:`), in place "
+                          "before the setup: {seat: {VAR: [value per seat]}, game: {VAR: value}, "
+                          "piles: {PILE: [[card type ids] per seat]}}")
     situation: Code | None = Field(None, description="a block run after setup to arrange the table")
     script: list[ScriptItem] = Field(default_factory=list)
     expect: list[Code] = Field(default_factory=list, description="conditions true at the end")
@@ -295,7 +301,6 @@ class ScenarioFile(Strict):
 # ---- seasons (series of games) --------------------------------------------------------------
 
 class SeasonInfo(Strict):
-    id: Id
     name: Text
     description: Text
 
@@ -310,16 +315,20 @@ class SeasonRace(Strict):
 
 class SeasonDraw(Strict):
     """Games drawn when the season starts (from the season's seed): each a track and a variant,
-    none drawn twice."""
+    none drawn twice while the lists last."""
     count: int = Field(ge=1, le=100)
     tracks: list[Id] = Field(min_length=1)
     variants: list[Id] = Field(default_factory=list)
 
 
 class Standings(Strict):
-    rank: Name = Field(description="a carried state variable of each seat: the highest is first")
-    tie: Name | None = Field(None, description="a carried state variable of each seat breaking ties: the "
-                                               "highest first")
+    by: list[Name] = Field(min_length=1, description="carried state variables of each seat: the first "
+                                                     "decides, the next breaks its ties; highest first")
+    lowest_first: list[Name] = Field(default_factory=list,
+                                     description="those of `by` where the lowest is first")
+
+
+SeasonName = Annotated[str, Field(pattern=r"^[A-Za-z0-9_][A-Za-z0-9_-]*$"), WrapValidator(_keep_str)]
 
 
 class SeasonFile(Strict):
@@ -328,9 +337,14 @@ class SeasonFile(Strict):
     variants: list[Id] = Field(default_factory=list, description="applied to every game")
     modules: list[Id] = Field(default_factory=list, description="applied to every game")
     params: dict[Name, Value] = Field(default_factory=dict, description="given to every game")
+    include: list[SeasonName] = Field(default_factory=list,
+                                      description="seasons whose games come first, in order")
+    between: SeasonRace | None = Field(None, description="added to the first game of each included season "
+                                                         "after the first")
     races: list[SeasonRace] = Field(default_factory=list, description="the games, in order")
     draw: SeasonDraw | None = Field(None, description="or games drawn at random")
-    standings: Standings
+    standings: Standings | None = Field(None, description="how seats are ranked (default: an included "
+                                                          "season's)")
 
 
 FILE_KINDS: dict[str, type[Strict]] = {

@@ -23,8 +23,8 @@ from .yamlsrc import SrcMap, loc_of
 
 _LISTS = ("phases", "triggers")
 _MAPPINGS = ("params", "pieces", "boards", "piles", "state", "functions", "procedures", "record", "show",
-             "cards")
-OPS = ("set", "replace", "update", "remove", "add", "extend")
+             "cards", "carry")
+OPS = ("set", "replace", "update", "remove", "add", "extend", "change")
 # the addresses whose patches change rule text (applied to the parsed rules, load/extend.py)
 RULE_PARTS = ("choices", "statements")
 _SEGMENT = re.compile(r"\s*([^.\[\]]+)?((?:\[[^\]]*\])*)\s*(?:\.|$)")
@@ -223,6 +223,9 @@ def apply_patches(data, patches: list[tuple], report: Report, only=None):
         if found is None:
             continue
         container, key = found
+        if op == "change":
+            _change(container, key, patch, target, report)
+            continue
         if op in ("set", "replace", "update") and ("to" if op == "set" else "with") not in patch:
             word = "to" if op == "set" else "with"
             report.add("E047", f"`{op}: {target}` says what, but not the new value", loc_of(target),
@@ -250,6 +253,21 @@ def apply_patches(data, patches: list[tuple], report: Report, only=None):
         elif op == "remove":
             del container[key]
     return data
+
+
+def _change(container, key, patch, target, report: Report) -> None:
+    """`change: ADDRESS` with `by: N`: a whole number made N more (N may be negative), whatever it is
+    on the track or in the variant applied before."""
+    by, value = patch.get("by"), container[key]
+    if not isinstance(by, int) or isinstance(by, bool):
+        report.add("E047", f"`change: {target}` says by how much with `by:` a whole number", loc_of(target),
+                   "by: -1")
+        return
+    if not isinstance(value, int) or isinstance(value, bool):
+        report.add("E043", f"`change: {target}` changes a whole number; it holds {_plain(value)!r}",
+                   loc_of(target), "use `set` for other values")
+        return
+    container[key] = value + by
 
 
 def _with_id(m: dict, ident) -> SrcMap:

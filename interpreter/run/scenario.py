@@ -69,7 +69,7 @@ def run_scenario(path: Path | str) -> Outcome:
     pending_error: RuleError | None = None
     game: Any = None  # stays None when setup fails: then `pending_error` says why
     try:
-        game = Game(plan, sc.seed)
+        game = Game(plan, sc.seed, carried=sc.carried)
     except RuleError as e:
         pending_error = e
     for n, (item, check) in enumerate(checks, 1):
