@@ -405,7 +405,7 @@ def cmd_championship(args) -> int:
         if args.ruleset or args.season or args.seats:
             raise _Usage("--resume FILE carries on a saved season: give no ruleset, --season or --seats")
         series = Series.resume(Path(args.resume))
-        save = Path(args.save or args.resume)
+        save: Path | None = Path(args.save or args.resume)
     else:
         if not args.ruleset or not args.season:
             raise _Usage("give a ruleset and --season NAME (or --resume FILE)")

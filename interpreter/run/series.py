@@ -267,9 +267,9 @@ class Series:
                 now = e["carried"]["seat"].get(first, prev)
                 gains.append([a - b for a, b in zip(now, prev)])
                 prev = now
-        rows = [{"seat": s, "values": {n: values[n][s] for n in names},
-                 "by_game": [g[s] for g in gains]} for s in range(len(self.seats))]
-        rows.sort(key=lambda r: tuple((v if n in low else -v) for n, v in r["values"].items()))
+        rows: list[dict] = [{"seat": s, "values": {n: values[n][s] for n in names},
+                             "by_game": [g[s] for g in gains]} for s in range(len(self.seats))]
+        rows.sort(key=lambda r: tuple((r["values"][n] if n in low else -r["values"][n]) for n in names))
         return rows
 
     def champions(self) -> list[int]:
