@@ -126,6 +126,10 @@ def _joined(leg: Leg, race) -> Leg:
 
 # ---- a series ------------------------------------------------------------------------------------
 
+# the compiled rules of the games played in this process (a season plays several on the same tracks
+# and variants; simulated seasons play them all again)
+_PLANS: dict = {}
+
 @dataclass
 class Series:
     game: str                 # the ruleset's name (or folder)
@@ -140,7 +144,6 @@ class Series:
     standings: Standings | None = None
     name: str = ""
     played: list[dict] = field(default_factory=list)   # per game: picks, digest, result, carried
-    _plans: dict = field(default_factory=dict, repr=False)
 
     @classmethod
     def start(cls, game: str, season: str, seed: int, seats: list[str], variants=(), modules=(),
@@ -164,10 +167,11 @@ class Series:
 
     def plan(self, i: int):
         leg = self.legs[i]
-        key = json.dumps([leg.as_dict(), self.variants, self.modules, self.params], sort_keys=True)
-        if key not in self._plans:
-            self._plans[key] = self.loaded(i).plan(len(self.seats))
-        return self._plans[key]
+        key = json.dumps([str(self.folder.resolve()), len(self.seats), leg.as_dict(), self.variants,
+                          self.modules, self.params], sort_keys=True)
+        if key not in _PLANS:
+            _PLANS[key] = self.loaded(i).plan(len(self.seats))
+        return _PLANS[key]
 
     @property
     def done(self) -> bool:
@@ -373,12 +377,10 @@ def _play_seasons(task):
 
     seed, start, stop = task
     game, season, seats, variants, modules, params = _WORKER["args"]
-    plans = _WORKER.setdefault("plans", {})
     out = []
     for k in range(start, stop):
         try:
             s = Series.start(game, season, game_seed(seed, k), seats, variants, modules, params)
-            s._plans = plans  # the same rules compile once per process
             while not s.done:
                 s.play_next(lambda gs: [BOTS[kind](agent_seed(gs, i)) for i, kind in enumerate(seats)])
             rows = s.table()

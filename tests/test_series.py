@@ -1,0 +1,188 @@
+"""Series of games (`racecraft championship`): season files, what a game hands on to the next, the
+standings, saving and resuming exactly; Heat's seasons as the printed data lists them.
+
+The Championship's rules inside one race (press, sponsors, the draft and its swap, the grid by points,
+events) are pinned by scenarios (rulesets/heat/scenarios/championship-*.yaml, event-*.yaml).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from interpreter.agents.base import RandomAgent
+from interpreter.cli import main
+from interpreter.lang.diagnostics import Report, RulesetError
+from interpreter.run.series import Series, season_legs, simulate_seasons
+
+ROOT = Path(__file__).resolve().parents[1]
+HEAT = ROOT / "rulesets" / "heat"
+DATA = ROOT.parent / "shared" / "data" / "heat" / "championship.yaml"
+TRACK_OF = {"gb": "great-britain", "usa": "usa", "italia": "italy", "france": "france"}
+
+
+class Person:
+    """A person whose choice depends only on what is asked (so a resumed season, asked the same, answers
+    the same); stops the game at its `stop_at`-th decision, as a Ctrl-C would."""
+    person = True
+
+    def __init__(self, stop_at: int | None = None):
+        self.asked, self.stop_at = 0, stop_at
+
+    def choose(self, game, d) -> int:
+        self.asked += 1
+        if self.stop_at is not None and self.asked == self.stop_at:
+            raise KeyboardInterrupt
+        return (len(d.prompt) + sum(map(len, d.labels()))) % d.count
+
+
+def agents_with(person):
+    return lambda seed: [person, RandomAgent(f"{seed}/1"), RandomAgent(f"{seed}/2")]
+
+
+def play_out(series: Series, make_agents) -> None:
+    while not series.done:
+        series.play_next(make_agents)
+
+
+@pytest.mark.skipif(not DATA.exists(), reason="the printed data (../shared/data) is not here")
+@pytest.mark.parametrize("year", ["1961", "1962", "1963"])
+def test_historical_seasons_are_the_printed_ones(year):
+    data = yaml.safe_load(DATA.read_text(encoding="utf-8"))
+    legs, standings, _ = season_legs(HEAT, year, 1, Report())
+    printed = data["seasons"][int(year)]
+    assert [(leg.track, leg.variants) for leg in legs] == \
+        [(TRACK_OF[r["track"]], [f"event-{r['event']}"]) for r in printed]
+    assert all(leg.modules == ["championship"] for leg in legs)
+    assert standings is not None and list(standings.by) == ["points", "grid_position"]
+
+
+@pytest.mark.skipif(not DATA.exists(), reason="the printed data (../shared/data) is not here")
+def test_event_cards_give_the_printed_sponsors_and_press_corners():
+    data = yaml.safe_load(DATA.read_text(encoding="utf-8"))
+    for event in data["events"]:
+        v = yaml.safe_load((HEAT / "variants" / f"event-{event['id']}.yaml").read_text(encoding="utf-8"))
+        sets = {p["set"]: p["to"] for p in v["patches"] if "set" in p}
+        assert sets.get("params.sponsors_at_start", 0) == event["sponsorship_cards_at_start"]
+        assert sets["params.press_corners"] == event["press_indices"]
+
+
+def test_custom_season_draws_four_tracks_and_four_events():
+    first, _, _ = season_legs(HEAT, "custom", 7, Report())
+    again, _, _ = season_legs(HEAT, "custom", 7, Report())
+    assert [(x.track, x.variants) for x in first] == [(x.track, x.variants) for x in again]
+    assert sorted(x.track or "" for x in first) == ["france", "great-britain", "italy", "usa"]
+    events = [x.variants[0] for x in first]
+    assert len(set(events)) == 4 and all(e.startswith("event-") for e in events)
+    draws = {tuple(x.variants[0] for x in season_legs(HEAT, "custom", seed, Report())[0])
+             for seed in range(8)}
+    assert len(draws) > 1
+
+
+def test_best_of_the_best_is_three_seasons_with_a_break_between():
+    legs, standings, _ = season_legs(HEAT, "best-of-the-best", 1, Report())
+    assert len(legs) == 10 and standings is not None
+    assert [i for i, leg in enumerate(legs) if "new-season" in leg.variants] == [3, 6]
+    assert [[v for v in leg.variants if v.startswith("event-")] for leg in legs] == \
+        [[f"event-{k}"] for k in range(1, 11)]
+
+
+def test_points_cards_and_grid_carry_from_race_to_race():
+    s = Series.start("heat", "1961", 11, ["random"] * 3)
+    play_out(s, lambda seed: [RandomAgent(f"{seed}/{i}") for i in range(3)])
+    carried = [e["carried"] for e in s.played]
+    points_by_place = [9, 6, 4, 3, 2, 1]
+    for i, now in enumerate(carried):
+        before = carried[i - 1]["seat"]["points"] if i else [0, 0, 0]
+        gains = [a - b for a, b in zip(now["seat"]["points"], before)]
+        bonus = 2 if i == 2 else 0  # event 3: the winner has 2 more
+        assert sorted(gains, reverse=True) == [points_by_place[0] + bonus, *points_by_place[1:3]]
+        # each player keeps one upgrade per race (the swap gives one back for one taken)
+        for seat_cards in now["piles"]["garage"]:
+            upgrades = [t for t in seat_cards if not t.startswith("sponsor_")]
+            assert len(upgrades) == i + 1
+        assert now["game"]["races_run"] == i + 1
+    # the grid of races 2 and 3: by points, ties by the better place in the race before
+    for i in (1, 2):
+        prev = carried[i - 1]["seat"]
+        order = sorted(range(3), key=lambda k: (-prev["points"][k], prev["last_place"][k]))
+        grid = carried[i]["seat"]["grid_position"]
+        assert sorted(range(3), key=lambda k: grid[k]) == order
+
+
+def test_champion_ties_go_to_the_better_grid_position_in_the_last_race():
+    s = Series.start("heat", "1961", 1, ["random"] * 3)
+    s.played = [{"picks": [], "result": {}, "carried": {
+        "seat": {"points": [20, 20, 15], "last_place": [2, 1, 3], "grid_position": [1, 2, 3]},
+        "game": {}, "piles": {}}}]
+    assert [r["seat"] for r in s.table()] == [0, 1, 2] and s.champions() == [0]
+
+
+def test_an_event_changes_one_race_only():
+    s = Series.start("heat", "1962", 1, ["random"] * 2)
+    games = [s.loaded(i).ruleset.game for i in range(3)]
+    # event 5 (Great Britain, race 2): a lap more and hands of 8; race 3 (France) as printed
+    assert games[1].boards["track"].laps == 3 and games[1].params["hand_size"] == 8
+    assert games[2].boards["track"].laps == 2 and games[2].params["hand_size"] == 7
+    assert games[0].params["press_corners"] == [4] and games[2].params["press_corners"] == [2]
+
+
+def test_a_season_stopped_mid_race_and_resumed_ends_as_if_never_stopped(tmp_path):
+    whole = Series.start("heat", "1961", 3, ["human", "random", "random"])
+    play_out(whole, agents_with(Person()))
+    stopped = Series.start("heat", "1961", 3, ["human", "random", "random"])
+    stopped.play_next(agents_with(Person()))
+    person = Person(stop_at=12)
+    with pytest.raises(KeyboardInterrupt):
+        stopped.play_next(agents_with(person))
+    save = tmp_path / "season.json"
+    stopped.save(save)
+    assert len(json.loads(save.read_text())["played"][1]["picks"]) > 0
+    resumed = Series.resume(save)
+    play_out(resumed, agents_with(Person()))
+    assert [e["picks"] for e in resumed.played] == [e["picks"] for e in whole.played]
+    assert resumed.table() == whole.table() and resumed.champions() == whole.champions()
+
+
+def test_a_broken_save_is_a_clear_error(tmp_path, capsys):
+    bad = tmp_path / "season.json"
+    bad.write_text('{"type": "series", "game": "heat"}')
+    with pytest.raises(RulesetError) as e:
+        Series.resume(bad)
+    assert "E173" in e.value.report.render()
+    bad.write_text("not json")
+    assert main(["championship", "--resume", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert "not a saved season" in err and "Traceback" not in err
+
+
+def test_unknown_season_lists_the_seasons(capsys):
+    assert main(["championship", "heat", "--season", "1960", "--seats", "random,random"]) == 1
+    err = capsys.readouterr().err
+    assert "E170" in err and "1961" in err and "best-of-the-best" in err
+
+
+def test_championship_command_saves_stops_and_resumes(tmp_path, capsys):
+    args = ["championship", "heat", "--season", "1961", "--seats", "random,random", "--seed", "4"]
+    assert main(args) == 0
+    whole = capsys.readouterr().out
+    save = tmp_path / "s.json"
+    assert main([*args, "--save", str(save), "--stop-after", "2"]) == 0
+    first = capsys.readouterr().out
+    assert "stopped after 2 game(s)" in first and "game 3 of 3" not in first
+    assert main(["championship", "--resume", str(save)]) == 0
+    rest = capsys.readouterr().out
+    assert "game 3 of 3" in rest
+    assert whole.split("Champion:")[1] == rest.split("Champion:")[1]
+    standings = lambda out: out.split("=== game 3")[1].split("(season saved")[0].split("Champion")[0].strip()  # noqa: E731,E501
+    assert standings(whole) == standings(rest)
+
+
+def test_simulated_seasons_count_every_title():
+    stats = simulate_seasons("heat", "1961", ["random", "random"], 3, 5)
+    assert stats["finished"] == 3 and stats["failed"] == 0
+    assert sum(c["titles"] for c in stats["champions"]) == pytest.approx(3)
+    assert all(c["ci95"][0] <= c["rate"] <= c["ci95"][1] for c in stats["champions"])
+    assert set(stats["mean"]) == {"points", "grid_position"}
