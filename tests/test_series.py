@@ -186,3 +186,36 @@ def test_simulated_seasons_count_every_title():
     assert sum(c["titles"] for c in stats["champions"]) == pytest.approx(3)
     assert all(c["ci95"][0] <= c["rate"] <= c["ci95"][1] for c in stats["champions"])
     assert set(stats["mean"]) == {"points", "grid_position"}
+
+
+def _project_with_seasons(tmp_path: Path, seasons: dict[str, str]) -> Path:
+    import shutil
+
+    for part in ("cards", "tracks"):
+        shutil.copytree(ROOT / part, tmp_path / part)
+    game = tmp_path / "rulesets" / "tilerace"
+    shutil.copytree(ROOT / "rulesets" / "tilerace", game, ignore=shutil.ignore_patterns("scenarios"))
+    (game / "seasons").mkdir()
+    for name, text in seasons.items():
+        (game / "seasons" / f"{name}.yaml").write_text(text, encoding="utf-8")
+    return game
+
+
+def test_a_season_of_another_game_and_its_errors_at_the_line(tmp_path, capsys):
+    variant = sorted(p.stem for p in (ROOT / "rulesets" / "tilerace" / "variants").glob("*.yaml"))[0]
+    game = _project_with_seasons(tmp_path, {
+        "two": "season: {name: Two, description: two games}\nraces:\n  - {}\n"
+               f"  - {{variants: [{variant}]}}\nstandings: {{by: [nothing_carried]}}\n",
+        "bad": "season: {name: Bad, description: x}\nraces:\n  - {variants: [nope]}\nstandings: {by: [a]}\n",
+        "loop": "season: {name: Loop, description: x}\ninclude: [loop2]\n",
+        "loop2": "season: {name: Loop2, description: x}\ninclude: [loop]\n",
+    })
+    # the tile race hands nothing on: standings cannot read anything
+    assert main(["validate", str(game / "seasons" / "two.yaml")]) == 1
+    err = capsys.readouterr().err
+    assert "E172" in err and "two.yaml:5:" in err and "nothing_carried" in err
+    assert main(["validate", str(game / "seasons" / "bad.yaml")]) == 1
+    err = capsys.readouterr().err
+    assert "E040" in err and "bad.yaml:3:" in err and "nope" in err
+    assert main(["championship", str(game), "--season", "loop", "--seats", "random,random"]) == 1
+    assert "E171" in capsys.readouterr().err

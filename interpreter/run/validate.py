@@ -16,6 +16,7 @@ from ..engine.game import Game, reading
 from ..lang.errors import GameTooLong, RuleError
 from ..ir.models import kind_of
 from ..lang.diagnostics import Loc, Report
+from ..load.yamlsrc import loc_of
 from ..load.ruleset import load_ruleset, read_file
 from ..load.structure import check_structure
 from .budget import budget
@@ -117,7 +118,7 @@ def validate_path(path: Path, variants=(), modules=(), track: str | None = None,
             what = "this one is " + ("a list" if isinstance(data, list) else "a single value")
         r.add("E006", "cannot tell what kind of file this is", getattr(data, "loc", Loc(str(path))),
               "a file starts with one of `game:`, `variant:`, `module:`, `cards:`, `track:`, "
-              f"`scenario:` ({what})")
+              f"`scenario:`, `season:` ({what})")
         return v
     if kind == "game":
         _ruleset(path.parent, v, only, track)
@@ -130,6 +131,8 @@ def validate_path(path: Path, variants=(), modules=(), track: str | None = None,
             return v
         names = {"variants": [path.stem]} if kind == "variant" else {"modules": [path.stem]}
         _ruleset(folder, v, only=names, track=track)
+    elif kind == "season":
+        _season(path, v)
     elif kind == "scenario":
         from ..run.scenario import run_scenario
 
@@ -146,6 +149,39 @@ def validate_path(path: Path, variants=(), modules=(), track: str | None = None,
             else:
                 v.summary.append(f"{path}: track `{model.track.id}` with boards {', '.join(model.boards)}")
     return v
+
+
+def _season(path: Path, v) -> None:
+    """A season file: its games (the draws made with seed 1) each load and compile for the game's
+    fewest players."""
+    from ..lang.diagnostics import RulesetError
+    from ..run.series import Series
+
+    folder = path.resolve().parent.parent
+    if not (folder / "game.yaml").is_file() or path.parent.name != "seasons":
+        if check_structure(read_file(path, v.report), "season", str(path), v.report) is not None:
+            v.summary.append(f"{path}: a well-formed season (not in a ruleset's seasons/ folder)")
+        return
+    try:
+        players = None
+        series = Series.start(str(folder), path.stem, 1, [])
+        for i in range(len(series.legs)):
+            loaded = series.loaded(i)
+            players = players or loaded.ruleset.game.game.players.min
+            series.seats = ["random"] * players
+            plan = series.plan(i)
+            if series.standings is not None:
+                for name in [*series.standings.by, *series.standings.lowest_first]:
+                    if str(name) not in plan.carry_seat:
+                        v.report.add("E172", f"the standings read `{name}`, which game {i + 1} does not "
+                                             "carry for each seat", loc_of(name, Loc(str(path))),
+                                     "list it under the game's `carry: seat:`" if not plan.carry_seat else
+                                     f"carried for each seat: {', '.join(plan.carry_seat)}")
+                        return
+    except RulesetError as e:
+        v.report.extend(e.report)
+        return
+    v.summary.append(f"{path}: season \"{series.name}\": {len(series.legs)} games, each compiles")
 
 
 def _compiled(rs, r: Report, counts) -> dict:
