@@ -472,7 +472,7 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("files", nargs="+")
     c.set_defaults(fn=cmd_check)
 
-    rd = sub.add_parser("render", help="draw a board, or a game's table from a record or a scenario, as SVG")
+    rd = sub.add_parser("render", help="draw a board, or the table of a game record or scenario, as SVG")
     rd.add_argument("path", help="a track file, a game file, a ruleset, a scenario file or a game record")
     rules_args(rd, "apply")
     rd.add_argument("--at", type=_bounded(0, MAX_GAMES), metavar="N",

@@ -30,7 +30,7 @@ def ink(fill: str) -> str:
 
 def say(value) -> str:
     """A value as a person reads it: no `None`, no brackets."""
-    if value is None:
+    if value is None or value == "":
         return "–"
     if isinstance(value, bool):
         return "yes" if value else "no"
