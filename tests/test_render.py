@@ -12,6 +12,7 @@ import yaml
 from interpreter.agents.base import RandomAgent
 from interpreter.cli import main
 from interpreter.engine.game import Game
+from interpreter.run.picture import table_picture
 from interpreter.run.session import header, load, write_record
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -161,3 +162,25 @@ def test_heat_tracks_lie_where_the_printed_board_has_them(track, tmp_path):
     assert 0.5 < scale <= 1.0
     worst = max(math.dist(((p[0] - mx) * scale + ux, (p[1] - my) * scale + uy), q) for p, q in zip(px, dx))
     assert worst <= 2.0
+
+
+def test_a_lane_track_without_a_picture_is_an_oval_with_its_cars(tmp_path):
+    data = yaml.safe_load((ROOT / "tracks" / "heat" / "italy.yaml").read_text(encoding="utf-8"))
+    del data["boards"]["track"]["picture"]
+    oval = tmp_path / "oval.yaml"
+    oval.write_text(yaml.safe_dump(data), encoding="utf-8")
+    svg = render(tmp_path, oval)
+    assert svg.count('class="spot"') == 54 * 2
+    assert_labels_apart_and_inside(svg)
+    # a game on it: the plan's track drawn without its picture, the cars on their spots
+    plan = load("heat", track="italy").plan(4)
+    kind = plan.board_kinds[0]
+    kind.decl = kind.decl.model_copy(update={"picture": None})
+    g = Game(plan, 3)
+    bots = [RandomAgent(f"3/{s}") for s in range(4)]
+    for _ in range(60):
+        d = g.decision()
+        g.choose(bots[d.seat].choose(g, d))
+    svg = table_picture(g.view(None), plan, "Italy as an oval", "after 60 decisions")
+    assert svg.count('class="piece"') == 4
+    assert_labels_apart_and_inside(svg)

@@ -32,7 +32,9 @@ class Refused(Exception):
 
 
 def is_record(path: Path) -> bool:
-    """A game record: JSON lines, the first one a `{`."""
+    """A game record: JSON lines, the first one a `{` (a YAML file never is one)."""
+    if path.suffix in (".yaml", ".yml"):
+        return False
     try:
         with path.open("rb") as f:
             head = f.read(256).lstrip()
