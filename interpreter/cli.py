@@ -355,43 +355,41 @@ def cmd_check(args) -> int:
 
 
 def cmd_render(args) -> int:
-    """Draw a board as SVG: from a track file, or a ruleset's boards."""
-    from .boards import KINDS
+    """Draw a board (a track file, a game, a ruleset), or a game's table from a record or a
+    scenario (`--at N`), as SVG."""
     from .load.structure import check_structure
-    from .ir.models import kind_of
-    from .load.ruleset import read_file
+    from .run import render
     from .run.session import load
 
     path = Path(args.path)
     report = Report()
-    if path.is_file() and path.suffix in (".yaml", ".yml"):
-        data = read_file(path, report)
-        if data is not None and isinstance(data, dict) and kind_of(data) == "track":
-            model = check_structure(data, "track", str(path), report)
-            if model is None:
-                raise RulesetError(report)
-            boards = dict(model.boards)
-        elif data is not None and kind_of(data) == "game":
-            boards = dict(load(str(path.parent), args.variant, args.module, args.track,
-                               _params(args)).ruleset.game.boards)
+    try:
+        if path.is_file() and render.is_record(path):
+            pic = render.recorded(path, args.at, args.ruleset, args.board)
         else:
-            if report.ok:
-                report.add("E006", "render draws a track file or a ruleset's boards", None)
-            raise RulesetError(report)
-    else:
-        loaded = load(args.path, args.variant, args.module, args.track, _params(args))
-        boards = dict(loaded.ruleset.game.boards)
-    if not boards:
-        raise _Usage("there is no board to draw")
-    name = args.board or next(iter(boards))
-    if name not in boards:
-        raise _Usage(f"no board `{name}`; boards: {', '.join(boards)}")
-    decl = boards[name]
-    svg = KINDS[decl.kind](name, 0, decl, None).svg()
-    if svg is None:
-        raise _Usage(f"boards of kind {decl.kind} have no picture")
-    out = Path(args.out or f"{name}.svg")
-    out.write_text(svg, encoding="utf-8")
+            kind, data = render.file_kind(path, report) if path.is_file() else ("ruleset", None)
+            if kind == "scenario":
+                pic = render.scenario(path, args.at, args.board)
+            elif args.at is not None:
+                raise _Usage("--at draws a game record (`play --log FILE`) or a scenario at a decision")
+            elif kind == "track":
+                model = check_structure(data, "track", str(path), report)
+                if model is None:
+                    raise RulesetError(report)
+                pic = render.board(dict(model.boards), args.board)
+            elif kind in ("game", "ruleset"):
+                loaded = load(str(path.parent) if kind == "game" else args.path, args.variant, args.module,
+                              args.track, _params(args))
+                plan = loaded.plan(loaded.ruleset.game.game.players.min)  # the piles a game keeps on a board
+                pic = render.board(dict(loaded.ruleset.game.boards), args.board, plan)
+            else:
+                if report.ok:
+                    report.add("E006", "render draws a track file, a game, a scenario or a game record", None)
+                raise RulesetError(report)
+    except render.Refused as e:
+        raise _Usage(str(e)) from None
+    out = Path(args.out or f"{pic.name}.svg")
+    out.write_text(pic.svg, encoding="utf-8")
     print(f"wrote {out}")
     return 0
 
@@ -509,11 +507,16 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("files", nargs="+")
     c.set_defaults(fn=cmd_check)
 
-    rd = sub.add_parser("render", help="draw a board (a track file, or a ruleset's board) as SVG")
-    rd.add_argument("path", help="a track file, a game file, or a ruleset")
+    rd = sub.add_parser("render", help="draw a board, or the table of a game record or scenario, as SVG")
+    rd.add_argument("path", help="a track file, a game file, a ruleset, a scenario file or a game record")
     rules_args(rd, "apply")
-    rd.add_argument("--board", help="which board (default: the first)")
-    rd.add_argument("-o", "--out", help="the SVG file to write (default: BOARD.svg)")
+    rd.add_argument("--at", type=_bounded(0, MAX_GAMES), metavar="N",
+                    help="a record or a scenario: draw the table after its first N decisions "
+                         "(default: all of them; 0: as set up)")
+    rd.add_argument("--ruleset", metavar="PATH",
+                    help="a record: draw it with this ruleset instead of the game it names")
+    rd.add_argument("--board", help="which board (default: the first; in a game, those with pieces on them)")
+    rd.add_argument("-o", "--out", help="the SVG file to write (default: BOARD.svg, or RECORD-N.svg)")
     rd.set_defaults(fn=cmd_render)
 
     ch = sub.add_parser("championship", aliases=["series"],

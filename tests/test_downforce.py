@@ -14,6 +14,7 @@ from interpreter.load.structure import check_structure
 from interpreter.engine.game import Game
 from interpreter.lang.diagnostics import Report
 from interpreter.load.ruleset import read_file
+from interpreter.run.picture import board_picture
 from interpreter.run.session import load
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -98,8 +99,8 @@ def test_authored_components_say_so():
         assert any(c.tags == ["curve"] for c in board.cells) and any(not c.tags for c in board.cells)
         assert {t for c in board.cells for t in c.tags} == {"curve"}
         assert all(kind.ahead[i] for i in range(len(board.cells))), "every cell leads on"
-        svg = kind.svg()
-        assert svg.startswith("<svg") and svg.count("<polygon") == len(board.cells)
+        svg = board_picture(kind)
+        assert svg.startswith("<svg") and svg.count('class="cell"') == len(board.cells)
 
 
 def test_deck_follows_the_rulebook():

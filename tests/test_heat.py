@@ -125,7 +125,7 @@ def test_every_track_draws_and_races_end(name, tmp_path):
     out = tmp_path / f"{name}.svg"
     assert main(["render", str(ROOT / "tracks" / "heat" / f"{name}.yaml"), "-o", str(out)]) == 0
     svg = out.read_text(encoding="utf-8")
-    assert svg.startswith("<svg") and "corner/A/" in svg and "start/finish" in svg
+    assert svg.startswith("<svg") and ">corner A (" in svg and "start/finish" in svg
     loaded = load("heat", track=name)
     for players in (2, 6):
         plan = loaded.plan(players)

@@ -74,10 +74,6 @@ class BoardKind:
         plays on a table it could believe in, not on the hidden truth)."""
         return None
 
-    def svg(self) -> str | None:
-        """A picture of the board for a designer to check by eye, or None."""
-        return None
-
 
 # ---- declaring built-ins -----------------------------------------------------------------------
 

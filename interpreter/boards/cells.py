@@ -16,7 +16,6 @@ progress stays known after a piece leaves the board), two short lists copied by 
 """
 from __future__ import annotations
 
-import html
 from itertools import pairwise
 from typing import Annotated, Literal
 
@@ -210,58 +209,6 @@ class Cells(BoardKind):
                 prev = i
             lanes.append([ln, spans])
         return {"length": length, "lap": self.lap, "lanes": lanes}
-
-    def svg(self) -> str | None:
-        d = self.decl
-        outline = {c.id: c.points() for c in d.cells}
-        pts = [p for ps in outline.values() for p in ps]
-        if not pts:
-            return None
-        pad = 40
-        x0, y0 = min(p[0] for p in pts) - pad, min(p[1] for p in pts) - pad
-        w, h = max(p[0] for p in pts) - x0 + pad, max(p[1] for p in pts) - y0 + pad + 30
-        parts = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
-                  f'viewBox="{x0:.0f} {y0:.0f} {w:.0f} {h:.0f}" font-family="sans-serif">'),
-                 f'<rect x="{x0:.0f}" y="{y0:.0f}" width="{w:.0f}" height="{h:.0f}" fill="#f4f4ee"/>']
-        line_at: dict[int, list[str]] = {}
-        for name, v in self.lines.items():
-            line_at.setdefault(v % self.lap if self.lap else v, []).append(name)
-        for c in d.cells:
-            shape = outline[c.id]
-            if not shape:
-                continue
-            poly = " ".join(f"{x:.1f},{y:.1f}" for x, y in shape)
-            fill = "#dde8f6" if c.tags else "#ffffff"
-            if c.grid is not None:
-                fill = "#e3f3dc"
-            parts.append(f'<polygon points="{poly}" fill="{fill}" stroke="#666" stroke-width="0.8"/>')
-            cx = sum(p[0] for p in shape) / len(shape)
-            cy = sum(p[1] for p in shape) / len(shape)
-            label = html.escape(c.id) + (f" [{c.grid}]" if c.grid is not None else "")
-            parts.append(f'<text x="{cx:.1f}" y="{cy:.1f}" font-size="7" text-anchor="middle" '
-                         f'dominant-baseline="middle">{label}</text>')
-            key = c.front % self.lap if self.lap else c.front
-            if key in line_at and len(shape) >= 2:
-                (ax, ay), (bx, by) = shape[-2], shape[-1]
-                colour = "#000" if "finish" in line_at[key] else "#d4a000"
-                parts.append(f'<line x1="{ax:.1f}" y1="{ay:.1f}" x2="{bx:.1f}" y2="{by:.1f}" '
-                             f'stroke="{colour}" stroke-width="4"/>')
-        for v, names in line_at.items():
-            cells = [c for c in d.cells
-                     if outline[c.id] and (c.front % self.lap if self.lap else c.front) == v]
-            if cells:
-                c = max(cells, key=lambda c: c.lane)
-                x, y = outline[c.id][-2]
-                parts.append(f'<text x="{x:.1f}" y="{y - 6:.1f}" font-size="11" fill="#a00">'
-                             f'{html.escape("/".join(names))}</text>')
-        tags = list(dict.fromkeys(str(t) for c in d.cells for t in c.tags))
-        tagged = f"blue tagged ({html.escape(', '.join(tags))})" if tags else "no cell tagged"
-        parts.append(f'<text x="{x0 + 10:.0f}" y="{y0 + h - 12:.0f}" font-size="12">'
-                     f'{html.escape(self.name)}: '
-                     f'{len(d.cells)} cells; white untagged, {tagged}, green start grid [number]; '
-                     f'thick lines: finish (black) and other lines (yellow)</text>')
-        parts.append("</svg>\n")
-        return "\n".join(parts)
 
 
 # ---- built-ins -----------------------------------------------------------------------------

@@ -14,8 +14,6 @@ spots in number order.
 """
 from __future__ import annotations
 
-import html
-import math
 from bisect import bisect_right
 from typing import Literal
 
@@ -38,6 +36,17 @@ class LaneLine(BaseModel):
     race_line: int | None = Field(None, ge=1, description="the spot that is the race line from this line on")
 
 
+class LanesPicture(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, title="LanesPicture")
+    source: str | None = Field(None, description="where the positions come from (a printed board, a scan)")
+    size: list[float] = Field(min_length=2, max_length=2,
+                              description="[width, height] of the printed board, in the units of `spots`")
+    spots: list[list[float]] = Field(
+        description="where each spot lies on the printed board: [space, spot, x, y, angle], x to the right "
+                    "and y down from the top left, angle the direction of travel in degrees "
+                    "clockwise from +x; one row for every spot of every space")
+
+
 class LanesModel(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, title="LanesBoard")
     kind: Literal["lanes"] = Field(description="lanes: spaces in a loop with a few spots each, "
@@ -58,6 +67,9 @@ class LanesModel(BaseModel):
     facts: dict[str, int] = Field(default_factory=dict,
                                   description="numbers printed on the board that the rules read "
                                               "with `board_fact`")
+    picture: LanesPicture | None = Field(
+        None, description="where the spots lie on the printed board, for `racecraft render` (without it "
+                          "the track is drawn as an oval)")
 
     @model_validator(mode="after")
     def _fits(self):
@@ -76,7 +88,31 @@ class LanesModel(BaseModel):
                 raise ValueError(f"grid place [{space}, {spot}] is not a spot of the track")
         if len({tuple(g) for g in self.grid}) != len(self.grid):
             raise ValueError("the grid names a spot twice")
+        if self.picture is not None:
+            self._picture_fits(self.picture)
         return self
+
+    def _picture_fits(self, pic: LanesPicture) -> None:
+        w, h = pic.size
+        seen = set()
+        for row in pic.spots:
+            if len(row) != 5:
+                raise ValueError(f"a picture spot is [space, spot, x, y, angle], not {row}")
+            space, spot, x, y, _a = row
+            key = (space, spot)
+            if space != int(space) or spot != int(spot) or not (0 <= space < self.spaces
+                                                                 and 1 <= spot <= self.spots):
+                raise ValueError(f"picture spot [{space}, {spot}] is not a spot of the track")
+            if key in seen:
+                raise ValueError(f"the picture places spot [{space:g}, {spot:g}] twice")
+            if not (0 <= x <= w and 0 <= y <= h):
+                raise ValueError(f"picture spot [{space:g}, {spot:g}] at ({x:g}, {y:g}) is outside "
+                                 f"the board's size {w:g} x {h:g}")
+            seen.add(key)
+        missing = self.spaces * self.spots - len(seen)
+        if missing:
+            raise ValueError(f"the picture places {len(seen)} spots, but the track has "
+                             f"{self.spaces * self.spots}: place every spot of every space")
 
 
 # Lines are looked up in a table grown lap by lap for progress up to this far (a race is a few
@@ -257,88 +293,6 @@ class Lanes(BoardKind):
         return {"kind": self.kind, "spaces": self.L, "laps": self.decl.laps, "finish": self.finish,
                 "pieces": pieces}
 
-    # ---- picture ----------------------------------------------------------------------------
-
-    def svg(self) -> str:
-        """The loop as a stadium: spaces as cells, race line spots shaded, lines across."""
-        d = self.decl
-        L, k = self.L, self.spots
-        cell, lane = 22.0, 16.0
-        straight = L * cell * 0.32
-        r0 = max(60.0, (L * cell - 2 * straight) / (2 * math.pi))
-        width = k * lane
-        pad = 90
-        W = 2 * (r0 + width) + straight + 2 * pad
-        H = 2 * (r0 + width) + 2 * pad
-        cx1, cx2, cy = pad + r0 + width, pad + r0 + width + straight, pad + r0 + width
-        perim = 2 * straight + 2 * math.pi * r0
-
-        def point(t: float, r: float):
-            """Position along the centre loop (t in [0,1), clockwise from the finish) at radius r."""
-            s = (t % 1.0) * perim
-            if s < straight:                       # top straight, left to right
-                return cx1 + s, cy - r
-            s -= straight
-            if s < math.pi * r0:                   # right bend
-                a = -math.pi / 2 + s / r0
-                return cx2 + r * math.cos(a), cy + r * math.sin(a)
-            s -= math.pi * r0
-            if s < straight:                       # bottom straight, right to left
-                return cx2 - s, cy + r
-            s -= straight
-            a = math.pi / 2 + s / r0
-            return cx1 + r * math.cos(a), cy + r * math.sin(a)
-
-        def radius(spot: int) -> float:
-            return r0 + (spot - 0.5) * lane
-
-        parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W:.0f}" height="{H:.0f}" '
-                 f'viewBox="0 0 {W:.0f} {H:.0f}" font-family="sans-serif">',
-                 f'<rect width="{W:.0f}" height="{H:.0f}" fill="#f4f4ee"/>',
-                 f'<text x="10" y="20" font-size="14">{html.escape(self.name)}: {L} spaces, {k} spots, '
-                 f'{d.laps} lap(s); shaded spot = race line; line labels: kind name/limit</text>']
-        for s in range(L):
-            t0, t1 = s / L, (s + 1) / L
-            for spot in range(1, k + 1):
-                ri, ro = r0 + (spot - 1) * lane, r0 + spot * lane
-                pts = [point(t0, ri), point(t0, ro), point(t1, ro), point(t1, ri)]
-                fill = "#cfe3ff" if self.race[s] == spot else "#ffffff"
-                parts.append('<polygon points="' + " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
-                             + f'" fill="{fill}" stroke="#777" stroke-width="0.6"/>')
-            if s % 5 == 0:
-                x, y = point((s + 0.5) / L, r0 - 10)
-                parts.append(f'<text x="{x:.1f}" y="{y:.1f}" font-size="9" text-anchor="middle" '
-                             f'dominant-baseline="middle">{s}</text>')
-        colours = ["#d00", "#07a", "#a60", "#080", "#808"]
-        kinds = list(self.by_kind)
-        for ln in d.lines:
-            colour = colours[kinds.index(ln.kind) % len(colours)]
-            t = ln.at / L
-            x1, y1 = point(t, r0 - 2)
-            x2, y2 = point(t, r0 + width + 2)
-            dash = "" if ln.limit is not None else ' stroke-dasharray="4,3"'
-            parts.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
-                         f'stroke="{colour}" stroke-width="2.5"{dash}/>')
-            label = "/".join(str(v) for v in (ln.kind, ln.name, ln.limit) if v is not None)
-            xl, yl = point(t, r0 + width + 22)
-            parts.append(f'<text x="{xl:.1f}" y="{yl:.1f}" font-size="11" fill="{colour}" '
-                         f'text-anchor="middle" dominant-baseline="middle">{html.escape(label)}</text>')
-        x1, y1 = point(0, r0 - 4)
-        x2, y2 = point(0, r0 + width + 4)
-        parts.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="#000" '
-                     f'stroke-width="5" stroke-dasharray="3,3"/>')
-        parts.append(f'<text x="{x1:.1f}" y="{y1 - 14:.1f}" font-size="12" text-anchor="middle">'
-                     'start/finish</text>')
-        for slot, (s, spot) in enumerate(d.grid, 1):
-            x, y = point((s + 0.5) / L, radius(spot))
-            parts.append(f'<text x="{x:.1f}" y="{y:.1f}" font-size="9" text-anchor="middle" '
-                         f'dominant-baseline="middle" fill="#060">{slot}</text>')
-        if d.facts:
-            facts = ", ".join(f"{html.escape(n)}: {v}" for n, v in d.facts.items())
-            parts.append(f'<text x="10" y="{H - 10:.0f}" font-size="12">{facts}</text>')
-        parts.append("</svg>\n")
-        return "\n".join(parts)
-
 
 # ---- built-ins -----------------------------------------------------------------------------
 # Functions of a piece find the track it stands on (`of_piece`: in a game with one track, found
@@ -481,7 +435,6 @@ def _board_fact(k, st, _b, name):
     if name not in k.decl.facts:
         raise RuleError(f"board `{k.name}` has no fact `{name}` (facts: {', '.join(k.decl.facts) or 'none'})")
     return k.decl.facts[name]
-
 
 
 # ---- effects -------------------------------------------------------------------------------

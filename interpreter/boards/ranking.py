@@ -50,16 +50,6 @@ class Ranking(BoardKind):
                 "slots": [None if pc is None else names[pc] for pc in st.bd[self.index][0]],
                 "pieces": [{"piece": p, "where": w} for p, w in self.positions(st)]}
 
-    def svg(self) -> str:
-        n = self.decl.slots
-        w = 60 * n + 20
-        cells = "".join(
-            f'<rect x="{10 + 60 * i}" y="10" width="50" height="70" fill="#fff" stroke="#333"/>'
-            f'<text x="{35 + 60 * i}" y="52" font-size="20" text-anchor="middle">{i + 1}</text>'
-            for i in range(n))
-        return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="90" '
-                f'viewBox="0 0 {w} 90">{cells}</svg>\n')
-
 
 def _ranking_of(st, p):
     """(kind, data) of the ranking the piece stands on, or (None, None)."""

@@ -17,7 +17,6 @@ The view is data (`view`); `run/draw_tiles.py` draws it as text.
 """
 from __future__ import annotations
 
-import html
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WrapValidator, model_validator
@@ -261,25 +260,6 @@ class Tiles(BoardKind):
             }
         return {"kind": self.kind, "rows": self.rows, "cols": self.cols, "squares": squares,
                 "pieces": [{"piece": p, "where": w} for p, w in self.positions(st)]}
-
-    def svg(self) -> str:
-        s = 56
-        w, h = self.cols * s + 40, self.rows * s + 40
-        colours = ["#f4f1e8", "#dde8f4", "#f4dddd", "#e0f0dc", "#efe2f5", "#f5eccf"]
-        names = list(dict.fromkeys(self.region[1:]))
-        parts = []
-        for sq in range(1, self.n + 1):
-            r, c = self.pos[sq]
-            fill = colours[names.index(self.region[sq]) % len(colours)]
-            x, y = 20 + c * s, 20 + r * s
-            parts.append(f'<rect x="{x}" y="{y}" width="{s - 4}" height="{s - 4}" fill="{fill}" '
-                         f'stroke="#333"/>'
-                         f'<text x="{x + (s - 4) / 2}" y="{y + 22}" font-size="14" text-anchor="middle">'
-                         f'{self.labels[sq]}</text>'
-                         f'<text x="{x + (s - 4) / 2}" y="{y + 40}" font-size="9" text-anchor="middle">'
-                         f'{html.escape(self.region[sq])}</text>')
-        return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
-                f'viewBox="0 0 {w} {h}">{"".join(parts)}</svg>\n')
 
 
 def _mask(value) -> int:

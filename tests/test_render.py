@@ -1,0 +1,186 @@
+"""`racecraft render`: every board of every game, and each game's table in the middle of a game,
+drawn with labels that never overlap and never leave the picture; Heat's tracks in their printed
+shapes; a scenario's table."""
+import math
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+import yaml
+
+from interpreter.agents.base import RandomAgent
+from interpreter.cli import main
+from interpreter.engine.game import Game
+from interpreter.run.picture import table_picture
+from interpreter.run.session import header, load, write_record
+
+ROOT = Path(__file__).resolve().parents[1]
+GEOMETRY = ROOT.parent / "shared" / "data" / "heat" / "geometry.yaml"
+SVG = "{http://www.w3.org/2000/svg}"
+TRACKS = sorted((ROOT / "tracks").glob("*/*.yaml"))
+GAMES = sorted(p.name for p in (ROOT / "rulesets").iterdir() if (p / "game.yaml").is_file())
+
+
+def _boxes(svg: str):
+    """Each text's box as a reader of the SVG would estimate it, from its attributes alone: 0.6
+    font sizes a character, 0.75 above the baseline and 0.2 below; and the picture's viewBox."""
+    root = ET.fromstring(svg)
+    view = tuple(float(v) for v in root.get("viewBox").split())
+    boxes = []
+    for t in root.iter(SVG + "text"):
+        text = "".join(t.itertext())
+        size = float(t.get("font-size"))
+        x, y = float(t.get("x")), float(t.get("y"))
+        w = 0.6 * len(text) * size
+        x0 = {"start": x, "middle": x - w / 2, "end": x - w}[t.get("text-anchor", "start")]
+        boxes.append((text, (x0, y - 0.75 * size, x0 + w, y + 0.2 * size)))
+    return view, boxes
+
+
+def assert_labels_apart_and_inside(svg: str) -> int:
+    (vx, vy, vw, vh), boxes = _boxes(svg)
+    assert boxes, "a picture with no label"
+    for text, (x0, y0, x1, y1) in boxes:
+        assert vx <= x0 and x1 <= vx + vw and vy <= y0 and y1 <= vy + vh, f"`{text}` leaves the picture"
+    ordered = sorted(boxes, key=lambda b: b[1][0])
+    for i, (a, ba) in enumerate(ordered):
+        for b, bb in ordered[i + 1:]:
+            if bb[0] >= ba[2]:
+                break
+            assert not (ba[1] < bb[3] and bb[1] < ba[3]), f"`{a}` and `{b}` overlap"
+    return len(boxes)
+
+
+def render(tmp_path, *args) -> str:
+    out = tmp_path / "picture.svg"
+    assert main(["render", *map(str, args), "-o", str(out)]) == 0
+    return out.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("track", TRACKS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_every_track_draws_with_its_labels_apart(track, tmp_path):
+    svg = render(tmp_path, track)
+    assert assert_labels_apart_and_inside(svg) > 10
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_board_draws_with_its_labels_apart(game, tmp_path):
+    assert_labels_apart_and_inside(render(tmp_path, game))
+
+
+def test_the_ranking_shows_the_piles_under_its_slots(tmp_path):
+    svg = render(tmp_path, "formula5")
+    assert svg.count('class="slot"') == 5 and svg.count('data-pile="column"') == 5
+
+
+# a game in the middle: (ruleset, modules, players, decisions played)
+MIDGAMES = [("heat", [], 3, 120), ("heat", ["weather"], 4, 150), ("downforce", [], 3, 160),
+            ("formula5", [], 3, 40), ("tilerace", [], 3, 200)]
+
+
+@pytest.mark.parametrize("game,modules,players,moves", MIDGAMES, ids=lambda v: str(v))
+def test_a_game_in_the_middle_draws_its_table(game, modules, players, moves, tmp_path):
+    loaded = load(game, modules=modules)
+    plan = loaded.plan(players)
+    g = Game(plan, 7)
+    bots = [RandomAgent(f"7/{s}") for s in range(players)]
+    decisions = []
+    while not g.over and len(decisions) < moves:
+        d = g.decision()
+        pick = bots[d.seat].choose(g, d)
+        decisions.append({"type": "decision", "n": len(decisions) + 1, "seat": d.seat, "pick": pick})
+        g.choose(pick)
+    record = tmp_path / "game.jsonl"
+    write_record(record, header(loaded, plan, 7, ["random"] * players), decisions, None)
+    svg = render(tmp_path, record, "--at", len(decisions))
+    assert_labels_apart_and_inside(svg)
+    view = g.view(None)
+    on_board = {p["piece"] for b in view["boards"].values() for p in b.get("pieces", [])}
+    assert on_board, "the game has pieces on a board by now"
+    for piece in on_board:
+        assert f'data-piece="{piece}"' in svg
+    hands = [(name, info["count"]) for name, info in view["piles"].items() if name.startswith("hand(")]
+    for name, count in hands:  # each seat's hand is counted in the key
+        seat = re.search(r"seat (\d+)", name).group(1)
+        assert re.search(rf"seat {seat} \(random\): cards: [^<]*hand {count}\b", svg)
+    if modules == ["weather"]:  # the road tokens lie by the lines of their names
+        assert ">road A: " in svg
+
+
+def test_a_record_drawn_at_a_decision_it_does_not_have(tmp_path, capsys):
+    loaded = load("formula5")
+    plan = loaded.plan(2)
+    record = tmp_path / "game.jsonl"
+    write_record(record, header(loaded, plan, 1, ["random", "random"]), [], None)
+    assert main(["render", str(record), "--at", "3", "-o", str(tmp_path / "x.svg")]) == 2
+    assert "--at 3: the record has 0 decisions" in capsys.readouterr().err
+    svg = render(tmp_path, record, "--at", 0)  # as set up: the cars on the grid, 1 to 5
+    assert svg.count('class="piece"') == 5 and "after 0 of 0 decisions" in svg
+    assert main(["render", "formula5", "--at", "1"]) == 2
+
+
+def test_a_scenario_draws_its_situation_and_its_script(tmp_path):
+    scenario = ROOT / "rulesets" / "heat" / "scenarios" / "blocking.yaml"
+    before = render(tmp_path, scenario, "--at", 0)
+    assert "after 0 of 7 choices of the script" in before
+    for piece in ("blue", "green", "red", "black"):
+        assert f'data-piece="{piece}"' in before
+    assert_labels_apart_and_inside(before)
+    after = render(tmp_path, scenario)
+    assert "after 7 of 7 choices of the script" in after
+    assert _car_at(before, "black") != _car_at(after, "black")  # black moved from 16 to 19
+
+
+def _car_at(svg: str, piece: str):
+    m = re.search(rf'<polygon points="([^"]+)"[^>]*data-piece="{piece}"', svg)
+    pts = [tuple(map(float, p.split(","))) for p in m.group(1).split()]
+    return round(sum(x for x, _y in pts) / 4), round(sum(y for _x, y in pts) / 4)
+
+
+@pytest.mark.skipif(not GEOMETRY.is_file(), reason="the printed data is not beside the project")
+@pytest.mark.parametrize("track", ["usa", "great-britain", "italy", "france"])
+def test_heat_tracks_lie_where_the_printed_board_has_them(track, tmp_path):
+    """Each spot's centre in the picture is the board's data, scaled and moved as one (the
+    picture is a screen's size): within 2 pixels after the best such fit."""
+    data = next(t for t in yaml.safe_load(GEOMETRY.read_text(encoding="utf-8"))["tracks"] if t["id"] == track)
+    svg = render(tmp_path, ROOT / "tracks" / "heat" / f"{track}.yaml")
+    drawn = {}
+    for m in re.finditer(r'<polygon points="([^"]+)"[^>]*data-space="(\d+)" data-spot="(\d+)"', svg):
+        pts = [tuple(map(float, p.split(","))) for p in m.group(1).split()]
+        drawn[(int(m.group(2)), int(m.group(3)))] = (sum(x for x, _ in pts) / 4, sum(y for _, y in pts) / 4)
+    printed = {(s, k): (x, y) for s, k, x, y, _a in data["spots"]}
+    assert set(drawn) == set(printed)
+    keys = sorted(printed)
+    px = [printed[k] for k in keys]
+    dx = [drawn[k] for k in keys]
+    n = len(keys)
+    mx, my = sum(p[0] for p in px) / n, sum(p[1] for p in px) / n
+    ux, uy = sum(p[0] for p in dx) / n, sum(p[1] for p in dx) / n
+    scale = (sum((p[0] - mx) * (q[0] - ux) + (p[1] - my) * (q[1] - uy) for p, q in zip(px, dx))
+             / sum((p[0] - mx) ** 2 + (p[1] - my) ** 2 for p in px))
+    assert 0.5 < scale <= 1.0
+    worst = max(math.dist(((p[0] - mx) * scale + ux, (p[1] - my) * scale + uy), q) for p, q in zip(px, dx))
+    assert worst <= 2.0
+
+
+def test_a_lane_track_without_a_picture_is_an_oval_with_its_cars(tmp_path):
+    data = yaml.safe_load((ROOT / "tracks" / "heat" / "italy.yaml").read_text(encoding="utf-8"))
+    del data["boards"]["track"]["picture"]
+    oval = tmp_path / "oval.yaml"
+    oval.write_text(yaml.safe_dump(data), encoding="utf-8")
+    svg = render(tmp_path, oval)
+    assert svg.count('class="spot"') == 54 * 2
+    assert_labels_apart_and_inside(svg)
+    # a game on it: the plan's track drawn without its picture, the cars on their spots
+    plan = load("heat", track="italy").plan(4)
+    kind = plan.board_kinds[0]
+    kind.decl = kind.decl.model_copy(update={"picture": None})
+    g = Game(plan, 3)
+    bots = [RandomAgent(f"3/{s}") for s in range(4)]
+    for _ in range(60):
+        d = g.decision()
+        g.choose(bots[d.seat].choose(g, d))
+    svg = table_picture(g.view(None), plan, "Italy as an oval", "after 60 decisions")
+    assert svg.count('class="piece"') == 4
+    assert_labels_apart_and_inside(svg)
