@@ -219,3 +219,14 @@ def test_a_season_of_another_game_and_its_errors_at_the_line(tmp_path, capsys):
     assert "E040" in err and "bad.yaml:3:" in err and "nope" in err
     assert main(["championship", str(game), "--season", "loop", "--seats", "random,random"]) == 1
     assert "E171" in capsys.readouterr().err
+
+
+def test_downforce_world_tour_is_a_season_whose_money_adds_up():
+    s = Series.start("downforce", "world-tour", 2, ["random"] * 3)
+    play_out(s, lambda seed: [RandomAgent(f"{seed}/{i}") for i in range(3)])
+    first, second = (e["carried"]["seat"]["money"] for e in s.played)
+    # the second game started with the first game's money and ranks seats by the sum
+    assert s.played[1]["result"]["scores"] == second
+    assert any(a != b for a, b in zip(first, second))
+    best = max(second)
+    assert all(second[c] == best for c in s.champions())
