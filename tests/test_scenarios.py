@@ -28,7 +28,7 @@ def test_every_ruling_is_pinned_by_a_scenario():
     ids = re.findall(r"^### ([A-Z0-9]+-\d+):", rulings, re.M)
     assert ids
     for rid in ids:
-        section = rulings.split(f"### {rid}:")[1].split("\n### ")[0]
+        section = rulings.split(f"### {rid}:")[1].split("\n### ")[0].split("\n## ")[0]
         named = [n.rsplit("/", 1)[-1] for n in re.findall(r"`([a-z0-9/_-]+\.yaml)`", section)]
         assert named, f"ruling {rid} names no scenario"
         for name in named:
