@@ -1,5 +1,5 @@
 """Heat's Garage module: the card data, the draft and the quick start, races that end with every
-kind of bot on every track, and a module that extends the base game without restating it.
+kind of bot on every track, and modules and variants that extend the base game without restating it.
 
 Each symbol's rule is pinned by a scenario (rulesets/heat/scenarios/garage-*.yaml, run by
 tests/test_scenarios.py); these tests look at the module as a whole.
@@ -127,13 +127,14 @@ def _blocks(data) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("module", ["garage", "legends", "weather"])
-def test_the_module_restates_no_rule_of_the_base_game(module):
-    """No two lines in a row of a module's rules are lines of the base game's rules (comments
-    aside): it extends the base game, it does not copy it."""
+@pytest.mark.parametrize("patch_file", sorted((ROOT / "rulesets" / "heat").glob("modules/*.yaml"))
+                         + sorted((ROOT / "rulesets" / "heat").glob("variants/*.yaml")),
+                         ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_no_module_or_variant_restates_a_rule_of_the_base_game(patch_file):
+    """No two lines in a row of a module's or variant's rules are lines of the base game's rules
+    (comments aside): it extends the base game, it does not copy it."""
     base = yaml.safe_load((ROOT / "rulesets" / "heat" / "game.yaml").read_text(encoding="utf-8"))
-    module_file = ROOT / "rulesets" / "heat" / "modules" / f"{module}.yaml"
-    module = yaml.safe_load(module_file.read_text(encoding="utf-8"))
+    module = yaml.safe_load(patch_file.read_text(encoding="utf-8"))
 
     def pairs(blocks):
         out = set()
