@@ -249,8 +249,11 @@ class _Run:
 
     def _item(self, item: _Item, next_stop: str | None) -> None:
         src, where, game = item.src, item.loc, self.game
-        # first, the game plays on to where this item looks: its stop, or the next decision
-        if self.pending is None and item.stop is None and game.stopped:
+        # a game stopped after a place stays there for checks of the table; an item about the
+        # decision (or a rule error) first lets it play on to the next decision
+        asks = src.expect_seat is not None or src.expect_options is not None or src.choose is not None \
+            or src.expect_error is not None
+        if self.pending is None and item.stop is None and asks and game.stopped:
             self._run(game.play_on)
         if src.expect_error is not None:
             if self.pending is None:
