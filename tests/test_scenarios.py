@@ -85,6 +85,24 @@ def test_a_step_stop_sees_the_table_between_two_automatic_steps(tmp_path):
     assert out.passed, out.report.render()
 
 
+def test_a_stop_may_come_first_and_share_an_item_with_the_next_decision(tmp_path):
+    path = write(tmp_path, "formula5", F5_TABLE + """script:
+  - event: game_start
+    expect: 'round == 0'
+  - event: round_start
+    expect: 'round == 1 and size(hand(seat(1))) == 2'
+  - choose: "play red"
+  # white's own step: blue has not played yet; the item's choice is blue's, at the next decision
+  - step: player_plays
+    expect: 'size(hand(seat(1))) == 1 and size(hand(seat(2))) == 2'
+    expect_seat: 2
+    choose: "play green"
+  - expect: 'size(hand(seat(2))) == 1'
+""")
+    out = run_scenario(path)
+    assert out.passed, out.report.render()
+
+
 def test_an_event_stop_sees_the_table_right_after_the_events_triggers(tmp_path):
     # the pit stop flag is reset at the end of the round: seen in round 1, not at round 2's first decision
     path = write(tmp_path, "formula5", """players: 2
@@ -110,8 +128,8 @@ def test_a_stop_the_game_does_not_reach_says_what_comes_instead(tmp_path):
   - step: automaton_plays
 """)
     text = failure(run_scenario(path))
-    assert f"{path}:17:11: error[E410]: the game did not stop after step `automaton_plays`: seat 2 is asked " \
-           "\"blue car in position 2: play a card\" first" in text, text
+    assert f"{path}:17:11: error[E410]: the game did not stop after step `automaton_plays`: seat 2 is " \
+           "asked \"blue car in position 2: play a card\" first" in text, text
 
 
 @pytest.mark.parametrize("item, words", [
@@ -155,8 +173,8 @@ script:
     assert out.passed, out.report.render()
     # without it, the single option is taken at once: the script's next label is not offered
     text = failure(run_scenario(write(tmp_path, "formula5", body, "taken.yaml")))
-    assert "error[E409]: seat 4 should decide now, but seat 2 does (\"blue car in position 4: play a card\")" \
-        in text, text
+    assert "error[E409]: seat 4 should decide now, but seat 2 does " \
+           "(\"blue car in position 4: play a card\")" in text, text
 
 
 def test_forced_ask_through_simultaneous_commitments_and_play_on_to_the_end(tmp_path):
@@ -246,13 +264,14 @@ expect:
 """)
     out = run_scenario(path)
     assert out.passed, out.report.render()
-    many = write(tmp_path, "formula5", "players: 2\nsituation: |\n  for s in seats:\n      set_pile(hand(s), [])\n"
+    many = write(tmp_path, "formula5", "players: 2\nsituation: |\n"
+                 "  for s in seats:\n      set_pile(hand(s), [])\n"
                  "  for i in 1..5:\n      set_pile(column(i), [])\n"
                  "  set_pile(discard, [" + ", ".join(['"purple"'] * 30) + "])\n", "many.yaml")
     text = failure(run_scenario(many))
     assert "`set_pile` wants 30 `purple` in discard, but only" in text and "; the game has " in text, text
-    face = write(tmp_path, "formula5", "players: 2\nsituation: |\n  set_pile(discard, [\"red\"], \"upside\")\n",
-                 "face.yaml")
+    face = write(tmp_path, "formula5",
+                 "players: 2\nsituation: |\n  set_pile(discard, [\"red\"], \"upside\")\n", "face.yaml")
     assert "`set_pile` lays cards \"face up\" or \"face down\", not \"upside\"" in failure(run_scenario(face))
 
 
@@ -283,18 +302,21 @@ expect:
 
 
 def test_remember_refuses_a_name_of_the_game(tmp_path):
-    path = write(tmp_path, "formula5", "players: 2\nscript:\n  - remember: {deck: '1', fine: '2', round: '3'}\n"
+    path = write(tmp_path, "formula5", "players: 2\nscript:\n"
+                 "  - remember: {deck: '1', fine: '2', round: '3'}\n"
                  "  - expect: 'fine == 2 and fne == 2'\n")
     text = failure(run_scenario(path))
-    assert f"{path}:5:16: error[E412]: `remember` cannot use this name: `deck` is a name of the game" in text, text
-    assert f"{path}:5:38: error[E412]: `remember` cannot use this name: `round` is a name of the game" in text
+    why = "error[E412]: `remember` cannot use this name: "
+    assert f"{path}:5:16: {why}`deck` is a name of the game" in text, text
+    assert f"{path}:5:38: {why}`round` is a name of the game" in text
     assert "unknown name `fne`" in text and "did you mean `fine`" in text, text
 
 
 @pytest.mark.parametrize("seat, ok", [("2", True), ("'seat(2)'", True), ("'at(grid, 2).owner'", True),
                                       ("'seat(1).number'", False)])
 def test_expect_seat_takes_a_number_or_an_expression(tmp_path, seat, ok):
-    path = write(tmp_path, "formula5", F5_TABLE + f"script:\n  - choose: \"play red\"\n  - expect_seat: {seat}\n")
+    path = write(tmp_path, "formula5",
+                 F5_TABLE + f"script:\n  - choose: \"play red\"\n  - expect_seat: {seat}\n")
     out = run_scenario(path)
     if ok:
         assert out.passed, out.report.render()
@@ -313,14 +335,15 @@ def test_expect_options_contains_and_excludes(tmp_path):
   - expect_options: {contains: ["pit stop with red face down"], excludes: ["play green"]}
 """)
     assert run_scenario(good).passed
-    lacks = write(tmp_path, "formula5", F5_TABLE + "script:\n  - expect_options: {contains: [\"play green\"]}\n",
-                  "lacks.yaml")
+    lacks = write(tmp_path, "formula5",
+                  F5_TABLE + "script:\n  - expect_options: {contains: [\"play green\"]}\n", "lacks.yaml")
     text = failure(run_scenario(lacks))
     assert "error[E402]: the options offered lack \"play green\"" in text
     assert "hint: offered: \"play red\"; \"pit stop with red face down\"" in text, text
     has = write(tmp_path, "formula5", F5_TABLE + "script:\n  - expect_options: {excludes: [\"play red\"]}\n",
                 "has.yaml")
-    assert "the options offered include \"play red\", which should not be offered" in failure(run_scenario(has))
+    assert "the options offered include \"play red\", which should not be offered" \
+        in failure(run_scenario(has))
 
 
 def test_a_false_expectation_says_the_value_of_each_side_and_each_term(tmp_path):
@@ -331,7 +354,8 @@ def test_a_false_expectation_says_the_value_of_each_side_and_each_term(tmp_path)
     assert "  = note: `round == 1` is true\n" \
            "  = note: `speed(piece(\"white\")) == 3` is false: `speed(piece(\"white\"))` is 1\n" \
            "  = hint: now: round 1" in text, text
-    negated = write(tmp_path, "formula5", F5_TABLE + "script:\n  - expect: 'not (at(grid, 1) in cars)'\n", "n.yaml")
+    negated = write(tmp_path, "formula5", F5_TABLE + "script:\n  - expect: 'not (at(grid, 1) in cars)'\n",
+                    "n.yaml")
     assert "  = note: `at(grid, 1)` is white\n  = note: `cars` is [white, blue, red, green, yellow]" \
         in failure(run_scenario(negated))
 

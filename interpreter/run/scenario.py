@@ -274,6 +274,12 @@ class _Run:
             self.memory[name] = self._value(fn, st, at)
         if item.expect is not None:
             self._expect(item.expect, st, where)
+        if asks and game.stopped:   # looked at a place; the rest of the item is about the next decision
+            self.after = where
+            self._run(game.play_on)
+            if self.pending is not None:
+                self._rule_error(self.pending)
+            st = game.st if src.real_table else _state(game)
         if src.expect_seat is not None:
             self._expect_seat(item, st)
         if src.expect_options is not None:
