@@ -13,12 +13,14 @@ from ..lang.diagnostics import Report
 from .flow import Compiler, Hooks
 
 
-def make_compiler(rs, n_seats: int, report: Report | None = None,
-                  hooks: Hooks | None = None) -> Compiler | None:
-    """Check (once per ruleset) and compile for `n_seats`, with what a scenario adds (`hooks`);
-    the compiler stays usable for more expressions (a scenario's expectations). None when
-    anything is wrong (see `report`)."""
+def make_compiler(rs, n_seats: int, report: Report | None = None, hooks: Hooks | None = None,
+                  situation=None) -> Compiler | None:
+    """Check (once per ruleset) and compile for `n_seats`, with what a scenario adds (`hooks`;
+    `situation=` alone is short for `Hooks(situation=...)`); the compiler stays usable for more
+    expressions (a scenario's expectations). None when anything is wrong (see `report`)."""
     report = report if report is not None else Report()
+    if situation is not None and hooks is None:
+        hooks = Hooks(situation=situation)
     players = rs.game.game.players
     if not players.min <= n_seats <= players.max:
         count = str(players.min) if players.min == players.max else f"{players.min}-{players.max}"
