@@ -21,6 +21,7 @@ MAX_JOBS = 256          # and at most JOBS_PER_CORE processes per core of the ma
 JOBS_PER_CORE = 4
 MAX_PLAYERS = 16
 MAX_SEED = 2**63 - 1
+MAX_CHECK_SEEDS = 10_000   # seeds `check --seeds` plays each scenario with
 
 
 class _Visible:
@@ -335,23 +336,50 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_check(args) -> int:
-    from .run.scenario import run_scenario
+    from .run.scenario import run_seeds
 
     paths = []
     for p in args.files:
         path = Path(p)
         paths.extend(sorted(path.glob("*.yaml")) if path.is_dir() else [path])
+    seeds: list = args.seeds or [args.seed]   # None: each file's own seed
     failed = 0
     for path in paths:
-        out = run_scenario(path)
-        if out.passed:
-            print(f"ok    {path}  {out.name}")
-        else:
-            failed += 1
-            print(f"FAIL  {path}  {out.name}")
-            print(out.report.render(), file=sys.stderr)
+        outs = run_seeds(path, seeds)
+        bad = [o for o in outs if not o.passed]
+        tried = f"  (seed {seeds[0]})" if seeds != [None] and len(seeds) == 1 else ""
+        if len(seeds) > 1:
+            tried = f"  ({len(seeds)} seeds)" if not bad else \
+                f"  (fails with seed {', '.join(str(o.seed) for o in bad)} of {len(outs)})"
+        if not bad:
+            print(f"ok    {path}  {outs[0].name}{tried}")
+            continue
+        failed += 1
+        print(f"FAIL  {path}  {outs[0].name}{tried}")
+        first = bad[0]
+        shown = f"with seed {first.seed}:\n" if len(seeds) > 1 and first.seed is not None else ""
+        print(shown + first.report.render(), file=sys.stderr)
     print(f"{len(paths) - failed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+def _seed_range(text: str) -> list[int]:
+    """`--seeds 1..20` (or `3,7,12`, or both: `1..5,9`): the seeds, in order."""
+    seeds: list[int] = []
+    one = _bounded(0, MAX_SEED)
+    for part in text.split(","):
+        lo, dots, hi = part.partition("..")
+        try:
+            span = range(one(lo), one(hi) + 1) if dots else [one(part)]
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"\"{part}\" is not a seed or a range of seeds: write A..B "
+                                             "(1..20) or A,B,C") from None
+        if len(seeds) + len(span) > MAX_CHECK_SEEDS:
+            raise argparse.ArgumentTypeError(f"at most {MAX_CHECK_SEEDS:,} seeds")
+        seeds.extend(span)
+    if not seeds:
+        raise argparse.ArgumentTypeError(f"no seed in \"{text}\": write A..B (1..20) or A,B,C")
+    return seeds
 
 
 def cmd_render(args) -> int:
@@ -505,6 +533,12 @@ def parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("check", help="run scenario files (a file or a folder of them)")
     c.add_argument("files", nargs="+")
+    cs = c.add_mutually_exclusive_group()
+    cs.add_argument("--seed", type=_bounded(0, MAX_SEED),
+                    help="play each scenario with this seed instead of its own (0 to 2**63-1)")
+    cs.add_argument("--seeds", type=_seed_range,
+                    help=f"play each scenario with each of these seeds: 1..20, or 3,7,12 (at most "
+                         f"{MAX_CHECK_SEEDS:,})")
     c.set_defaults(fn=cmd_check)
 
     rd = sub.add_parser("render", help="draw a board, or the table of a game record or scenario, as SVG")

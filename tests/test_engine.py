@@ -187,7 +187,9 @@ def test_a_rule_error_points_at_the_sub_expression_that_failed(tmp_path):
     assert not out.passed
     text = out.report.render()
     # `at(grid, slot + 5)` is none: the error is at the call that cannot take it, not at the `let`
-    assert f"{scenario}:8:17: a value is `none` here" in text and "(in rule `situation`)" in text
+    # reported at the situation's own line (E404), the rule named in the hint
+    assert f"{scenario}:8:17: error[E404]: rule error: a value is `none` here" in text, text
+    assert "(in rule `situation`)" in text
 
 
 def test_replay_works_from_another_folder(tmp_path, monkeypatch, capsys):

@@ -175,9 +175,28 @@ class Checker:
             self.error("E142", "a scenario's situation cannot wait for a decision", block,
                        "arrange the table with statements; script the decisions under `script:`")
 
-    def expectation(self, expr: n.Expr) -> None:
+    def expectation(self, expr: n.Expr, names: dict[str, str] | None = None) -> None:
+        """A scenario's condition; `names`: the values it remembered so far, by type."""
         self._unit(None)
-        self.want(expr, Scope({}, "scenario"), BOOL, "an expectation", loose=True)
+        self.want(expr, self._scenario(names), BOOL, "an expectation", loose=True)
+
+    def scenario_value(self, expr: n.Expr, names: dict[str, str] | None = None) -> str:
+        """A value a scenario remembers (its type), or the seat it expects to decide."""
+        self._unit(None)
+        return self.expr(expr, self._scenario(names))
+
+    def _scenario(self, names: dict[str, str] | None) -> Scope:
+        return Scope({k: Local(k, t) for k, t in (names or {}).items()}, "scenario")
+
+    def scenario_name(self, name: str) -> str | None:
+        """Why a scenario cannot `remember` a value under this name, or None when it can."""
+        if name in keywords():
+            return f"`{name}` is a word of the rule language, not a name"
+        if name.startswith("__"):
+            return f"`{name}`: names starting with `__` are the engine's"
+        if name in self.sym.global_names():
+            return f"`{name}` is a name of the game: a remembered value would hide it"
+        return None
 
     def _unit(self, key: str | None) -> None:
         self._current = key
@@ -976,11 +995,13 @@ class Checker:
     def builtin_call(self, e: n.Call, b: Builtin, sc: Scope) -> str:
         """Arity and argument types from the built-in's signature, with `T` bound by its uses."""
         e.ref = Ref("builtin", b.name, b)
-        if len(e.args) != len(b.params):
+        required = sum(not p.optional for p in b.params)
+        if not required <= len(e.args) <= len(b.params):
             for a in e.args:
                 self.expr(a, sc)
-            shown = ", ".join(p.type for p in b.params)
-            self.error("E124", f"`{b.name}` takes {len(b.params)} argument(s), got {len(e.args)}", e,
+            shown = ", ".join(f"[{p.type}]" if p.optional else p.type for p in b.params)
+            count = str(required) if required == len(b.params) else f"{required} to {len(b.params)}"
+            self.error("E124", f"`{b.name}` takes {count} argument(s), got {len(e.args)}", e,
                        f"{b.name}({shown})")
             return b.returns or ANY
         errors = self.report.errors

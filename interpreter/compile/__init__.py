@@ -10,13 +10,17 @@ from __future__ import annotations
 
 from ..check.checker import check
 from ..lang.diagnostics import Report
-from .flow import Compiler
+from .flow import Compiler, Hooks
 
 
-def make_compiler(rs, n_seats: int, report: Report | None = None, situation=None) -> Compiler | None:
-    """Check (once per ruleset) and compile for `n_seats`; the compiler stays usable for more
+def make_compiler(rs, n_seats: int, report: Report | None = None, hooks: Hooks | None = None,
+                  situation=None) -> Compiler | None:
+    """Check (once per ruleset) and compile for `n_seats`, with what a scenario adds (`hooks`;
+    `situation=` alone is short for `Hooks(situation=...)`); the compiler stays usable for more
     expressions (a scenario's expectations). None when anything is wrong (see `report`)."""
     report = report if report is not None else Report()
+    if situation is not None and hooks is None:
+        hooks = Hooks(situation=situation)
     players = rs.game.game.players
     if not players.min <= n_seats <= players.max:
         count = str(players.min) if players.min == players.max else f"{players.min}-{players.max}"
@@ -27,20 +31,22 @@ def make_compiler(rs, n_seats: int, report: Report | None = None, situation=None
     checked = check(rs, report)
     if checked is None:
         return None
-    if situation is not None:
+    if hooks is not None:
         errors = report.errors
         assert checked.checker is not None
-        checked.checker.situation(situation)
+        for block in (hooks.before_setup, hooks.situation):
+            if block is not None:
+                checked.checker.situation(block)
         if report.errors > errors:
             return None
     compiler = Compiler(rs, checked, n_seats)
-    compiler.build(situation)
+    compiler.build(hooks)
     return compiler
 
 
-def compile_ruleset(rs, n_seats: int, report: Report | None = None, situation=None):
-    c = make_compiler(rs, n_seats, report, situation)
+def compile_ruleset(rs, n_seats: int, report: Report | None = None, hooks: Hooks | None = None):
+    c = make_compiler(rs, n_seats, report, hooks)
     return None if c is None else c.plan
 
 
-__all__ = ["compile_ruleset", "make_compiler", "Compiler"]
+__all__ = ["compile_ruleset", "make_compiler", "Compiler", "Hooks"]

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import ast
 import copy
+from dataclasses import dataclass
 
 from ..check.checker import Checked, Ref, may_wait
-from ..engine.plan import (CALL, CHOOSE, EXEC, FOR_INIT, FOR_NEXT, HALT, JMP, JMPF, RET, SIMUL, TRACE,
+from ..check.symbols import BUILTIN_EVENTS
+from ..engine.plan import (CALL, CHOOSE, EXEC, FOR_INIT, FOR_NEXT, HALT, JMP, JMPF, RET, SIMUL, STOP, TRACE,
                            Alternative, ChooseSpec, Plan)
 from ..lang import nodes as n
 from ..lang import unparse
@@ -85,6 +87,18 @@ def _bound_in(stmts: list[n.Stmt]) -> set[int]:
     return out
 
 
+@dataclass
+class Hooks:
+    """What a scenario adds to the game it compiles: blocks run before and after the game's
+    `setup`, the number of the first round its first phase of rounds plays, and `STOP`
+    instructions after each step and after the triggers of each of the game's own events (a
+    scenario may stop the machine there)."""
+    before_setup: n.Block | None = None
+    situation: n.Block | None = None
+    first_round: int = 1
+    stops: bool = False
+
+
 class Compiler(Lowerer):
     def __init__(self, rs, checked: Checked, n_seats: int):
         plan = layout(rs, checked, n_seats)
@@ -94,12 +108,14 @@ class Compiler(Lowerer):
         self._procs: dict[str, object] = {}
         self._trigs: dict[str, object] = {}
         self._returns = False  # compiling a procedure that waits: its `return`s are machine code
+        self.hooks = Hooks()
         plan.codegen = self.cg
 
     # ---- the whole game ----------------------------------------------------------------------
 
-    def build(self, situation: n.Block | None = None) -> Plan:
+    def build(self, hooks: Hooks | None = None) -> Plan:
         p = self.plan
+        self.hooks = hooks = hooks or Hooks()
         for name in self.rules.functions:
             self.functions[name] = self.cg.fresh(ident("f", name))
         for name, fd in self.rules.functions.items():
@@ -109,10 +125,12 @@ class Compiler(Lowerer):
         for tr in self.rules.triggers:
             self.trigger_fn(tr)
         em = _Emitter()
+        if hooks.before_setup is not None:
+            self.rule_block(hooks.before_setup, "before_setup", em)
         if self.rules.setup is not None:
             self.rule_block(self.rules.setup, "setup", em)
-        if situation is not None:
-            self.rule_block(situation, "situation", em)
+        if hooks.situation is not None:
+            self.rule_block(hooks.situation, "situation", em)
         if self.rules.records:
             self._records(em)
         self.emit_code("game_start", em, (None, "game"))
@@ -376,6 +394,8 @@ class Compiler(Lowerer):
                 em.emit(EXEC, (tr.loc, rule), _run_trigger(target, args))
             else:
                 em.emit(CALL, w, target, names, args)
+        if self.hooks.stops and event in BUILTIN_EVENTS:
+            em.emit(STOP, w, f"event:{event}")
 
     def decider_fn(self, s: n.Choose, rule: str, decider):
         if s.by is not None:
@@ -479,7 +499,9 @@ class Compiler(Lowerer):
                 st.trace.append(("round", rule, str(loc) if loc else "", st.g["round"],
                                  {k.name: k.positions(st) for k in kinds}))
 
-        em.emit(EXEC, w, lambda st, env: st.g.__setitem__("round", 0))
+        # the first phase of rounds starts at the round a scenario asked for (`Hooks`)
+        first, self.hooks.first_round = self.hooks.first_round - 1, 1
+        em.emit(EXEC, w, lambda st, env: st.g.__setitem__("round", first))
         top = em.emit(EXEC, w, next_round)
         self.emit_code("round_start", em, w)
         slot = f"__order{top}"
@@ -498,6 +520,8 @@ class Compiler(Lowerer):
                 jf = em.emit(JMPF, (step.cond.loc, srule), None, None)
             if step.body is not None:
                 self.rule_block(step.body, srule, em, decider)
+            if self.hooks.stops:
+                em.emit(STOP, (step.loc, srule), f"step:{step.id}")
             if jf is not None:
                 em.set(jf, JMPF, (step.cond.loc, srule), self.value_fn(step.cond, srule), em.here())
         self.emit_code("turn_end", em, w)
@@ -546,8 +570,8 @@ def _run_trigger(fn, args):
     return lambda st, env: fn(st, *[a(st, env) for a in args])
 
 
-def compile_checked(rs, checked: Checked, n_seats: int, situation: n.Block | None = None) -> Plan:
-    return Compiler(rs, checked, n_seats).build(situation)
+def compile_checked(rs, checked: Checked, n_seats: int, hooks: Hooks | None = None) -> Plan:
+    return Compiler(rs, checked, n_seats).build(hooks)
 
 
-__all__ = ["Compiler", "compile_checked", "Plan"]
+__all__ = ["Compiler", "Hooks", "compile_checked", "Plan"]

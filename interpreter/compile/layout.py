@@ -62,6 +62,14 @@ def layout(rs, checked: Checked, n_seats: int) -> Plan:
             p.pile_owner.append(owner)
             p.pile_scope.append(scope)
             p.n_piles += 1
+    # one more pile, which no rule can name: cards a scenario set aside, out of the game (`set_pile`)
+    p.aside = p.n_piles
+    p.pile_names.append("(set aside)")
+    p.pile_decl.append("__aside")
+    p.pile_visible.append("nobody")
+    p.pile_owner.append(None)
+    p.pile_scope.append("game")
+    p.n_piles += 1
     p.unseen_piles = frozenset(i for i, vis in enumerate(p.pile_visible) if vis == "nobody")
     for name, pile in g.piles.items():
         if pile.refill_from is not None:

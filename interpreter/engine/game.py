@@ -49,9 +49,11 @@ def reading(st, read):
 
 
 class Game:
-    def __init__(self, plan, seed: int, trace: bool = False, carried: dict | None = None):
+    def __init__(self, plan, seed: int, trace: bool = False, carried: dict | None = None,
+                 watch: vm.Watch | None = None):
         """`carried`: what the previous game of a series handed on (`Game.carried()`), in place
-        before the setup runs."""
+        before the setup runs. `watch`: what a scenario watches for (forced choices asked, a place
+        to stop at)."""
         self.plan = plan
         self.seed = seed
         st = State(plan, seed)
@@ -64,6 +66,7 @@ class Game:
         if trace:
             st.trace = []
         st.frames = [[plan.main, 0, {}]]
+        st.watch = watch
         self.st = st
         self.sub: State | None = None     # a seat's private copy while it commits
         self.answers: list[int] = []      # every decision taken, in order: the game record
@@ -93,11 +96,26 @@ class Game:
             sub.simul = None
             sub.feed = None
             sub.trace = None
+            if st.watch is not None and st.watch.forced:  # a seat's forced choices are asked too
+                sub.watch = vm.Watch(forced=True)
             local = dict(sim.env)
             local[sim.var] = sim.seats[sim.idx]
             sub.frames = [[sim.body, 0, local]]
             self.sub = sub
             vm.run(sub)
+
+    @property
+    def stopped(self) -> str | None:
+        """Where the game stopped for a scenario (`Watch.stop`), or None."""
+        w = self.st.watch
+        return None if w is None else w.stopped
+
+    def play_on(self, stop: str | None = None) -> None:
+        """Go on from where a scenario stopped the game: up to the next decision, or until it
+        passes the place `stop` (then `stopped` says so)."""
+        w = self.st.watch
+        w.stopped, w.stop = None, stop
+        self._advance()
 
     @property
     def over(self) -> bool:
@@ -124,7 +142,8 @@ class Game:
             raise ValueError(f"option {pick} is not one of 0..{len(opts) - 1}")
         self.answers.append(pick)
         if self.sub is not None:
-            self.st.simul.answers.append((pick, opts[pick]))
+            if len(opts) > 1:  # a single option (asked only when a scenario watches) is taken at the reveal
+                self.st.simul.answers.append((pick, opts[pick]))
             if self.st.trace is not None:
                 self.st.trace.append(("commit", spec.rule, str(spec.loc) if spec.loc else "",
                                       spec.seat(st, _env), "(hidden until revealed)", len(opts)))
@@ -155,6 +174,8 @@ class Game:
         owners = st.values("owner")
         piles = {}
         for pid, cards in enumerate(st.piles):
+            if pid == p.aside:
+                continue  # out of the game
             vis = p.pile_visible[pid]
             owner = p.pile_owner[pid]
             scope = p.pile_scope[pid]

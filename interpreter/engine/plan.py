@@ -7,7 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 # Machine instructions: tuples (op, where, ...); `where` is (Loc, rule id) for errors and traces.
-EXEC, JMP, JMPF, FOR_INIT, FOR_NEXT, CHOOSE, CALL, RET, SIMUL, TRACE, HALT = range(11)
+# STOP (a place a scenario may stop at: after a step, after an event's triggers) is compiled only
+# for scenarios that ask for it.
+EXEC, JMP, JMPF, FOR_INIT, FOR_NEXT, CHOOSE, CALL, RET, SIMUL, TRACE, HALT, STOP = range(12)
 
 
 @dataclass
@@ -54,6 +56,7 @@ class Plan:
     pile_scope: list = field(default_factory=list)       # per pile id: game/seat/piece/board name
     pile_base: dict = field(default_factory=dict)        # declared name -> first pile id
     refill: dict = field(default_factory=dict)           # pile id -> pile id
+    aside: int = -1                                      # the pile of cards set aside (out of the game)
     # cards
     card_types: list = field(default_factory=list)       # type ids
     card_names: list = field(default_factory=list)       # what players read for each type

@@ -63,7 +63,7 @@ class Belief:
 
 class State:
     __slots__ = ("plan", "piles", "where", "up", "mine", "cards_mine", "g", "v", "bd", "rng", "frames",
-                 "pending", "trace", "ended", "steps", "feed", "simul", "believe")
+                 "pending", "trace", "ended", "steps", "feed", "simul", "believe", "watch")
 
     def __init__(self, plan, seed: int):
         self.plan = plan
@@ -88,6 +88,7 @@ class State:
         self.feed: list | None = None   # answers replayed at a reveal (commit-then-reveal)
         self.simul: Any = None
         self.believe: Belief | None = None   # a bot's lookahead copy (see `Belief`)
+        self.watch: Any = None   # what a scenario watches for (`vm.Watch`); a copy is not watched
 
     def _copy(self, share_cards: bool) -> "State":
         """A new state with this one's table: its variables and boards copied, its cards copied
@@ -135,6 +136,7 @@ class State:
         c.trace = None if self.trace is None else self.trace[:]
         c.feed = None if self.feed is None else self.feed[:]
         c.simul = None if self.simul is None else self.simul.clone()
+        c.watch = None
         return c
 
     def scratch(self, believe: random.Random) -> "State":
@@ -150,6 +152,7 @@ class State:
         c.trace = None
         c.feed = None
         c.simul = None
+        c.watch = None
         return c
 
     def values(self, name: str) -> list:

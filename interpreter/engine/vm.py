@@ -2,13 +2,14 @@
 
 Frames are `[code, pc, env]`; the state holds them, so a game stopped at a decision is plain
 data. `run` returns when a decision is pending (`st.pending`), when a `simultaneously` block
-needs its commits (`st.simul`), or when the game is over (no frames left).
+needs its commits (`st.simul`), when the game is over (no frames left), or where a scenario
+asked it to stop (`Watch`).
 """
 from __future__ import annotations
 
 from ..lang.errors import EndGame, GameTooLong, RuleError
 from .boundary import fail
-from .plan import CALL, CHOOSE, EXEC, FOR_INIT, FOR_NEXT, HALT, JMP, JMPF, RET, SIMUL, TRACE
+from .plan import CALL, CHOOSE, EXEC, FOR_INIT, FOR_NEXT, HALT, JMP, JMPF, RET, SIMUL, STOP, TRACE
 
 
 class SimulRun:
@@ -29,6 +30,19 @@ class SimulRun:
         c = SimulRun(self.seats, self.var, self.body, self.env)
         c.idx, c.answers, c.done = self.idx, self.answers[:], self.done
         return c
+
+
+class Watch:
+    """What a scenario watches a game for (`State.watch`): with `forced`, a choice with a single
+    option is asked like any other; with `stop`, the machine stops right after the place of that
+    name (a `STOP` instruction: "step:ID" or "event:NAME") and says so in `stopped`."""
+
+    __slots__ = ("forced", "stop", "stopped")
+
+    def __init__(self, forced: bool = False, stop: str | None = None):
+        self.forced = forced
+        self.stop = stop
+        self.stopped: str | None = None
 
 
 def _end_feed(st, env):
@@ -82,15 +96,17 @@ def run(st, EXEC=EXEC, JMPF=JMPF, FOR_NEXT=FOR_NEXT, JMP=JMP, CHOOSE=CHOOSE, CAL
                     opts = spec.list_options(st, env)
                     if not opts:
                         raise RuleError("no option of this choice is allowed here")
-                    if len(opts) == 1:
-                        pick = 0
+                    if len(opts) == 1 and (st.watch is None or not st.watch.forced or st.feed is not None):
+                        pick = 0  # taken at once (at a reveal too: a commitment never records it)
                     elif st.feed:
                         pick, committed = st.feed.pop(0)
                         if pick >= len(opts) or opts[pick] != committed:
                             _recommit(st, spec, opts, env, pick, committed)
                     elif spec.seat(st, env) is None:
-                        raise RuleError("nobody is to make this choice: its seat is none",
-                                        spec.loc, spec.rule)
+                        if len(opts) > 1:
+                            raise RuleError("nobody is to make this choice: its seat is none",
+                                            spec.loc, spec.rule)
+                        pick = 0
                     else:
                         fr[1] = pc
                         st.pending = (spec, opts, env)
@@ -159,6 +175,14 @@ def run(st, EXEC=EXEC, JMPF=JMPF, FOR_NEXT=FOR_NEXT, JMP=JMP, CHOOSE=CHOOSE, CAL
                     frames.clear()
                     st.ended = True
                     return
+                elif op == STOP:
+                    w = st.watch
+                    pc += 1
+                    if w is not None and w.stop == ins[2]:
+                        w.stop = None
+                        w.stopped = ins[2]
+                        fr[1] = pc
+                        return
         except EndGame:
             frames.clear()
             st.ended = True

@@ -265,12 +265,29 @@ class ScenarioInfo(Strict):
     ruling: Text | None = Field(None, description="the ruling in docs/rulings.md it pins, if any")
 
 
+class OptionsCheck(Strict):
+    contains: list[Text] = Field(default_factory=list,
+                                 description="labels that must be among the options offered now (any order)")
+    excludes: list[Text] = Field(default_factory=list, description="labels that must not be offered now")
+
+
 class ScriptItem(Strict):
-    choose: Text | None = Field(None, description="the label of the option to pick")
+    step: Id | None = Field(None, description="play on until this step has run, and check the table right "
+                                              "after it (not at the next decision)")
+    event: Name | None = Field(None, description="play on until the triggers of this event of the game "
+                                                 "(round_start, turn_end, ...) have run, then check")
+    remember: dict[Name, Code] | None = Field(
+        None, description="values to keep under these names: conditions from here on can use them")
     expect: Code | None = Field(None, description="a condition that must hold now")
-    expect_options: list[Text] | None = Field(None, description="the labels offered now, exactly")
+    expect_seat: Annotated[int, Field(ge=1)] | Code | None = Field(
+        None, description="the seat that decides now: its number, or an expression giving a seat or a number")
+    expect_options: list[Text] | OptionsCheck | None = Field(
+        None, description="the labels offered now, exactly and in order; or {contains: [..], excludes: [..]}")
+    real_table: bool = Field(False, description="the conditions of this item read the real table, where no "
+                                                "commitment of a running `simultaneously` block is revealed "
+                                                "yet (default: the copy of the seat committing now)")
+    choose: Text | None = Field(None, description="the label of the option to pick")
     expect_error: Text | None = Field(None, description="the text of the rule error raised now")
-    expect_seat: int | None = Field(None, ge=1, description="the seat number that decides now")
 
 
 class ScenarioFile(Strict):
@@ -289,7 +306,14 @@ class ScenarioFile(Strict):
         None, description="what the previous game of a series handed on (the game's `carry:`), in place "
                           "before the setup: {seat: {VAR: [value per seat]}, game: {VAR: value}, "
                           "piles: {PILE: [[card type ids] per seat]}}")
+    round: int = Field(1, ge=1, le=100_000, description="the number of the first round played (the first "
+                                                        "phase of rounds starts there)")
+    before_setup: Code | None = Field(None, description="a block run before the game's setup, to arrange "
+                                                        "what setup deals or draws from")
     situation: Code | None = Field(None, description="a block run after setup to arrange the table")
+    forced: Literal["take", "ask"] = Field(
+        "take", description="`take`: a choice with a single option is taken at once; `ask`: it is asked like "
+                            "any other, so the script chooses it (and can check the table before)")
     script: list[ScriptItem] = Field(default_factory=list)
     expect: list[Code] = Field(default_factory=list, description="conditions true at the end")
     until: Literal["script", "end"] = Field(

@@ -49,6 +49,7 @@ class Diagnostic:
     loc: Loc | None = None
     hint: str | None = None
     severity: str = "error"
+    notes: tuple[str, ...] = ()   # what was found, a line each (a scenario's values), before the hint
 
     def render(self, sources: dict[str, str] | None = None,
                lines: dict[str, list[str] | None] | None = None) -> str:
@@ -59,6 +60,7 @@ class Diagnostic:
         snippet = _snippet(self.loc, sources, lines)
         if snippet:
             out.append(snippet)
+        out.extend(f"  = note: {note}" for note in self.notes)
         if self.hint:
             out.append(f"  = hint: {self.hint}")
         return "\n".join(out)
@@ -109,8 +111,9 @@ class Report:
 
     items: list[Diagnostic] = field(default_factory=list)
 
-    def add(self, code: str, message: str, loc: Loc | None = None, hint: str | None = None) -> None:
-        self.items.append(Diagnostic(code, message, loc, hint))
+    def add(self, code: str, message: str, loc: Loc | None = None, hint: str | None = None,
+            notes: tuple[str, ...] = ()) -> None:
+        self.items.append(Diagnostic(code, message, loc, hint, notes=notes))
 
     def warn(self, code: str, message: str, loc: Loc | None = None, hint: str | None = None) -> None:
         """Something that is allowed but most likely not what the author meant (said once, however

@@ -18,6 +18,7 @@ from typing import Any, Callable
 class Param:
     type: str
     what: str               # what the argument is, for error messages: "the pile `top` looks at"
+    optional: bool = False  # may be left out (only at the end): `run` then has a default for it
 
 
 @dataclass
@@ -63,8 +64,9 @@ class _NotConst:
 NOT_CONST: Any = _NotConst()
 
 
-def builtin(name: str, params: list[tuple[str, str]], returns: str | None, doc: str = "", **kw):
-    """A decorator declaring the function below it as built-in `name`."""
+def builtin(name: str, params: list[tuple], returns: str | None, doc: str = "", **kw):
+    """A decorator declaring the function below it as built-in `name`; a parameter is (type,
+    what) or (type, what, True) for one that may be left out."""
     def wrap(fn):
-        return Builtin(name, tuple(Param(t, w) for t, w in params), returns, fn, doc, **kw)
+        return Builtin(name, tuple(Param(*p) for p in params), returns, fn, doc, **kw)
     return wrap

@@ -161,43 +161,85 @@ def _abs(st, k):
 
 # ---- effects: statements that set the table (scenarios use them to arrange a situation) ----
 
+_FACES = {"face up": True, "face down": False}
+
+
+def _where_else(st, cards: list[int]) -> str:
+    """Where these cards lie, pile by pile, for a person: `hand(seat 1) (2), column(3)`."""
+    count: dict[int, int] = {}
+    for c in cards:
+        count[st.where[c]] = count.get(st.where[c], 0) + 1
+    return ", ".join(st.plan.pile_label(p) + (f" ({k})" if k > 1 else "") for p, k in sorted(count.items()))
+
+
+def _missing(st, name: str, dest: int, tname: str, wanted: int, have: int, others: list[int]) -> str:
+    """Why `set_pile`/`stack_pile` cannot find a card of type `tname`: where the others are."""
+    plan = st.plan
+    ti = plan.card_types.index(tname)
+    homes = ", ".join(dict.fromkeys(plan.pile_label(plan.card_start[k])
+                                    for k, t in enumerate(plan.card_type) if t == ti))
+    found = f"only {have} {'is' if have == 1 else 'are'}" if have else "none is"
+    text = (f"`{name}` wants {wanted} `{tname}` in {plan.pile_label(dest)}, but {found} there or in "
+            f"{homes}, where they start")
+    if not others:
+        return text + f"; the game has {have}"
+    return text + (f"; the others are in {_where_else(st, others)}: move them first, or arrange that pile "
+                   "first")
+
+
 def _arranger(name: str, exact: bool, doc: str):
     """set_pile(pile, ["type", ...]): the pile holds exactly these cards, bottom to top;
     stack_pile(pile, [...]): these cards go on top of what the pile holds (the last is the top).
+    Both lay them face up, or as a third argument says ("face down").
 
-    Named cards are taken from wherever they are, preferring the pile itself, then the pile
-    their card started in. With set_pile, cards already there go back where they started.
+    A card is taken from the pile itself, else from the pile it started in, else from the cards
+    set aside; never from another pile (a hand, a discard), which would change that pile without
+    a word: a card that is only there is a rule error saying where it is. With set_pile, cards
+    the pile held that are not named go back to the pile they started in, or, when that is this
+    pile, are set aside: out of the game, where no rule sees them.
     """
     @builtin(name, [(PILE, f"the pile `{name}` fills"),
-                    ("list[text]", f"the card types `{name}` puts there")],
+                    ("list[text]", f"the card types `{name}` puts there"),
+                    (TEXT, f"how `{name}` lays the cards: \"face up\" (if left out) or \"face down\"", True)],
              None, doc)
-    def arrange(st, dest, names):
+    def arrange(st, dest, names, face="face up"):
         plan = st.plan
+        if face not in _FACES:
+            raise RuleError(f"`{name}` lays cards \"face up\" or \"face down\", not \"{face}\"")
+        owner = plan.pile_owner[dest]
         taken: list[int] = []
+        chosen: set[int] = set()
         for tname in names:
             if tname not in plan.card_types:
                 raise RuleError(f"no card type `{tname}`")
             ti = plan.card_types.index(tname)
-            candidates = [k for k, t in enumerate(plan.card_type) if t == ti and k not in taken]
-            candidates.sort(key=lambda k: (st.where[k] != dest, st.where[k] != plan.card_start[k]))
-            if not candidates:
-                raise RuleError(f"every card of type `{tname}` is already placed")
-            taken.append(candidates[0])
+            cards = [k for k, t in enumerate(plan.card_type) if t == ti and k not in chosen]
+            # this pile's own first, then those in their starting pile (one of the same seat or
+            # piece as this pile first), then those set aside
+            free = [k for k in cards if st.where[k] in (dest, plan.card_start[k], plan.aside)]
+            free.sort(key=lambda k: (st.where[k] != dest, st.where[k] == plan.aside,
+                                     plan.pile_owner[plan.card_start[k]] != owner))
+            if not free:
+                raise RuleError(_missing(st, name, dest, tname, names.count(tname),
+                                         sum(1 for k in taken if plan.card_type[k] == ti), cards))
+            taken.append(free[0])
+            chosen.add(free[0])
         if exact:
             for card in st.piles[dest][:]:
-                if card not in taken:
+                if card not in chosen:
                     home = plan.card_start[card]
-                    if home == dest:
-                        raise RuleError(f"`{name}` cannot empty the pile where cards start; use `stack_pile`")
-                    st.move(card, home)
+                    st.move(card, plan.aside if home == dest else home)
+        up = _FACES[face]
         for card in taken:
-            st.move(card, dest, True)
+            st.move(card, dest, up)
     return arrange
 
 
 CORE: list[Builtin] = [
     _size, _top, _bottom, _cards, _sum, _extreme("min", min), _extreme("max", max), _any, _all,
     _count, _first, _last, _distinct, _shuffled, _reversed, _sorted_by, _seat, _piece, _abs,
-    _arranger("set_pile", True, "the pile holds exactly cards of these types, bottom to top, face up"),
-    _arranger("stack_pile", False, "cards of these types go on top of the pile, face up, in this order"),
+    _arranger("set_pile", True, "the pile holds exactly cards of these types, bottom to top, face up (or as "
+                                "the third argument says: \"face down\")"),
+    _arranger("stack_pile", False, "cards of these types go on top of the pile in this order, face up (or as "
+                                   "the third argument says: \"face down\")"),
 ]

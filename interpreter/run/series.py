@@ -151,7 +151,8 @@ class Series:
         report = Report()
         folder = find_ruleset(game)
         if folder is None or not folder.is_dir():
-            report.add("E001", f"no ruleset `{shown(game)}`", None, "give a ruleset: a folder name under rulesets/, or a path")
+            report.add("E001", f"no ruleset `{shown(game)}`", None,
+                       "give a ruleset: a folder name under rulesets/, or a path")
             raise RulesetError(report)
         legs, standings, name = season_legs(folder, season, seed, report)
         if not report.ok:
