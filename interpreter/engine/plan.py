@@ -18,6 +18,8 @@ class Alternative:
     # The option's block as plain functions fn(st, env), when it is only that (no decision,
     # no branch in machine code): a bot can play it without the machine. None otherwise.
     effects: list | None = None
+    key: str = ""            # what the statistics call it: `CHOICE > OPTION` (see `Tally`)
+    cards: bool = False      # it ranges over cards (the card's type is counted too)
 
 
 @dataclass
@@ -91,6 +93,8 @@ class Plan:
     carry_game: list = field(default_factory=list)
     carry_piles: list = field(default_factory=list)
     records: dict = field(default_factory=dict)          # name -> fn(st, env)
+    progress: object = None                              # fn(st, env) with `seat` bound, or None
+    metrics: dict = field(default_factory=dict)          # name -> fn(st, env), read at the end
     shown: dict = field(default_factory=dict)            # name -> fn(st, env) with `piece` bound
     evaluate: object = None                              # fn(st, env) with `seat` bound, or None
     evaluate_loc: object = None

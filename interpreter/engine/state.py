@@ -63,7 +63,7 @@ class Belief:
 
 class State:
     __slots__ = ("plan", "piles", "where", "up", "mine", "cards_mine", "g", "v", "bd", "rng", "frames",
-                 "pending", "trace", "ended", "steps", "feed", "simul", "believe")
+                 "pending", "trace", "ended", "steps", "feed", "simul", "believe", "tally")
 
     def __init__(self, plan, seed: int):
         self.plan = plan
@@ -88,6 +88,7 @@ class State:
         self.feed: list | None = None   # answers replayed at a reveal (commit-then-reveal)
         self.simul: Any = None
         self.believe: Belief | None = None   # a bot's lookahead copy (see `Belief`)
+        self.tally: Any = None   # what the engine counts when asked (`tally.Tally`); never in a copy
 
     def _copy(self, share_cards: bool) -> "State":
         """A new state with this one's table: its variables and boards copied, its cards copied
@@ -111,6 +112,7 @@ class State:
         c.bd = plan.clone_bd(self.bd)
         c.ended = self.ended
         c.steps = self.steps
+        c.tally = None
         return c
 
     def clone(self, believe: random.Random | None = None) -> "State":
