@@ -95,7 +95,20 @@ def test_counts_add_up():
     assert sum(options.values()) == counts["steps.player_plays"]
     for key, n in options.items():   # and each option over cards counts the card it took
         assert sum(v for k, v in counts.items() if k.startswith(key + " > ")) == n
+    play_key = 'steps.player_plays > "play {c.colour}" > '
+    played = {k.rsplit(" > ", 1)[1] for k in counts if k.startswith(play_key)}
+    assert played and played <= {"red", "blue", "green", "yellow", "purple"}   # the cards' type ids
     assert counts["triggers.pit_stops_end"] == g.result()["rounds"]
+    # an option over numbers counts each number taken (the squares a car drove onto)
+    g = Game(load("tilerace", ["quick"]).plan(2), 3, tally="counts")
+    play(g, [RandomAgent(f"t/{s}") for s in range(2)])
+    counts = g.st.tally.counts
+    drive = 'steps.move > "drive onto {tile_label(table, n)}"'
+    reveal = 'steps.move > "reveal {tile_label(table, n)} and drive onto it"'
+    for key in (drive, reveal):
+        values = {k.rsplit(" > ", 1)[1]: v for k, v in counts.items() if k.startswith(key + " > ")}
+        assert all(v.isdigit() for v in values) and sum(values.values()) == counts.get(key, 0)
+    assert counts[reveal] > 0
 
 
 def test_a_bots_look_ahead_and_secret_commitments_count_nothing():

@@ -21,7 +21,7 @@ from ..engine.plan import (CALL, CHOOSE, EXEC, FOR_INIT, FOR_NEXT, HALT, JMP, JM
 from ..lang import nodes as n
 from ..lang import unparse
 from ..lang.errors import GameTooLong, RoundLimit
-from ..lang.types import CARD, PILE, iterable_elem
+from ..lang.types import BOOL, CARD, INT, PIECE, PILE, SEAT, TEXT, iterable_elem
 from . import pyast as P
 from .codegen import Codegen, ident
 from .layout import layout
@@ -432,7 +432,7 @@ class Compiler(Lowerer):
                     body.append(P.place(add, opt.loc))
             alt = Alternative(self.value_fn(opt.label, rule), opt.var, em.here(),
                               key=f"{choice} > {opt.name_tag or unparse.expr(opt.label)}",
-                              cards=opt.source is not None and iterable_elem(opt.source.typ) == CARD)
+                              of=_counted_type(opt.source))
             alts.append(alt)
             self.block_code(opt.body, rule, em, loops, machine_loops, decider)
             jumps.append(em.emit(JMP, (s.loc, rule), None))
@@ -550,6 +550,12 @@ class Compiler(Lowerer):
 
 def _const(v):
     return lambda st, env: v
+
+
+def _counted_type(source: n.Expr | None) -> str | None:
+    """The type of what an option ranges over, when statistics count the option by its value."""
+    t = iterable_elem(source.typ) if source is not None else None
+    return t if t in (CARD, PIECE, SEAT, INT, TEXT, BOOL) else None
 
 
 def _counter(name: str):

@@ -19,7 +19,8 @@ class Alternative:
     # no branch in machine code): a bot can play it without the machine. None otherwise.
     effects: list | None = None
     key: str = ""            # what the statistics call it: `CHOICE > OPTION` (see `Tally`)
-    cards: bool = False      # it ranges over cards (the card's type is counted too)
+    of: str | None = None    # the type it ranges over (a card, piece, seat, number, text, bool),
+                             # counted with the option (a card by its type)
 
 
 @dataclass

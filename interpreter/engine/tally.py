@@ -1,7 +1,7 @@
 """What the engine notes in a game when it is asked to (`Game(..., tally=...)`), for the
-statistics a designer reads: how often each rule, named statement, option and card fired or was
-chosen, which options each seat chose, and each seat's progress (the game's `progress:`) once a
-round.
+statistics a designer reads: how often each rule, named statement and option fired or was
+chosen (an option with what it took: a card by its type, a piece, a seat, a number), which
+options each seat chose, and each seat's progress (the game's `progress:`) once a round.
 
 Counting costs nothing when not asked: the machine only tests `st.tally is not None` where a
 rule starts, a named statement runs, a choice is taken and a round begins. A copy of the table
@@ -9,6 +9,9 @@ rule starts, a named statement runs, a choice is taken and a round begins. A cop
 real table takes it.
 """
 from __future__ import annotations
+
+from ..lang.show import show
+from ..lang.types import CARD
 
 
 class Tally:
@@ -59,11 +62,15 @@ class Counting(Tally):
     def choice(self, st, spec, alt, value, env) -> None:
         """A seat's option taken on the real table (`value`: what the option ranges over)."""
         seat = spec.seat(st, env)
-        keys = [alt.key]
-        if alt.cards and isinstance(value, int):
+        counts = self.counts
+        key = alt.key
+        counts[key] = counts.get(key, 0) + 1
+        if seat is not None:
+            self.chosen[seat].add(key)
+        of = alt.of
+        if of is not None and value is not None:  # and what it took: a card by its type
             plan = st.plan
-            keys.append(f"{alt.key} > {plan.card_types[plan.card_type[value]]}")
-        for key in keys:
-            self.count(key)
+            key = f"{key} > {plan.card_types[plan.card_type[value]] if of == CARD else show(plan, of, value)}"
+            counts[key] = counts.get(key, 0) + 1
             if seat is not None:
                 self.chosen[seat].add(key)
