@@ -37,6 +37,7 @@ def test_distributions_match_their_tables():
     assert stats.binomial_two_sided(2, 12) == pytest.approx(2 * 79 / 4096)
     assert stats.binomial_two_sided(6, 12) == 1.0 and stats.binomial_two_sided(0, 0) == 1.0
     assert stats.betainc(2, 3, 0.4) == pytest.approx(0.5248)
+    assert stats.wilson(0, 200)[0] == 0.0 and stats.wilson(200, 200)[1] == 1.0   # no rounding error
 
 
 def test_paired_differences_without_spread_do_not_crash():
@@ -274,6 +275,20 @@ def test_charts_and_report_are_written(tmp_path, capsys):
     assert all((tmp_path / "charts" / n).read_bytes()[:4] == b"\x89PNG" for n in names)
     page = (tmp_path / "r.html").read_text(encoding="utf-8")
     assert page.count('src="data:image/png;base64,') == 6 and "<table>" in page and "short-race" in page
+
+
+def test_charts_draw_rates_of_0_and_100_percent():
+    pytest.importorskip("matplotlib")
+    from interpreter.run import charts
+
+    rows: list = []
+    s = simulate("formula5", 5, 2, seed=1, jobs=1, rows_out=rows)
+    for r in s["wins_by_seat"] + s["wins_by"]["start_position"]:   # one seat won them all
+        won = r["seat"] == 1 if "seat" in r else r["value"] == 5
+        r["rate"], r["ci95"] = (1.0, [0.98, 1.0000000001]) if won else (0.0, [1e-18, 0.02])  # rounded
+    drawn = charts.images([("all", s, rows)], ["svg"])
+    assert [stem for stem, _d in drawn][:2] == ["wins", "wins_by_start_position"]
+    assert all(d["svg"].lstrip().startswith(b"<?xml") for _s, d in drawn)
 
 
 def test_charts_without_matplotlib_say_how_to_get_it(monkeypatch, capsys, tmp_path):

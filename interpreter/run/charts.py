@@ -101,8 +101,8 @@ def _wins(series):
         entries += [(stats["outcomes"][k]["rate"], stats["outcomes"][k]["ci95"]) for k in others]
         xs = [i + dx for i in range(len(entries))]
         rates = [100 * e[0] for e in entries]
-        low = [100 * (e[0] - e[1][0]) for e in entries]
-        high = [100 * (e[1][1] - e[0]) for e in entries]
+        low = [_bar(e[0], e[1][0]) for e in entries]
+        high = [_bar(e[1][1], e[0]) for e in entries]
         ax.bar(xs, rates, width, yerr=[low, high], capsize=3, label=label, color=colour)
     players = series[0][1]["players"]
     keys = [(label, colour) for (label, _s, _r), colour in zip(series, COLOURS)]
@@ -115,6 +115,11 @@ def _wins(series):
     ax.set_ylim(0, ax.get_ylim()[1] * 1.25)  # room for the key
     _key(ax, keys)
     return fig
+
+
+def _bar(a: float, b: float) -> float:
+    """The length of an error bar from b to a, in points (never below 0 by a rounding error)."""
+    return max(0.0, 100 * (a - b))
 
 
 def _by_record(series, key: str):
@@ -131,8 +136,8 @@ def _by_record(series, key: str):
                 r = rows[v]
                 xs.append(i + dx)
                 ys.append(100 * r["rate"])
-                low.append(100 * (r["rate"] - r["ci95"][0]))
-                high.append(100 * (r["ci95"][1] - r["rate"]))
+                low.append(_bar(r["rate"], r["ci95"][0]))
+                high.append(_bar(r["ci95"][1], r["rate"]))
         ax.bar(xs, ys, width, yerr=[low, high], capsize=3, label=label, color=colour)
     ax.set_xticks(range(len(values)), [str(v) for v in values])
     ax.set_xlabel(key.replace("_", " "))
@@ -148,11 +153,13 @@ def _histogram(series, field: str, xlabel: str, title: str):
     fig, ax = _figure()
     data = [[r[field] for r in rows if r.get(field) is not None] for _l, _s, rows in series]
     flat = [x for xs in data for x in xs]
-    lo, hi = min(flat, default=0), max(flat, default=0)
+    lo, hi = int(min(flat, default=0)), int(max(flat, default=0))
     step = max(1, (hi - lo + 1) // 40)
-    bins = list(range(int(lo), int(hi) + step + 1, step))
+    start = lo // step * step
+    bins = list(range(start, hi + step + 1, step))
+    # one bar per whole number, centred on it; wider bins: a bar spans its bin [k, k + step)
     ax.hist(data, bins=bins, label=[label for label, _s, _r in series], color=list(COLOURS[:len(series)]),
-            align="left")
+            align="left" if step == 1 else "mid")
     ax.set_xlabel(xlabel)
     ax.set_ylabel("games")
     ax.set_title(title)
