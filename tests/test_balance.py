@@ -295,3 +295,22 @@ def test_charts_without_matplotlib_say_how_to_get_it(monkeypatch, capsys, tmp_pa
     monkeypatch.setitem(sys.modules, "matplotlib", None)   # `import matplotlib` fails
     rc, out, err = run(capsys, "simulate", "formula5", "--games", "5", "--plot", tmp_path / "c")
     assert rc == 2 and out == "" and "pip install 'racecraft[plots]'" in err
+
+
+def test_progress_and_metrics_are_checked(tmp_path):
+    from interpreter.lang.diagnostics import RulesetError
+
+    folder = tmp_path / "rulesets" / "f5"
+    folder.mkdir(parents=True)
+    shutil.copytree(ROOT / "cards" / "formula5", tmp_path / "cards" / "formula5")
+    text = (ROOT / "rulesets" / "formula5" / "game.yaml").read_text(encoding="utf-8")
+    text = text.replace('progress: "size(slots(grid)) + 1 - min([slot_of(c) for c in seat.pieces])"',
+                        """progress: '"far"'""")
+    (folder / "game.yaml").write_text(text + '\nmetrics:\n  passes: "[1, 2]"\n  pitted: "pit_stack"\n',
+                                      encoding="utf-8")
+    with pytest.raises(RulesetError) as e:
+        load(str(folder)).plan(3)
+    shown = e.value.report.render()
+    assert "`progress` must be int, but this is text" in shown
+    assert "metric `passes` must be a number or true/false, but this is list[int]" in shown
+    assert "metric `pitted`" in shown and shown.count("E120") == 3
