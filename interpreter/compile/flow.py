@@ -276,7 +276,8 @@ class Compiler(Lowerer):
             if self.may_wait(s) or (machine_loops and _escapes(s)) or (self._returns and _has_return(s)):
                 flush()
                 if s.name_tag is not None and not isinstance(s, n.Choose):
-                    em.emit(EXEC, (s.loc, rule), _counter(f"statements.{s.name_tag}"))
+                    # counted for statistics: an instruction that is no effect of an option's own
+                    em.emit(TRACE, (s.loc, f"statements.{s.name_tag}"), "count")
                 self.stmt_code(s, rule, em, loops, machine_loops, decider)
             else:
                 run.append(s)
@@ -556,13 +557,6 @@ def _counted_type(source: n.Expr | None) -> str | None:
     """The type of what an option ranges over, when statistics count the option by its value."""
     t = iterable_elem(source.typ) if source is not None else None
     return t if t in (CARD, PIECE, SEAT, INT, TEXT, BOOL) else None
-
-
-def _counter(name: str):
-    def count(st, env):
-        if st.tally is not None:
-            st.tally.count(name)
-    return count
 
 
 def _run_trigger(fn, args):

@@ -131,9 +131,10 @@ def run(st, EXEC=EXEC, JMPF=JMPF, FOR_NEXT=FOR_NEXT, JMP=JMP, CHOOSE=CHOOSE, CAL
                         frames[-1][2][env[RESULT]] = ins[2](st, env) if ins[2] is not None else None
                     break
                 elif op == TRACE:
-                    if st.trace is not None:
+                    # kinds: "rule" (a rule starts), "phase", "count" (a named statement: statistics only)
+                    if st.trace is not None and ins[2] != "count":
                         st.trace.append((ins[2], ins[1][1], str(ins[1][0]) if ins[1][0] else ""))
-                    if st.tally is not None and ins[2] == "rule":
+                    if st.tally is not None and ins[2] != "phase":
                         st.tally.count(ins[1][1])
                     pc += 1
                 elif op == SIMUL:

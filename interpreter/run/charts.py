@@ -169,7 +169,7 @@ def _histogram(series, field: str, xlabel: str, title: str):
 
 
 def _key(ax, entries: list[tuple[str, str]]) -> None:
-    """Which colour is which, written in its colour in the top right corner."""
+    """Which colour is which, written in its colour at the top right."""
     for i, (label, colour) in enumerate(entries):
         ax.text(0.99, 0.97 - 0.07 * i, label, color=colour, transform=ax.transAxes, ha="right", va="top",
                 fontsize=8, fontweight="bold")

@@ -29,6 +29,8 @@ def compare(base: Setup, variant: Setup, games: int, seed: int, jobs: int | None
         rows_out.extend([("base", r) for r in rows_a] + [("variant", r) for r in rows_b])
     stats_a = report(base, rows_a, seed, backend.jobs, elapsed)
     stats_b = report(variant, rows_b, other, backend.jobs, elapsed)
+    for side in (stats_a, stats_b):  # the two sides ran together: the time is the comparison's
+        del side["seconds"], side["games_per_second"]
     table = differences(rows_a, rows_b, base.players, variant.players)
     return {
         "game": stats_a["game"], "games": games, "seed": seed,

@@ -29,7 +29,7 @@ def wilson(k: float, n: int, z: float = Z95) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(max(0.0, p * (1 - p) / n + z * z / (4 * n * n))) / denom
-    # exactly 0 and 1 at the ends (the formula gives them up to a rounding error)
+    # exactly 0 and 1 at the ends (computed, they may miss by a rounding error)
     return (0.0 if k <= 0 else max(0.0, centre - half), 1.0 if k >= n else min(1.0, centre + half))
 
 
