@@ -110,6 +110,13 @@ def test_counts_add_up():
         values = {k.rsplit(" > ", 1)[1]: v for k, v in counts.items() if k.startswith(key + " > ")}
         assert all(v.isdigit() for v in values) and sum(values.values()) == counts.get(key, 0)
     assert counts[reveal] > 0
+    # a named statement counts each time it runs, in machine code (a `break` leaving a loop that
+    # waits) as in plain code (`... as total_speed`, in step 3 of each car that did not overheat)
+    g = Game(load("heat", track="usa").plan(2), 2, tally="counts")
+    play(g, [RandomAgent(f"h/{s}") for s in range(2)])
+    counts = g.st.tally.counts
+    assert counts["statements.stop_reacting"] == counts["choices.react > done"] > 0
+    assert 0 < counts["statements.total_speed"] <= counts["steps.reveal_and_move"]
 
 
 def test_a_bots_look_ahead_and_secret_commitments_count_nothing():
