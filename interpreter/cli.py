@@ -1,4 +1,4 @@
-"""The `racecraft` command: validate, play, replay, simulate, check, render, explain, schemas.
+"""The `racecraft` command: validate, play, replay, simulate, compare, check, render, explain, schemas.
 
 Exit codes: 0 success, 1 a problem in the rules or a failed check, 2 a usage error.
 Problems in a designer's files print as diagnostics, never as a Python traceback.
@@ -278,30 +278,79 @@ def cmd_replay(args) -> int:
     return replay(Path(args.record), sys.stdout, args.ruleset)
 
 
-def cmd_simulate(args) -> int:
-    from .run.simulate import render, simulate
+def _bots(text: str | None, players: int | None, option: str = "--seats") -> list[str] | None:
+    """The bots a `--seats` option names (random or greedy), checked."""
+    if not text:
+        return None
+    seats = [k.strip() for k in text.split(",") if k.strip()]
+    if len(seats) > MAX_PLAYERS:
+        raise _Usage(f"{option} names {len(seats)} seats: at most {MAX_PLAYERS}")
+    bad = [k for k in seats if k not in ("random", "greedy")]
+    if bad:
+        raise _Usage(f"unknown bot `{bad[0]}`: simulated seats are random or greedy")
+    if players and players != len(seats):
+        raise _Usage(f"--players {players} but {option} names {len(seats)} seats")
+    return seats
 
-    if args.games < 1:
-        raise _Usage("--games must be at least 1")
-    seats = None
-    if args.seats:
-        seats = [k.strip() for k in args.seats.split(",") if k.strip()]
-        if len(seats) > MAX_PLAYERS:
-            raise _Usage(f"--seats names {len(seats)} seats: at most {MAX_PLAYERS}")
-        bad = [k for k in seats if k not in ("random", "greedy")]
-        if bad:
-            raise _Usage(f"unknown bot `{bad[0]}`: simulate seats are random or greedy")
-        if args.players and args.players != len(seats):
-            raise _Usage(f"--players {args.players} but --seats names {len(seats)} seats")
-    players = args.players or (len(seats) if seats else None)
-    if players is None:
-        from .run.session import load
 
-        players = load(args.ruleset, args.variant, args.module, args.track,
-                       _params(args)).ruleset.game.game.players.min
-    progress = None
-    bar = None
-    if not args.json and sys.stderr.isatty():
+def _outputs_checked(args) -> None:
+    """The files and folder a run writes, refused before it plays rather than after."""
+    for option in ("export", "csv", "report"):
+        value = getattr(args, option, None)
+        if value:
+            _check_out(value, f"--{option}")
+    if getattr(args, "plot", None) or getattr(args, "report", None):
+        from .run.charts import ChartsUnavailable, check_available
+
+        try:
+            check_available()
+        except ChartsUnavailable as e:
+            raise _Usage(str(e)) from None
+    if getattr(args, "plot", None):
+        folder = Path(args.plot)
+        if folder.exists() and not folder.is_dir():
+            raise _Usage(f"--plot {args.plot}: that is a file; give a folder for the charts")
+        if not folder.parent.is_dir():
+            raise _Usage(f"--plot {args.plot}: the folder {folder.parent} does not exist")
+
+
+def _check_out(value: str, option: str) -> Path:
+    try:
+        return _check_log(value)
+    except _Usage as e:
+        raise _Usage(str(e).replace("--log", option)
+                     .replace("the record's file name", "a file name")) from None
+
+
+def _write_outputs(args, rows, series, title, lines, compared=None) -> None:
+    """--export, --csv, --plot and --report of a simulation or a comparison."""
+    from .run.export import write_csv, write_jsonl
+
+    if args.export:
+        write_jsonl(Path(args.export), rows)
+        print(f"{len(rows)} games written to {args.export}", file=sys.stderr)
+    if args.csv:
+        write_csv(Path(args.csv), rows)
+        print(f"{len(rows)} games written to {args.csv}", file=sys.stderr)
+    if args.plot or args.report:
+        from .run import charts
+
+        formats = ({args.plot_format} if args.plot else set()) | ({"png"} if args.report else set())
+        drawn = charts.images(series, sorted(formats), compared)
+        if args.plot:
+            paths = charts.write(drawn, Path(args.plot), args.plot_format)
+            print(f"{len(paths)} charts written to {args.plot}", file=sys.stderr)
+        if args.report:
+            page = charts.report_html(title, lines, series, drawn, compared)
+            Path(args.report).write_text(page, encoding="utf-8")
+            print(f"report written to {args.report}", file=sys.stderr)
+
+
+def _progress_bar(args, total: int, what: str):
+    """(progress function, bar to stop) on the error stream, none with --json."""
+    if args.json:
+        return None, None
+    if sys.stderr.isatty():
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
@@ -311,20 +360,83 @@ def cmd_simulate(args) -> int:
                        TimeRemainingColumn(), transient=True, console=Console(file=_raw(sys.stderr)),
                        redirect_stdout=False, redirect_stderr=False)
         bar.start()
-        task = bar.add_task("simulating", total=args.games)
-        progress = lambda done, total: bar.update(task, completed=done)  # noqa: E731
-    elif not args.json:
-        step = max(1, args.games // 10)
-        marks = set()
+        task = bar.add_task(what, total=total)
+        return (lambda done, _total: bar.update(task, completed=done)), bar
+    step = max(1, total // 10)
+    marks = set()
 
-        def progress(done, total):
-            k = done // step
-            if k not in marks:
-                marks.add(k)
-                print(f"  {done}/{total} games", file=sys.stderr)
+    def progress(done, all_games):
+        k = done // step
+        if k not in marks:
+            marks.add(k)
+            print(f"  {done}/{all_games} games", file=sys.stderr)
+    return progress, None
+
+
+def cmd_compare(args) -> int:
+    from .run.compare import compare, render
+    from .run.session import load
+    from .run.simulate import Setup
+
+    if args.games < 1:
+        raise _Usage("--games must be at least 1")
+    _outputs_checked(args)
+    seats = _bots(args.seats, args.players)
+    against = _bots(args.against_seats, args.players or (len(seats) if seats else None), "--against-seats")
+    players = args.players or (len(seats) if seats else None) or (len(against) if against else None)
+    if players is None:
+        players = load(args.ruleset, args.base_variant, args.module, args.track,
+                       _params(args)).ruleset.game.game.players.min
+    seats = seats or ["random"] * players
+    if against and len(against) != len(seats):
+        raise _Usage(f"--against-seats names {len(against)} seats but the base has {len(seats)}")
+    params = _params(args) or {}
+    changed = dict(params)
+    changed.update(_params(argparse.Namespace(param=args.against_param)) or {})
+    base = Setup.of(args.ruleset, seats, args.base_variant, args.module, args.track, params, args.counts)
+    variant = Setup.of(args.ruleset, against or seats, [*args.base_variant, *args.variant],
+                       [*args.module, *args.against_module], args.against_track or args.track, changed,
+                       args.counts)
+    progress, bar = _progress_bar(args, 2 * args.games, "comparing")
+    rows: list = []
+    try:
+        result = compare(base, variant, args.games, args.seed, args.jobs, progress,
+                         variant_seed=args.against_seed, rows_out=rows)
+    finally:
+        if bar is not None:
+            bar.stop()
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print(render(result))
+    series = [("base", result["base"], [r for side, r in rows if side == "base"]),
+              ("variant", result["variant"], [r for side, r in rows if side == "variant"])]
+    title = f"{result['game']}: compare"
+    lines = [f"base: {result['base']['setup']}", f"variant: {result['variant']['setup']}",
+             f"{args.games} games a side, seed {args.seed}"]
+    _write_outputs(args, rows, series, title, lines, result)
+    return 0 if result["base"]["failed"] == 0 and result["variant"]["failed"] == 0 else 1
+
+
+def cmd_simulate(args) -> int:
+    from .run.simulate import render, simulate
+
+    if args.games < 1:
+        raise _Usage("--games must be at least 1")
+    _outputs_checked(args)
+    seats = _bots(args.seats, args.players)
+    players = args.players or (len(seats) if seats else None)
+    if players is None:
+        from .run.session import load
+
+        players = load(args.ruleset, args.variant, args.module, args.track,
+                       _params(args)).ruleset.game.game.players.min
+    progress, bar = _progress_bar(args, args.games, "simulating")
+    rows: list = []
     try:
         stats = simulate(args.ruleset, args.games, players, args.seed, args.jobs, args.variant,
-                         args.module, progress, seats, args.track, _params(args))
+                         args.module, progress, seats, args.track, _params(args), counts=args.counts,
+                         rows_out=rows)
     finally:
         if bar is not None:
             bar.stop()
@@ -332,6 +444,12 @@ def cmd_simulate(args) -> int:
         print(json.dumps(stats, indent=2))
     else:
         print(render(stats))
+    title = f"{stats['game']}: {stats['games']} games"
+    lines = [f"{players} players, seats {', '.join(stats['seats'])}, seed {args.seed}"
+             + (f", track {stats['track']}" if stats.get("track") else "")
+             + "".join(f", variant {v}" for v in stats["variants"])
+             + "".join(f", module {m}" for m in stats["modules"])]
+    _write_outputs(args, [(None, r) for r in rows], [(stats["game"], stats, rows)], title, lines)
     return 0 if stats["failed"] == 0 else 1
 
 
@@ -493,6 +611,18 @@ def parser() -> argparse.ArgumentParser:
                         help="give a param of the game this value (a number, true/false, a text or "
                              "a [list]), after the modules and variants (repeatable)")
 
+    def lab_args(sp):
+        sp.add_argument("--counts", action="store_true",
+                        help="count how often each rule, named statement, option and card fired or was "
+                             "chosen, and the win rate of the seats that chose each (slower)")
+        sp.add_argument("--export", metavar="FILE", help="write one JSON line per game here (JSONL)")
+        sp.add_argument("--csv", metavar="FILE", help="write one line per game here (CSV)")
+        sp.add_argument("--plot", metavar="DIR", help="write charts into this folder (needs matplotlib: "
+                                                      "pip install 'racecraft[plots]')")
+        sp.add_argument("--plot-format", choices=("png", "svg"), default="png", help="the charts' format")
+        sp.add_argument("--report", metavar="FILE", help="write one HTML page with the tables and charts "
+                                                         "(needs matplotlib)")
+
     v = sub.add_parser("validate", help="check a ruleset folder or any file a designer writes")
     v.add_argument("path", help="a ruleset: a folder name under rulesets/, or a path (folder or file)")
     rules_args(v, "check")
@@ -529,7 +659,46 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--jobs", type=_bounded(1, _max_jobs),
                    help=f"processes (default: all cores; at most {JOBS_PER_CORE} per core and {MAX_JOBS})")
     s.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    lab_args(s)
     s.set_defaults(fn=cmd_simulate)
+
+    cp = sub.add_parser("compare", help="play a game and a changed game on the same seeds with the same "
+                                        "bots, and test every difference")
+    cp.add_argument("ruleset", help="a ruleset: a folder name under rulesets/, or a path")
+    cp.add_argument("--variant", action="append", default=[], metavar="NAME",
+                    help="the change compared: the variant side applies rulesets/<game>/variants/NAME.yaml "
+                         "(repeatable)")
+    cp.add_argument("--against-module", action="append", default=[], metavar="NAME",
+                    help="the change compared: the variant side adds this module (repeatable)")
+    cp.add_argument("--against-track", metavar="NAME", help="the change compared: the variant side races "
+                                                            "on this track")
+    cp.add_argument("--against-param", action="append", default=[], metavar="NAME=VALUE",
+                    help="the change compared: the variant side gives the param this value (repeatable)")
+    cp.add_argument("--against-seats", metavar="BOTS",
+                    help="the change compared: the variant side's bots (random or greedy at each seat)")
+    cp.add_argument("--against-seed", type=_bounded(0, MAX_SEED), metavar="SEED",
+                    help="play the variant side on the games of another seed: the sides are no longer "
+                         "paired (a check of how large chance differences are)")
+    cp.add_argument("--base-variant", action="append", default=[], metavar="NAME",
+                    help="a variant both sides play (repeatable)")
+    cp.add_argument("--module", action="append", default=[], metavar="NAME",
+                    help="a module both sides play (repeatable)")
+    cp.add_argument("--track", metavar="NAME", help="the track both sides race on (tracks/<game>/NAME.yaml)")
+    cp.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                    help="a param value both sides play with (repeatable)")
+    cp.add_argument("--seed", type=_bounded(0, MAX_SEED), default=1,
+                    help="the seed of every shuffle and bot (0 to 2**63-1; default 1)")
+    cp.add_argument("--players", type=_bounded(1, MAX_PLAYERS),
+                    help=f"how many seats (1 to {MAX_PLAYERS}, within what the game allows)")
+    cp.add_argument("--games", type=_bounded(None, MAX_GAMES), default=1000,
+                    help=f"how many games a side (1 to {MAX_GAMES:,}; default 1000)")
+    cp.add_argument("--seats",
+                    help="the bot at each seat of both sides: random or greedy (default: all random)")
+    cp.add_argument("--jobs", type=_bounded(1, _max_jobs),
+                    help=f"processes (default: all cores; at most {JOBS_PER_CORE} per core and {MAX_JOBS})")
+    cp.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    lab_args(cp)
+    cp.set_defaults(fn=cmd_compare)
 
     c = sub.add_parser("check", help="run scenario files (a file or a folder of them)")
     c.add_argument("files", nargs="+")

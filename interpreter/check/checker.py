@@ -161,6 +161,12 @@ class Checker:
             self.expr(expr, Scope({"piece": Local("piece", PIECE)}, f"show.{name}"))
         if r.evaluate is not None:
             self.want(r.evaluate, Scope(dict(seat_scope), "evaluate"), INT, "`evaluate`", loose=True)
+        if r.progress is not None:
+            self.want(r.progress, Scope(dict(seat_scope), "progress"), INT, "`progress`", loose=True)
+        for name, expr in r.metrics.items():
+            t = self.expr(expr, Scope({}, f"metrics.{name}"))
+            if not (compatible(t, INT) or compatible(t, BOOL)):
+                self.type_error(f"metric `{name}` must be a number or true/false, but this is {t}", expr)
         self._cycles()
         self._waits()
         self.out.checker = self

@@ -22,8 +22,8 @@ from ..engine.plan import (CALL, CHOOSE, EXEC, FOR_INIT, FOR_NEXT, HALT, JMP, JM
                            Alternative, ChooseSpec, Plan)
 from ..lang import nodes as n
 from ..lang import unparse
-from ..lang.errors import GameTooLong
-from ..lang.types import PILE
+from ..lang.errors import GameTooLong, RoundLimit
+from ..lang.types import BOOL, CARD, INT, PIECE, PILE, SEAT, TEXT, iterable_elem
 from . import pyast as P
 from .codegen import Codegen, ident
 from .layout import layout
@@ -214,7 +214,8 @@ class Compiler(Lowerer):
         trace = P.attr(self.st(), "trace")
         entry = ast.Tuple([P.const("rule"), P.const(rule), P.const(str(tr.loc) if tr.loc else "")], P.LOAD)
         body: list[ast.stmt] = [ast.If(P.compare(trace, ast.IsNot(), P.const(None)),
-                                       [P.expr_stmt(P.call(P.attr(trace, "append"), entry))], [])]
+                                       [P.expr_stmt(P.call(P.attr(trace, "append"), entry))], []),
+                                *self.counted(rule)]
         body += self.stmts(tr.body.body, fx, rule) if tr.body is not None else []
         if tr.cond is not None:
             body = [P.place(ast.If(self.expr(tr.cond, fx), body, []), tr.cond.loc)]
@@ -292,6 +293,9 @@ class Compiler(Lowerer):
                 continue  # nothing to run (an option that does nothing then costs no copy to a bot)
             if self.may_wait(s) or (machine_loops and _escapes(s)) or (self._returns and _has_return(s)):
                 flush()
+                if s.name_tag is not None and not isinstance(s, n.Choose):
+                    # counted for statistics: an instruction that is no effect of an option's own
+                    em.emit(TRACE, (s.loc, f"statements.{s.name_tag}"), "count")
                 self.stmt_code(s, rule, em, loops, machine_loops, decider)
             else:
                 run.append(s)
@@ -413,6 +417,7 @@ class Compiler(Lowerer):
         seat = self.decider_fn(s, rule, decider)
         alts: list[Alternative] = []
         spec = ChooseSpec(prompt, seat, alts, s.loc, rule)
+        choice = f"choices.{s.name_tag}" if s.name_tag is not None else rule  # its name in statistics
         jumps = []
         em.emit(CHOOSE, (s.loc, rule), spec)
         # The legal options are listed by one generated function: each option's list is
@@ -446,7 +451,9 @@ class Compiler(Lowerer):
                     body.append(P.place(ast.If(self.expr(opt.cond, fx), [add], []), opt.loc))
                 else:
                     body.append(P.place(add, opt.loc))
-            alt = Alternative(self.value_fn(opt.label, rule), opt.var, em.here())
+            alt = Alternative(self.value_fn(opt.label, rule), opt.var, em.here(),
+                              key=f"{choice} > {opt.name_tag or unparse.expr(opt.label)}",
+                              of=_counted_type(opt.source))
             alts.append(alt)
             self.block_code(opt.body, rule, em, loops, machine_loops, decider)
             jumps.append(em.emit(JMP, (s.loc, rule), None))
@@ -491,10 +498,12 @@ class Compiler(Lowerer):
         kinds = p.board_kinds
 
         def next_round(st, env):
+            if st.tally is not None:
+                st.tally.sample(st)  # the seats' progress after the round before
             st.g["round"] += 1
             st.g["__rounds"] += 1
             if st.g["__rounds"] > max_rounds:
-                raise GameTooLong(f"the game passed {max_rounds} rounds without ending", loc, rule)
+                raise RoundLimit(f"the game passed {max_rounds} rounds without ending", loc, rule)
             if st.trace is not None:
                 st.trace.append(("round", rule, str(loc) if loc else "", st.g["round"],
                                  {k.name: k.positions(st) for k in kinds}))
@@ -544,6 +553,10 @@ class Compiler(Lowerer):
             p.evaluate_loc = r.evaluate.loc
         for name, expr in r.show.items():
             p.shown[name] = self.value_fn(expr, f"show.{name}")
+        if r.progress is not None:
+            p.progress = self.value_fn(r.progress, "progress")
+        for name, expr in r.metrics.items():
+            p.metrics[name] = self.value_fn(expr, f"metrics.{name}")
         assert r.rank is not None  # the game file requires it
         p.rank = self.value_fn(r.rank, "result")
         p.rank_loc = r.rank.loc
@@ -562,6 +575,12 @@ class Compiler(Lowerer):
 
 def _const(v):
     return lambda st, env: v
+
+
+def _counted_type(source: n.Expr | None) -> str | None:
+    """The type of what an option ranges over, when statistics count the option by its value."""
+    t = iterable_elem(source.typ) if source is not None else None
+    return t if t in (CARD, PIECE, SEAT, INT, TEXT, BOOL) else None
 
 
 def _run_trigger(fn, args):

@@ -720,8 +720,17 @@ class Lowerer:
     def stmts(self, body: list[n.Stmt], fx: Fn, rule: str, loops: int = 0) -> list[ast.stmt]:
         out: list[ast.stmt] = []
         for s in body:
+            if s.name_tag is not None and not isinstance(s, n.Choose):  # a choice counts its options
+                out.extend(P.place(x, s.loc) for x in self.counted(f"statements.{s.name_tag}"))
             out.extend(P.place(x, s.loc) for x in getattr(self, "s_" + type(s).__name__)(s, fx, rule, loops))
         return out
+
+    def counted(self, name: str) -> list[ast.stmt]:
+        """`if st.tally is not None: st.tally.count(NAME)`: the statistics' count of a rule or a
+        named statement, one test when nobody counts (engine/tally.py)."""
+        tally = P.attr(self.st(), "tally")
+        return [ast.If(P.compare(tally, ast.IsNot(), P.const(None)),
+                       [P.expr_stmt(P.call(P.attr(tally, "count"), P.const(name)))], [])]
 
     def s_Pass(self, s, fx, rule, loops):
         return []

@@ -14,6 +14,7 @@ from ..lang.errors import RuleError
 from ..lang.show import show
 from ..lang.types import CARD, PIECE, PILE, SEAT, elem, is_list, is_map, map_types
 from .state import State
+from .tally import Counting, Tally
 
 
 @dataclass(slots=True)
@@ -50,10 +51,11 @@ def reading(st, read):
 
 class Game:
     def __init__(self, plan, seed: int, trace: bool = False, carried: dict | None = None,
-                 watch: vm.Watch | None = None):
+                 watch: vm.Watch | None = None, tally: str | None = None):
         """`carried`: what the previous game of a series handed on (`Game.carried()`), in place
         before the setup runs. `watch`: what a scenario watches for (forced choices asked, a place
-        to stop at)."""
+        to stop at). `tally`: note the seats' progress for statistics (`"progress"`), and count what
+        fires and what is chosen too (`"counts"`) (`st.tally`)."""
         self.plan = plan
         self.seed = seed
         st = State(plan, seed)
@@ -65,6 +67,8 @@ class Game:
             _carry_in(plan, st, carried)
         if trace:
             st.trace = []
+        if tally:
+            st.tally = (Counting if tally == "counts" else Tally)(plan.n_seats)
         st.frames = [[plan.main, 0, {}]]
         st.watch = watch
         self.st = st

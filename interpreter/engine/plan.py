@@ -20,6 +20,9 @@ class Alternative:
     # The option's block as plain functions fn(st, env), when it is only that (no decision,
     # no branch in machine code): a bot can play it without the machine. None otherwise.
     effects: list | None = None
+    key: str = ""            # what the statistics call it: `CHOICE > OPTION` (see `Tally`)
+    of: str | None = None    # the type it ranges over (a card, piece, seat, number, text, bool),
+                             # counted with the option (a card by its type)
 
 
 @dataclass
@@ -94,6 +97,8 @@ class Plan:
     carry_game: list = field(default_factory=list)
     carry_piles: list = field(default_factory=list)
     records: dict = field(default_factory=dict)          # name -> fn(st, env)
+    progress: object = None                              # fn(st, env) with `seat` bound, or None
+    metrics: dict = field(default_factory=dict)          # name -> fn(st, env), read at the end
     shown: dict = field(default_factory=dict)            # name -> fn(st, env) with `piece` bound
     evaluate: object = None                              # fn(st, env) with `seat` bound, or None
     evaluate_loc: object = None

@@ -63,7 +63,7 @@ class Belief:
 
 class State:
     __slots__ = ("plan", "piles", "where", "up", "mine", "cards_mine", "g", "v", "bd", "rng", "frames",
-                 "pending", "trace", "ended", "steps", "feed", "simul", "believe", "watch")
+                 "pending", "trace", "ended", "steps", "feed", "simul", "believe", "watch", "tally")
 
     def __init__(self, plan, seed: int):
         self.plan = plan
@@ -89,6 +89,7 @@ class State:
         self.simul: Any = None
         self.believe: Belief | None = None   # a bot's lookahead copy (see `Belief`)
         self.watch: Any = None   # what a scenario watches for (`vm.Watch`); a copy is not watched
+        self.tally: Any = None   # what the engine counts when asked (`tally.Tally`); never in a copy
 
     def _copy(self, share_cards: bool) -> "State":
         """A new state with this one's table: its variables and boards copied, its cards copied
@@ -112,6 +113,7 @@ class State:
         c.bd = plan.clone_bd(self.bd)
         c.ended = self.ended
         c.steps = self.steps
+        c.tally = None
         return c
 
     def clone(self, believe: random.Random | None = None) -> "State":

@@ -147,8 +147,11 @@ def run(st, EXEC=EXEC, JMPF=JMPF, FOR_NEXT=FOR_NEXT, JMP=JMP, CHOOSE=CHOOSE, CAL
                         frames[-1][2][env[RESULT]] = ins[2](st, env) if ins[2] is not None else None
                     break
                 elif op == TRACE:
-                    if st.trace is not None:
+                    # kinds: "rule" (a rule starts), "phase", "count" (a named statement: statistics only)
+                    if st.trace is not None and ins[2] != "count":
                         st.trace.append((ins[2], ins[1][1], str(ins[1][0]) if ins[1][0] else ""))
+                    if st.tally is not None and ins[2] != "phase":
+                        st.tally.count(ins[1][1])
                     pc += 1
                 elif op == SIMUL:
                     sim = st.simul
@@ -213,6 +216,8 @@ def _take(st, spec, opts, env, pick: int) -> int:
         seat = spec.seat(st, env)
         st.trace.append(("choice", spec.rule, str(spec.loc) if spec.loc else "",
                          seat, spec.label(st, env, opts[pick]), len(opts)))
+    if st.tally is not None:
+        st.tally.choice(st, spec, alt, v, env)
     if alt.var is not None:
         env[alt.var] = v
     return alt.target

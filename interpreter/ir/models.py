@@ -188,6 +188,13 @@ class GameFile(Strict):
     carry: Carry | None = Field(None, description="what this game hands on to the next in a series")
     record: dict[Name, Code] = Field(
         default_factory=dict, description="per-seat facts noted after setup (for statistics)")
+    progress: Code | None = Field(
+        None, description="how far seat `seat` has come (a number, higher is further ahead), read after "
+                          "setup, after each round and at the end: statistics count lead changes and "
+                          "when the winner took the lead")
+    metrics: dict[Name, Code] = Field(
+        default_factory=dict, description="facts about the whole game (a number or true/false), noted "
+                                          "when it ends (for statistics)")
     evaluate: Code | None = Field(
         None, description="how good the table is for seat `seat` (a number, higher is better): "
                           "the greedy bot picks the option that leads to the best value")

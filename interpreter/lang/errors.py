@@ -40,5 +40,10 @@ class GameTooLong(RuleError):
     """The game passed its round or step limit: it may never end."""
 
 
+class RoundLimit(GameTooLong):
+    """The game passed its round limit (`limits.max_rounds`): statistics count such a game as
+    stopped, apart from games that failed."""
+
+
 class EndGame(Exception):
     """`end game` unwinds the machine."""

@@ -7,8 +7,8 @@ A module extends a base rule without copying it:
   or `around:` statements, where each `proceed` runs the rule's own;
 - `extend: functions.NAME` (or a value a rule computes: `phases.ID.until`, `phases.ID.order`,
   `steps.ID.if`, `triggers.ID.if`, `choices.NAME.OPTION.if`, `result.rank`, `result.tie`,
-  `evaluate`, `show.NAME`, `record.NAME`) with `around:` an expression where `base` is the own
-  value (`base + 1`; an option without a condition has `true`);
+  `evaluate`, `progress`, `show.NAME`, `record.NAME`, `metrics.NAME`) with `around:` an
+  expression where `base` is the own value (`base + 1`; an option without a condition has `true`);
 - `add: choices.NAME` with `option:` the text of one option (`before:`/`after:` another
   option's name to place it), `replace: choices.NAME.OPTION` with `option:`, and
   `remove: choices.NAME.OPTION`, for a `choose ... as NAME:` of the base;
@@ -158,8 +158,8 @@ def _expression(rules: Rules, steps: list):
         return None
     if head == "result" and rest in (["rank"], ["tie"]) and getattr(rules, rest[0]) is not None:
         return rules, rest[0]
-    if head == "evaluate" and not rest and rules.evaluate is not None:
-        return rules, "evaluate"
+    if head in ("evaluate", "progress") and not rest and getattr(rules, head) is not None:
+        return rules, head
     if head == "choices" and len(rest) == 3 and rest[2] == "if":
         found = _named(rules, n.Choose, rest[0])
         options = [o for stmts, i in found for o in stmts[i].options if o.name_tag == rest[1]]
@@ -168,14 +168,15 @@ def _expression(rules: Rules, steps: list):
                 options[0].cond = n.Bool(options[0].loc, True)
             return options[0], "cond"
         return None
-    if head in ("show", "record") and len(rest) == 1:
-        table = rules.show if head == "show" else rules.records
+    if head in ("show", "record", "metrics") and len(rest) == 1:
+        table = {"show": rules.show, "record": rules.records, "metrics": rules.metrics}[head]
         return (table, rest[0]) if rest[0] in table else None
     return None
 
 
 def _is_value_address(steps: list) -> bool:
-    return steps[0] in ("functions", "result", "evaluate", "show", "record", "choices") or len(steps) == 3
+    return steps[0] in ("functions", "result", "evaluate", "progress", "show", "record", "metrics",
+                        "choices") or len(steps) == 3
 
 
 def _extend(rules: Rules, patch, steps: list, target, report: Report) -> None:

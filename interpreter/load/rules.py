@@ -79,6 +79,8 @@ class Rules:
     descending: bool = True
     records: dict[str, n.Expr] = field(default_factory=dict)
     show: dict[str, n.Expr] = field(default_factory=dict)
+    progress: n.Expr | None = None
+    metrics: dict[str, n.Expr] = field(default_factory=dict)
     evaluate: n.Expr | None = None
 
 
@@ -130,5 +132,10 @@ def parse_rules(game, report: Report) -> Rules:
         expr = _expr(text, report)
         if expr is not None:
             r.show[str(name)] = expr
+    r.progress = _expr(game.progress, report)
+    for name, text in game.metrics.items():
+        expr = _expr(text, report)
+        if expr is not None:
+            r.metrics[str(name)] = expr
     r.evaluate = _expr(game.evaluate, report)
     return r

@@ -20,6 +20,7 @@ from ..load.yamlsrc import loc_of
 from ..load.ruleset import load_ruleset, read_file
 from ..load.structure import check_structure
 from .budget import budget
+from .metrics import game_row
 from .view import render_view
 
 PLAYOUTS = 8
@@ -66,7 +67,7 @@ _last_rounds = [0]
 
 
 def _playout(plan, seed: int, greedy: bool) -> None:
-    game = Game(plan, seed)
+    game = Game(plan, seed, tally="counts")  # the statistics' `progress:` and counts run too
     kind = GreedyAgent if greedy else RandomAgent
     bots = [kind(f"validate/{seed}/{s}") for s in range(plan.n_seats)]
     seen_round = -1
@@ -82,7 +83,7 @@ def _playout(plan, seed: int, greedy: bool) -> None:
             _views(game, plan)
         game.choose(bots[d.seat].choose(game, d) if d.seat is not None else 0)
     _views(game, plan)
-    game.result()
+    game_row(game, game.result(), 0, seed, [kind.name] * plan.n_seats, counts=True)  # and `metrics:`
     _last_rounds[0] = game.st.g["__rounds"]
 
 
