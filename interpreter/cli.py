@@ -401,7 +401,7 @@ def cmd_compare(args) -> int:
     rows: list = []
     try:
         result = compare(base, variant, args.games, args.seed, args.jobs, progress,
-                         variant_seed=args.against_seed, rows_out=rows)
+                         backend=_backend(args), variant_seed=args.against_seed, rows_out=rows)
     finally:
         if bar is not None:
             bar.stop()
@@ -416,6 +416,16 @@ def cmd_compare(args) -> int:
              f"{args.games} games a side, seed {args.seed}"]
     _write_outputs(args, rows, series, title, lines, result)
     return 0 if result["base"]["failed"] == 0 and result["variant"]["failed"] == 0 else 1
+
+
+def _backend(args):
+    """The backend `--backend` names (None: the local processes, sized by the command)."""
+    from .run.cluster import ClusterUnavailable, make_backend
+
+    try:
+        return make_backend(args.backend, args.jobs, args.ray_address)
+    except ClusterUnavailable as e:
+        raise _Usage(str(e)) from None
 
 
 def cmd_simulate(args) -> int:
@@ -436,7 +446,7 @@ def cmd_simulate(args) -> int:
     try:
         stats = simulate(args.ruleset, args.games, players, args.seed, args.jobs, args.variant,
                          args.module, progress, seats, args.track, _params(args), counts=args.counts,
-                         rows_out=rows)
+                         backend=_backend(args), rows_out=rows)
     finally:
         if bar is not None:
             bar.stop()
@@ -622,6 +632,11 @@ def parser() -> argparse.ArgumentParser:
         sp.add_argument("--plot-format", choices=("png", "svg"), default="png", help="the charts' format")
         sp.add_argument("--report", metavar="FILE", help="write one HTML page with the tables and charts "
                                                          "(needs matplotlib)")
+        sp.add_argument("--backend", choices=("local", "ray"), default="local",
+                        help="where the games run: this machine's processes (default), or a Ray cluster "
+                             "(pip install 'racecraft[cluster]'); the results are the same")
+        sp.add_argument("--ray-address", metavar="ADDRESS",
+                        help="the Ray cluster to use (default: $RAY_ADDRESS, else a Ray started here)")
 
     v = sub.add_parser("validate", help="check a ruleset folder or any file a designer writes")
     v.add_argument("path", help="a ruleset: a folder name under rulesets/, or a path (folder or file)")
