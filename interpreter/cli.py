@@ -181,6 +181,7 @@ def cmd_play(args) -> int:
     from .engine.game import Game
     from .run.replay import positions
     from .run.budget import budget
+    from .run.narrate import Teller, lines
     from .run.session import header, load, make_agents, play, write_record
 
     log = _check_log(args.log) if args.log else None
@@ -202,36 +203,35 @@ def cmd_play(args) -> int:
     seed = args.seed
     agents = make_agents(kinds, seed)
     try:
-        # with a person at the table, what the rules `say` is shown as it happens (trace on)
+        # the game is told as it is played (trace on): the narrated log of what the rules `say`
         with budget():
-            game = Game(plan, seed, trace="human" in kinds or bool(args.verbose))
+            game = Game(plan, seed, trace=True)
     except RuleError as e:
         print(f"rule error: {e}", file=sys.stderr)
         return 1
     decisions: list[dict] = []
-    quiet = "human" not in kinds and not args.verbose
 
     def on_decision(d, pick):
         label = d.labels()[pick]
         decisions.append({"type": "decision", "n": len(decisions) + 1, "seat": d.seat, "rule": d.rule,
                           "loc": str(d.loc) if d.loc else None, "pick": pick, "label": label})
-        if not quiet and kinds[d.seat] != "human":
+        if args.verbose and kinds[d.seat] != "human":
             # a secret choice made at the same time as a person's stays hidden from them
-            shown = "(decided, hidden until revealed)" if d.simultaneous and "human" in kinds else label
-            print(f"seat {d.seat + 1} ({kinds[d.seat]}): {shown}")
+            if not (d.simultaneous and "human" in kinds):
+                print(f"    seat {d.seat + 1} ({kinds[d.seat]}) chose: {label}")
 
-    said = [0]
+    teller = Teller(game)
 
     def says():
         trace = game.st.trace
-        if trace is not None:
-            for entry in trace[said[0]:]:
-                if entry[0] == "say":
-                    print(f"  » {entry[2]}")
-                elif entry[0] == "round" and args.verbose:
-                    where = positions(entry[4])
-                    print(f"-- round {entry[3]}" + (f": {where}" if where else ""))
-            said[0] = len(trace)
+        for entry in trace[teller.told:]:
+            if entry[0] == "round" and args.verbose:
+                where = positions(entry[4])
+                if where:
+                    print(f"  (where: {where})")
+            for line in lines([entry]):
+                print(line)
+        teller.skip()
 
     agents = [_Announcing(a, says) for a in agents]
     print(f"{plan.name}: {len(kinds)} players "

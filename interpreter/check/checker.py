@@ -621,6 +621,28 @@ class Checker:
 
     def s_Say(self, s: n.Say, sc: Scope) -> None:
         self.expr(s.message, sc)
+        # what is said is computed only when somebody listens (a person, a replay): it must not
+        # draw chance, or a game told aloud would not be the game played in silence
+        drawn = self._draws_chance(s.message, set())
+        if drawn is not None:
+            self.error("E147", f"`say` may not draw chance: `{drawn}` shuffles or draws at random",
+                       s, "compute the value before the `say`, with `let`")
+
+    def _draws_chance(self, e: n.Expr, seen: set[str]) -> str | None:
+        """The built-in drawing from the game's generator that evaluating `e` may call (directly or
+        in a function it calls), or None."""
+        for x in n.walk(e):
+            if not isinstance(x, n.Call) or not isinstance(x.ref, Ref):
+                continue
+            if x.ref.kind == "builtin" and getattr(x.ref.extra, "rng", False):
+                return x.name
+            fn = self.rules.functions.get(x.name) if x.ref.kind == "function" else None
+            if fn is not None and x.name not in seen:
+                seen.add(x.name)
+                found = self._draws_chance(fn.body, seen)
+                if found is not None:
+                    return found
+        return None
 
     def s_If(self, s: n.If, sc: Scope) -> None:
         for br in s.branches:

@@ -30,6 +30,20 @@ def show(plan, typ: str, v) -> str:
     return str(v)
 
 
+def words(plan, typ: str, v) -> str:
+    """A value as a sentence reads it (`{...}` in a text): a list as `a, b and c` (`none` when
+    empty), a map as `key value` pairs; anything else as `show` gives it."""
+    if is_list(typ) and isinstance(v, list):
+        items = [show(plan, elem(typ), x) for x in v]
+        if not items:
+            return "none"
+        return items[0] if len(items) == 1 else _joined(items[:-1]) + " and " + items[-1]
+    if is_map(typ) and isinstance(v, dict):
+        k, t = map_types(typ)
+        return _joined(f"{show(plan, k, a)} {show(plan, t, b)}" for a, b in v.items()) or "none"
+    return show(plan, typ, v)
+
+
 def _joined(texts) -> str:
     """The texts joined with commas, stopped as soon as they pass the ceiling of a text."""
     out, size = [], 0
