@@ -159,6 +159,14 @@ class Checker:
             self.expr(expr, Scope(dict(seat_scope), f"record.{name}"))
         for name, expr in r.show.items():
             self.expr(expr, Scope({"piece": Local("piece", PIECE)}, f"show.{name}"))
+        for name, expr in r.seat_facts.items():
+            self.expr(expr, Scope(dict(seat_scope), f"view.seats.{name}"))
+        for name, expr in r.game_facts.items():
+            self.expr(expr, Scope({}, f"view.game.{name}"))
+        for name, loc in r.view_piles:
+            if name not in self.sym.piles:
+                self.report.add("E152", f"the view shows pile `{name}`, which the game does not have", loc,
+                                self.suggest(name, list(self.sym.piles)))
         if r.evaluate is not None:
             self.want(r.evaluate, Scope(dict(seat_scope), "evaluate"), INT, "`evaluate`", loose=True)
         if r.progress is not None:
