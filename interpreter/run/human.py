@@ -93,7 +93,8 @@ class HumanAgent:
             if not line:
                 raise EOFError("no more input")
             if not _is_tty(self.stdin):  # typed from a file or a pipe: shown as if typed here
-                self.term.line(line.rstrip("\n"))
+                typed = line.rstrip("\n")
+                self.term.line(typed if len(typed) <= 40 else typed[:37] + "...")
             text = line.strip()
             pick = pick_option(text, labels, keys)
             if pick is not None:

@@ -81,8 +81,9 @@ def screen(view: dict, plan) -> list[str]:
     decl = plan.view
     lines = [_title(view, plan)]
     shown: set[str] = set()  # piles drawn with their boards
+    used = [n for n, b in view["boards"].items() if b.get("pieces") or b.get("off") or b.get("kind") == "tiles"]
     for name, board in view["boards"].items():
-        if not board.get("pieces") and not board.get("off") and board.get("kind") != "tiles":
+        if used and name not in used:
             continue  # a board nobody stands on (the other side of a double board)
         board = dict(board)
         if board.get("kind") == "ranking":
