@@ -802,7 +802,7 @@ def test_validate_a_cards_file(capsys, cards):
 
 
 def test_validate_a_broken_cards_file(capsys, cards):
-    edit(cards, "{id: pit_stop, name: \"pit stop\", count: 6,", "{id: pit_stop, name: \"pit stop\", cuont: 6,")
+    edit(cards, "name: \"pit stop\", count: 6,", "name: \"pit stop\", cuont: 6,")
     expect_one(capsys, cards, cards, find(cards, "cuont"), "E021", "unknown key `cuont` in cards.5",
                hint="did you mean `count`?")
 

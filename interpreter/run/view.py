@@ -81,7 +81,8 @@ def screen(view: dict, plan) -> list[str]:
     decl = plan.view
     lines = [_title(view, plan)]
     shown: set[str] = set()  # piles drawn with their boards
-    used = [n for n, b in view["boards"].items() if b.get("pieces") or b.get("off") or b.get("kind") == "tiles"]
+    used = [n for n, b in view["boards"].items()
+            if b.get("pieces") or b.get("off") or b.get("kind") == "tiles"]
     for name, board in view["boards"].items():
         if used and name not in used:
             continue  # a board nobody stands on (the other side of a double board)
