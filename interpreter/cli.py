@@ -266,9 +266,16 @@ def cmd_play(args) -> int:
 
 
 def cmd_replay(args) -> int:
-    from .run.replay import replay
+    from .run.replay import replay, stepper
+    from .run.screen import Terminal
 
-    return replay(Path(args.record), sys.stdout, args.ruleset)
+    if args.step or args.at is not None or args.seat is not None:
+        if args.rules:
+            raise _Usage("--rules prints the whole game; --at, --step and --seat show a table")
+        seat = None if args.seat is None else args.seat - 1
+        return stepper(Path(args.record), Terminal(sys.stdout, _raw(sys.stdout)), sys.stdin, args.ruleset,
+                       args.at, args.step, seat)
+    return replay(Path(args.record), sys.stdout, args.ruleset, args.rules)
 
 
 def _bots(text: str | None, players: int | None, option: str = "--seats") -> list[str] | None:
@@ -657,11 +664,19 @@ def parser() -> argparse.ArgumentParser:
                                                            "pieces are at each round")
     pl.set_defaults(fn=cmd_play)
 
-    r = sub.add_parser("replay", help="replay a game record, step by step with the rules that fired")
+    r = sub.add_parser("replay", help="replay a game record: its narrated log, or step through it")
     r.add_argument("record")
     r.add_argument("--ruleset", metavar="PATH",
                    help="replay with this ruleset (a folder, or a name under rulesets/) instead of "
                         "the game the record names, found by its name")
+    r.add_argument("--rules", action="store_true",
+                   help="print each rule as it fires, each chance and each choice, with the log")
+    r.add_argument("--at", type=_bounded(1, 10_000_000), metavar="N",
+                   help="show the table before decision N (the log of its round, the view, the choice)")
+    r.add_argument("--step", action="store_true",
+                   help="step through the game: Enter goes forward a decision, b back, a number to it")
+    r.add_argument("--seat", type=_bounded(1, MAX_PLAYERS), metavar="N",
+                   help="see the table as seat N does (default: as the seat that decides)")
     r.set_defaults(fn=cmd_replay)
 
     s = sub.add_parser("simulate", help="play many seeded games with random bots and print statistics")

@@ -99,11 +99,16 @@ def test_play_log_and_replay_reproduce_the_game(tmp_path, capsys):
     lines = [json.loads(x) for x in log.read_text().splitlines()]
     assert lines[0]["type"] == "game" and lines[0]["seed"] == 7
     assert lines[-1]["type"] == "result"
-    capsys.readouterr()
+    played = capsys.readouterr().out
     assert main(["replay", str(log)]) == 0
     out = capsys.readouterr().out
     assert "replayed exactly" in out
-    assert "rule steps.player_plays" in out and "game.yaml:" in out
+    # the replay tells the game in the very lines play printed
+    told = played.split("\n", 1)[1].split("\nFinal table:")[0].strip("\n")
+    assert told and out.split("\n", 1)[1].split("\nresult:")[0].strip("\n") == told
+    assert main(["replay", str(log), "--rules"]) == 0
+    out = capsys.readouterr().out
+    assert "rule steps.player_plays" in out and "game.yaml:" in out and "replayed exactly" in out
     # A record that does not match the rules is refused, not replayed wrongly.
     lines[3]["label"] = "play something else"
     log.write_text("\n".join(json.dumps(x) for x in lines) + "\n")

@@ -39,7 +39,8 @@ def _grouped(cards: list[str], sort: bool) -> list[str]:
         j = i
         while j < len(cards) and cards[j] == cards[i]:
             j += 1
-        out.extend([f"{cards[i]} ×{j - i}"] if j - i >= 3 else cards[i:j])
+        alike = 2 if cards[i].startswith("(") else 3  # `(face down) ×2`
+        out.extend([f"{cards[i]} ×{j - i}"] if j - i >= alike else cards[i:j])
         i = j
     return out
 
