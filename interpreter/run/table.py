@@ -12,7 +12,7 @@ from .preview import previews
 from .screen import Terminal
 from .session import play
 from .boardtext import Extra
-from .view import OwnPile, SeatLine, screen
+from .view import OwnPile, PileLine, SeatLine, screen
 
 SCREEN_ROWS = 24      # a screen fits a terminal of 80 columns and 24 rows
 COLUMNS = 80
@@ -151,7 +151,8 @@ def wrapped(lines: list[str], width: int = COLUMNS - 1) -> list[str]:
 def fit(lines: list[str], labels: list[str], below: int, rows: int = SCREEN_ROWS) -> list[str]:
     """The view's lines, made to fit the screen with `below` more rows under them: lines broken at
     80 columns; if that is too many, then in turn: the seat's own piles whose every card the options
-    name, the seats' lines two by two, the pictures that repeat what the lines say (`Extra`)."""
+    name, the seats' lines and the game's piles two by two, the pictures that repeat what the lines
+    say (`Extra`)."""
     shown = wrapped(lines)
     if len(shown) + below <= rows:
         return shown
@@ -169,9 +170,13 @@ def fit(lines: list[str], labels: list[str], below: int, rows: int = SCREEN_ROWS
     paired: list[str] = []
     half = (COLUMNS - 2) // 2
     for text in kept:
-        if (isinstance(text, SeatLine) and paired and isinstance(paired[-1], SeatLine)
-                and "   " not in paired[-1] and len(paired[-1]) <= half and len(text) <= half):
-            paired[-1] = SeatLine(paired[-1].ljust(half + 2) + text)
+        last = paired[-1] if paired else None
+        if (isinstance(text, SeatLine) and isinstance(last, SeatLine) and "   " not in last
+                and len(last) <= half and len(text) <= half):
+            paired[-1] = SeatLine(last.ljust(half + 2) + text)
+        elif (isinstance(text, PileLine) and isinstance(last, PileLine) and "   " not in last
+                and len(last) + 4 + len(text) < COLUMNS):
+            paired[-1] = PileLine(f"{last}    {text}")
         else:
             paired.append(text)
     shown = wrapped(paired)

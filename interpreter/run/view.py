@@ -19,6 +19,10 @@ class OwnPile(str):
     """A pile of the viewing seat's own (a short screen leaves out one the options list)."""
 
 
+class PileLine(str):
+    """A pile of the game (a short screen puts two side by side)."""
+
+
 def _natural(text: str):
     """Sort key: numbers inside labels by value (`2` before `10`)."""
     return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.split(r"(\d+)", text.lower())]
@@ -104,7 +108,7 @@ def screen(view: dict, plan) -> list[str]:
         if plan.pile_scope[base] == "game":
             info = view["piles"][plan.pile_names[base]]
             if info["count"]:
-                lines.append(f"{how['label']}: {pile_text(info, plan, pile, how)}")
+                lines.append(PileLine(f"{how['label']}: {pile_text(info, plan, pile, how)}"))
         elif how["whose"] == "mine" and me is not None:
             info = view["piles"][plan.pile_names[base + me]]
             lines.append(OwnPile(f"your {how['label']}: {pile_text(info, plan, pile, how)}"))
