@@ -33,7 +33,7 @@ def _summary(plan, st, seat: int) -> dict:
 
 def _passed(piece: str, before: list[list[str]], after: list[list[str]]) -> list[str]:
     """The pieces ahead of `piece` before and behind it after, on a board with an order."""
-    out = []
+    out: list[str] = []
     for b, a in zip(before, after):
         if piece in b and piece in a:
             ahead = b[:b.index(piece)]

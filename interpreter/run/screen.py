@@ -24,7 +24,7 @@ class Terminal:
             console = Console(file=raw, highlight=False, markup=False, emoji=False, soft_wrap=True)
             if console.color_system is not None:  # NO_COLOR, a dumb terminal: plain text
                 self.console = console
-        self.words = None
+        self.words: re.Pattern[str] | None = None
         self.colours: dict[str, str] = {}
         if colours:
             self.set_colours(colours)

@@ -160,7 +160,7 @@ def _seat_lines(view: dict, plan) -> list[str]:
     for name, info in view["pieces"].items():
         if info.get("owner") is not None:
             owners.setdefault(info["owner"] - 1, []).append(name)
-    out = []
+    out: list[str] = []
     for s in range(plan.n_seats):
         parts = list(facts[s]) if s < len(facts) else []
         for pile, how in every:
