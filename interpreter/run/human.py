@@ -78,10 +78,10 @@ class HumanAgent:
         keys = self.keys.assign(decision.seat, decision.rule, labels)
         if table is not None:
             table.show_screen(game, decision, labels, keys)
-        else:
-            self.say()
-            for k, label in sorted(zip(keys, labels)):
-                self.say(f"  {k}. {label}")
+        else:  # a person without a table (a season's games): the same screen
+            from .table import show_screen
+
+            show_screen(self.term, game, decision, labels, keys)
         can_undo = table is not None and table.may_undo(decision.seat)
         ask = _ask(keys, can_undo)
         while True:

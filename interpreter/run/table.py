@@ -54,21 +54,7 @@ class Table:
         self.tell()
 
     def show_screen(self, game: Game, decision, labels: list[str], keys: list[int]) -> None:
-        try:
-            effects = previews(game, decision)
-        except RuleError:
-            effects = [""] * len(labels)
-        options = _options(labels, keys, effects)
-        ask = wrapped([f"Seat {decision.seat + 1}: {decision.prompt}"])
-        shown = fit(screen(game.view(decision.seat), game.plan), labels, len(ask) + 1 + len(options))
-        if len(shown) + len(ask) + len(options) + 2 <= SCREEN_ROWS:
-            self.term.line()
-        for i, text in enumerate(shown):
-            self.term.line(text, "title" if i == 0 else ("you" if _is_you(text) else None))
-        for text in ask:
-            self.term.line(text, "prompt")
-        for text, spans in options:
-            self.term.line(text, spans=spans)
+        show_screen(self.term, game, decision, labels, keys)
 
     def may_undo(self, seat: int) -> bool:
         """Undo is for a person alone against bots, once they have decided something."""
@@ -126,6 +112,26 @@ class Table:
                 return result
             except Undo as u:
                 self.undo(u.seat, guard)
+
+
+def show_screen(term: Terminal, game: Game, decision, labels: list[str], keys: list[int]) -> None:
+    """A person's screen: the table as their seat sees it, the prompt, the options by key with what
+    each would do; within 80 columns and 24 rows."""
+    try:
+        effects = previews(game, decision)
+    except RuleError:
+        effects = [""] * len(labels)
+    options = _options(labels, keys, effects)
+    ask = wrapped([f"Seat {decision.seat + 1}: {decision.prompt}"])
+    shown = fit(screen(game.view(decision.seat), game.plan), labels, len(ask) + 1 + len(options))
+    if len(shown) + len(ask) + len(options) + 2 <= SCREEN_ROWS:
+        term.line()
+    for i, text in enumerate(shown):
+        term.line(text, "title" if i == 0 else ("you" if _is_you(text) else None))
+    for text in ask:
+        term.line(text, "prompt")
+    for text, spans in options:
+        term.line(text, spans=spans)
 
 
 def _is_you(text: str) -> bool:
