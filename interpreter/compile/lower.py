@@ -97,9 +97,11 @@ def _hush(st) -> int:
 
 
 def _said(st, rule: str, steps: int, text: str) -> None:
-    """A `say`: its line into the game's trace, and the game's step count as it was."""
+    """A `say`: its line into the game's trace (an empty line says nothing), and the game's step
+    count as it was."""
     st.steps = steps
-    st.trace.append(("say", rule, text))
+    if text:
+        st.trace.append(("say", rule, text))
 
 
 def _pieces_of(at: int, n: int):
