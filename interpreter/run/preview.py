@@ -10,6 +10,7 @@ not known until it happens."""
 from __future__ import annotations
 
 import random
+import re
 
 from ..engine import vm
 from ..engine.game import reading, table_view
@@ -41,13 +42,16 @@ def _passed(piece: str, before: list[list[str]], after: list[list[str]]) -> list
     return out
 
 
-def _changes(piece: str, many: bool, before: dict, after: dict) -> list[str]:
-    """What changed for one piece: the facts shown about it, where it stands, whom it passed."""
+def _changes(piece: str, many: bool, before: dict, after: dict, label: str) -> list[str]:
+    """What changed for one piece: the facts shown about it, where it stands (unless the option's
+    label says it already), whom it passed."""
     old = set(before["facts"].get(piece, []))
     out = [f for f in after["facts"].get(piece, []) if f not in old]
     w0, w1 = before["where"].get(piece), after["where"].get(piece)
     passed = _passed(piece, before["orders"], after["orders"])
-    if w1 != w0 and not (passed and w1 and w1.startswith("position ")):
+    named = w1 is not None and any(len(t) > 1 and re.search(rf"\b{re.escape(t)}\b", label)
+                                   for t in re.split(r"[\s,]+", w1) if not t.isalpha())
+    if w1 != w0 and not named and not (passed and w1 and w1.startswith("position ")):
         out.append(f"to {w1}" if w1 else "off the board")
     if passed:
         out.append("passes " + ", ".join(passed))
@@ -67,6 +71,7 @@ def previews(game, decision, seed: int = 0) -> list[str]:
         base = base.clone()
         for k in plan.hiding_kinds:
             k.redeal_hidden(base, seat, rng)
+    labels = decision.labels()
     before = reading(base, lambda: _summary(plan, base, seat))
     out = []
     for i in range(decision.count):
@@ -80,6 +85,6 @@ def previews(game, decision, seed: int = 0) -> list[str]:
             out.append("")
             continue
         many = len(before["mine"]) > 1
-        changes = [c for p in before["mine"] for c in _changes(p, many, before, after)]
+        changes = [c for p in before["mine"] for c in _changes(p, many, before, after, labels[i])]
         out.append(", ".join(changes))
     return out

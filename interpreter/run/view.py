@@ -101,16 +101,17 @@ def screen(view: dict, plan) -> list[str]:
         return lines
     seat_lines = _seat_lines(view, plan)
     lines.extend(seat_lines)
+    piles = view["piles"]
     for pile, how in decl.items():
         base = plan.pile_base.get(pile)
         if base is None or plan.pile_scope[base] not in ("game", "seat"):
             continue
         if plan.pile_scope[base] == "game":
-            info = view["piles"][plan.pile_names[base]]
-            if info["count"]:
+            info = piles.get(plan.pile_names[base])
+            if info is not None and info["count"]:
                 lines.append(PileLine(f"{how['label']}: {pile_text(info, plan, pile, how)}"))
-        elif how["whose"] == "mine" and me is not None:
-            info = view["piles"][plan.pile_names[base + me]]
+        elif how["whose"] == "mine" and me is not None and plan.pile_names[base + me] in piles:
+            info = piles[plan.pile_names[base + me]]
             lines.append(OwnPile(f"your {how['label']}: {pile_text(info, plan, pile, how)}"))
     return lines
 
@@ -142,6 +143,8 @@ def _slot_piles(view: dict, plan, board: str, shown: set) -> dict:
             continue  # a view that does not name it: not shown
         slot = pid - plan.pile_base[base_name] + 1
         label = how["label"] if how else base_name
+        if plan.pile_names[pid] not in view["piles"]:
+            continue
         out.setdefault(slot, []).append((label, {**view["piles"][plan.pile_names[pid]], "how": how}))
     return {slot: [(label, info) for label, info in items] for slot, items in out.items()}
 
@@ -164,8 +167,8 @@ def _seat_lines(view: dict, plan) -> list[str]:
     for s in range(plan.n_seats):
         parts = list(facts[s]) if s < len(facts) else []
         for pile, how in every:
-            info = view["piles"][plan.pile_names[plan.pile_base[pile] + s]]
-            if info["count"]:
+            info = view["piles"].get(plan.pile_names[plan.pile_base[pile] + s])
+            if info is not None and info["count"]:
                 parts.append(f"{how['label']}: {pile_text(info, plan, pile, how)}")
         if parts:
             cars = f" ({', '.join(owners[s])})" if owners.get(s) else ""
