@@ -133,18 +133,6 @@ class _Usage(Exception):
     pass
 
 
-class _Announcing:
-    """An agent that first prints what happened since the last decision (public `say`s)."""
-
-    def __init__(self, agent, says):
-        self.agent, self.says, self.name = agent, says, agent.name
-        self.person = getattr(agent, "person", False)
-
-    def choose(self, game, decision) -> int:
-        self.says()
-        return self.agent.choose(game, decision)
-
-
 def _params(args) -> dict | None:
     """`--param NAME=VALUE` options as {name: value}, each value read as YAML (3, true, [1, 2])."""
     import yaml
@@ -179,78 +167,83 @@ def _check_log(value: str) -> Path:
 
 def cmd_play(args) -> int:
     from .engine.game import Game
-    from .run.replay import positions
     from .run.budget import budget
-    from .run.session import header, load, make_agents, play, write_record
+    from .run.human import HumanAgent
+    from .run.screen import Terminal
+    from .run.session import header, load, load_recorded, make_agents, read_record, write_record
+    from .run.table import Table
+    from .run.view import render_view
 
-    log = _check_log(args.log) if args.log else None
+    resumed = None
+    if args.resume:
+        report = Report()
+        resumed = read_record(Path(args.resume), report)
+        if resumed is None:
+            raise RulesetError(report)
+    log = _check_log(args.log) if args.log else (_check_log(args.resume) if args.resume else None)
+    log_name = args.log or args.resume
 
     def write_log(result) -> bool:
         assert log is not None
         try:
-            write_record(log, header(loaded, plan, seed, kinds), decisions, result)
+            write_record(log, header(loaded, plan, seed, kinds), table.decisions, result)
         except OSError as e:
-            print(f"racecraft play: error: cannot write the game record {args.log}: {e.strerror or e}",
+            print(f"racecraft play: error: cannot write the game record {log_name}: {e.strerror or e}",
                   file=sys.stderr)
             return False
         return True
 
-    loaded = load(args.ruleset, args.variant, args.module, args.track, _params(args))
-    players = loaded.ruleset.game.game.players
-    kinds = _seats(args, (players.min, players.max))
-    plan = loaded.plan(len(kinds))
-    seed = args.seed
-    agents = make_agents(kinds, seed)
+    if resumed is None and not args.ruleset:
+        raise _Usage("name the game to play (e.g. racecraft play GAME), or --resume RECORD")
+    if resumed is not None:
+        head, recorded, _result = resumed
+        loaded = load_recorded(head, Path(args.resume), args.ruleset)
+        kinds = _seats(args, (1, MAX_PLAYERS)) if args.seats else [str(k) for k in head.get("seats", [])]
+        if len(kinds) != head["players"] or any(k not in SEAT_KINDS for k in kinds):
+            kinds = ["human"] + ["random"] * (head["players"] - 1)
+        plan = loaded.plan(head["players"])
+        if plan.digest != head["digest"]:
+            raise _Usage(f"--resume {args.resume}: the rules changed since the game was recorded")
+        seed = head["seed"]
+    else:
+        loaded = load(args.ruleset, args.variant, args.module, args.track, _params(args))
+        players = loaded.ruleset.game.game.players
+        kinds = _seats(args, (players.min, players.max))
+        plan = loaded.plan(len(kinds))
+        seed = args.seed
+    term = Terminal(sys.stdout, _raw(sys.stdout))
     try:
-        # with a person at the table, what the rules `say` is shown as it happens (trace on)
+        # the game is told as it is played (trace on): the narrated log of what the rules `say`
         with budget():
-            game = Game(plan, seed, trace="human" in kinds or bool(args.verbose))
+            game = Game(plan, seed, trace=True)
     except RuleError as e:
         print(f"rule error: {e}", file=sys.stderr)
         return 1
-    decisions: list[dict] = []
-    quiet = "human" not in kinds and not args.verbose
-
-    def on_decision(d, pick):
-        label = d.labels()[pick]
-        decisions.append({"type": "decision", "n": len(decisions) + 1, "seat": d.seat, "rule": d.rule,
-                          "loc": str(d.loc) if d.loc else None, "pick": pick, "label": label})
-        if not quiet and kinds[d.seat] != "human":
-            # a secret choice made at the same time as a person's stays hidden from them
-            shown = "(decided, hidden until revealed)" if d.simultaneous and "human" in kinds else label
-            print(f"seat {d.seat + 1} ({kinds[d.seat]}): {shown}")
-
-    said = [0]
-
-    def says():
-        trace = game.st.trace
-        if trace is not None:
-            for entry in trace[said[0]:]:
-                if entry[0] == "say":
-                    print(f"  » {entry[2]}")
-                elif entry[0] == "round" and args.verbose:
-                    where = positions(entry[4])
-                    print(f"-- round {entry[3]}" + (f": {where}" if where else ""))
-            said[0] = len(trace)
-
-    agents = [_Announcing(a, says) for a in agents]
+    table = Table(game, kinds, term, sys.stdin, bool(args.verbose))
+    agents = make_agents(kinds, seed, human_factory=lambda: HumanAgent(sys.stdin, sys.stdout, table))
     print(f"{plan.name}: {len(kinds)} players "
           f"({', '.join(f'seat {i + 1} {k}' for i, k in enumerate(kinds))}), seed {seed}")
+    if resumed is not None:
+        picks = [d.get("pick") for d in recorded]
+        try:
+            table.rebuild(picks, budget)
+        except (RuleError, ValueError, TypeError, IndexError):
+            raise _Usage(f"--resume {args.resume}: its decisions do not fit these rules") from None
+        table.decisions = [dict(d) for d in recorded]
+        print(f"resumed after {len(recorded)} decisions")
     try:
-        result = play(game, agents, on_decision, guard=budget)
-        says()
+        result = table.run(agents, budget)
     except RuleError as e:
         print(f"rule error: {e}", file=sys.stderr)
         if log:
             write_log(None)
         return 1
     except (EOFError, KeyboardInterrupt):
-        print("\ngame abandoned", file=sys.stderr)
+        print("\ngame abandoned" + (f" (go on with: racecraft play --resume {log_name})" if log else ""),
+              file=sys.stderr)
         if log:
             write_log(None)
         return 1
-    from .run.view import render_view
-
     print("\nFinal table:")
     print(render_view(game.view(None), plan))
     print("\nResult:")
@@ -268,14 +261,21 @@ def cmd_play(args) -> int:
     if log:
         if not write_log({k: result[k] for k in ("order", "winners", "scores", "rounds")}):
             return 1
-        print(f"game record written to {args.log}")
+        print(f"game record written to {log_name}")
     return 0
 
 
 def cmd_replay(args) -> int:
-    from .run.replay import replay
+    from .run.replay import replay, stepper
+    from .run.screen import Terminal
 
-    return replay(Path(args.record), sys.stdout, args.ruleset)
+    if args.step or args.at is not None or args.seat is not None:
+        if args.rules:
+            raise _Usage("--rules prints the whole game; --at, --step and --seat show a table")
+        seat = None if args.seat is None else args.seat - 1
+        return stepper(Path(args.record), Terminal(sys.stdout, _raw(sys.stdout)), sys.stdin, args.ruleset,
+                       args.at, args.step, seat)
+    return replay(Path(args.record), sys.stdout, args.ruleset, args.rules)
 
 
 def _bots(text: str | None, players: int | None, option: str = "--seats") -> list[str] | None:
@@ -643,8 +643,9 @@ def parser() -> argparse.ArgumentParser:
     rules_args(v, "check")
     v.set_defaults(fn=cmd_validate)
 
-    def game_args(sp):
-        sp.add_argument("ruleset", help="a ruleset: a folder name under rulesets/, or a path")
+    def game_args(sp, optional: bool = False):
+        sp.add_argument("ruleset", help="a ruleset: a folder name under rulesets/, or a path",
+                        **({"nargs": "?"} if optional else {}))
         rules_args(sp, "apply")
         sp.add_argument("--seed", type=_bounded(0, MAX_SEED), default=1,
                         help="the seed of every shuffle and bot (0 to 2**63-1; default 1)")
@@ -652,18 +653,30 @@ def parser() -> argparse.ArgumentParser:
                         help=f"how many seats (1 to {MAX_PLAYERS}, within what the game allows)")
 
     pl = sub.add_parser("play", help="play a game in the terminal, with people and bots")
-    game_args(pl)
+    game_args(pl, optional=True)
     pl.add_argument("--seats",
                     help="who sits at each seat: human, random or greedy, e.g. human,greedy,random")
     pl.add_argument("--log", metavar="FILE", help="write the game record (JSONL) here")
-    pl.add_argument("--verbose", action="store_true", help="print bots' moves in bot-only games")
+    pl.add_argument("--resume", metavar="RECORD",
+                    help="go on with the game of this record (written by --log, also when a game is "
+                         "abandoned); it is written again there unless --log says elsewhere")
+    pl.add_argument("--verbose", action="store_true", help="also print each bot's choice and where the "
+                                                           "pieces are at each round")
     pl.set_defaults(fn=cmd_play)
 
-    r = sub.add_parser("replay", help="replay a game record, step by step with the rules that fired")
+    r = sub.add_parser("replay", help="replay a game record: its narrated log, or step through it")
     r.add_argument("record")
     r.add_argument("--ruleset", metavar="PATH",
                    help="replay with this ruleset (a folder, or a name under rulesets/) instead of "
                         "the game the record names, found by its name")
+    r.add_argument("--rules", action="store_true",
+                   help="print each rule as it fires, each chance and each choice, with the log")
+    r.add_argument("--at", type=_bounded(1, 10_000_000), metavar="N",
+                   help="show the table before decision N (the log of its round, the view, the choice)")
+    r.add_argument("--step", action="store_true",
+                   help="step through the game: Enter goes forward a decision, b back, a number to it")
+    r.add_argument("--seat", type=_bounded(1, MAX_PLAYERS), metavar="N",
+                   help="see the table as seat N does (default: as the seat that decides)")
     r.set_defaults(fn=cmd_replay)
 
     s = sub.add_parser("simulate", help="play many seeded games with random bots and print statistics")

@@ -150,13 +150,14 @@ def test_odd_entries_at_the_prompt_are_answered_then_a_valid_choice_is_taken(cap
     monkeypatch.setattr("sys.stdin", io.StringIO(f"²\n{many}\n-1\n0\n\n  2  \n" + "1\n" * 10))
     rc, out, err = run(capsys, "play", ruleset(tmp_path), "--seats", "human,random", "--seed", "1")
     assert rc == 0, err
-    ask = "please type a number from 1 to 2 or an option's label."
+    ask = "please type an option's number (1 to 2) or its words."
     assert f"  `²` is not one of the options: {ask}" in out
     assert f"  `{'9' * 37}...` is not one of the options: {ask}" in out
     assert many not in out
     assert f"  `-1` is not one of the options: {ask}" in out
     assert f"  `0` is not one of the options: {ask}" in out
-    assert f"Choose 1-2:   {ask}\n" in out  # the empty line
+    # what was typed is shown (the entries come from a file, not a terminal), then the answer
+    assert f"Choose 1-2, or type an option's words: \n  {ask}\n" in out  # the empty line
     assert out.count(ask) == 5
     # the first valid entry, `  2  ` (option two, 2 points), then `1` (option one, 1 point)
     assert "seat 1 (human): 3" in out

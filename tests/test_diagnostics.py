@@ -338,8 +338,8 @@ def test_players_min_above_max_points_at_players(capsys, game):
 # ---- 4. DSL syntax, positioned in the YAML file ---------------------------------------------
 
 def test_dsl_syntax_error_in_a_do_block(capsys, game):
-    edit(game, "to column(slot_of(car)) face up\n              overtake(car)\n      - id: player_plays",
-         "to column(slot_of(car)) face sideways\n              overtake(car)\n      - id: player_plays")
+    edit(game, "draw 1 from deck to column(slot_of(car)) face up\n",
+         "draw 1 from deck to column(slot_of(car)) face sideways\n")
     expect_one(capsys, game, game, find(game, "sideways"), "E101",
                "syntax error in rule: unexpected `sideways`", hint="expected `up` or `down`")
 
@@ -509,15 +509,15 @@ def test_unknown_attribute_inside_a_string_template(capsys, game):
 
 
 def test_unknown_procedure_did_you_mean(capsys, game):
-    edit(game, "              overtake(car)\n      - id: player_plays",
-         "              overtak(car)\n      - id: player_plays")
+    edit(game, "              overtake(car)\n          else:",
+         "              overtak(car)\n          else:")
     expect_one(capsys, game, game, find(game, "overtak(car)"), "E110", "unknown procedure `overtak`",
                hint="did you mean `overtake`?")
 
 
 def test_wrong_number_of_arguments(capsys, game):
-    edit(game, "              overtake(car)\n      - id: player_plays",
-         "              overtake(car, 1)\n      - id: player_plays")
+    edit(game, "              overtake(car)\n          else:",
+         "              overtake(car, 1)\n          else:")
     expect_one(capsys, game, game, find(game, "overtake(car, 1)"), "E124",
                "`overtake` takes 1 argument(s), got 2", hint="overtake(car: piece)")
 
@@ -802,7 +802,7 @@ def test_validate_a_cards_file(capsys, cards):
 
 
 def test_validate_a_broken_cards_file(capsys, cards):
-    edit(cards, "{id: pit_stop, count: 6,", "{id: pit_stop, cuont: 6,")
+    edit(cards, "name: \"pit stop\", count: 6,", "name: \"pit stop\", cuont: 6,")
     expect_one(capsys, cards, cards, find(cards, "cuont"), "E021", "unknown key `cuont` in cards.5",
                hint="did you mean `count`?")
 
@@ -940,4 +940,5 @@ def test_unknown_name_in_an_augmented_assignment_is_reported_once(capsys, game):
     diags = parse(err)
     assert {(d.code, d.message) for d in diags} == {("E110", "unknown name `n`")}, err
     assert [(d.line, d.col) for d in diags] == [
-        find(game, "({n}", offset=2), find(game, "n += 1"), find(game, "draw n", offset=5)], err
+        find(game, "({n}", offset=2), find(game, "n += 1"), find(game, "draw n", offset=5),
+        find(game, "cards_word(n)", offset=11)], err

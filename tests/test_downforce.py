@@ -177,7 +177,8 @@ def test_views_show_the_track(base):
     plan = base.plan(3)
     game = Game(plan, 5)
     text = render_view(game.view(0), plan)
-    assert "river_station:" in text and "to the finish" in text and "hand(seat 1) (yours)" in text
+    assert "cell a4, lane 1" in text and "lane 3: " in text and "your hand: " in text
+    assert "hand(seat" not in text and "river_station" not in text
 
 
 def test_a_person_never_sees_a_bots_sealed_bid_before_revealing():
@@ -185,12 +186,14 @@ def test_a_person_never_sees_a_bots_sealed_bid_before_revealing():
     import sys
 
     out = subprocess.run([sys.executable, "-m", "interpreter.cli", "play", "downforce", "--seats",
-                          "random,human", "--seed", "1"], check=False, input="1\n" * 12, capture_output=True,
-                         text=True, timeout=120, cwd=ROOT).stdout
-    assert "seat 1 (random): (decided, hidden until revealed)" in out
-    assert "» bids for" in out   # revealed together, afterwards
-    bots = [line for line in out.splitlines() if line.startswith("seat 1 (random):")]
-    assert bots and not any("(bids" in line for line in bots)
+                          "random,human", "--seed", "1", "--verbose"], check=False, input="1\n" * 12,
+                         capture_output=True, text=True, timeout=120, cwd=ROOT).stdout
+    # even with every bot's choice printed, a bid made at the same time as the person's is not;
+    # both bids are told together once revealed
+    bots = [line for line in out.splitlines() if line.strip().startswith("seat 1 (random) chose:")]
+    assert not any("(bids" in line for line in bots)
+    told = out.index("bids for the")
+    assert out.index("Bid a card face down") < told and out[told:].split("\n")[0].count("seat ") == 2
 
 
 def _rules(players=3):
@@ -290,6 +293,7 @@ def test_cell_tags_are_names():
 
 
 def test_the_view_is_data_and_draws_as_before():
+    from interpreter.run.boardtext import Extra
     from interpreter.run.draw_cells import lines
 
     kind, data = _board()
@@ -305,11 +309,11 @@ def test_the_view_is_data_and_draws_as_before():
     assert kind.positions(st) == [("x", "cell a2, lane 1"), ("y", "cell b2, lane 2")]
     view = {"seat": 0, "pieces": {"x": {"owner": 1}, "y": {"owner": 2}, "z": {"owner": None}}}
     text = lines(board, view)
-    assert text[:4] == ["8 cells; lines: mid at 20, finish at 35",
-                        "1. x (you): cell a2 (lane 1), 15 to the finish; next: a3, b3",
-                        "2. y (seat 2): cell b2 (lane 2), 15 to the finish; next: a3, b3",
-                        "off the board: z"]
-    assert text[4] == "the track unrolled (start line on the left):" and text[-1] == "        1 x, 2 y"
+    assert text[:3] == ["1. x (you): cell a2, lane 1", "2. y (seat 2): cell b2, lane 2",
+                        "off the board: z (no player)"]
+    # the strip: the lines' marks, then each lane, a car drawn by its place in the lines above
+    assert text[3].strip() == "|                       F" and text[-1].startswith("lane 1: ")
+    assert "1" in text[-1] and "2" in text[-2] and all(isinstance(t, Extra) for t in text[3:])
 
 
 @pytest.mark.parametrize("variant,players,size", [("two-player", 2, 7), ("novice", 4, 3 + 1)])

@@ -99,11 +99,16 @@ def test_play_log_and_replay_reproduce_the_game(tmp_path, capsys):
     lines = [json.loads(x) for x in log.read_text().splitlines()]
     assert lines[0]["type"] == "game" and lines[0]["seed"] == 7
     assert lines[-1]["type"] == "result"
-    capsys.readouterr()
+    played = capsys.readouterr().out
     assert main(["replay", str(log)]) == 0
     out = capsys.readouterr().out
     assert "replayed exactly" in out
-    assert "rule steps.player_plays" in out and "game.yaml:" in out
+    # the replay tells the game in the very lines play printed
+    told = played.split("\n", 1)[1].split("\nFinal table:")[0].strip("\n")
+    assert told and out.split("\n", 1)[1].split("\nresult:")[0].strip("\n") == told
+    assert main(["replay", str(log), "--rules"]) == 0
+    out = capsys.readouterr().out
+    assert "rule steps.player_plays" in out and "game.yaml:" in out and "replayed exactly" in out
     # A record that does not match the rules is refused, not replayed wrongly.
     lines[3]["label"] = "play something else"
     log.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
@@ -112,16 +117,16 @@ def test_play_log_and_replay_reproduce_the_game(tmp_path, capsys):
 
 
 def test_human_seat_sees_its_hand_and_is_told_about_a_wrong_entry(monkeypatch, capsys):
-    answers = "hello\n0\n999\n" + "1\n" * 400
+    # an option keeps its number all game: the numbers offered need not start at 1
+    answers = "hello\n0\n999\n" + "".join(f"{1 + i % 9}\n" for i in range(900))
     monkeypatch.setattr("sys.stdin", io.StringIO(answers))
     assert main(["play", "formula5", "--seats", "human,random", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "`hello` is not one of the options" in out
     assert "`999` is not one of the options" in out
-    assert "hand(seat 1) (yours): " in out
-    # The other player's hand is never shown to the human, only its size.
-    assert "hand(seat 2): 12 card(s), hidden" in out
-    assert "Result:" in out
+    assert "your hand: " in out
+    # The other player's hand is never shown to the human, not even its size in this game's view.
+    assert "hand(seat 2)" not in out and "Result:" in out
 
 
 def test_simulate_is_deterministic_whatever_the_processes():

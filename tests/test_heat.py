@@ -151,16 +151,16 @@ def test_unknown_track_is_a_diagnostic(capsys):
 def test_play_on_another_track_with_bots(capsys):
     assert main(["play", "heat", "--track", "italy", "--seats", "greedy,random", "--seed", "2"]) == 0
     out = capsys.readouterr().out
-    assert "3 lap(s)" in out and "Result:" in out
+    assert "3 laps of" in out and "Result:" in out
 
 
 def test_the_view_shows_the_track_the_next_corners_and_the_hand():
     plan = load("heat").plan(3)
     game = Game(plan, 1)
     text = render_view(game.view(0), plan)
-    assert "corner A limit 7 in" in text and "(you)" in text
-    assert "hand(seat 1) (yours)" in text and "hand(seat 2): 7 card(s), hidden" in text
-    assert "engine(seat 1) (yours): heat ×6" in text
+    assert "ahead of black: corner A (limit 7) in" in text and " you " in text
+    assert "your hand: " in text and "hand(seat" not in text
+    assert "engine 6 heat" in text
 
 
 def test_steps_one_and_two_are_committed_in_secret():

@@ -412,13 +412,16 @@ def test_maps_and_lists_in_state_are_values(mini):
 """), encoding="utf-8")
     g = game(mini)
     lines = said(g)
-    assert lines[0] == "[99, 0] [0, 0] 0 0"      # a copy changed, the state not; absent key: 0
-    assert lines[1] == "{seen: 1} yes [seen]"
-    assert lines[2] == "[[2, 1]]"
+    # what `say` shows reads as a sentence: lists as `a and b`, maps as `key: value`
+    assert lines[0] == "99 and 0 0 and 0 0 0"    # a copy changed, the state not; absent key: 0
+    assert lines[1] == "seen: 1 yes seen"
+    assert lines[2] == "2 and 1"
     hand = [g.plan.card_types[g.plan.card_type[c]] for c in g.st.piles[g.plan.pile_base["hand"]]]
     boosts = [1 if t == "low" else 0 for t in hand]
     cools = [0 if t == "low" else 2 for t in hand]
-    assert lines[3] == f"{boosts} {cools}".replace("'", "")
+    def sentence(xs):
+        return ", ".join(map(str, xs[:-1])) + f" and {xs[-1]}" if len(xs) > 1 else str(xs[0])
+    assert lines[3] == f"{sentence(boosts)} {sentence(cools)}"
 
 
 def test_map_literals_and_empty_defaults(mini):
@@ -430,7 +433,7 @@ def test_map_literals_and_empty_defaults(mini):
           let e = size({})
           say "{m} {tally} {e}"
 """), encoding="utf-8")
-    assert said(game(mini))[0] == "{1: [2], 3: [], 5: [1]} {x: 2} 0"
+    assert said(game(mini))[0] == "1: 2, 3: none, 5: 1 x: 2 0"
 
 
 @pytest.mark.parametrize("text, code", [

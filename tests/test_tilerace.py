@@ -136,7 +136,7 @@ def test_terminal_view_draws_the_grid(plan4):
     text = render_view(game.view(0), plan4)
     assert "A    B    C    D    E    F    G" in text
     assert "░░░" in text and "┼" in text  # face-down squares; the pit stop's crossing
-    assert "car1 you" in text
+    assert "(you are 1)" in text and "you (car1): heading for the pit stop" in text
     assert "square(1)" not in text  # the squares' piles are drawn in the grid, not listed
 
 

@@ -263,8 +263,9 @@ class Lanes(BoardKind):
     # ---- what a seat sees -------------------------------------------------------------------
 
     def _where(self, d: int, spot: int) -> str:
-        place = "finished" if d >= self.finish else f"lap {max(d // self.L + 1, 1)}/{self.decl.laps}"
-        return f"space {d % self.L} spot {spot}, {place}"
+        if d >= self.finish:
+            return "past the finish"
+        return f"space {d % self.L}, lap {max(d // self.L + 1, 1)}/{self.decl.laps}"
 
     def positions(self, st) -> list[tuple[str, str]]:
         data = st.bd[self.index]

@@ -42,7 +42,8 @@ class Ranking(BoardKind):
 
     def positions(self, st) -> list[tuple[str, str]]:
         names = self.plan.piece_names
-        return [(names[pc], f"slot {i}") for i, pc in enumerate(st.bd[self.index][0], 1) if pc is not None]
+        slots = st.bd[self.index][0]
+        return [(names[pc], f"position {i}") for i, pc in enumerate(slots, 1) if pc is not None]
 
     def view(self, st, seat) -> dict:
         names = self.plan.piece_names

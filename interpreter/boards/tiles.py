@@ -251,6 +251,7 @@ class Tiles(BoardKind):
                 "region": self.region[sq],
                 "face_up": up,
                 "tile": plan.card_types[plan.card_type[c]] if up else None,
+                "name": plan.card_names[plan.card_type[c]] if up else None,
                 "track": self.sides(st, sq) if up else None,
                 "pieces": [names[pc] for pc in self.pieces_on(st, sq)],
                 "row": r + 1,

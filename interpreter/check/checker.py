@@ -159,6 +159,14 @@ class Checker:
             self.expr(expr, Scope(dict(seat_scope), f"record.{name}"))
         for name, expr in r.show.items():
             self.expr(expr, Scope({"piece": Local("piece", PIECE)}, f"show.{name}"))
+        for name, expr in r.seat_facts.items():
+            self.expr(expr, Scope(dict(seat_scope), f"view.seats.{name}"))
+        for name, expr in r.game_facts.items():
+            self.expr(expr, Scope({}, f"view.game.{name}"))
+        for name, loc in r.view_piles:
+            if name not in self.sym.piles:
+                self.report.add("E152", f"the view shows pile `{name}`, which the game does not have", loc,
+                                self.suggest(name, list(self.sym.piles)))
         if r.evaluate is not None:
             self.want(r.evaluate, Scope(dict(seat_scope), "evaluate"), INT, "`evaluate`", loose=True)
         if r.progress is not None:
@@ -621,6 +629,28 @@ class Checker:
 
     def s_Say(self, s: n.Say, sc: Scope) -> None:
         self.expr(s.message, sc)
+        # what is said is computed only when somebody listens (a person, a replay): it must not
+        # draw chance, or a game told aloud would not be the game played in silence
+        drawn = self._draws_chance(s.message, set())
+        if drawn is not None:
+            self.error("E147", f"`say` may not draw chance: `{drawn}` shuffles or draws at random",
+                       s, "compute the value before the `say`, with `let`")
+
+    def _draws_chance(self, e: n.Expr, seen: set[str]) -> str | None:
+        """The built-in drawing from the game's generator that evaluating `e` may call (directly or
+        in a function it calls), or None."""
+        for x in n.walk(e):
+            if not isinstance(x, n.Call) or not isinstance(x.ref, Ref):
+                continue
+            if x.ref.kind == "builtin" and getattr(x.ref.extra, "rng", False):
+                return x.name
+            fn = self.rules.functions.get(x.name) if x.ref.kind == "function" else None
+            if fn is not None and x.name not in seen:
+                seen.add(x.name)
+                found = self._draws_chance(fn.body, seen)
+                if found is not None:
+                    return found
+        return None
 
     def s_If(self, s: n.If, sc: Scope) -> None:
         for br in s.branches:

@@ -553,6 +553,16 @@ class Compiler(Lowerer):
             p.evaluate_loc = r.evaluate.loc
         for name, expr in r.show.items():
             p.shown[name] = self.value_fn(expr, f"show.{name}")
+            p.fact_types[("show", name)] = expr.typ
+        for name, expr in r.seat_facts.items():
+            p.seat_facts[name] = self.value_fn(expr, f"view.seats.{name}")
+            p.fact_types[("seats", name)] = expr.typ
+        for name, expr in r.game_facts.items():
+            p.game_facts[name] = self.value_fn(expr, f"view.game.{name}")
+            p.fact_types[("game", name)] = expr.typ
+        p.fact_meta = dict(r.fact_meta)
+        p.view = None if r.view is None else dict(r.view)
+        p.colours = dict(r.colours)
         if r.progress is not None:
             p.progress = self.value_fn(r.progress, "progress")
         for name, expr in r.metrics.items():

@@ -20,7 +20,7 @@ from ..engine.boundary import register_inlined
 from ..lang import nodes as n
 from ..lang.errors import EndGame, GameTooLong, RuleError
 from ..lang.limits import MAX_INT, MAX_LIST, MAX_TEXT
-from ..lang.show import show
+from ..lang.show import words
 from ..lang.types import ANY, BOOL, CARD, INT, PILE, TEXT, is_list, is_map, iterable_elem
 from ..library.api import NOT_CONST, Read
 from . import pyast as P
@@ -87,6 +87,21 @@ def _index(xs, i):
 
 def _end_game():
     raise EndGame()
+
+
+def _hush(st) -> int:
+    """Before a `say`'s text is computed: the game's step count, kept aside (the text counts
+    its own steps from zero, as a view does)."""
+    steps, st.steps = st.steps, 0
+    return steps
+
+
+def _said(st, rule: str, steps: int, text: str) -> None:
+    """A `say`: its line into the game's trace (an empty line says nothing), and the game's step
+    count as it was."""
+    st.steps = steps
+    if text:
+        st.trace.append(("say", rule, text))
 
 
 def _pieces_of(at: int, n: int):
@@ -183,7 +198,7 @@ class Lowerer:
         for hname, fn in (("big", _big), ("int", _int), ("ints", _ints), ("range", _range),
                           ("join_list", join_list), ("join_text", join_text), ("index", _index),
                           ("put_item", put_item), ("put_key", put_key), ("template", template),
-                          ("end", _end_game), ("too_long", GameTooLong)):
+                          ("end", _end_game), ("too_long", GameTooLong), ("hush", _hush), ("said", _said)):
             cg.helper(hname, fn)
         from .inline import INLINE
         self.inline = INLINE
@@ -228,7 +243,7 @@ class Lowerer:
                 fn = _show_text
             else:
                 def fn(v, typ=typ):
-                    return show(plan, typ, v)
+                    return words(plan, typ, v)
             found = self._show[typ] = self.cg.const(fn, "show_" + typ.replace("[", "_").replace("]", ""))
         return found
 
@@ -879,10 +894,12 @@ class Lowerer:
         raise NotImplementedError
 
     def s_Say(self, s: n.Say, fx: Fn, rule, loops):
+        # computed only when the game is told (`st.trace`), and counting no steps: a game told
+        # aloud stops where the same game played in silence does
         trace = P.attr(self.st(), "trace")
-        entry = ast.Tuple([P.const("say"), P.const(rule), self.expr(s.message, fx)], P.LOAD)
-        return [ast.If(P.compare(trace, ast.IsNot(), P.const(None)),
-                       [P.expr_stmt(P.call(P.attr(trace, "append"), entry))], [])]
+        said = P.call(self.h("said"), self.st(), P.const(rule), P.call(self.h("hush"), self.st()),
+                      self.expr(s.message, fx))
+        return [ast.If(P.compare(trace, ast.IsNot(), P.const(None)), [P.expr_stmt(said)], [])]
 
     def s_If(self, s: n.If, fx: Fn, rule, loops):
         first, (cond,) = self.hoisting(fx, s.branches[0].cond)  # only the first test always runs

@@ -11,7 +11,7 @@ from typing import Any
 
 from . import vm
 from ..lang.errors import RuleError
-from ..lang.show import show
+from ..lang.show import show, words
 from ..lang.types import CARD, PIECE, PILE, SEAT, elem, is_list, is_map, map_types
 from .state import State
 from .tally import Counting, Tally
@@ -172,51 +172,7 @@ class Game:
         return reading(st, lambda: self._view(seat))
 
     def _view(self, seat: int | None) -> dict:
-        """The table as `seat` may see it (None: a spectator, who sees only public things)."""
-        st = self.sub if self.sub is not None else self.st
-        p = self.plan
-        owners = st.values("owner")
-        piles = {}
-        for pid, cards in enumerate(st.piles):
-            if pid == p.aside:
-                continue  # out of the game
-            vis = p.pile_visible[pid]
-            owner = p.pile_owner[pid]
-            scope = p.pile_scope[pid]
-            owner_seat = owner if scope == "seat" else (owners[owner] if scope == "piece" else None)
-            if vis == "all" or (vis == "owner" and seat is not None and owner_seat == seat):
-                shown = [p.card_label(c) if (st.up[c] or vis == "owner") else "(face down)" for c in cards]
-            elif vis == "top":
-                shown = ["(hidden)"] * (len(cards) - 1) + ([p.card_label(cards[-1])] if cards else [])
-            else:
-                shown = None
-            piles[p.pile_names[pid]] = {"count": len(cards), "cards": shown}
-        boards = {name: kind.view(st, seat) for name, kind in zip(p.board_names, p.board_kinds)}
-        pieces = {}
-        for pc, name in enumerate(p.piece_names):
-            owner = owners[pc]
-            info = {"owner": None if owner is None else owner + 1}
-            for var in p.piece_init:
-                if var == "owner":
-                    continue
-                vis = p.var_visible[("piece", var)]
-                if vis == "all" or (vis == "owner" and seat is not None and owner == seat):
-                    info[var] = _readable(p, ("piece", var), st.v[p.var_at[var] + pc])
-            for var, fn in p.shown.items():
-                info[var] = fn(st, {"piece": pc})
-            pieces[name] = info
-        seats = []
-        for s in range(p.n_seats):
-            info = {}
-            for var in p.seat_init:
-                vis = p.var_visible[("seat", var)]
-                if vis == "all" or (vis == "owner" and s == seat):
-                    info[var] = _readable(p, ("seat", var), st.v[p.var_at[var] + s])
-            seats.append(info)
-        globals_ = {k: _readable(p, ("game", k), v) for k, v in st.g.items() if not k.startswith("__")
-                    and p.var_visible.get(("game", k), "all") == "all"}
-        return {"seat": seat, "game": globals_, "boards": boards, "pieces": pieces,
-                "seats": seats, "piles": piles}
+        return table_view(self.plan, self.sub if self.sub is not None else self.st, seat)
 
     # ---- the end ---------------------------------------------------------------------------
 
@@ -271,6 +227,87 @@ class Game:
                                     f"{show(p, 'any', x)}, not a number", p.rank_loc, "result.also")
             out.append((pc, k))
         return out
+
+
+def table_view(p, st, seat: int | None) -> dict:
+    """The table `st` as `seat` may see it (None: a spectator, who sees only public things)."""
+    owners = st.values("owner")
+    piles = {}
+    for pid, cards in enumerate(st.piles):
+        if pid == p.aside:
+            continue  # out of the game
+        vis = p.pile_visible[pid]
+        owner = p.pile_owner[pid]
+        scope = p.pile_scope[pid]
+        owner_seat = owner if scope == "seat" else (owners[owner] if scope == "piece" else None)
+        if vis == "all" or (vis == "owner" and seat is not None and owner_seat == seat):
+            shown = [p.card_label(c) if (st.up[c] or vis == "owner") else "(face down)" for c in cards]
+        elif vis == "top":
+            shown = ["(hidden)"] * (len(cards) - 1) + ([p.card_label(cards[-1])] if cards else [])
+        else:
+            shown = None
+        piles[p.pile_names[pid]] = {"count": len(cards), "cards": shown}
+    boards = {name: kind.view(st, seat) for name, kind in zip(p.board_names, p.board_kinds)}
+    pieces = {}
+    for pc, name in enumerate(p.piece_names):
+        owner = owners[pc]
+        info = {"owner": None if owner is None else owner + 1}
+        for var in p.piece_init:
+            if var == "owner":
+                continue
+            vis = p.var_visible[("piece", var)]
+            if vis == "all" or (vis == "owner" and seat is not None and owner == seat):
+                info[var] = _readable(p, ("piece", var), st.v[p.var_at[var] + pc])
+        pieces[name] = info
+    seats = []
+    for s in range(p.n_seats):
+        info = {}
+        for var in p.seat_init:
+            vis = p.var_visible[("seat", var)]
+            if vis == "all" or (vis == "owner" and s == seat):
+                info[var] = _readable(p, ("seat", var), st.v[p.var_at[var] + s])
+        seats.append(info)
+    globals_ = {k: _readable(p, ("game", k), v) for k, v in st.g.items() if not k.startswith("__")
+                and p.var_visible.get(("game", k), "all") == "all"}
+    # the declared facts, as players read them (`show:`, `view.seats`, `view.game`)
+    for pc, name in enumerate(p.piece_names):
+        owner = owners[pc]
+        info = pieces[name]
+        shown = _facts(p, "show", p.shown, st, {"piece": pc}, seat is not None and owner == seat)
+        if p.view is None:  # a game without a view: its pieces' visible variables too, by name
+            shown = [fact_text(p, "any", v, k) for k, v in info.items() if k != "owner"] + shown
+        info["facts"] = [f for f in shown if f]
+    seat_facts = [_facts(p, "seats", p.seat_facts, st, {"seat": s}, s == seat) for s in range(p.n_seats)]
+    return {"seat": seat, "game": globals_, "boards": boards, "pieces": pieces,
+            "seats": seats, "piles": piles, "seat_facts": seat_facts,
+            "game_facts": _facts(p, "game", p.game_facts, st, {}, False)}
+
+
+def _facts(plan, section: str, fns: dict, st, env: dict, own: bool) -> list[str]:
+    """Each fact of a section that has something to say, as players read it: `lap 3`, `money 6
+    dollars`, a true fact by its label (`out`); nothing for a false, empty or `none` value, nor for a
+    fact seen by its owner only, to anybody else."""
+    out = []
+    for name, fn in fns.items():
+        label, unit, owner_only = plan.fact_meta.get((section, name), (name, "", False))
+        if owner_only and not own:
+            continue
+        text = fact_text(plan, plan.fact_types.get((section, name), "any"), fn(st, env), label, unit)
+        if text:
+            out.append(text)
+    return out
+
+
+def fact_text(plan, typ: str, value, label: str, unit: str = "") -> str:
+    """One fact as a player reads it ("" when there is nothing to say)."""
+    if value is None or value is False or value == "" or value == [] or value == {}:
+        return ""
+    if value is True:
+        return label or "yes"
+    text = words(plan, typ, value)
+    if unit:
+        text = f"{text} {unit}"
+    return f"{label} {text}" if label else text
 
 
 def _readable(plan, key, value):

@@ -100,6 +100,14 @@ class Plan:
     progress: object = None                              # fn(st, env) with `seat` bound, or None
     metrics: dict = field(default_factory=dict)          # name -> fn(st, env), read at the end
     shown: dict = field(default_factory=dict)            # name -> fn(st, env) with `piece` bound
+    # what a player sees (`view:`): facts of each seat and of the game, each fact's (label, unit,
+    # seen by its owner only) and type by (section, name); the piles shown; None: no `view:`
+    seat_facts: dict = field(default_factory=dict)       # name -> fn(st, env) with `seat` bound
+    game_facts: dict = field(default_factory=dict)       # name -> fn(st, env)
+    fact_meta: dict = field(default_factory=dict)
+    fact_types: dict = field(default_factory=dict)
+    view: dict | None = None                             # pile name -> {label, show, sort, whose}
+    colours: dict = field(default_factory=dict)          # word -> colour name
     evaluate: object = None                              # fn(st, env) with `seat` bound, or None
     evaluate_loc: object = None
     max_rounds: int = 1000

@@ -170,6 +170,48 @@ class Carry(Strict):
                                           "into the same piles before the next game's setup")
 
 
+# ---- what a player sees --------------------------------------------------------------------
+
+class Fact(Strict):
+    """A value shown to players, with how they read it."""
+    value: Code = Field(description="an expression: the value shown")
+    label: Text | None = Field(None, description="what players call it (default: the key, `_` read as a "
+                                                 "space; \"\" for none)")
+    unit: Text | None = Field(None, description="written after a number: `cells`, `points`")
+    seen_by: Literal["all", "owner"] = Field(
+        "all", description="who sees it: everybody, or only the seat (for a piece: its owner)")
+
+
+# a fact: an expression, or a mapping saying how it reads
+FactDecl = Union[Code, Fact]
+
+
+class PileView(Strict):
+    label: Text | None = Field(None, description="what players call the pile (default: its name, `_` "
+                                                 "read as a space)")
+    show: Literal["cards", "count", "top"] = Field(
+        "cards", description="its cards (as far as the pile's `visible` lets the seat see them), only how "
+                             "many there are, or only the top card")
+    sort: bool = Field(False, description="equal cards grouped and sorted, as a player holds a hand "
+                                          "(`purple ×3`)")
+    whose: Literal["mine", "all"] = Field(
+        "mine", description="a pile of each seat: only the viewing seat's own, or every seat's")
+
+
+class View(Strict):
+    """What a player sees at the table, beyond the boards: a pile or variable not named here is not
+    shown."""
+    game: dict[Name, FactDecl] = Field(default_factory=dict,
+                                       description="facts on the title line (nothing bound)")
+    seats: dict[Name, FactDecl] = Field(default_factory=dict,
+                                        description="facts on each seat's line (`seat` bound)")
+    piles: dict[Name, PileView] = Field(default_factory=dict,
+                                        description="the piles shown, in this order, and how")
+    colours: dict[Text, Text] = Field(
+        default_factory=dict, description="words drawn in a colour on a colour terminal "
+                                          "(`purple: magenta`); colours are those of the `rich` library")
+
+
 class GameFile(Strict):
     schema_: Text | None = Field(None, alias="$schema")
     game: GameInfo
@@ -198,10 +240,12 @@ class GameFile(Strict):
     evaluate: Code | None = Field(
         None, description="how good the table is for seat `seat` (a number, higher is better): "
                           "the greedy bot picks the option that leads to the best value")
-    show: dict[Name, Code] = Field(
+    show: dict[Name, FactDecl] = Field(
         default_factory=dict,
         description="facts shown with each piece in every seat's view, computed with `piece` bound; "
-                    "show only what every seat may know")
+                    "show only what every seat may know (or `seen_by: owner`)")
+    view: View | None = Field(None, description="what a player sees beyond the boards and the pieces' facts: "
+                                                "with a view, only what it names is shown")
     limits: Limits = Limits()
     cards: dict[Id, CardSpec] = Field(
         default_factory=dict, description="card types by id: those of the included cards files, "

@@ -30,6 +30,24 @@ def show(plan, typ: str, v) -> str:
     return str(v)
 
 
+def words(plan, typ: str, v) -> str:
+    """A value as a sentence reads it (`{...}` in a text): a list as `a, b and c` (`none` when
+    empty; a list of lists as `a and b; c and d`), a map as `key: value, key: value`; anything
+    else as `show` gives it. No brackets: a person reads it."""
+    if is_list(typ) and isinstance(v, list):
+        inner = elem(typ)
+        items = [words(plan, inner, x) for x in v]
+        if not items:
+            return "none"
+        if is_list(inner) or is_map(inner):
+            return "; ".join(items)
+        return items[0] if len(items) == 1 else _joined(items[:-1]) + " and " + items[-1]
+    if is_map(typ) and isinstance(v, dict):
+        k, t = map_types(typ)
+        return _joined(f"{show(plan, k, a)}: {words(plan, t, b)}" for a, b in v.items()) or "none"
+    return show(plan, typ, v)
+
+
 def _joined(texts) -> str:
     """The texts joined with commas, stopped as soon as they pass the ceiling of a text."""
     out, size = [], 0

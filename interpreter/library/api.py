@@ -39,6 +39,7 @@ class Builtin:
     # typed(arg_types) -> the `run` to use for arguments of these types (an overload), or None
     typed: Callable[..., Any] | None = None
     chance: bool = False                 # may draw from a random generator (the game's or a bot's)
+    rng: bool = False                    # draws from the game's own generator, on the real table too
 
     @property
     def effect(self) -> bool:

@@ -115,7 +115,7 @@ def _item_type(t: str) -> str:
 
 @builtin("shuffled", [("items", "what `shuffled` shuffles")], "list[T]",
          "the items in a random order, from the game's seeded generator",
-         typed=lambda types: _shuffler(_item_type(types[0])), chance=True)
+         typed=lambda types: _shuffler(_item_type(types[0])), chance=True, rng=True)
 def _shuffled(st, xs):
     return _shuffler("any")(st, xs)
 

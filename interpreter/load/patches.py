@@ -23,7 +23,7 @@ from .yamlsrc import SrcMap, loc_of
 
 _LISTS = ("phases", "triggers")
 _MAPPINGS = ("params", "pieces", "boards", "piles", "state", "functions", "procedures", "record", "show",
-             "cards", "carry", "metrics")
+             "cards", "carry", "metrics", "view")
 OPS = ("set", "replace", "update", "remove", "add", "extend", "change")
 # the addresses whose patches change rule text (applied to the parsed rules, load/extend.py)
 RULE_PARTS = ("choices", "statements")

@@ -81,6 +81,14 @@ class Rules:
     show: dict[str, n.Expr] = field(default_factory=dict)
     progress: n.Expr | None = None
     metrics: dict[str, n.Expr] = field(default_factory=dict)
+    seat_facts: dict[str, n.Expr] = field(default_factory=dict)   # `view.seats`
+    game_facts: dict[str, n.Expr] = field(default_factory=dict)   # `view.game`
+    # how each fact reads: (section, name) -> (label, unit, seen by its owner only)
+    fact_meta: dict[tuple[str, str], tuple[str, str, bool]] = field(default_factory=dict)
+    view_piles: list[tuple[str, Loc | None]] = field(default_factory=list)   # the piles `view` names
+    # with a `view:` section: each pile shown, in order, as {label, show, sort, whose}; the colours
+    view: dict | None = None
+    colours: dict[str, str] = field(default_factory=dict)
     evaluate: n.Expr | None = None
 
 
@@ -128,10 +136,28 @@ def parse_rules(game, report: Report) -> Rules:
         expr = _expr(text, report)
         if expr is not None:
             r.records[str(name)] = expr
-    for name, text in game.show.items():
-        expr = _expr(text, report)
-        if expr is not None:
-            r.show[str(name)] = expr
+    view = game.view
+    if view is not None:
+        r.view = {}
+        for name, pv in view.piles.items():
+            r.view_piles.append((str(name), loc_of(name)))
+            r.view[str(name)] = {"label": str(name).replace("_", " ") if pv.label is None else str(pv.label),
+                                 "show": pv.show, "sort": pv.sort, "whose": pv.whose}
+        r.colours = {str(k): str(v) for k, v in view.colours.items()}
+    for section, facts, table in (("show", game.show, r.show),
+                                  ("seats", view.seats if view else {}, r.seat_facts),
+                                  ("game", view.game if view else {}, r.game_facts)):
+        for name, fact in facts.items():
+            text = fact if isinstance(fact, str) else fact.value
+            expr = _expr(text, report)
+            if expr is not None:
+                table[str(name)] = expr
+            label = str(name).replace("_", " ")
+            if not isinstance(fact, str):
+                r.fact_meta[(section, str(name))] = (label if fact.label is None else str(fact.label),
+                                                     str(fact.unit or ""), fact.seen_by == "owner")
+            else:
+                r.fact_meta[(section, str(name))] = (label, "", False)
     r.progress = _expr(game.progress, report)
     for name, text in game.metrics.items():
         expr = _expr(text, report)

@@ -67,7 +67,8 @@ _last_rounds = [0]
 
 
 def _playout(plan, seed: int, greedy: bool) -> None:
-    game = Game(plan, seed, tally="counts")  # the statistics' `progress:` and counts run too
+    # every `say` is computed as at the table; the statistics' `progress:` and counts run too
+    game = Game(plan, seed, trace=True, tally="counts")
     kind = GreedyAgent if greedy else RandomAgent
     bots = [kind(f"validate/{seed}/{s}") for s in range(plan.n_seats)]
     seen_round = -1

@@ -62,7 +62,7 @@ def _key(view: dict, plan, table: Table, boards: set[str], seat_kinds) -> list:
     for piece, info in view.get("pieces", {}).items():
         owner = info.get("owner")
         who = "no player" if owner is None else f"seat {owner}"
-        facts = ", ".join(f"{k} {say(v)}" for k, v in info.items() if k != "owner")
+        facts = ", ".join(info.get("facts", []))  # as players read them (engine/game.py)
         out.append((table.colour(piece), f"{piece} ({who})" + (f": {facts}" if facts else "")))
     piles = view.get("piles", {})
     by_seat: dict[int, list[str]] = {}
