@@ -11,8 +11,7 @@ import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from ..agents.base import RandomAgent
-from ..agents.greedy import GreedyAgent
+from ..agents.kinds import BOTS
 from ..engine.game import Game
 from ..lang.errors import GameTooLong, RuleError
 from .session import agent_seed, load, play
@@ -28,9 +27,6 @@ def _init(name, variants, modules, players, seats, track=None, params=None):
     loaded = load(name, variants, modules, track, params)
     _WORKER["plan"] = loaded.plan(players)
     _WORKER["seats"] = seats
-
-
-BOTS = {"random": RandomAgent, "greedy": GreedyAgent}
 
 
 def _play_range(args):

@@ -1,0 +1,222 @@
+"""The search bot: information-set Monte Carlo tree search over the engine's decisions.
+
+It knows no game. For each decision it plays `budget` short games forward from the present,
+each on a table the seat may believe in (`belief.believed`: hidden cards dealt again, chance
+from the bot's own generator, other seats' hidden commitments made again), and grows one tree of
+decisions shared by all of them (every seat's decisions, keyed by the seat, the rule and the
+option's label, so that two copies of the same card are one move). Down the tree it picks by
+UCB1 among the options legal on that table, counting how often each was available (the
+information-set variant of UCT); below the tree a rollout policy (random, or the greedy bot)
+plays on for `depth` decisions, and the table reached is scored for every seat: by the result
+when the game is over, else by the ruleset's `evaluate:`, as the share of the other seats the
+seat is ahead of. The option tried most often at the root is played.
+
+Seeded: the same seed gives the same choices. A rule that fails while the bot looks ahead is the
+ruleset's error, and stops the game as any rule error does.
+"""
+from __future__ import annotations
+
+import math
+import random
+
+from ..engine.game import reading
+from ..lang.errors import RuleError
+from .belief import believed
+from .greedy import GreedyAgent, _number
+
+BUDGET = 100        # games played forward per decision
+EXPLORE = 0.7       # UCB1's exploration constant (rewards lie in 0..1)
+DEPTH = 1           # rounds a game forward plays past the present one before the table is scored
+CAP = 10            # decisions per seat a rollout plays at most (long rounds, phases without rounds)
+TABLES = 16         # believed tables per decision: each game forward starts from one, in turn
+ROLLOUTS = ("random", "greedy")
+
+
+class _Node:
+    __slots__ = ("children", "n", "end", "mid", "n_mid", "seen")
+
+    def __init__(self):
+        self.children: dict = {}
+        self.n = 0        # games forward through this move
+        self.end = 0.0    # the rewards of those that reached the end, for the seat that moved
+        self.mid = 0.0    # the margins of those scored by `evaluate:` (`_margins`) ...
+        self.n_mid = 0    # ... and how many they are
+        self.seen = 1     # how often the move was available when its parent was reached
+
+
+class SearchAgent:
+    name = "mcts"
+
+    def __init__(self, seed: int | str = 0, budget: int = BUDGET, rollout: str = "random",
+                 depth: int = DEPTH, explore: float = EXPLORE):
+        self.rng = random.Random(seed)
+        self.budget = budget
+        self.depth = depth
+        self.explore = explore
+        self.rollout = rollout
+        greedy = GreedyAgent(0)
+        greedy.rng = self.rng   # one generator for everything the bot does
+        self._greedy = greedy
+
+    def _policy(self, g) -> int:
+        """The rollout policy's pick at `g`'s decision."""
+        if self.rollout == "greedy":
+            return self._greedy.choose(g, g.decision())
+        return self.rng.randrange(g.waiting()[1])
+
+    # ---- one decision -------------------------------------------------------------------------
+
+    def choose(self, game, decision) -> int:
+        if decision.count == 1:
+            return 0
+        moves = _moves(decision)
+        if len(moves) == 1:
+            return 0
+        seat = decision.seat
+        n = game.plan.n_seats
+        # the margins seen in this search, per seat: a margin is scored by where it lies between
+        self.low, self.high = [math.inf] * n, [-math.inf] * n
+        self.until = game.st.g["__rounds"] + self.depth
+        root = _Node()
+        tables = [believed(game, seat, self.rng, self._policy) for _ in range(min(TABLES, self.budget))]
+        keys = [(seat, decision.rule, label) for label in moves]
+        for i in range(self.budget):
+            self._play_forward(_fresh(tables[i % len(tables)]), root)
+            if i >= len(keys) and _settled(root.children, keys, self.budget - 1 - i):
+                break
+        best, pick = None, 0
+        for key, i in zip(keys, moves.values()):
+            child = root.children.get(key)
+            if child is not None:
+                rank = (child.n, self._value(child, seat))
+                if best is None or rank > best:
+                    best, pick = rank, i
+        return pick
+
+    def _value(self, node, seat: int) -> float:
+        """The mean reward of a move, 0 to 1: a margin counts by where it lies between the
+        smallest and the largest margin of the seat seen in this search."""
+        low, high = self.low[seat], self.high[seat]
+        mid = (node.mid - low * node.n_mid) / (high - low) if high > low else 0.5 * node.n_mid
+        return (node.end + mid) / node.n
+
+    def _play_forward(self, g, root) -> None:
+        """One game forward: down the tree, one new move, a rollout, the rewards back up."""
+        rng, explore, log, sqrt, value = self.rng, self.explore, math.log, math.sqrt, self._value
+        node, path = root, []
+        while not g.over:
+            d = g.decision()
+            if d is None:  # pragma: no cover - a game that is not over always waits for a decision
+                raise RuleError("the game stopped without a decision and without ending")
+            moves = _moves(d)
+            if len(moves) == 1:
+                g.choose(0)
+                continue
+            children = node.children
+            keys = [((d.seat, d.rule, label), i) for label, i in moves.items()]
+            new = [(key, i) for key, i in keys if key not in children]
+            if new:
+                for key, _i in keys:
+                    child = children.get(key)
+                    if child is not None:
+                        child.seen += 1
+                key, i = new[rng.randrange(len(new))] if len(new) > 1 else new[0]
+                child = children[key] = _Node()
+                path.append((child, d.seat))
+                g.choose(i)
+                break
+            best, pick, chosen = -math.inf, 0, node
+            for key, i in keys:
+                child = children[key]
+                child.seen += 1
+                u = value(child, d.seat) + explore * sqrt(log(child.seen) / child.n)
+                if u > best:
+                    best, pick, chosen = u, i, child
+            path.append((chosen, d.seat))
+            g.choose(pick)
+            node = chosen
+        self._roll(g)
+        if g.over:
+            rewards = _rewards(g)
+            for child, s in path:
+                child.n += 1
+                child.end += rewards[s]
+        else:
+            margins = _margins(g)
+            low, high = self.low, self.high
+            for s, m in enumerate(margins):
+                if m < low[s]:
+                    low[s] = m
+                if m > high[s]:
+                    high[s] = m
+            for child, s in path:
+                child.n += 1
+                child.n_mid += 1
+                child.mid += margins[s]
+
+    def _roll(self, g) -> None:
+        """Play on below the tree until `depth` rounds after the present one have begun, and
+        on past a `simultaneously` block still collecting commitments; to the end when the game
+        has no `evaluate:`. A phase without rounds stops after CAP decisions per seat."""
+        if g.plan.evaluate is None:
+            until, cap = math.inf, math.inf
+        else:
+            until, cap = self.until, CAP * g.plan.n_seats
+        glob = g.st.g
+        k = 0
+        if self.rollout == "random":
+            rng = self.rng
+            while not g.over and ((glob["__rounds"] < until and k < cap) or g.sub is not None):
+                g.choose(rng.randrange(g.waiting()[1]))
+                k += 1
+        else:
+            greedy = self._greedy
+            while not g.over and ((glob["__rounds"] < until and k < cap) or g.sub is not None):
+                g.choose(greedy.choose(g, g.decision()))
+                k += 1
+
+
+def _fresh(table):
+    """A copy of a believed table to play one game forward on, the order of the piles nobody
+    sees believed afresh (any order is one the seat may believe in)."""
+    g = table.clone()
+    for st in (g.st, g.sub):
+        if st is not None and st.believe is not None:
+            st.believe.ordered = frozenset()
+    return g
+
+
+def _settled(children: dict, keys: list, left: int) -> bool:
+    """Whether the root move tried most often stays so whatever the games left do."""
+    counts = sorted((children[k].n if k in children else 0 for k in keys), reverse=True)
+    return counts[0] - counts[1] > left
+
+
+def _moves(decision) -> dict:
+    """The decision's distinct moves: each option label with the first option that reads so."""
+    moves: dict = {}
+    for i, label in enumerate(decision.labels()):
+        moves.setdefault(label, i)
+    return moves
+
+
+def _rewards(g) -> list[float]:
+    """A finished game's reward for each seat: 1 for a win (shared when seats tie first)."""
+    winners = g.result()["winners"]
+    share = 1.0 / len(winners) if winners else 0.0
+    return [share if s in winners else 0.0 for s in range(g.plan.n_seats)]
+
+
+def _margins(g) -> list:
+    """An unfinished table for each seat by `evaluate:`: how far it is ahead of the best other
+    seat (its own evaluation when it plays alone)."""
+    plan = g.plan
+    ev = plan.evaluate
+    st = g.st
+    values = reading(st, lambda: [_number(plan, ev(st, {"seat": s}), s) for s in range(plan.n_seats)])
+    if len(values) == 1:
+        return values
+    out = []
+    for s, v in enumerate(values):
+        out.append(v - max(values[:s] + values[s + 1:]))
+    return out
