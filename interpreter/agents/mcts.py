@@ -26,7 +26,7 @@ from .greedy import GreedyAgent, _number
 
 BUDGET = 100        # games played forward per decision
 EXPLORE = 0.7       # UCB1's exploration constant (rewards lie in 0..1)
-DEPTH = 1           # rounds a game forward plays past the present one before the table is scored
+DEPTH = 3           # decisions per seat a rollout plays at least, then on to the start of a round
 CAP = 10            # decisions per seat a rollout plays at most (long rounds, phases without rounds)
 TABLES = 16         # believed tables per decision: each game forward starts from one, in turn
 ROLLOUTS = ("random", "greedy")
@@ -47,13 +47,11 @@ class _Node:
 class SearchAgent:
     name = "mcts"
 
-    def __init__(self, seed: int | str = 0, budget: int = BUDGET, rollout: str = "random",
-                 depth: int = DEPTH, explore: float = EXPLORE):
+    def __init__(self, seed: int | str = 0, budget: int = BUDGET, rollout: str = "random"):
         self.rng = random.Random(seed)
         self.budget = budget
-        self.depth = depth
-        self.explore = explore
         self.rollout = rollout
+        self.depth, self.explore = DEPTH, EXPLORE
         greedy = GreedyAgent(0)
         greedy.rng = self.rng   # one generator for everything the bot does
         self._greedy = greedy
@@ -76,7 +74,6 @@ class SearchAgent:
         n = game.plan.n_seats
         # the margins seen in this search, per seat: a margin is scored by where it lies between
         self.low, self.high = [math.inf] * n, [-math.inf] * n
-        self.until = game.st.g["__rounds"] + self.depth
         root = _Node()
         tables = [believed(game, seat, self.rng, self._policy) for _ in range(min(TABLES, self.budget))]
         keys = [(seat, decision.rule, label) for label in moves]
@@ -155,25 +152,23 @@ class SearchAgent:
                 child.mid += margins[s]
 
     def _roll(self, g) -> None:
-        """Play on below the tree until `depth` rounds after the present one have begun, and
-        on past a `simultaneously` block still collecting commitments; to the end when the game
-        has no `evaluate:`. A phase without rounds stops after CAP decisions per seat."""
-        if g.plan.evaluate is None:
-            until, cap = math.inf, math.inf
-        else:
-            until, cap = self.until, CAP * g.plan.n_seats
+        """Play on below the tree: `depth` decisions per seat, then on to the start of a round
+        (so that tables are scored at the same point of a round), at most CAP decisions per seat,
+        and on past a `simultaneously` block still collecting commitments. To the end when the
+        game has no `evaluate:`."""
+        n = g.plan.n_seats
+        least, most = (self.depth * n, CAP * n) if g.plan.evaluate is not None else (math.inf, math.inf)
         glob = g.st.g
-        k = 0
-        if self.rollout == "random":
-            rng = self.rng
-            while not g.over and ((glob["__rounds"] < until and k < cap) or g.sub is not None):
-                g.choose(rng.randrange(g.waiting()[1]))
-                k += 1
-        else:
-            greedy = self._greedy
-            while not g.over and ((glob["__rounds"] < until and k < cap) or g.sub is not None):
-                g.choose(greedy.choose(g, g.decision()))
-                k += 1
+        greedy = self._greedy if self.rollout == "greedy" else None
+        rng = self.rng
+        k, rounds = 0, glob["__rounds"]
+        while not g.over:
+            if k >= least:
+                if g.sub is None and (k >= most or glob["__rounds"] != rounds):
+                    return
+            rounds = glob["__rounds"]
+            g.choose(greedy.choose(g, g.decision()) if greedy is not None else rng.randrange(g.waiting()[1]))
+            k += 1
 
 
 def _fresh(table):
