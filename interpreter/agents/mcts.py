@@ -28,12 +28,13 @@ BUDGET = 100        # games played forward per decision
 EXPLORE = 0.7       # UCB1's exploration constant (rewards lie in 0..1)
 DEPTH = 3           # decisions per seat a rollout plays at least, then on to the start of a round
 CAP = 10            # decisions per seat a rollout plays at most (long rounds, phases without rounds)
+CLEAR = 1.0         # how many standard errors better a move must be to overrule the greedy bot
 TABLES = 16         # believed tables per decision: each game forward starts from one, in turn
 ROLLOUTS = ("random", "greedy")
 
 
 class _Node:
-    __slots__ = ("children", "n", "end", "mid", "n_mid", "seen")
+    __slots__ = ("children", "n", "end", "mid", "n_mid", "mid2", "seen")
 
     def __init__(self):
         self.children: dict = {}
@@ -41,6 +42,7 @@ class _Node:
         self.end = 0.0    # the rewards of those that reached the end, for the seat that moved
         self.mid = 0.0    # the margins of those scored by `evaluate:` (`_margins`) ...
         self.n_mid = 0    # ... and how many they are
+        self.mid2 = 0.0   # the sum of their squares (the spread of a move's rewards)
         self.seen = 1     # how often the move was available when its parent was reached
 
 
@@ -52,6 +54,7 @@ class SearchAgent:
         self.budget = budget
         self.rollout = rollout
         self.depth, self.explore = DEPTH, EXPLORE
+        self.played = 0   # games played forward for the last decision
         greedy = GreedyAgent(0)
         greedy.rng = self.rng   # one generator for everything the bot does
         self._greedy = greedy
@@ -65,6 +68,7 @@ class SearchAgent:
     # ---- one decision -------------------------------------------------------------------------
 
     def choose(self, game, decision) -> int:
+        self.played = 0
         if decision.count == 1:
             return 0
         moves = _moves(decision)
@@ -79,16 +83,25 @@ class SearchAgent:
         keys = [(seat, decision.rule, label) for label in moves]
         for i in range(self.budget):
             self._play_forward(_fresh(tables[i % len(tables)]), root)
+            self.played = i + 1
             if i >= len(keys) and _settled(root.children, keys, self.budget - 1 - i):
                 break
-        best, pick = None, 0
+        best, pick, chosen = None, 0, None
         for key, i in zip(keys, moves.values()):
             child = root.children.get(key)
             if child is not None:
                 rank = (child.n, self._value(child, seat))
                 if best is None or rank > best:
-                    best, pick = rank, i
-        return pick
+                    best, pick, chosen = rank, i, child
+        if game.plan.evaluate is None or chosen is None:
+            return pick
+        # the greedy bot's move stands unless the search found one clearly better
+        greedy = self._greedy.choose(game, decision)
+        theirs = root.children.get((seat, decision.rule, decision.labels()[greedy]))
+        if theirs is None or theirs is chosen:
+            return pick
+        (a, va), (b, vb) = self._mean_var(chosen, seat), self._mean_var(theirs, seat)
+        return pick if a - b > CLEAR * math.sqrt(va / chosen.n + vb / theirs.n) else greedy
 
     def _value(self, node, seat: int) -> float:
         """The mean reward of a move, 0 to 1: a margin counts by where it lies between the
@@ -96,6 +109,20 @@ class SearchAgent:
         low, high = self.low[seat], self.high[seat]
         mid = (node.mid - low * node.n_mid) / (high - low) if high > low else 0.5 * node.n_mid
         return (node.end + mid) / node.n
+
+    def _mean_var(self, node, seat: int) -> tuple[float, float]:
+        """The mean and variance of a move's rewards (as `_value` scores them)."""
+        low, high = self.low[seat], self.high[seat]
+        n_end = node.n - node.n_mid
+        share2 = node.end * node.end / n_end if n_end else 0.0   # a move's wins are worth the same
+        if high > low:
+            span = high - low
+            mid = (node.mid - low * node.n_mid) / span
+            mid2 = (node.mid2 - 2 * low * node.mid + low * low * node.n_mid) / (span * span)
+        else:
+            mid, mid2 = 0.5 * node.n_mid, 0.25 * node.n_mid
+        mean = (node.end + mid) / node.n
+        return mean, max(0.0, (share2 + mid2) / node.n - mean * mean)
 
     def _play_forward(self, g, root) -> None:
         """One game forward: down the tree, one new move, a rollout, the rewards back up."""
@@ -133,23 +160,27 @@ class SearchAgent:
             g.choose(pick)
             node = chosen
         self._roll(g)
-        if g.over:
-            rewards = _rewards(g)
-            for child, s in path:
-                child.n += 1
-                child.end += rewards[s]
-        else:
-            margins = _margins(g)
+        # a win is worth 1 (shared by seats tied first); any other table counts by its margin
+        # (`_margins`), also at the end, so that finishing behind is still better than not
+        winners = g.result()["winners"] if g.over else ()
+        margins = _margins(g) if g.plan.evaluate is not None else None
+        if margins is not None:
             low, high = self.low, self.high
             for s, m in enumerate(margins):
                 if m < low[s]:
                     low[s] = m
                 if m > high[s]:
                     high[s] = m
-            for child, s in path:
-                child.n += 1
+        share = 1.0 / len(winners) if winners else 0.0
+        for child, s in path:
+            child.n += 1
+            if s in winners:
+                child.end += share
+            elif margins is not None:
+                m = margins[s]
                 child.n_mid += 1
-                child.mid += margins[s]
+                child.mid += m
+                child.mid2 += m * m
 
     def _roll(self, g) -> None:
         """Play on below the tree: `depth` decisions per seat, then on to the start of a round
@@ -195,16 +226,9 @@ def _moves(decision) -> dict:
     return moves
 
 
-def _rewards(g) -> list[float]:
-    """A finished game's reward for each seat: 1 for a win (shared when seats tie first)."""
-    winners = g.result()["winners"]
-    share = 1.0 / len(winners) if winners else 0.0
-    return [share if s in winners else 0.0 for s in range(g.plan.n_seats)]
-
-
 def _margins(g) -> list:
-    """An unfinished table for each seat by `evaluate:`: how far it is ahead of the best other
-    seat (its own evaluation when it plays alone)."""
+    """The table for each seat by `evaluate:`: how far it is ahead of the best other seat (its
+    own evaluation when it plays alone)."""
     plan = g.plan
     ev = plan.evaluate
     st = g.st
