@@ -117,16 +117,27 @@ def _seats(args, plan_players: tuple[int, int]) -> list[str]:
         kinds = ["human"] + ["random"] * (n - 1)
     if len(kinds) > MAX_PLAYERS:
         raise _Usage(f"--seats names {len(kinds)} seats: at most {MAX_PLAYERS}")
-    bad = [k for k in kinds if k not in SEAT_KINDS]
+    bad = _seat_problem(kinds)
     if bad:
-        raise _Usage(f"unknown seat kind `{bad[0]}`: seats are {', '.join(SEAT_KINDS)}, "
-                     "e.g. --seats human,random,greedy")
+        raise _Usage(bad)
     if args.players and args.players != len(kinds):
         raise _Usage(f"--players {args.players} but --seats names {len(kinds)} seats")
     return kinds
 
 
-SEAT_KINDS = ("human", "random", "greedy")
+def _seat_problem(kinds: list[str], people: bool = True) -> str | None:
+    """What is wrong with the first seat that names neither a person (where people may sit)
+    nor a bot, or None."""
+    from .agents.kinds import FORMS, problem
+
+    for k in kinds:
+        bad = None if k == "human" and people else problem(k)
+        if bad and not k.startswith("mcts:"):
+            who, eg = ("human, ", "human,") if people else ("", "")
+            return f"unknown seat kind `{k}`: seats are {who}{FORMS}, e.g. --seats {eg}greedy,mcts:200"
+        if bad:
+            return bad
+    return None
 
 
 class _Usage(Exception):
@@ -199,7 +210,7 @@ def cmd_play(args) -> int:
         head, recorded, _result = resumed
         loaded = load_recorded(head, Path(args.resume), args.ruleset)
         kinds = _seats(args, (1, MAX_PLAYERS)) if args.seats else [str(k) for k in head.get("seats", [])]
-        if len(kinds) != head["players"] or any(k not in SEAT_KINDS for k in kinds):
+        if len(kinds) != head["players"] or _seat_problem(kinds) is not None:
             kinds = ["human"] + ["random"] * (head["players"] - 1)
         plan = loaded.plan(head["players"])
         if plan.digest != head["digest"]:
@@ -279,15 +290,15 @@ def cmd_replay(args) -> int:
 
 
 def _bots(text: str | None, players: int | None, option: str = "--seats") -> list[str] | None:
-    """The bots a `--seats` option names (random or greedy), checked."""
+    """The bots a `--seats` option names (random, greedy or mcts[:BUDGET[:ROLLOUT]]), checked."""
     if not text:
         return None
     seats = [k.strip() for k in text.split(",") if k.strip()]
     if len(seats) > MAX_PLAYERS:
         raise _Usage(f"{option} names {len(seats)} seats: at most {MAX_PLAYERS}")
-    bad = [k for k in seats if k not in ("random", "greedy")]
+    bad = _seat_problem(seats, people=False)
     if bad:
-        raise _Usage(f"unknown bot `{bad[0]}`: simulated seats are random or greedy")
+        raise _Usage(bad)
     if players and players != len(seats):
         raise _Usage(f"--players {players} but {option} names {len(seats)} seats")
     return seats
@@ -566,12 +577,12 @@ def cmd_championship(args) -> int:
         kinds = [k.strip() for k in (args.seats or "human,random").split(",") if k.strip()]
         if len(kinds) > MAX_PLAYERS or not kinds:
             raise _Usage(f"--seats names {len(kinds)} seats: 1 to {MAX_PLAYERS}")
-        bad = [k for k in kinds if k not in SEAT_KINDS]
+        bad = _seat_problem(kinds)
         if bad:
-            raise _Usage(f"unknown seat kind `{bad[0]}`: seats are {', '.join(SEAT_KINDS)}")
+            raise _Usage(bad)
         if args.games is not None:
             if "human" in kinds:
-                raise _Usage("--games simulates seasons with bots: seats are random or greedy")
+                raise _Usage("--games simulates seasons with bots: seats are random, greedy or mcts")
             jobs = args.jobs or os.cpu_count() or 1
             stats = simulate_seasons(args.ruleset, args.season, kinds, args.games, args.seed, jobs,
                                      args.variant, args.module, _params(args))
@@ -655,7 +666,8 @@ def parser() -> argparse.ArgumentParser:
     pl = sub.add_parser("play", help="play a game in the terminal, with people and bots")
     game_args(pl, optional=True)
     pl.add_argument("--seats",
-                    help="who sits at each seat: human, random or greedy, e.g. human,greedy,random")
+                    help="who sits at each seat: human, random, greedy or mcts[:BUDGET[:ROLLOUT]] "
+                         "(the search bot, see docs/bots.md), e.g. human,greedy,mcts:200")
     pl.add_argument("--log", metavar="FILE", help="write the game record (JSONL) here")
     pl.add_argument("--resume", metavar="RECORD",
                     help="go on with the game of this record (written by --log, also when a game is "
@@ -683,7 +695,8 @@ def parser() -> argparse.ArgumentParser:
     game_args(s)
     s.add_argument("--games", type=_bounded(None, MAX_GAMES), default=1000,
                    help=f"how many games (1 to {MAX_GAMES:,}; default 1000)")
-    s.add_argument("--seats", help="the bot at each seat: random or greedy (default: all random)")
+    s.add_argument("--seats", help="the bot at each seat: random, greedy or mcts[:BUDGET[:ROLLOUT]] "
+                   "(default: all random)")
     s.add_argument("--jobs", type=_bounded(1, _max_jobs),
                    help=f"processes (default: all cores; at most {JOBS_PER_CORE} per core and {MAX_JOBS})")
     s.add_argument("--json", action="store_true", help="print the statistics as JSON")
@@ -754,7 +767,8 @@ def parser() -> argparse.ArgumentParser:
                         help="play a season: games in a row with standings (seasons/NAME.yaml)")
     ch.add_argument("ruleset", nargs="?", help="a ruleset: a folder name under rulesets/, or a path")
     ch.add_argument("--season", metavar="NAME", help="the season: rulesets/<game>/seasons/NAME.yaml")
-    ch.add_argument("--seats", help="who sits at each seat: human, random or greedy (default human,random)")
+    ch.add_argument("--seats", help="who sits at each seat: human, random, greedy or mcts[:BUDGET[:ROLLOUT]] "
+                    "(default human,random)")
     ch.add_argument("--seed", type=_bounded(0, MAX_SEED), default=1,
                     help="the seed of the season: every game's shuffles and bots (default 1)")
     ch.add_argument("--variant", action="append", default=[], metavar="NAME",

@@ -74,6 +74,7 @@ class Game:
         self.st = st
         self.sub: State | None = None     # a seat's private copy while it commits
         self.answers: list[int] = []      # every decision taken, in order: the game record
+        self.held: Any = None             # a seat's copy set aside while others commit again (`recommit`)
         self._advance()
 
     # ---- driving ---------------------------------------------------------------------------
@@ -96,6 +97,14 @@ class Game:
                 sim.done = True
                 vm.run(st)
                 continue
+            sim.start = len(sim.answers)
+            held = self.held
+            if held is not None and held[0] == sim.idx:
+                # the seat set aside by `recommit` takes up its own copy where it stood
+                self.held = None
+                self.sub = held[1]
+                sim.answers.extend(held[2])
+                return
             sub = st.clone()
             sub.simul = None
             sub.feed = None
@@ -157,13 +166,30 @@ class Game:
         vm.answer(st, pick)
         self._commit()
 
-    def clone(self) -> "Game":
+    def clone(self, believe=None) -> "Game":
+        """A copy to play on; with `believe` (a bot's generator), a belief (`State.clone`)."""
         c = Game.__new__(Game)
         c.plan, c.seed = self.plan, self.seed
-        c.st = self.st.clone()
-        c.sub = None if self.sub is None else self.sub.clone()
+        c.st = self.st.clone(believe)
+        c.sub = None if self.sub is None else self.sub.clone(believe)
         c.answers = self.answers[:]
+        held = self.held
+        c.held = None if held is None else (held[0], held[1].clone(), held[2][:])
         return c
+
+    def recommit(self) -> None:
+        """On a bot's copy, while a `simultaneously` block collects commitments: the seats that
+        committed before the one now deciding commit again, whoever drives the copy choosing for
+        them, since the deciding seat cannot know what they chose. Then the deciding seat's own
+        copy comes back as it stood, with what it committed so far."""
+        sim = self.st.simul
+        if self.sub is None or sim is None or sim.idx == 0:
+            return
+        self.held = (sim.idx, self.sub, sim.answers[sim.start:])
+        sim.answers = []
+        sim.idx = 0
+        self.sub = None
+        self._commit()
 
     # ---- what a seat sees ------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from .plan import CALL, CHOOSE, EXEC, FOR_INIT, FOR_NEXT, HALT, JMP, JMPF, RET, 
 class SimulRun:
     """A `simultaneously` block collecting each seat's choices before anything is revealed."""
 
-    __slots__ = ("seats", "var", "body", "env", "idx", "answers", "done")
+    __slots__ = ("seats", "var", "body", "env", "idx", "answers", "start", "done")
 
     def __init__(self, seats, var, body, env):
         self.seats = seats
@@ -24,11 +24,12 @@ class SimulRun:
         self.env = env
         self.idx = 0
         self.answers: list[tuple[int, tuple]] = []  # (pick, the option picked) in commit order
+        self.start = 0  # where the answers of the seat now committing begin
         self.done = False
 
     def clone(self) -> "SimulRun":
         c = SimulRun(self.seats, self.var, self.body, self.env)
-        c.idx, c.answers, c.done = self.idx, self.answers[:], self.done
+        c.idx, c.answers, c.start, c.done = self.idx, self.answers[:], self.start, self.done
         return c
 
 

@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..agents.kinds import BOTS, FORMS
 from ..engine.game import Game, carried
 from ..ir.models import SeasonFile, Standings
 from ..lang.diagnostics import Loc, Report, RulesetError
@@ -136,7 +137,7 @@ class Series:
     folder: Path
     season: str
     seed: int
-    seats: list[str]          # the kind of each seat: human, random, greedy
+    seats: list[str]          # the kind of each seat: human or a bot (`agents.kinds`)
     variants: list[str] = field(default_factory=list)   # given on the command line, to every game
     modules: list[str] = field(default_factory=list)
     params: dict = field(default_factory=dict)
@@ -352,8 +353,8 @@ def _bad_save(data) -> str | None:
             return f"`{key}` is missing or not {typ.__name__}"
     if not NAME_RE.fullmatch(data["game"]):
         return "`game` is not a game's name"
-    if not all(isinstance(k, str) and k in ("human", "random", "greedy") for k in data["seats"]):
-        return "`seats` are human, random or greedy"
+    if not all(isinstance(k, str) and (k == "human" or k in BOTS) for k in data["seats"]):
+        return f"`seats` are human, {FORMS}"
     for e in data["played"]:
         if not isinstance(e, dict) or not isinstance(e.get("picks"), list) or \
                 not all(isinstance(p, int) and not isinstance(p, bool) for p in e["picks"]):

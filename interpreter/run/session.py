@@ -11,8 +11,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..agents.base import RandomAgent
-from ..agents.greedy import GreedyAgent
+from ..agents.kinds import BOTS
 from ..compile import compile_ruleset
 from ..engine.game import Game
 from ..lang.errors import RuleError
@@ -94,10 +93,8 @@ def make_agents(kinds: list[str], seed: int, human_factory=None):
     for seat, kind in enumerate(kinds):
         if kind == "human":
             agents.append(human_factory() if human_factory else HumanAgent())
-        elif kind == "random":
-            agents.append(RandomAgent(agent_seed(seed, seat)))
-        elif kind == "greedy":
-            agents.append(GreedyAgent(agent_seed(seed, seat)))
+        elif kind in BOTS:
+            agents.append(BOTS[kind](agent_seed(seed, seat)))
         else:
             raise ValueError(kind)
     return agents

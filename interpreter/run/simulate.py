@@ -17,15 +17,13 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence
 
-from ..agents.base import RandomAgent
-from ..agents.greedy import GreedyAgent
+from ..agents.kinds import BOTS
 from ..engine.game import Game
 from ..lang.errors import GameTooLong, RoundLimit, RuleError
 from .metrics import game_row, stopped_row, summary
 from .session import agent_seed, load, play
 from .stats import wilson  # noqa: F401 - the interval simulate's callers and tests read from here
 
-BOTS = {"random": RandomAgent, "greedy": GreedyAgent}
 
 
 def game_seed(seed: int, i: int) -> int:

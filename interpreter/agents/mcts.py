@@ -1,0 +1,241 @@
+"""The search bot: information-set Monte Carlo tree search over the engine's decisions.
+
+It knows no game. For each decision it plays `budget` short games forward from the present,
+each on a table the seat may believe in (`belief.believed`: hidden cards dealt again, chance
+from the bot's own generator, other seats' hidden commitments made again), and grows one tree of
+decisions shared by all of them (every seat's decisions, keyed by the seat, the rule and the
+option's label, so that two copies of the same card are one move). Down the tree it picks by
+UCB1 among the options legal on that table, counting how often each was available (the
+information-set variant of UCT); below the tree a rollout policy (random, or the greedy bot)
+plays on for `depth` decisions, and the table reached is scored for every seat: by the result
+when the game is over, else by the ruleset's `evaluate:`, as the share of the other seats the
+seat is ahead of. The option tried most often at the root is played.
+
+Seeded: the same seed gives the same choices. A rule that fails while the bot looks ahead is the
+ruleset's error, and stops the game as any rule error does.
+"""
+from __future__ import annotations
+
+import math
+import random
+
+from ..engine.game import reading
+from ..lang.errors import RuleError
+from .belief import believed
+from .greedy import GreedyAgent, _number
+
+BUDGET = 100        # games played forward per decision
+EXPLORE = 0.7       # UCB1's exploration constant (rewards lie in 0..1)
+DEPTH = 3           # decisions per seat a rollout plays at least, then on to the start of a round
+CAP = 10            # decisions per seat a rollout plays at most (long rounds, phases without rounds)
+CLEAR = 1.0         # how many standard errors better a move must be to overrule the greedy bot
+TABLES = 16         # believed tables per decision: each game forward starts from one, in turn
+ROLLOUTS = ("random", "greedy")
+
+
+class _Node:
+    __slots__ = ("children", "n", "end", "mid", "n_mid", "mid2", "seen")
+
+    def __init__(self):
+        self.children: dict = {}
+        self.n = 0        # games forward through this move
+        self.end = 0.0    # the rewards of those that reached the end, for the seat that moved
+        self.mid = 0.0    # the margins of those scored by `evaluate:` (`_margins`) ...
+        self.n_mid = 0    # ... and how many they are
+        self.mid2 = 0.0   # the sum of their squares (the spread of a move's rewards)
+        self.seen = 1     # how often the move was available when its parent was reached
+
+
+class SearchAgent:
+    name = "mcts"
+
+    def __init__(self, seed: int | str = 0, budget: int = BUDGET, rollout: str = "random"):
+        self.rng = random.Random(seed)
+        self.budget = budget
+        self.rollout = rollout
+        self.depth, self.explore = DEPTH, EXPLORE
+        self.played = 0   # games played forward for the last decision
+        greedy = GreedyAgent(0)
+        greedy.rng = self.rng   # one generator for everything the bot does
+        self._greedy = greedy
+
+    def _policy(self, g) -> int:
+        """The rollout policy's pick at `g`'s decision."""
+        if self.rollout == "greedy":
+            return self._greedy.choose(g, g.decision())
+        return self.rng.randrange(g.waiting()[1])
+
+    # ---- one decision -------------------------------------------------------------------------
+
+    def choose(self, game, decision) -> int:
+        self.played = 0
+        if decision.count == 1:
+            return 0
+        moves = _moves(decision)
+        if len(moves) == 1:
+            return 0
+        seat = decision.seat
+        n = game.plan.n_seats
+        # the margins seen in this search, per seat: a margin is scored by where it lies between
+        self.low, self.high = [math.inf] * n, [-math.inf] * n
+        root = _Node()
+        tables = [believed(game, seat, self.rng, self._policy) for _ in range(min(TABLES, self.budget))]
+        keys = [(seat, decision.rule, label) for label in moves]
+        for i in range(self.budget):
+            self._play_forward(_fresh(tables[i % len(tables)]), root)
+            self.played = i + 1
+            if i >= len(keys) and _settled(root.children, keys, self.budget - 1 - i):
+                break
+        best, pick, chosen = None, 0, None
+        for key, i in zip(keys, moves.values()):
+            child = root.children.get(key)
+            if child is not None:
+                rank = (child.n, self._value(child, seat))
+                if best is None or rank > best:
+                    best, pick, chosen = rank, i, child
+        if game.plan.evaluate is None or chosen is None:
+            return pick
+        # the greedy bot's move stands unless the search found one clearly better
+        greedy = self._greedy.choose(game, decision)
+        theirs = root.children.get((seat, decision.rule, decision.labels()[greedy]))
+        if theirs is None or theirs is chosen:
+            return pick
+        (a, va), (b, vb) = self._mean_var(chosen, seat), self._mean_var(theirs, seat)
+        return pick if a - b > CLEAR * math.sqrt(va / chosen.n + vb / theirs.n) else greedy
+
+    def _value(self, node, seat: int) -> float:
+        """The mean reward of a move, 0 to 1: a margin counts by where it lies between the
+        smallest and the largest margin of the seat seen in this search."""
+        low, high = self.low[seat], self.high[seat]
+        mid = (node.mid - low * node.n_mid) / (high - low) if high > low else 0.5 * node.n_mid
+        return (node.end + mid) / node.n
+
+    def _mean_var(self, node, seat: int) -> tuple[float, float]:
+        """The mean and variance of a move's rewards (as `_value` scores them)."""
+        low, high = self.low[seat], self.high[seat]
+        n_end = node.n - node.n_mid
+        share2 = node.end * node.end / n_end if n_end else 0.0   # a move's wins are worth the same
+        if high > low:
+            span = high - low
+            mid = (node.mid - low * node.n_mid) / span
+            mid2 = (node.mid2 - 2 * low * node.mid + low * low * node.n_mid) / (span * span)
+        else:
+            mid, mid2 = 0.5 * node.n_mid, 0.25 * node.n_mid
+        mean = (node.end + mid) / node.n
+        return mean, max(0.0, (share2 + mid2) / node.n - mean * mean)
+
+    def _play_forward(self, g, root) -> None:
+        """One game forward: down the tree, one new move, a rollout, the rewards back up."""
+        rng, explore, log, sqrt, value = self.rng, self.explore, math.log, math.sqrt, self._value
+        node, path = root, []
+        while not g.over:
+            d = g.decision()
+            if d is None:  # pragma: no cover - a game that is not over always waits for a decision
+                raise RuleError("the game stopped without a decision and without ending")
+            moves = _moves(d)
+            if len(moves) == 1:
+                g.choose(0)
+                continue
+            children = node.children
+            keys = [((d.seat, d.rule, label), i) for label, i in moves.items()]
+            new = [(key, i) for key, i in keys if key not in children]
+            if new:
+                for key, _i in keys:
+                    child = children.get(key)
+                    if child is not None:
+                        child.seen += 1
+                key, i = new[rng.randrange(len(new))] if len(new) > 1 else new[0]
+                child = children[key] = _Node()
+                path.append((child, d.seat))
+                g.choose(i)
+                break
+            best, pick, chosen = -math.inf, 0, node
+            for key, i in keys:
+                child = children[key]
+                child.seen += 1
+                u = value(child, d.seat) + explore * sqrt(log(child.seen) / child.n)
+                if u > best:
+                    best, pick, chosen = u, i, child
+            path.append((chosen, d.seat))
+            g.choose(pick)
+            node = chosen
+        self._roll(g)
+        # a win is worth 1 (shared by seats tied first); any other table counts by its margin
+        # (`_margins`), also at the end, so that finishing behind is still better than not
+        winners = g.result()["winners"] if g.over else ()
+        margins = _margins(g) if g.plan.evaluate is not None else None
+        if margins is not None:
+            low, high = self.low, self.high
+            for s, m in enumerate(margins):
+                if m < low[s]:
+                    low[s] = m
+                if m > high[s]:
+                    high[s] = m
+        share = 1.0 / len(winners) if winners else 0.0
+        for child, s in path:
+            child.n += 1
+            if s in winners:
+                child.end += share
+            elif margins is not None:
+                m = margins[s]
+                child.n_mid += 1
+                child.mid += m
+                child.mid2 += m * m
+
+    def _roll(self, g) -> None:
+        """Play on below the tree: `depth` decisions per seat, then on to the start of a round
+        (so that tables are scored at the same point of a round), at most CAP decisions per seat,
+        and on past a `simultaneously` block still collecting commitments. To the end when the
+        game has no `evaluate:`."""
+        n = g.plan.n_seats
+        least, most = (self.depth * n, CAP * n) if g.plan.evaluate is not None else (math.inf, math.inf)
+        glob = g.st.g
+        greedy = self._greedy if self.rollout == "greedy" else None
+        rng = self.rng
+        k, rounds = 0, glob["__rounds"]
+        while not g.over:
+            if k >= least:
+                if g.sub is None and (k >= most or glob["__rounds"] != rounds):
+                    return
+            rounds = glob["__rounds"]
+            g.choose(greedy.choose(g, g.decision()) if greedy is not None else rng.randrange(g.waiting()[1]))
+            k += 1
+
+
+def _fresh(table):
+    """A copy of a believed table to play one game forward on, the order of the piles nobody
+    sees believed afresh (any order is one the seat may believe in)."""
+    g = table.clone()
+    for st in (g.st, g.sub):
+        if st is not None and st.believe is not None:
+            st.believe.ordered = frozenset()
+    return g
+
+
+def _settled(children: dict, keys: list, left: int) -> bool:
+    """Whether the root move tried most often stays so whatever the games left do."""
+    counts = sorted((children[k].n if k in children else 0 for k in keys), reverse=True)
+    return counts[0] - counts[1] > left
+
+
+def _moves(decision) -> dict:
+    """The decision's distinct moves: each option label with the first option that reads so."""
+    moves: dict = {}
+    for i, label in enumerate(decision.labels()):
+        moves.setdefault(label, i)
+    return moves
+
+
+def _margins(g) -> list:
+    """The table for each seat by `evaluate:`: how far it is ahead of the best other seat (its
+    own evaluation when it plays alone)."""
+    plan = g.plan
+    ev = plan.evaluate
+    st = g.st
+    values = reading(st, lambda: [_number(plan, ev(st, {"seat": s}), s) for s in range(plan.n_seats)])
+    if len(values) == 1:
+        return values
+    out = []
+    for s, v in enumerate(values):
+        out.append(v - max(values[:s] + values[s + 1:]))
+    return out
