@@ -265,7 +265,7 @@ class Lanes(BoardKind):
     def _where(self, d: int, spot: int) -> str:
         if d >= self.finish:
             return "past the finish"
-        return f"space {d % self.L}, lap {max(d // self.L + 1, 1)}/{self.decl.laps}"
+        return f"space {d % self.L} spot {spot}, lap {max(d // self.L + 1, 1)}/{self.decl.laps}"
 
     def positions(self, st) -> list[tuple[str, str]]:
         data = st.bd[self.index]
