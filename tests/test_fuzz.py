@@ -11,6 +11,8 @@ same checks with many more (and fresh) examples.
 """
 from __future__ import annotations
 
+import os
+
 import random
 import re
 import shutil
@@ -45,9 +47,13 @@ EXAMPLE_SECONDS = 20.0
 SUPPRESS = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
 
 
+# the suite's share of examples; RACECRAFT_FUZZ_SCALE=10 tries ten times as many (a long run)
+FUZZ_SCALE = max(1, int(os.environ.get("RACECRAFT_FUZZ_SCALE", "1") or 1))
+
+
 def fuzz_settings(n: int):
-    return settings(max_examples=n, deadline=None, derandomize=True, suppress_health_check=SUPPRESS,
-                    database=None)
+    return settings(max_examples=n * FUZZ_SCALE, deadline=None, derandomize=True,
+                    suppress_health_check=SUPPRESS, database=None)
 
 
 # ---- rule texts ------------------------------------------------------------------------------
@@ -227,7 +233,7 @@ def test_rule_texts_made_of_tokens_never_crash_the_parser(text):
     check_rule_text(text)
 
 
-@fuzz_settings(150)
+@fuzz_settings(80)
 @given(blocks, _edits)
 def test_rule_texts_shaped_like_the_grammar_never_crash_the_parser(text, edits):
     check_rule_text(_break_text(text, edits))
@@ -625,9 +631,9 @@ def _mutation_test(target: str, n: int):
     return test
 
 
-test_mutated_formula5_never_crashes_the_engine = _mutation_test("formula5", 90)
-test_mutated_tilerace_never_crashes_the_engine = _mutation_test("tilerace", 60)
-test_mutated_heat_variant_never_crashes_the_engine = _mutation_test("heat-handicap", 60)
+test_mutated_formula5_never_crashes_the_engine = _mutation_test("formula5", 45)
+test_mutated_tilerace_never_crashes_the_engine = _mutation_test("tilerace", 30)
+test_mutated_heat_variant_never_crashes_the_engine = _mutation_test("heat-handicap", 25)
 
 
 def test_the_shipped_files_pass_the_mutation_harness_unchanged(project):
