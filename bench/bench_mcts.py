@@ -94,8 +94,8 @@ def strength(game_name: str, bot: str, other: str, players: int, games: int, job
     lo, hi = wilson(wins, played)
     fair = 1 / players
     verdict = "stronger" if lo > fair else "weaker" if hi < fair else "not told apart"
-    return (f"{game_name:<10} {players}p {bot:<15} vs {other:<7} {wins:6g}/{played:<4} = "
-            f"{wins / played:6.1%}  "
+    rate = wins / played
+    return (f"{game_name:<10} {players}p {bot:<15} vs {other:<7} {wins:6g}/{played:<4} = {rate:6.1%}  "
             f"95% CI [{lo:6.1%}, {hi:6.1%}]  ({verdict}; a fair share is {fair:.0%})"
             f"{f'  {failed} failed' if failed else ''}  {time.perf_counter() - start:5.0f} s")
 

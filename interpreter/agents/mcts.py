@@ -1,15 +1,21 @@
 """The search bot: information-set Monte Carlo tree search over the engine's decisions.
 
-It knows no game. For each decision it plays `budget` short games forward from the present,
-each on a table the seat may believe in (`belief.believed`: hidden cards dealt again, chance
-from the bot's own generator, other seats' hidden commitments made again), and grows one tree of
-decisions shared by all of them (every seat's decisions, keyed by the seat, the rule and the
-option's label, so that two copies of the same card are one move). Down the tree it picks by
-UCB1 among the options legal on that table, counting how often each was available (the
-information-set variant of UCT); below the tree a rollout policy (random, or the greedy bot)
-plays on for `depth` decisions, and the table reached is scored for every seat: by the result
-when the game is over, else by the ruleset's `evaluate:`, as the share of the other seats the
-seat is ahead of. The option tried most often at the root is played.
+It knows no game. For each decision it plays up to `budget` games forward from the present, each
+on a table the seat may believe in (`belief.believed`: other seats' hidden cards dealt again,
+chance from the bot's own generator, other seats' hidden commitments made again), and grows one
+tree of decisions shared by all of them: every seat's decisions, each move keyed by the seat, the
+rule and the option's label (two copies of the same card are one move). Down the tree it picks by
+UCB1 among the moves legal on that table, counting how often each was available (the
+information-set form of UCT); below the tree a rollout policy (random, or the greedy bot) plays
+on for at least `depth` decisions a seat, to the start of a round. The table reached is scored
+for every seat: a win is worth 1; any other table counts by the seat's `evaluate:` less the best
+other seat's (its margin), placed between the smallest and largest margin seen in this search.
+A game without `evaluate:` is played to its end and scored by its result alone.
+
+The move tried most often is played, except that the greedy bot's move stands unless the search
+found another better by more than its noise (CLEAR standard errors): a small budget does not
+throw away what one look at each option already knows. It stops early when no other move can
+catch up with the one tried most often.
 
 Seeded: the same seed gives the same choices. A rule that fails while the bot looks ahead is the
 ruleset's error, and stops the game as any rule error does.
