@@ -1,7 +1,7 @@
 """The search bot's speed (decisions per second) and strength (win rates with 95% intervals).
 
-    python bench/bench_mcts.py speed [--bot mcts] [--games 1] [--players 4] [GAME ...]
-    python bench/bench_mcts.py strength [--games 20] [--jobs 2] [MATCH ...]
+    python bench/bench_mcts.py [--bot mcts] [--games 1] [--players 4] speed [GAME ...]
+    python bench/bench_mcts.py [--games 20] [--jobs 2] strength [MATCH ...]
 
 `speed` plays whole games with one search bot against greedy bots (seat 1) and times the search
 bot's decisions: decisions per second by the wall clock and per second of processor time (this
