@@ -59,8 +59,11 @@ class SearchAgent:
         self.rng = random.Random(seed)
         self.budget = budget
         self.rollout = rollout
-        self.depth, self.explore = DEPTH, EXPLORE
+        self.depth, self.explore = DEPTH, EXPLORE   # read here, so that a bench may set them
         self.played = 0   # games played forward for the last decision
+        # the smallest and largest margin of each seat seen in the present search (`_value`)
+        self.low: list[float] = []
+        self.high: list[float] = []
         greedy = GreedyAgent(0)
         greedy.rng = self.rng   # one generator for everything the bot does
         self._greedy = greedy
@@ -82,7 +85,6 @@ class SearchAgent:
             return 0
         seat = decision.seat
         n = game.plan.n_seats
-        # the margins seen in this search, per seat: a margin is scored by where it lies between
         self.low, self.high = [math.inf] * n, [-math.inf] * n
         root = _Node()
         tables = [believed(game, seat, self.rng, self._policy) for _ in range(min(TABLES, self.budget))]
