@@ -18,7 +18,6 @@ from ..lang.parser import parse_block
 from ..load.ruleset import load_ruleset, read_file
 from ..load.structure import check_structure
 from .picture import board_picture, table_picture
-from .session import load_recorded, read_record
 
 
 @dataclass
@@ -68,18 +67,10 @@ def _status(game: Game, done: int, total: int, what: str) -> str:
 
 def recorded(path: Path, at: int | None, ruleset: str | None = None, board: str | None = None) -> Picture:
     """The table of a game record after its first `at` decisions (all when None)."""
+    from .replay import open_record
+
     report = Report()
-    rec = read_record(path, report)
-    if rec is None:
-        raise RulesetError(report)
-    head, decisions, _result = rec
-    loaded = load_recorded(head, path, ruleset)
-    plan = loaded.plan(head["players"])
-    if plan.digest != head["digest"]:
-        report.add("E304", "the ruleset has changed since this game was recorded "
-                   f"(recorded {head['digest']}, now {plan.digest})", Loc(str(path), 1, 1),
-                   "draw it with the rules the game was played by")
-        raise RulesetError(report)
+    head, decisions, _result, plan = open_record(path, ruleset, "draw it")
     n = _at(at, len(decisions), "the record")
     game = Game(plan, head["seed"])
     for i, d in enumerate(decisions[:n], 1):

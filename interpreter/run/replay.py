@@ -96,7 +96,9 @@ class Replay:
             pass
 
 
-def _open(path: Path, ruleset: str | None):
+def open_record(path: Path, ruleset: str | None, purpose: str = "replay"):
+    """A game record's header, decisions and result, and its rules compiled; an error when the record
+    cannot be read or the rules changed since it was played (`purpose`: what the reader will do)."""
     report = Report()
     rec = read_record(path, report)
     if rec is None:
@@ -107,7 +109,7 @@ def _open(path: Path, ruleset: str | None):
     if plan.digest != head["digest"]:
         report.add("E304", "the ruleset has changed since this game was recorded "
                    f"(recorded {head['digest']}, now {plan.digest})", Loc(str(path), 1, 1),
-                   "replay with the rules the game was played by")
+                   f"{purpose} with the rules the game was played by")
         raise RulesetError(report)
     return head, decisions, result, plan
 
@@ -129,7 +131,7 @@ def replay(path: Path, out, ruleset: str | None = None, rules: bool = False) -> 
 
     The rules are `ruleset` when the person replaying names one (`--ruleset`), else the game
     the record names, found by its name here: never a folder the record names."""
-    head, decisions, result, plan = _open(path, ruleset)
+    head, decisions, result, plan = open_record(path, ruleset)
     print(f"replay of {head['game']} (seed {head['seed']}, {head['players']} players, "
           f"rules {plan.digest})", file=out)
     r = Replay(plan, head, decisions, path)
@@ -165,7 +167,7 @@ def stepper(path: Path, term, stdin, ruleset: str | None = None, at: int | None 
     round so far, the view, the decision and what was chosen), and with `step` forward and back
     a decision at a time, or to any decision. `seat` (0-based): whose view; None: the seat that
     decides at each point."""
-    head, decisions, result, plan = _open(path, ruleset)
+    head, decisions, result, plan = open_record(path, ruleset)
     r = Replay(plan, head, decisions, path)
     if plan.colours:
         term.set_colours(plan.colours)
