@@ -17,7 +17,7 @@ import sys
 from interpreter.agents.base import RandomAgent
 from interpreter.agents.greedy import GreedyAgent
 from interpreter.engine.game import Game
-from interpreter.run.session import load, play
+from interpreter.session.record import load, play
 
 # (ruleset, variants, track, players, bots, seeds)
 CASES = [

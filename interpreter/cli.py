@@ -94,7 +94,7 @@ def _print_report(report: Report) -> None:
 
 
 def cmd_validate(args) -> int:
-    from .run.validate import validate_path
+    from .authoring.validate import validate_path
     from .load.ruleset import find_ruleset
 
     # a ruleset's name (as `play` takes it) or any path: a folder, a game or variant file
@@ -178,12 +178,12 @@ def _check_log(value: str) -> Path:
 
 def cmd_play(args) -> int:
     from .engine.game import Game
-    from .run.budget import budget
-    from .run.human import HumanAgent
-    from .run.screen import Terminal
-    from .run.session import header, load, load_recorded, make_agents, read_record, write_record
-    from .run.table import Table
-    from .run.view import render_view
+    from .session.budget import budget
+    from .table.terminal.human import HumanAgent
+    from .table.terminal.screen import Terminal
+    from .session.record import header, load, load_recorded, make_agents, read_record, write_record
+    from .table.terminal.table import Table
+    from .table.terminal.view import render_view
 
     resumed = None
     if args.resume:
@@ -277,8 +277,8 @@ def cmd_play(args) -> int:
 
 
 def cmd_replay(args) -> int:
-    from .run.replay import replay, stepper
-    from .run.screen import Terminal
+    from .table.replay import replay, stepper
+    from .table.terminal.screen import Terminal
 
     if args.step or args.at is not None or args.seat is not None:
         if args.rules:
@@ -311,7 +311,7 @@ def _outputs_checked(args) -> None:
         if value:
             _check_out(value, f"--{option}")
     if getattr(args, "plot", None) or getattr(args, "report", None):
-        from .run.charts import ChartsUnavailable, check_available
+        from .lab.charts import ChartsUnavailable, check_available
 
         try:
             check_available()
@@ -335,7 +335,7 @@ def _check_out(value: str, option: str) -> Path:
 
 def _write_outputs(args, rows, series, title, lines, compared=None) -> None:
     """--export, --csv, --plot and --report of a simulation or a comparison."""
-    from .run.export import write_csv, write_jsonl
+    from .lab.export import write_csv, write_jsonl
 
     if args.export:
         write_jsonl(Path(args.export), rows)
@@ -344,7 +344,7 @@ def _write_outputs(args, rows, series, title, lines, compared=None) -> None:
         write_csv(Path(args.csv), rows)
         print(f"{len(rows)} games written to {args.csv}", file=sys.stderr)
     if args.plot or args.report:
-        from .run import charts
+        from .lab import charts
 
         formats = ({args.plot_format} if args.plot else set()) | ({"png"} if args.report else set())
         drawn = charts.images(series, sorted(formats), compared)
@@ -385,9 +385,9 @@ def _progress_bar(args, total: int, what: str):
 
 
 def cmd_compare(args) -> int:
-    from .run.compare import compare, render
-    from .run.session import load
-    from .run.simulate import Setup
+    from .lab.compare import compare, render
+    from .session.record import load
+    from .lab.simulate import Setup
 
     if args.games < 1:
         raise _Usage("--games must be at least 1")
@@ -431,7 +431,7 @@ def cmd_compare(args) -> int:
 
 def _backend(args):
     """The backend `--backend` names (None: the local processes, sized by the command)."""
-    from .run.cluster import ClusterUnavailable, make_backend
+    from .lab.cluster import ClusterUnavailable, make_backend
 
     try:
         return make_backend(args.backend, args.jobs, args.ray_address)
@@ -440,7 +440,7 @@ def _backend(args):
 
 
 def cmd_simulate(args) -> int:
-    from .run.simulate import render, simulate
+    from .lab.simulate import render, simulate
 
     if args.games < 1:
         raise _Usage("--games must be at least 1")
@@ -448,7 +448,7 @@ def cmd_simulate(args) -> int:
     seats = _bots(args.seats, args.players)
     players = args.players or (len(seats) if seats else None)
     if players is None:
-        from .run.session import load
+        from .session.record import load
 
         players = load(args.ruleset, args.variant, args.module, args.track,
                        _params(args)).ruleset.game.game.players.min
@@ -475,7 +475,7 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_check(args) -> int:
-    from .run.scenario import run_seeds
+    from .authoring.scenario import run_seeds
 
     paths = []
     for p in args.files:
@@ -525,8 +525,8 @@ def cmd_render(args) -> int:
     """Draw a board (a track file, a game, a ruleset), or a game's table from a record or a
     scenario (`--at N`), as SVG."""
     from .load.structure import check_structure
-    from .run import render
-    from .run.session import load
+    from .picture import render
+    from .session.record import load
 
     path = Path(args.path)
     report = Report()
@@ -563,8 +563,8 @@ def cmd_render(args) -> int:
 
 def cmd_championship(args) -> int:
     """A season: several games in a row (`seasons/NAME.yaml`), with standings; saved and resumed."""
-    from .run.budget import budget
-    from .run.series import Series, play_at_terminal, render_seasons, simulate_seasons
+    from .session.budget import budget
+    from .lab.series import Series, play_at_terminal, render_seasons, simulate_seasons
 
     if args.resume:
         if args.ruleset or args.season or args.seats:
@@ -597,8 +597,8 @@ def cmd_championship(args) -> int:
 
 
 def cmd_explain(args) -> int:
-    from .run.explain import explain
-    from .run.session import load
+    from .authoring.explain import explain
+    from .session.record import load
 
     loaded = load(args.ruleset, variants=args.variant, modules=args.module, track=args.track,
                   params=_params(args))

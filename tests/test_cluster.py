@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from interpreter.cli import main
-from interpreter.run.compare import compare
-from interpreter.run.simulate import Setup, simulate
+from interpreter.lab.compare import compare
+from interpreter.lab.simulate import Setup, simulate
 
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'racecraft[cluster]')")
 
@@ -23,7 +23,7 @@ def _without_timing(x):
 
 @pytest.fixture(scope="module")
 def backend():
-    from interpreter.run.cluster import RayBackend
+    from interpreter.lab.cluster import RayBackend
 
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
     try:
@@ -48,7 +48,7 @@ def test_compare_on_ray_gives_the_local_comparison(backend):
 
 
 def test_a_missing_cluster_is_a_clear_error(capsys, monkeypatch):
-    import interpreter.run.cluster as cluster
+    import interpreter.lab.cluster as cluster
 
     def no_ray():
         raise cluster.ClusterUnavailable(f"--backend ray needs Ray: {cluster.INSTALL_HINT}")

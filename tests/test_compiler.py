@@ -144,7 +144,7 @@ def test_the_context_of_an_error_in_a_function_names_where_it_was_called(capsys,
 
 
 def test_a_scenario_expectation_that_fails_is_placed_in_the_scenario(tmp_path):
-    from interpreter.run.scenario import run_scenario
+    from interpreter.authoring.scenario import run_scenario
 
     path = game_file(tmp_path)
     scenario = path.parent / "broken.yaml"
@@ -268,7 +268,7 @@ def test_hostile_names_in_a_game_built_in_python_are_refused(tmp_path, monkeypat
         from interpreter.ir.models import Pile
         data["piles"] = {bad: Pile()}
     elif where_ == "board":
-        from interpreter.boards.ranking import RankingModel
+        from interpreter.boards.ranking.kind import RankingModel
         data["boards"] = {bad: RankingModel(kind="ranking", slots=2)}
     else:
         from interpreter.ir.models import Procedure
@@ -340,7 +340,7 @@ def test_an_unknown_escape_is_a_syntax_error_at_it():
 
 def test_every_shipped_rule_reads_back_to_the_same_tree():
     """unparse(parse(text)) parses to a tree that unparses the same: the printer loses nothing."""
-    from interpreter.run.session import load
+    from interpreter.session.record import load
 
     for name in ("formula5", "heat", "downforce", "tilerace"):
         rules = load(name).ruleset.rules

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-import interpreter.run.validate as validate_module
+import interpreter.authoring.validate as validate_module
 from interpreter.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]

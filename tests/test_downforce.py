@@ -9,13 +9,13 @@ import pytest
 
 from interpreter.agents.base import RandomAgent
 from interpreter.agents.greedy import GreedyAgent
-from interpreter.boards.cells import Cells, CellsModel
+from interpreter.boards.cells.kind import Cells, CellsModel
 from interpreter.load.structure import check_structure
 from interpreter.engine.game import Game
 from interpreter.lang.diagnostics import Report
 from interpreter.load.ruleset import read_file
-from interpreter.run.picture import board_picture
-from interpreter.run.session import load
+from interpreter.picture import board_picture
+from interpreter.session.record import load
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -172,7 +172,7 @@ def test_variant_games_end(variant, players):
 
 
 def test_views_show_the_track(base):
-    from interpreter.run.view import render_view
+    from interpreter.table.terminal.view import render_view
 
     plan = base.plan(3)
     game = Game(plan, 5)
@@ -293,8 +293,8 @@ def test_cell_tags_are_names():
 
 
 def test_the_view_is_data_and_draws_as_before():
-    from interpreter.run.boardtext import Extra
-    from interpreter.run.draw_cells import lines
+    from interpreter.draw.text import Extra
+    from interpreter.boards.cells.text import lines
 
     kind, data = _board()
     st = _St()

@@ -9,8 +9,8 @@ from interpreter.agents.base import RandomAgent
 from interpreter.cli import main
 from interpreter.engine.game import Game
 from interpreter.lang.errors import RuleError
-from interpreter.run.session import load, play
-from interpreter.run.simulate import simulate, wilson
+from interpreter.session.record import load, play
+from interpreter.lab.simulate import simulate, wilson
 
 ROOT = Path(__file__).resolve().parents[1]
 SEALED = str(ROOT / "tests" / "fixtures" / "sealed" / "rulesets" / "sealed")
@@ -176,7 +176,7 @@ def test_greedy_bot_without_evaluation_plays_legal_moves():
 
 
 def test_a_rule_error_points_at_the_sub_expression_that_failed(tmp_path):
-    from interpreter.run.scenario import run_scenario
+    from interpreter.authoring.scenario import run_scenario
 
     scenario = tmp_path / "broken.yaml"
     scenario.write_text(
@@ -354,7 +354,7 @@ def test_sums_and_counts_over_cards_read_the_cards_whatever_their_form(tmp_path)
     """`sum`/`size` of a list of cards whose item reads only the card are computed through a
     table made at compile time; with an item that reads the table (the seat's gear) they are
     computed card by card. Both give the rulebook's numbers."""
-    from interpreter.run.scenario import run_scenario
+    from interpreter.authoring.scenario import run_scenario
 
     scenario = tmp_path / "sums.yaml"
     scenario.write_text(

@@ -601,8 +601,8 @@ def _load_compile_play(folder: Path, variants, seed: int, greedy: bool, explain:
         assert not report.ok, "compile_ruleset gave nothing and said nothing"
         return "compile"
     if explain:
-        from interpreter.run.explain import explain as explain_rules
-        from interpreter.run.session import Loaded
+        from interpreter.authoring.explain import explain as explain_rules
+        from interpreter.session.record import Loaded
 
         for python in (False, True):
             explain_rules(Loaded(rs, folder, list(variants), []), players, None, python)
@@ -713,7 +713,7 @@ def test_a_greedy_bot_survives_an_evaluate_that_is_none(tmp_path):
 
 @pytest.mark.parametrize("value", ["1.5", "{a: 1}"])
 def test_a_param_that_is_not_a_seat_cannot_choose(tmp_path, value):
-    from interpreter.run.session import play
+    from interpreter.session.record import play
 
     plan = tiny(tmp_path, TINY.replace("chooser: 1", f"chooser: {value}").replace("by s:", "by chooser:"))
     if plan is None:

@@ -14,7 +14,7 @@ import yaml
 from interpreter.agents.base import RandomAgent
 from interpreter.agents.greedy import GreedyAgent
 from interpreter.engine.game import Game
-from interpreter.run.session import load, play
+from interpreter.session.record import load, play
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "heat" / "upgrades.yaml"

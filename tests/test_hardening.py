@@ -61,7 +61,7 @@ def test_a_huge_span_of_a_lane_track_stops_at_once(tmp_path):
     """`lines_between` over 10^17 spaces (a number a rule may hold) is refused, not computed."""
     from pathlib import Path
 
-    from interpreter.run.scenario import run_scenario
+    from interpreter.authoring.scenario import run_scenario
 
     heat = Path(__file__).resolve().parents[1] / "rulesets" / "heat"
     scenario = tmp_path / "span.yaml"
@@ -75,7 +75,7 @@ def test_a_huge_span_of_a_lane_track_stops_at_once(tmp_path):
 
 
 def test_the_time_budget_stops_a_run_that_takes_too_long():
-    from interpreter.run.budget import OutOfTime, budget
+    from interpreter.session.budget import OutOfTime, budget
 
     start = time.process_time()
     with pytest.raises(OutOfTime, match="seconds"):
@@ -86,7 +86,7 @@ def test_the_time_budget_stops_a_run_that_takes_too_long():
 
 
 def test_the_memory_budget_stops_a_run_that_takes_too_much():
-    from interpreter.run.budget import budget
+    from interpreter.session.budget import budget
 
     with pytest.raises(MemoryError):
         with budget(megabytes=64):
@@ -101,7 +101,7 @@ def test_an_interactive_game_runs_the_rules_under_the_budget_but_never_a_persons
 
     from interpreter.agents.base import RandomAgent
     from interpreter.engine.game import Game
-    from interpreter.run.session import load_from, play
+    from interpreter.session.record import load_from, play
 
     inside = [False]
     runs = []

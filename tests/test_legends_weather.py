@@ -11,7 +11,7 @@ import pytest
 from interpreter.agents.base import RandomAgent
 from interpreter.agents.greedy import GreedyAgent
 from interpreter.engine.game import Game
-from interpreter.run.session import load, play
+from interpreter.session.record import load, play
 
 TRACKS = ["usa", "great-britain", "italy", "france"]
 

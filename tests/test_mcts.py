@@ -14,7 +14,7 @@ from interpreter.agents.mcts import SearchAgent
 from interpreter.cli import main
 from interpreter.engine.game import Game
 from interpreter.lang.errors import RuleError
-from interpreter.run.session import load, make_agents, play
+from interpreter.session.record import load, make_agents, play
 
 ROOT = Path(__file__).resolve().parents[1]
 SEALED = str(ROOT / "tests" / "fixtures" / "sealed" / "rulesets" / "sealed")

@@ -5,15 +5,15 @@ import pytest
 
 from interpreter.agents.base import RandomAgent
 from interpreter.agents.greedy import GreedyAgent
-from interpreter.boards.tiles import Tiles
+from interpreter.boards.tiles.kind import Tiles
 from interpreter.cli import main
 from interpreter.engine.game import Game
 from interpreter.lang.diagnostics import Report
 from interpreter.load.ruleset import load_ruleset
-from interpreter.run import draw_tiles
-from interpreter.run.session import load, play
-from interpreter.run.simulate import simulate
-from interpreter.run.view import render_view
+from interpreter.boards.tiles import text as draw_tiles
+from interpreter.session.record import load, play
+from interpreter.lab.simulate import simulate
+from interpreter.table.terminal.view import render_view
 
 ROOT = Path(__file__).resolve().parents[1]
 
