@@ -41,9 +41,9 @@ def _load_engine(root: Path, alias: str):
 
 
 def _session(alias: str):
-    """The module that loads and plays a game: `session` (or `run.session`, in older checkouts)."""
+    """The module that loads a game: `session.load` (`run.session` in older checkouts)."""
     try:
-        return importlib.import_module(f"{alias}.session")
+        return importlib.import_module(f"{alias}.session.load")
     except ModuleNotFoundError:
         return importlib.import_module(f"{alias}.run.session")
 

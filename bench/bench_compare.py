@@ -23,7 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from interpreter.engine.game import Game  # noqa: E402
 from interpreter.lab.compare import compare  # noqa: E402
 from interpreter.lab.metrics import game_row  # noqa: E402
-from interpreter.session.record import agent_seed, play  # noqa: E402
+from interpreter.session.agents import agent_seed  # noqa: E402
+from interpreter.session.playing import play  # noqa: E402
 from interpreter.lab.simulate import BOTS, Setup, compiled  # noqa: E402
 
 

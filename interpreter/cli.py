@@ -181,7 +181,9 @@ def cmd_play(args) -> int:
     from .session.budget import budget
     from .table.terminal.human import HumanAgent
     from .table.terminal.screen import Terminal
-    from .session.record import header, load, load_recorded, make_agents, read_record, write_record
+    from .session.agents import make_agents
+    from .session.load import load, load_recorded
+    from .session.record import header, read_record, write_record
     from .table.terminal.table import Table
     from .table.terminal.view import render_view
 
@@ -386,7 +388,7 @@ def _progress_bar(args, total: int, what: str):
 
 def cmd_compare(args) -> int:
     from .lab.compare import compare, render
-    from .session.record import load
+    from .session.load import load
     from .lab.simulate import Setup
 
     if args.games < 1:
@@ -448,7 +450,7 @@ def cmd_simulate(args) -> int:
     seats = _bots(args.seats, args.players)
     players = args.players or (len(seats) if seats else None)
     if players is None:
-        from .session.record import load
+        from .session.load import load
 
         players = load(args.ruleset, args.variant, args.module, args.track,
                        _params(args)).ruleset.game.game.players.min
@@ -526,7 +528,7 @@ def cmd_render(args) -> int:
     scenario (`--at N`), as SVG."""
     from .load.structure import check_structure
     from .picture import render
-    from .session.record import load
+    from .session.load import load
 
     path = Path(args.path)
     report = Report()
@@ -598,7 +600,7 @@ def cmd_championship(args) -> int:
 
 def cmd_explain(args) -> int:
     from .authoring.explain import explain
-    from .session.record import load
+    from .session.load import load
 
     loaded = load(args.ruleset, variants=args.variant, modules=args.module, track=args.track,
                   params=_params(args))

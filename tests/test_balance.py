@@ -13,7 +13,8 @@ from interpreter.engine.game import Game
 from interpreter.lab import stats
 from interpreter.lab.compare import compare
 from interpreter.lab.metrics import _lead
-from interpreter.session.record import load, play
+from interpreter.session.load import load
+from interpreter.session.playing import play
 from interpreter.lab.simulate import Setup, simulate
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -340,7 +340,7 @@ def test_an_unknown_escape_is_a_syntax_error_at_it():
 
 def test_every_shipped_rule_reads_back_to_the_same_tree():
     """unparse(parse(text)) parses to a tree that unparses the same: the printer loses nothing."""
-    from interpreter.session.record import load
+    from interpreter.session.load import load
 
     for name in ("formula5", "heat", "downforce", "tilerace"):
         rules = load(name).ruleset.rules

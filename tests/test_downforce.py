@@ -15,7 +15,7 @@ from interpreter.engine.game import Game
 from interpreter.lang.diagnostics import Report
 from interpreter.load.ruleset import read_file
 from interpreter.picture import board_picture
-from interpreter.session.record import load
+from interpreter.session.load import load
 
 ROOT = Path(__file__).resolve().parents[1]
 

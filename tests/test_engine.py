@@ -9,7 +9,8 @@ from interpreter.agents.base import RandomAgent
 from interpreter.cli import main
 from interpreter.engine.game import Game
 from interpreter.lang.errors import RuleError
-from interpreter.session.record import load, play
+from interpreter.session.load import load
+from interpreter.session.playing import play
 from interpreter.lab.simulate import simulate, wilson
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -602,7 +602,7 @@ def _load_compile_play(folder: Path, variants, seed: int, greedy: bool, explain:
         return "compile"
     if explain:
         from interpreter.authoring.explain import explain as explain_rules
-        from interpreter.session.record import Loaded
+        from interpreter.session.load import Loaded
 
         for python in (False, True):
             explain_rules(Loaded(rs, folder, list(variants), []), players, None, python)
@@ -713,7 +713,7 @@ def test_a_greedy_bot_survives_an_evaluate_that_is_none(tmp_path):
 
 @pytest.mark.parametrize("value", ["1.5", "{a: 1}"])
 def test_a_param_that_is_not_a_seat_cannot_choose(tmp_path, value):
-    from interpreter.session.record import play
+    from interpreter.session.playing import play
 
     plan = tiny(tmp_path, TINY.replace("chooser: 1", f"chooser: {value}").replace("by s:", "by chooser:"))
     if plan is None:

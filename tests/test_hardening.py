@@ -101,7 +101,8 @@ def test_an_interactive_game_runs_the_rules_under_the_budget_but_never_a_persons
 
     from interpreter.agents.base import RandomAgent
     from interpreter.engine.game import Game
-    from interpreter.session.record import load_from, play
+    from interpreter.session.load import load_from
+    from interpreter.session.playing import play
 
     inside = [False]
     runs = []

@@ -9,7 +9,8 @@ from interpreter.agents.greedy import GreedyAgent
 from interpreter.boards.lanes.kind import Lanes, LanesModel
 from interpreter.cli import main
 from interpreter.engine.game import Game
-from interpreter.session.record import load, play
+from interpreter.session.load import load
+from interpreter.session.playing import play
 from interpreter.table.terminal.view import render_view
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -23,7 +23,7 @@ import pytest
 from interpreter.agents.base import RandomAgent
 from interpreter.agents.greedy import GreedyAgent
 from interpreter.engine.game import Game
-from interpreter.session.record import load
+from interpreter.session.load import load
 
 ROOT = Path(__file__).resolve().parents[1]
 

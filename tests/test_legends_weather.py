@@ -11,7 +11,8 @@ import pytest
 from interpreter.agents.base import RandomAgent
 from interpreter.agents.greedy import GreedyAgent
 from interpreter.engine.game import Game
-from interpreter.session.record import load, play
+from interpreter.session.load import load
+from interpreter.session.playing import play
 
 TRACKS = ["usa", "great-britain", "italy", "france"]
 

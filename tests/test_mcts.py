@@ -14,7 +14,9 @@ from interpreter.agents.mcts import SearchAgent
 from interpreter.cli import main
 from interpreter.engine.game import Game
 from interpreter.lang.errors import RuleError
-from interpreter.session.record import load, make_agents, play
+from interpreter.session.agents import make_agents
+from interpreter.session.load import load
+from interpreter.session.playing import play
 
 ROOT = Path(__file__).resolve().parents[1]
 SEALED = str(ROOT / "tests" / "fixtures" / "sealed" / "rulesets" / "sealed")

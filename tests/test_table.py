@@ -16,7 +16,9 @@ from interpreter.lang.diagnostics import Report
 from interpreter.session.budget import budget
 from interpreter.table.terminal.human import HumanAgent, Keys, pick_option
 from interpreter.table.terminal.screen import Terminal
-from interpreter.session.record import load, make_agents, play
+from interpreter.session.agents import make_agents
+from interpreter.session.load import load
+from interpreter.session.playing import play
 from interpreter.table.terminal.table import Table
 from interpreter.table.terminal.view import render_view
 from interpreter.agents.base import RandomAgent

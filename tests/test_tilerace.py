@@ -11,7 +11,8 @@ from interpreter.engine.game import Game
 from interpreter.lang.diagnostics import Report
 from interpreter.load.ruleset import load_ruleset
 from interpreter.boards.tiles import text as draw_tiles
-from interpreter.session.record import load, play
+from interpreter.session.load import load
+from interpreter.session.playing import play
 from interpreter.lab.simulate import simulate
 from interpreter.table.terminal.view import render_view
 

@@ -17,7 +17,8 @@ from interpreter.engine.game import Game
 from interpreter.lang.diagnostics import Report
 from interpreter.lang.parser import parse_block
 from interpreter.load.ruleset import load_ruleset
-from interpreter.session.record import load, play
+from interpreter.session.load import load
+from interpreter.session.playing import play
 
 ROOT = Path(__file__).resolve().parents[1]
 TRACKS = ["usa", "great-britain", "italy", "france"]

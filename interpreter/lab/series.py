@@ -23,7 +23,8 @@ from ..lang.errors import RuleError
 from ..load.ruleset import NAME_RE, find_ruleset, read_file, shown
 from ..load.structure import check_structure
 from ..load.yamlsrc import FileRefused, read_limited
-from ..session.record import Loaded, agent_seed, load_from
+from ..session.agents import agent_seed
+from ..session.load import Loaded, load_from
 
 SERIES_VERSION = 1
 MAX_SAVE_BYTES = 64_000_000

@@ -21,7 +21,9 @@ from ..agents.kinds import BOTS
 from ..engine.game import Game
 from ..lang.errors import GameTooLong, RoundLimit, RuleError
 from .metrics import game_row, stopped_row, summary
-from ..session.record import agent_seed, load, play
+from ..session.agents import agent_seed
+from ..session.load import load
+from ..session.playing import play
 from .stats import wilson  # noqa: F401 - the interval simulate's callers and tests read from here
 
 

@@ -1,13 +1,14 @@
-"""Replay a game record exactly, explaining each step by the rule that fired."""
+"""A game record played again exactly, decision by decision, forward and back; each step of its
+trace in words (`describe`), and whether it ends as recorded (`result_lines`)."""
 from __future__ import annotations
 
 from pathlib import Path
 
 from ..engine.game import Game
-from ..lang.errors import RuleError
 from ..lang.diagnostics import Loc, Report, RulesetError
-from .narrate import heading, lines as narrate
-from ..session.record import load_recorded, read_record
+from ..session.load import load_recorded
+from ..session.record import read_record
+from .narrate import heading
 
 
 def _where(loc: str) -> str:
@@ -114,7 +115,7 @@ def open_record(path: Path, ruleset: str | None, purpose: str = "replay"):
     return head, decisions, result, plan
 
 
-def _result_lines(game, result) -> tuple[list[str], bool]:
+def result_lines(game, result) -> tuple[list[str], bool]:
     res = game.result()
     standings = res.get("standings") or [{"seat": s} for s in res["order"]]
     order = ", ".join(f"seat {e['seat'] + 1}" if "seat" in e else str(e["piece"]) for e in standings)
@@ -123,106 +124,3 @@ def _result_lines(game, result) -> tuple[list[str], bool]:
     if result is not None and result.get("order") != res["order"]:
         return lines + ["the replayed result differs from the recorded one"], False
     return lines + ["replayed exactly"], True
-
-
-def replay(path: Path, out, ruleset: str | None = None, rules: bool = False) -> int:
-    """Print the game again: its narrated log (the same lines `play` printed), or with `rules` each
-    rule as it fires, each chance and choice; 0 when it reproduces the record exactly.
-
-    The rules are `ruleset` when the person replaying names one (`--ruleset`), else the game
-    the record names, found by its name here: never a folder the record names."""
-    head, decisions, result, plan = open_record(path, ruleset)
-    print(f"replay of {head['game']} (seed {head['seed']}, {head['players']} players, "
-          f"rules {plan.digest})", file=out)
-    r = Replay(plan, head, decisions, path)
-    shown = 0
-
-    def flush():
-        nonlocal shown
-        trace = r.game.st.trace
-        for text in ([describe(e) for e in trace[shown:]] if rules else narrate(trace[shown:])):
-            print(text, file=out)
-        shown = len(trace)
-
-    try:
-        while r.forward():
-            flush()
-        flush()
-    except RuleError as e:
-        flush()
-        print(f"rule error: {e}", file=out)
-        return 1
-    if not r.game.over:
-        print("the record ends before the game does", file=out)
-        return 1
-    lines, same = _result_lines(r.game, result)
-    for text in lines:
-        print(text, file=out)
-    return 0 if same else 1
-
-
-def stepper(path: Path, term, stdin, ruleset: str | None = None, at: int | None = None,
-            step: bool = False, seat: int | None = None) -> int:
-    """Replay a game you can step through: the table before decision `at` (the narrated log of its
-    round so far, the view, the decision and what was chosen), and with `step` forward and back
-    a decision at a time, or to any decision. `seat` (0-based): whose view; None: the seat that
-    decides at each point."""
-    head, decisions, result, plan = open_record(path, ruleset)
-    r = Replay(plan, head, decisions, path)
-    if plan.colours:
-        term.set_colours(plan.colours)
-    total = len(decisions)
-    try:
-        r.go((at or 1) - 1)
-        while True:
-            _show(r, term, total, seat)
-            if not step:
-                return 0
-            term.prompt("Enter: next, b: back, a number: go to that decision, q: quit: ")
-            line = stdin.readline()
-            if not line:
-                return 0
-            text = line.strip().lower()
-            if text in ("q", "quit"):
-                return 0
-            if text in ("b", "back"):
-                r.go(r.at - 1)
-            elif text.isdigit() and len(text) <= 9:
-                r.go(int(text) - 1)
-            elif text in ("", "n", "next"):
-                if not r.forward():
-                    term.line("(the end of the record)")
-            else:
-                term.line("  type Enter, b, a decision's number or q")
-    except RuleError as e:
-        term.line(f"rule error: {e}")
-        return 1
-
-
-def _show(r: Replay, term, total: int, seat: int | None) -> None:
-    """The table before decision r.at + 1: this round's log so far, the view, the decision."""
-    from .terminal.view import screen
-
-    game = r.game
-    trace = game.st.trace or []
-    start = max((i for i, e in enumerate(trace) if e[0] == "round"), default=0)
-    term.line()
-    for text in narrate(trace[start:]):
-        term.line(text, "heading" if not text.startswith(" ") else None)
-    d = game.decision()
-    who = d.seat if seat is None and d is not None else seat
-    shown = screen(game.view(who), game.plan)
-    term.line()
-    for i, text in enumerate(shown):
-        term.line(text, "title" if i == 0 else None)
-    if d is None:
-        for text in _result_lines(game, None)[0][:1]:
-            term.line(f"the end: {text}", "prompt")
-        return
-    n = r.at + 1
-    labels = d.labels()
-    pick = r.decisions[n - 1].get("pick") if n <= total else None
-    term.line(f"Decision {n} of {total}: seat {d.seat + 1}: {d.prompt}", "prompt")
-    if isinstance(pick, int) and 0 <= pick < len(labels):
-        secret = "  (decided in secret, told when revealed)" if d.simultaneous else ""
-        term.line(f"  chose: {labels[pick]}{secret}", "preview")
