@@ -132,7 +132,7 @@ def test_forty_thousand_errors_in_one_file_render_at_once_and_only_the_first_are
 
 
 def test_the_error_count_line_counts_every_error_after_the_cap(capsys, tmp_path, monkeypatch):
-    from interpreter.cli import _print_report
+    from interpreter.session.args import print_report as _print_report
 
     report = Report()
     for i in range(250):

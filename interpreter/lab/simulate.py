@@ -14,7 +14,7 @@ import json
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence
 
 from ..agents.kinds import BOTS
@@ -81,13 +81,22 @@ def _thawed(v):
 Task = tuple[Setup, tuple[tuple[int, int], ...]]
 
 _COMPILED: dict[Setup, tuple[Any, Any]] = {}  # (loaded, plan) of this process, by setup
+_LOADED: dict[Setup, Any] = {}  # a game loaded to read its player count, until the run compiles it
+
+
+def fewest_players(ruleset: str, variants=(), modules=(), track=None, params=None) -> int:
+    """The fewest players the game allows. The game stays loaded for the run that follows, which
+    compiles it without loading it again."""
+    game = Setup.of(ruleset, (), variants, modules, track, params)
+    loaded = _LOADED[game] = game.load()
+    return loaded.ruleset.game.game.players.min
 
 
 def compiled(setup: Setup) -> tuple[Any, Any]:
     """The setup's game loaded and compiled, once per process."""
     made = _COMPILED.get(setup)
     if made is None:
-        loaded = setup.load()
+        loaded = _LOADED.pop(replace(setup, seats=(), counts=False), None) or setup.load()
         made = _COMPILED[setup] = (loaded, loaded.plan(setup.players))
     return made
 
