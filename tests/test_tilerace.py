@@ -10,7 +10,6 @@ from interpreter.cli import main
 from interpreter.engine.game import Game
 from interpreter.lang.diagnostics import Report
 from interpreter.load.ruleset import load_ruleset
-from interpreter.boards.tiles import text as draw_tiles
 from interpreter.session.load import load
 from interpreter.session.playing import play
 from interpreter.lab.simulate import simulate
@@ -84,7 +83,7 @@ def _assert_hidden(game, plan):
             if not st.up[card]:
                 assert info["tile"] is None and info["track"] is None and not info["face_up"]
                 assert view["piles"][f"square({sq})"]["cards"] == ["(face down)"]
-        text = "\n".join(draw_tiles.lines(view["boards"]["table"], view))
+        text = "\n".join(k.text(view["boards"]["table"], view))
         down_types = {plan.card_types[plan.card_type[k.card(st, sq)]] for sq in range(1, k.n + 1)
                       if not st.up[k.card(st, sq)]}
         up_types = {plan.card_types[plan.card_type[k.card(st, sq)]] for sq in range(1, k.n + 1)

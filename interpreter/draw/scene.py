@@ -1,5 +1,5 @@
-"""What a picture of a game knows of the table: a seat's view (data, `Game.view`) and the plan
-(piles' owners and places). Pieces get their colour here: a piece named by a colour is drawn in
+"""What a picture of a game knows of the table (a `Scene`): a seat's view (data, `Game.view`) and
+the plan (piles' owners and places). Pieces get their colour here: a piece named by a colour is drawn in
 it, any other in a colour of its own."""
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def say(value) -> str:
     return str(value)
 
 
-class Table:
+class Scene:
     def __init__(self, view: dict | None, plan):
         self.view = view
         self.plan = plan

@@ -1,31 +1,22 @@
 """Pictures (SVG) of a board, or of a whole table in a game: `racecraft render`.
 
-Each board kind has a painter here (`<kind>.py`: `paint(canvas, kind, board view or None, table
-or None, top)`), drawing from the board's declaration and, in a game, from the board's view
-(data, `BoardKind.view`). A table's picture is its boards, then a key drawn from the seat's
-view: the game's values, each piece with its owner, each seat's piles (how many cards in a hand)
-and values, the other piles.
+Each board kind paints itself (`BoardKind.paint`, its package's `picture.py`), from the board's
+declaration and, in a game, from the board's view (data, `BoardKind.view`). A table's picture is
+its boards, then a key drawn from the seat's view: the game's values, each piece with its owner,
+each seat's piles (how many cards in a hand) and values, the other piles.
 """
 from __future__ import annotations
 
-from ..boards.cells import picture as cells
-from ..boards.lanes import picture as lanes
-from ..boards.ranking import picture as ranking
-from ..boards.tiles import picture as tiles
 from ..draw.canvas import Canvas
-from ..draw.scene import Table, say
-
-PAINT = {"lanes": lanes.paint, "cells": cells.paint, "tiles": tiles.paint, "ranking": ranking.paint}
+from ..draw.scene import Scene, say
 
 
 def board_picture(kind, plan=None) -> str | None:
     """A board as its declaration draws it (with the piles a game keeps on it, given the game's
     plan); None for a kind without a painter."""
-    paint = PAINT.get(kind.kind)
-    if paint is None:
-        return None
     canvas = Canvas()
-    paint(canvas, kind, None, Table(None, plan) if plan is not None else None, 0.0)
+    if not kind.paint(canvas, None, Scene(None, plan) if plan is not None else None, 0.0):
+        return None
     return canvas.svg()
 
 
@@ -33,7 +24,7 @@ def table_picture(view: dict, plan, title: str, status: str = "", boards: list[s
                   seat_kinds: list[str] | None = None) -> str:
     """The table as `view` shows it: `boards` (default: those with pieces on them, else the
     first), then the key. `status` says where the game stands; `seat_kinds` who sits where."""
-    table = Table(view, plan)
+    table = Scene(view, plan)
     canvas = Canvas()
     canvas.frame()
     canvas.lines([title], 18.0, x=0.0, top=0.0, width=1000.0, bold=True)
@@ -44,20 +35,17 @@ def table_picture(view: dict, plan, title: str, status: str = "", boards: list[s
     for name in names:
         kind = plan.board_kinds[plan.board_names.index(name)]
         shown.add(name)
-        paint = PAINT.get(kind.kind)
         top = canvas.bottom + 24.0
-        if paint is None:
+        if not kind.paint(canvas, view["boards"][name], table, top):
             canvas.frame()
             canvas.lines([f"{name}: " + "; ".join(f"{p['piece']} {p['where']}" for p in view["boards"][name]
                                                   .get("pieces", []))], 12.0, x=0.0, top=top)
-        else:
-            paint(canvas, kind, view["boards"][name], table, top)
     canvas.frame()
     canvas.lines(_key(view, plan, table, shown, seat_kinds), 12.0, x=canvas.left, top=canvas.bottom + 16.0)
     return canvas.svg()
 
 
-def _key(view: dict, plan, table: Table, boards: set[str], seat_kinds) -> list:
+def _key(view: dict, plan, table: Scene, boards: set[str], seat_kinds) -> list:
     out: list = []
     values = view.get("game") or {}
     if values:

@@ -4,14 +4,14 @@ the pieces on their cells."""
 from __future__ import annotations
 
 from ...draw.canvas import Canvas, text_width
-from ...draw.scene import Table
+from ...draw.scene import Scene
 
 
 def _centre(points) -> tuple[float, float]:
     return sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points)
 
 
-def paint(canvas: Canvas, kind, board: dict | None, table: Table | None, top: float) -> None:
+def paint(canvas: Canvas, kind, board: dict | None, table: Scene | None, top: float) -> None:
     d = kind.decl
     outline = {c.id: c.points() for c in d.cells}
     if not any(outline.values()):  # no outlines: nothing to draw but the words

@@ -1,12 +1,12 @@
-"""A cells board's view (`boards/cells.py`) drawn as text lines: the pieces in the board's order
+"""A cells board's view (`kind.py`) drawn as text lines: the pieces in the board's order
 with their cell and the cells they may move to, the pieces that left the board, and the track
 unrolled as a strip of text, one line per lane."""
 from __future__ import annotations
 
+from ...draw.text import Extra, about
 
-def lines(board: dict, view: dict, plan=None) -> list[str]:
-    from ...draw.text import Extra, about
 
+def lines(kind, board: dict, view: dict) -> list[str]:
     pieces, off = board.get("pieces", []), board.get("off", [])
     if not pieces and not off:
         return ["(no pieces)"]

@@ -8,7 +8,7 @@ import math
 from statistics import median
 
 from ...draw.canvas import Canvas
-from ...draw.scene import Table
+from ...draw.scene import Scene
 
 LINE_COLOURS = ["#c00", "#06a", "#a60", "#080", "#808"]
 
@@ -123,7 +123,7 @@ def layout(kind):
     return _Placed(d.spaces, d.spots, d.picture) if d.picture is not None else _Oval(d.spaces, d.spots)
 
 
-def paint(canvas: Canvas, kind, board: dict | None, table: Table | None, top: float) -> None:
+def paint(canvas: Canvas, kind, board: dict | None, table: Scene | None, top: float) -> None:
     d = kind.decl
     lay = layout(kind)
     canvas.frame_from([p for s in range(d.spaces) for k in range(1, d.spots + 1) for p in lay.cell(s, k)],

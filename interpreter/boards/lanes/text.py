@@ -1,14 +1,14 @@
-"""A lane track's view (`boards/lanes.py`, `Lanes.view`) drawn as text lines: the track, then
+"""A lane track's view (`Lanes.view`, `kind.py`) drawn as text lines: the track, then
 each piece in race order with whose it is, where it stands and the game's facts about it; then,
 for the viewing seat's pieces, the next lines with a limit ahead."""
 from __future__ import annotations
 
+from ...draw.text import facts, who
 
-def lines(board: dict, view: dict, plan=None) -> list[str]:
+
+def lines(kind, board: dict, view: dict) -> list[str]:
     """`board`: the track's view data; `view`: the whole seat's view (owners and facts in
     `view["pieces"]`, the viewing seat in `view["seat"]`, 0-based or None)."""
-    from ...draw.text import facts, who
-
     laps = board["laps"]
     out = [f"{laps} lap{'s' if laps != 1 else ''} of {board['spaces']} spaces"]
     width = max((len(p["piece"]) for p in board["pieces"]), default=5)

@@ -1,13 +1,13 @@
-"""A ranking's view (`boards/ranking.py`) drawn as text lines: one line per slot, the piece in it
+"""A ranking's view (`kind.py`) drawn as text lines: one line per slot, the piece in it
 with whose it is and the game's facts, then the slot's piles (a column of cards under a position)."""
 from __future__ import annotations
 
+from ...draw.text import facts, place_piles, pile_text, who
 
-def lines(board: dict, view: dict, plan=None) -> list[str]:
-    from ...draw.text import facts, who
-    from ...table.terminal.view import pile_text
 
-    piles = board.get("piles", {})
+def lines(kind, board: dict, view: dict) -> list[str]:
+    plan = kind.plan
+    piles = place_piles(view, plan, kind.name)
     out = []
     width = max((len(p) for p in board["slots"] if p is not None), default=5)
     for i, piece in enumerate(board["slots"]):

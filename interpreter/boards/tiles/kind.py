@@ -13,7 +13,7 @@ carry track on it.
 
 Run-time data is `st.bd[index] = [turn per square, square per piece]` (turns are quarter turns
 clockwise, 0..3; a piece off the board stands on square 0), copied in a clone as two lists.
-The view is data (`view`); `run/draw_tiles.py` draws it as text.
+The view is data (`view`); `text.py` draws it as text, `picture.py` as a picture.
 """
 from __future__ import annotations
 
@@ -87,6 +87,7 @@ class Tiles(BoardKind):
     Model = TilesModel
     has_places = True
     piece_at = (1, 0)
+    drawn_empty = True            # the grid is the table: drawn before any car stands on it
 
     def __init__(self, name, index, decl, plan):
         super().__init__(name, index, decl, plan)

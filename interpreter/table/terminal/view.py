@@ -1,4 +1,4 @@
-"""A seat's view as text for the terminal: a title line, the boards with what lies at each slot,
+"""A seat's view as text for the terminal: a title line, the boards (each drawn by its kind),
 each seat's line, the piles. A game's `view:` says which piles and facts a player sees and how
 they are called; without one, everything the seat may see is listed by its name.
 
@@ -6,9 +6,7 @@ they are called; without one, everything the seat may see is listed by its name.
 value: no `None`, no brackets, no `True`."""
 from __future__ import annotations
 
-import re
-
-from ...draw.text import board_lines
+from ...draw.text import about, pile_text
 
 
 class SeatLine(str):
@@ -23,45 +21,13 @@ class PileLine(str):
     """A pile of the game (a short screen puts two side by side)."""
 
 
-def _natural(text: str):
-    """Sort key: numbers inside labels by value (`2` before `10`)."""
-    return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.split(r"(\d+)", text.lower())]
-
-
-def _grouped(cards: list[str], sort: bool) -> list[str]:
-    """Cards as players read them: runs of equal cards as `label ×n` (three or more alike, or
-    any when the pile is sorted, as a hand: `purple ×3`)."""
-    if sort:
-        counts: dict[str, int] = {}
-        for c in cards:
-            counts[c] = counts.get(c, 0) + 1
-        hidden = [c for c in counts if c.startswith("(")]
-        order = sorted((c for c in counts if c not in hidden), key=_natural) + hidden
-        return [f"{c} ×{counts[c]}" if counts[c] > 1 else c for c in order]
-    out, i = [], 0
-    while i < len(cards):
-        j = i
-        while j < len(cards) and cards[j] == cards[i]:
-            j += 1
-        alike = 2 if cards[i].startswith("(") else 3  # `(face down) ×2`
-        out.extend([f"{cards[i]} ×{j - i}"] if j - i >= alike else cards[i:j])
-        i = j
-    return out
-
-
-def pile_text(info: dict, plan=None, name: str | None = None, how: dict | None = None) -> str:
-    """A pile's contents as the seat may see them: its cards, or how many it holds."""
-    how = how or {}
-    cards = info["cards"]
-    count = info["count"]
-    if how.get("show") == "count" or cards is None:
-        return "empty" if count == 0 else (f"{count} card" if count == 1 else f"{count} cards")
-    if not cards:
-        return "empty"
-    if how.get("show") == "top":
-        top = cards[-1]
-        return top if count == 1 else f"{top} on top ({count} cards)"
-    return ", ".join(_grouped(cards, bool(how.get("sort"))))
+def board_lines(kind, board: dict, view: dict) -> list[str]:
+    """One board as text: its kind's drawing (`BoardKind.text`), else each piece and where it stands.
+    `board`: the board's view data; `view`: the whole seat's view (pieces' owners, shown facts)."""
+    drawn = kind.text(board, view)
+    if drawn is None:
+        return [f"{about(p['piece'], view)}: {p['where']}" for p in board.get("pieces", [])]
+    return drawn
 
 
 def _value(v) -> str:
@@ -86,15 +52,13 @@ def screen(view: dict, plan) -> list[str]:
     decl = plan.view
     lines = [_title(view, plan)]
     shown: set[str] = set()  # piles drawn with their boards
+    kinds = dict(zip(plan.board_names, plan.board_kinds))
     used = [n for n, b in view["boards"].items()
-            if b.get("pieces") or b.get("off") or b.get("kind") == "tiles"]
+            if b.get("pieces") or b.get("off") or kinds[n].drawn_empty]
     for name, board in view["boards"].items():
         if used and name not in used:
             continue  # a board nobody stands on (the other side of a double board)
-        board = dict(board)
-        if board.get("kind") == "ranking":
-            board["piles"] = _slot_piles(view, plan, name, shown)
-        lines.extend(type(text)(f"  {text}") for text in board_lines(board, view, plan))
+        lines.extend(type(text)(f"  {text}") for text in board_lines(kinds[name], board, view))
         shown.update(plan.pile_names[pid] for pid in range(plan.n_piles) if plan.pile_scope[pid] == name)
     if decl is None:
         lines.extend(_listed(view, plan, shown))
@@ -128,25 +92,6 @@ def _title(view: dict, plan) -> str:
     if view["seat"] is not None:
         parts.append(f"you are seat {view['seat'] + 1}")
     return " · ".join(parts)
-
-
-def _slot_piles(view: dict, plan, board: str, shown: set) -> dict:
-    """The piles of each slot of a ranking, by slot number: [(label, pile view, how)]."""
-    out: dict[int, list] = {}
-    decl = plan.view
-    for pid in range(plan.n_piles):
-        if plan.pile_scope[pid] != board:
-            continue
-        base_name = plan.pile_decl[pid]
-        how = None if decl is None else decl.get(base_name)
-        if decl is not None and how is None:
-            continue  # a view that does not name it: not shown
-        slot = pid - plan.pile_base[base_name] + 1
-        label = how["label"] if how else base_name
-        if plan.pile_names[pid] not in view["piles"]:
-            continue
-        out.setdefault(slot, []).append((label, {**view["piles"][plan.pile_names[pid]], "how": how}))
-    return {slot: [(label, info) for label, info in items] for slot, items in out.items()}
 
 
 def _seat_lines(view: dict, plan) -> list[str]:
