@@ -14,7 +14,7 @@ from functools import partial
 from types import CodeType, TracebackType
 
 from ..lang.diagnostics import Loc
-from ..lang.errors import EndGame, GameTooLong, RuleError
+from ..lang.errors import EndGame, RuleError
 from ..lang.limits import MAX_INT
 
 # Generated code objects (and those nested in them), by identity -> (a weak reference to the
@@ -53,10 +53,6 @@ def register_inlined(locs, rule: str) -> None:
     """The positions of an inlined function's body: an error there is the function's."""
     for loc in locs:
         _INLINED[(loc.file, loc.line, loc.col)] = rule
-
-
-def rule_of(code: CodeType) -> str | None:
-    return _rule(code)
 
 
 def _position(code: CodeType, lasti: int) -> Loc:
@@ -125,7 +121,3 @@ def fail(e: BaseException) -> BaseException:
         err.__suppress_context__ = True
     err.calls = [c for c in calls if c[1] != rule or c[0] != loc]
     return err
-
-
-def too_long(message: str) -> GameTooLong:
-    return GameTooLong(message)
