@@ -168,7 +168,7 @@ class Cells(BoardKind):
     def view(self, st, seat) -> dict:
         """The pieces on the board in its order (cell, lane, tags, progress, what is left to the
         finish, the free cells ahead), those that left it (farthest first), the lines, and the
-        track's geometry for a strip (`run/draw_cells.py` draws it)."""
+        track's geometry for a strip (`text.py` draws it)."""
         data = st.bd[self.index]
         names = self.plan.piece_names
         finish = self.lines["finish"]
