@@ -14,7 +14,7 @@ from interpreter.load.structure import check_structure
 from interpreter.engine.game import Game
 from interpreter.lang.diagnostics import Report
 from interpreter.load.ruleset import read_file
-from interpreter.picture import board_picture
+from interpreter.picture.svg import board_picture
 from interpreter.session.load import load
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -151,11 +151,13 @@ def test_a_command_that_draws_nothing_imports_no_drawing():
     import subprocess
     import sys
 
-    code = ("import sys; from interpreter.session.load import load; from interpreter.engine.game import Game;"
+    code = ("import sys, interpreter.cli; from interpreter.session.load import load;"
+            "from interpreter.engine.game import Game;"
             "from interpreter.session.playing import play; from interpreter.agents.base import RandomAgent;"
             "plan = load('formula5').plan(3); g = Game(plan, 1); play(g, [RandomAgent(i) for i in range(3)]);"
-            "print(sorted(m for m in sys.modules if m.endswith(('.text', '.picture', 'canvas'))"
-            " and m.startswith('interpreter')))")
+            "print(sorted(m for m in sys.modules if m.startswith('interpreter.boards.')"
+            " and m.endswith(('.text', '.picture'))"
+            " or m in ('interpreter.draw.canvas', 'interpreter.picture.svg')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=ROOT.parent).stdout
     assert out.strip() == "[]"

@@ -12,7 +12,7 @@ import yaml
 from interpreter.agents.base import RandomAgent
 from interpreter.cli import main
 from interpreter.engine.game import Game
-from interpreter.picture import table_picture
+from interpreter.picture.svg import table_picture
 from interpreter.session.load import load
 from interpreter.session.record import header, write_record
 

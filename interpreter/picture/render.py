@@ -17,7 +17,7 @@ from ..lang.diagnostics import Loc, Report, RulesetError
 from ..lang.parser import parse_block
 from ..load.ruleset import load_ruleset, read_file
 from ..load.structure import check_structure
-from . import board_picture, table_picture
+from .svg import board_picture, table_picture
 
 
 @dataclass
