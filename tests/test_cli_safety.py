@@ -80,14 +80,14 @@ def test_a_hostile_game_is_validated_with_its_names_escaped(capsys, tmp_path):
 
 
 def test_a_hostile_game_is_played_with_its_texts_escaped(capsys, tmp_path, monkeypatch):
-    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 10))
+    monkeypatch.setattr("sys.stdin", io.StringIO("a\n" * 10))
     rc, out, err = run(capsys, "play", ruleset(tmp_path), "--seats", "human,random", "--seed", "1")
     assert rc == 0, err
     assert_shown_not_obeyed(out + err)
     assert f"Evil {SHOWN} game: 2 players" in out
     assert f"said {SHOWN}" in out
     assert f"Seat 1: pick {SHOWN}" in out
-    assert f"  1. one {SHOWN}" in out
+    assert f"  a) one {SHOWN}" in out
     # the streams are the test's own again afterwards
     assert sys.stdout.__class__.__name__ != "_Visible" and sys.stderr.__class__.__name__ != "_Visible"
 
@@ -147,19 +147,19 @@ def test_the_error_count_line_counts_every_error_after_the_cap(capsys, tmp_path,
 
 def test_odd_entries_at_the_prompt_are_answered_then_a_valid_choice_is_taken(capsys, tmp_path, monkeypatch):
     many = "9" * 5000
-    monkeypatch.setattr("sys.stdin", io.StringIO(f"²\n{many}\n-1\n0\n\n  2  \n" + "1\n" * 10))
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"²\n{many}\n-1\n7\n\n  B  \n" + "a\n" * 10))
     rc, out, err = run(capsys, "play", ruleset(tmp_path), "--seats", "human,random", "--seed", "1")
     assert rc == 0, err
-    ask = "please type an option's number (1 to 2) or its words."
+    ask = "please type an option's letter (a or b) or its words."
     assert f"  `²` is not one of the options: {ask}" in out
     assert f"  `{'9' * 37}...` is not one of the options: {ask}" in out
     assert many not in out
     assert f"  `-1` is not one of the options: {ask}" in out
-    assert f"  `0` is not one of the options: {ask}" in out
+    assert f"  `7` is not one of the options: {ask}" in out
     # what was typed is shown (the entries come from a file, not a terminal), then the answer
-    assert f"Choose 1-2, or type an option's words: \n  {ask}\n" in out  # the empty line
+    assert f"Choose a or b, or type an option's words: \n  {ask}\n" in out  # the empty line
     assert out.count(ask) == 5
-    # the first valid entry, `  2  ` (option two, 2 points), then `1` (option one, 1 point)
+    # the first valid entry, `  B  ` (option two, 2 points), then `a` (option one, 1 point)
     assert "seat 1 (human): 3" in out
 
 

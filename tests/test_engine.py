@@ -118,8 +118,8 @@ def test_play_log_and_replay_reproduce_the_game(tmp_path, capsys):
 
 
 def test_human_seat_sees_its_hand_and_is_told_about_a_wrong_entry(monkeypatch, capsys):
-    # an option keeps its number all game: the numbers offered need not start at 1
-    answers = "hello\n0\n999\n" + "".join(f"{1 + i % 9}\n" for i in range(900))
+    # keys are letters: a number that names no option's card is no option
+    answers = "hello\n0\n999\n" + "".join(f"{'abcdefghi'[i % 9]}\n" for i in range(900))
     monkeypatch.setattr("sys.stdin", io.StringIO(answers))
     assert main(["play", "formula5", "--seats", "human,random", "--seed", "3"]) == 0
     out = capsys.readouterr().out

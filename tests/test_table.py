@@ -14,7 +14,8 @@ from interpreter.cli import main
 from interpreter.engine.game import Game
 from interpreter.lang.diagnostics import Report
 from interpreter.session.budget import budget
-from interpreter.table.terminal.human import HumanAgent, Keys, pick_option
+from interpreter.table.keys import Keys, typed
+from interpreter.table.terminal.human import HumanAgent
 from interpreter.table.terminal.screen import Terminal
 from interpreter.session.agents import make_agents
 from interpreter.session.load import load
@@ -145,7 +146,7 @@ class Typist:
     """Entries as from a file: a key among those offered at each screen, at random."""
 
     def __init__(self, seed: int, limit: int):
-        self.rng, self.limit, self.keys, self.n = random.Random(seed), limit, [1], 0
+        self.rng, self.limit, self.keys, self.n = random.Random(seed), limit, ["a"], 0
 
     def readline(self) -> str:
         self.n += 1
@@ -168,10 +169,10 @@ def screens(game: str, modules=(), players: int = 4, limit: int = 60, seats=None
     shown = []
     real = table.show_screen
 
-    def spy(game_, d, labels, keys):
+    def spy(game_, asked):
         start = len(out.getvalue())
-        typist.keys = keys
-        real(game_, d, labels, keys)
+        typist.keys = [o.key for o in asked.options]
+        real(game_, asked)
         shown.append(out.getvalue()[start:].strip("\n").splitlines())
 
     table.show_screen = spy
@@ -221,7 +222,7 @@ def test_a_hand_is_grouped_and_sorted():
 
 def test_an_option_shows_what_it_would_do():
     _plan, _g, shown, _all = screens("formula5", limit=40)
-    options = [line for screen in shown for line in screen if re.match(r"\s+\d+\. ", line)]
+    options = [line for screen in shown for line in screen if re.match(r"\s+[a-z]+\) ", line)]
     assert any("→ speed" in line for line in options)
     assert any("passes" in line for line in options)
     # a pit stop is the seat's own to see: speed 0 and in the pits
@@ -245,47 +246,71 @@ def test_the_colour_terminal_draws_words_in_colour():
 
 # ---- keys, words, undo, resume, hot-seat -----------------------------------------------------------
 
-def test_an_option_keeps_its_key_across_the_cards_of_a_step():
+def test_an_option_keeps_its_key_while_the_same_choice_comes_back():
     keys = Keys()
-    first = keys.assign(0, "play", ["play 1", "play 2", "play 4", "play 3"])
-    assert first == [1, 2, 3, 4]
-    # the second card: `play 2` was played, the others keep their keys; a card drawn takes a free one
-    again = keys.assign(0, "play", ["play 1", "play 4", "play 3", "play 5"])
-    assert again == [1, 3, 4, 2]
+    assert keys.assign(0, "play", ["play 1", "play 2", "play 3", "play 4"]) == ["a", "b", "c", "d"]
+    # the second card: `play 2` was played, the others keep their keys
+    assert keys.assign(0, "play", ["play 1", "play 3", "play 4"]) == ["a", "c", "d"]
     # another choice has keys of its own
-    assert keys.assign(0, "shift", ["stay", "up"]) == [1, 2]
-    # next round, in another order: still the same keys
-    assert keys.assign(0, "play", ["play 3", "play 1"]) == [4, 1]
+    assert keys.assign(0, "shift", ["stay", "up"]) == ["a", "b"]
+    assert keys.assign(0, "play", ["play 1", "play 4"]) == ["a", "d"]
+    # a card drawn: the choice is lettered afresh, in the order shown
+    assert keys.assign(0, "play", ["play 1", "play 4", "play 5"]) == ["a", "b", "c"]
+    # two options that read the same have keys of their own; `u` is never a key (it is undo)
+    assert keys.assign(1, "x", ["go", "go"]) == ["a", "b"]
+    many = keys.assign(1, "y", [f"square {i}" for i in range(30)])
+    assert "u" not in many and len(set(many)) == 30 and many[25] == "aa"
 
 
-def test_typing_an_options_words_picks_it():
-    labels = ["play red", "play purple", "pit stop with a pit stop card"]
-    keys = [1, 2, 3]
-    assert pick_option("play red", labels, keys) == 0
-    assert pick_option("  PLAY   purple ", labels, keys) == 1
-    assert pick_option("pit", labels, keys) == 2          # the start of only one option
-    assert pick_option("play", labels, keys) is None      # the start of two
-    assert pick_option("3", labels, keys) == 2 and pick_option("4", labels, keys) is None
+def test_typing_a_key_or_words_picks_an_option_or_names_those_it_fits():
+    labels = ["play 3", "play 4", "play 5 (upgrade)", "pit stop with a pit stop card",
+              "pit stop with 3 face down"]
+    keys = ["a", "b", "c", "d", "e"]
+    assert typed("B", keys, labels) == [1]
+    assert typed("  PLAY   4 ", keys, labels) == [1]
+    assert typed("4", keys, labels) == [1]               # a card's value: the option of that card
+    assert typed("5", keys, labels) == [2]
+    assert typed("3", keys, labels) == [0, 4]            # two options hold it: both named
+    assert typed("pit", keys, labels) == [3, 4]          # the start of two
+    assert typed("pit stop with a", keys, labels) == [3]
+    assert typed("6", keys, labels) == [] and typed("", keys, labels) == []
+    assert typed("1", ["a"], ["B12"]) == []              # a number inside a word is not that number
+
+
+def test_a_hands_options_are_sorted_as_the_hand_and_lettered(capsys, monkeypatch):
+    """Heat with the Garage: the cards to play in the order the hand shows them, lettered, whatever
+    order they were dealt in; typing a card's value plays that card."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("b\n" + "a\n" * 6))
+    main(["play", "heat", "--module", "garage", "--variant", "garage-quick-start",
+          "--seats", "human,random", "--seed", "7"])
+    out = capsys.readouterr().out
+    step = out.split("Step 2: play card 1 of")[1].split("Choose")[0]
+    hand = out.split("Step 2: play card 1 of")[0].rsplit("your hand: ", 1)[1].split("\n")[0]
+    played = re.findall(r"^  ([a-z])\) play (.+)$", step, re.M)
+    assert [k for k, _c in played] == list("abcdefghijklmnopqrst"[:len(played)])
+    in_hand = [c.split(" ×")[0] for c in hand.split(", ") if not c.startswith(("heat", "stress"))]
+    assert [c for _k, c in played] == [c for c in in_hand if c in {c for _k, c in played}]
+    assert len(played) >= 3
 
 
 def test_heat_keeps_keys_for_each_card_played(monkeypatch, capsys):
-    # gear 2, then the first of two cards: the options left keep their numbers for the second
-    monkeypatch.setattr("sys.stdin", io.StringIO("shift to gear 2\n2\n"))
+    # gear 2, then the first of two cards named by its value: the others keep their keys
+    monkeypatch.setattr("sys.stdin", io.StringIO("shift to gear 2\n3\n"))
     assert main(["play", "heat", "--seats", "human,random", "--seed", "3"]) == 1  # the input ends
     out = capsys.readouterr().out
     steps = out.split("Step 2: play card ")[1:]
     assert len(steps) == 2
-    first = dict(re.findall(r"(\d+)\. (play [^\n]+)", steps[0]))
-    second = dict(re.findall(r"(\d+)\. (play [^\n]+)", steps[1]))
-    assert {k: v for k, v in second.items() if v in first.values()} == \
-        {k: v for k, v in first.items() if v in second.values()}
-    assert "or type an option's words" in out
+    first = dict(re.findall(r"([a-z])\) (play [^\n]+)", steps[0]))
+    second = dict(re.findall(r"([a-z])\) (play [^\n]+)", steps[1]))
+    assert "play 3" in first.values() and "play 3" not in second.values()
+    assert second == {k: v for k, v in first.items() if v != "play 3"}
+    assert "played so far: 3" in steps[1]
 
 
 def test_undo_takes_back_the_last_decision_against_bots(tmp_path, monkeypatch, capsys):
     log = tmp_path / "g.jsonl"
     monkeypatch.setattr("sys.stdin", io.StringIO("play red\nu\nplay purple\n" + "".join(
-        f"{1 + i % 9}\n" for i in range(400))))
+        f"{'abcdefghi'[i % 9]}\n" for i in range(400))))
     assert main(["play", "formula5", "--seats", "human,random", "--seed", "3", "--log", str(log)]) == 0
     out = capsys.readouterr().out
     assert "(seat 1 takes back its last decision)" in out and "(u: undo)" in out
@@ -296,13 +321,13 @@ def test_undo_takes_back_the_last_decision_against_bots(tmp_path, monkeypatch, c
 
 def test_an_abandoned_game_is_resumed_from_its_record(tmp_path, monkeypatch, capsys):
     log = tmp_path / "g.jsonl"
-    monkeypatch.setattr("sys.stdin", io.StringIO("1\n2\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("a\nb\n"))
     assert main(["play", "formula5", "--seats", "human,random", "--seed", "3", "--log", str(log)]) == 1
     err = capsys.readouterr().err
     assert f"racecraft play --resume {log}" in err
     kept = log.read_text().splitlines()
     assert len(kept) >= 3 and json.loads(kept[-1])["type"] == "decision"
-    monkeypatch.setattr("sys.stdin", io.StringIO("".join(f"{1 + i % 9}\n" for i in range(400))))
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(f"{'abcdefghi'[i % 9]}\n" for i in range(400))))
     assert main(["play", "--resume", str(log)]) == 0
     out = capsys.readouterr().out
     assert f"resumed after {len(kept) - 1} decisions" in out and "Result:" in out
@@ -313,7 +338,7 @@ def test_an_abandoned_game_is_resumed_from_its_record(tmp_path, monkeypatch, cap
 
 
 def test_hot_seat_hides_a_hand_behind_a_pass_screen(monkeypatch, capsys):
-    entries = "".join(f"\n{1 + i % 9}\n" for i in range(400))
+    entries = "".join(f"\n{'abcdefghi'[i % 9]}\n" for i in range(400))
     monkeypatch.setattr("sys.stdin", io.StringIO(entries))
     main(["play", "formula5", "--seats", "human,human", "--seed", "3"])
     out = capsys.readouterr().out

@@ -32,8 +32,9 @@ def about(name: str, view: dict) -> str:
     return f"{name} ({who(name, view)})" + (f": {', '.join(shown)}" if shown else "")
 
 
-def _natural(text: str):
-    """Sort key: numbers inside labels by value (`2` before `10`)."""
+def natural(text: str):
+    """Sort key of cards as a player sorts them, by their names: numbers inside by value (`2`
+    before `10`). A hand is shown in this order, and the options made for its cards too."""
     return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.split(r"(\d+)", text.lower())]
 
 
@@ -45,7 +46,7 @@ def _grouped(cards: list[str], sort: bool) -> list[str]:
         for c in cards:
             counts[c] = counts.get(c, 0) + 1
         hidden = [c for c in counts if c.startswith("(")]
-        order = sorted((c for c in counts if c not in hidden), key=_natural) + hidden
+        order = sorted((c for c in counts if c not in hidden), key=natural) + hidden
         return [f"{c} ×{counts[c]}" if counts[c] > 1 else c for c in order]
     out, i = [], 0
     while i < len(cards):

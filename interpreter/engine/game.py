@@ -36,6 +36,12 @@ class Decision:
     def labels(self) -> list[str]:
         return reading(self._st, lambda: [self._spec.label(self._st, self._env, o) for o in self._opts])
 
+    def groups(self) -> list[tuple[int, int | None]]:
+        """For each option: which `option` line of the `choose` made it (its index), and the card
+        it was made for, when it ranges over cards (else None)."""
+        alts = self._spec.alts
+        return [(i, v if alts[i].of == CARD else None) for i, v in self._opts]
+
 
 def reading(st, read):
     """What `read()` gives, rules run on the table only to look at it (a view, a label, the

@@ -5,35 +5,72 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..draw.text import natural
 from ..lang.errors import RuleError
+from .keys import Keys, typed
 from .preview import previews
 
 
 @dataclass(frozen=True)
 class Option:
     pick: int      # its index in the decision: what `Game.choose` takes
-    key: int       # the number a person types for it, kept while the same choice comes back (`keys.py`)
+    key: str       # the letter a person types for it (`keys.py`)
     label: str
     effect: str    # what it would do for the deciding seat, "" when that is not known (`preview.py`)
 
 
 @dataclass(frozen=True)
 class Asked:
-    """A decision put to a seat: who decides, the question, what the seat sees, the options."""
+    """A decision put to a seat: who decides, the question, what the seat sees, the options in the
+    order a player reads them (`shown_order`), whether the seat may take back its last decision."""
     seat: int
     prompt: str
     view: dict                 # the seat's view (`Game.view`)
-    options: list[Option]      # in the decision's order (by `pick`)
+    options: list[Option]
+    can_undo: bool = False
+
+    def typed(self, text: str) -> list[Option]:
+        """The options that what a person typed names (one: that one; several: to choose among)."""
+        found = typed(text, [o.key for o in self.options], [o.label for o in self.options])
+        return [self.options[i] for i in found]
 
 
-def asked(game, decision, labels: list[str], keys: list[int]) -> Asked:
-    """The decision as its seat is asked it; an option whose preview the rules refuse shows no effect."""
+def shown_order(decision, plan) -> list[int]:
+    """The options' picks in the order a player reads them: as the `choose` lists them, except that
+    the options one `option` line makes for cards are sorted as a hand is (`draw.text.natural`),
+    since a hand dealt in any order is held sorted."""
+    groups = decision.groups()
+    order: list[int] = []
+    i = 0
+    while i < len(groups):
+        j = i
+        while j < len(groups) and groups[j][0] == groups[i][0]:
+            j += 1
+        run = list(range(i, j))
+        if all(card is not None for _g, card in groups[i:j]):
+            run.sort(key=lambda k: natural(plan.card_label(groups[k][1])))
+        order.extend(run)
+        i = j
+    return order
+
+
+def lettered(decision, plan, keys: Keys) -> tuple[list[str], list[int], list[str]]:
+    """The options' labels (by pick), the order they are shown in, and their keys in that order."""
+    labels = decision.labels()
+    order = shown_order(decision, plan)
+    return labels, order, keys.assign(decision.seat, decision.rule, [labels[i] for i in order])
+
+
+def asked(game, decision, keys: Keys, can_undo: bool = False) -> Asked:
+    """The decision as its seat is asked it, each option with its key (kept in `keys` while the
+    choice comes back); an option whose preview the rules refuse shows no effect."""
+    labels, order, letters = lettered(decision, game.plan, keys)
     try:
         effects = previews(game, decision)
     except RuleError:
         effects = [""] * len(labels)
-    options = [Option(i, keys[i], labels[i], effects[i]) for i in range(len(labels))]
-    return Asked(decision.seat, decision.prompt, game.view(decision.seat), options)
+    options = [Option(i, k, labels[i], effects[i]) for i, k in zip(order, letters)]
+    return Asked(decision.seat, decision.prompt, game.view(decision.seat), options, can_undo)
 
 
 @dataclass(frozen=True)

@@ -1,54 +1,78 @@
-"""Options with keys that stay: an option keeps its number for as long as the same choice comes
-back to the seat (while a decision is asked again, for each card of a step, from round to round);
-and the option a person typed, by its key or its words."""
+"""Option keys and the option typed.
+
+A key is a letter (`a`, `b`, ...), never a number: a game's options name numbers of their own (a
+card `3`, gear 2, square B3), and a key that could be read as one picks the wrong option. The
+letters go to the options in the order they are shown; an option keeps its letter while the same
+choice comes back with nothing new among its options (the second card of a step, the next card
+discarded), so that a letter typed from memory still means what it meant. A choice that offers an
+option not seen last time is lettered afresh, in order.
+
+Typing works with words too: an option's key, all its words, or words that fit only one option
+(the start of its words, or words standing whole in it: `3` for `play 3`, `purple`). Words that fit
+several options name them, so that the person can pick among them."""
 from __future__ import annotations
 
 import re
 
-# a number typed for an option: ASCII digits only (`²` is a digit to Python, not a number), and
-# few enough of them that reading it costs nothing
-_NUMBER = re.compile(r"[0-9]{1,9}")
+# `u` is left out: it takes back a decision
+LETTERS = "abcdefghijklmnopqrstvwxyz"
+
+
+def letters(n: int) -> list[str]:
+    """The first n keys: single letters, then pairs (`aa`, `ab`, ...) for a choice of many options."""
+    out = list(LETTERS[:n])
+    for first in LETTERS:
+        for second in LETTERS:
+            if len(out) >= n:
+                return out
+            out.append(first + second)
+    return out
 
 
 class Keys:
-    """The key of each option, by the choice it belongs to (seat and rule): an option offered
-    again keeps its number; a new one takes the smallest number no option shown now holds."""
+    """The key of each option, by the choice it belongs to (seat and rule)."""
 
     def __init__(self):
-        self.known: dict[tuple, dict[str, int]] = {}
+        self.known: dict[tuple, dict[tuple[str, int], str]] = {}
 
-    def assign(self, seat, rule: str, labels: list[str]) -> list[int]:
-        memory = self.known.setdefault((seat, rule), {})
-        keys: list[int | None] = [None] * len(labels)
-        taken: set[int] = set()
-        for i, label in enumerate(labels):
-            k = memory.get(label)
-            if k is not None and k not in taken:
-                keys[i] = k
-                taken.add(k)
-        free = (k for k in range(1, len(labels) + len(taken) + 2) if k not in taken)
-        for i in range(len(labels)):
-            if keys[i] is None:
-                keys[i] = next(free)
-        fixed = [k for k in keys if k is not None]
-        # a number freed by an option no longer offered may go to another label later
-        for label, k in list(memory.items()):
-            if k in fixed and label not in labels:
-                del memory[label]
-        for label, k in zip(labels, fixed):
-            memory[label] = k
-        return fixed
+    def assign(self, seat, rule: str, labels: list[str]) -> list[str]:
+        """The keys of these options (`labels` in the order they are shown)."""
+        named = _numbered(labels)
+        last = self.known.get((seat, rule), {})
+        if all(n in last for n in named):
+            keys = [last[n] for n in named]
+        else:
+            keys = letters(len(labels))
+        self.known[(seat, rule)] = dict(zip(named, keys))
+        return keys
 
 
-def pick_option(text: str, labels: list[str], keys: list[int]) -> int | None:
-    """The option typed: its key, all its words, or the start of the words of only one option."""
-    if _NUMBER.fullmatch(text):
-        return keys.index(int(text)) if int(text) in keys else None
-    want = " ".join(text.lower().split())
+def _numbered(labels: list[str]) -> list[tuple[str, int]]:
+    """Each label with how many alike came before it (two options may read the same)."""
+    seen: dict[str, int] = {}
+    out = []
+    for label in labels:
+        out.append((label, seen.get(label, 0)))
+        seen[label] = seen.get(label, 0) + 1
+    return out
+
+
+def _words(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def typed(text: str, keys: list[str], labels: list[str]) -> list[int]:
+    """The options (their places in `labels`) that what a person typed names: its key; else the
+    first option whose words are all of it; else every option whose words start with it or hold it
+    as whole words. One option: that one; several: the person chooses among them; none: not one."""
+    want = _words(text)
     if not want:
-        return None
-    exact = [i for i, label in enumerate(labels) if label.lower() == want]
-    if len(exact) == 1:
-        return exact[0]
-    starts = [i for i, label in enumerate(labels) if label.lower().startswith(want)]
-    return starts[0] if len(starts) == 1 else None
+        return []
+    if want in keys:
+        return [keys.index(want)]
+    exact = [i for i, label in enumerate(labels) if _words(label) == want]
+    if exact:
+        return exact[:1]
+    whole = re.compile(rf"(?<!\w){re.escape(want)}(?!\w)")
+    return [i for i, label in enumerate(labels)
+            if _words(label).startswith(want) or whole.search(_words(label))]

@@ -1,10 +1,13 @@
-"""The people and bots at a game: every decision so far (the game record's lines), undo by playing
-the game again from its seed, a game resumed from its record, and what happened told as the game
-goes. A front end (the terminal's `Table`) says how each of these reaches a person."""
+"""The people and bots at a game: every decision so far (the game record's lines), each decision as
+a person is asked it (`ask.py`, with keys that stay: `keys.py`), undo by playing the game again
+from its seed, a game resumed from its record, and what happened told as the game goes. A front end
+(the terminal's `Table`) says how each of these reaches a person."""
 from __future__ import annotations
 
 from ..engine.game import Game
 from ..session.playing import play
+from .ask import Asked, asked, lettered
+from .keys import Keys
 from .narrate import Teller
 
 
@@ -23,6 +26,11 @@ class Sitting:
         self.teller = Teller(game)
         self.humans = [s for s, k in enumerate(kinds) if k == "human"]
         self.decisions: list[dict] = []    # every decision so far: the game record's lines
+        self.keys = Keys()                 # the people's option keys, by choice
+
+    def ask(self, decision) -> Asked:
+        """The decision as its seat (a person's) is asked it."""
+        return asked(self.game, decision, self.keys, self.may_undo(decision.seat))
 
     def tell(self) -> None:
         """Hand on what happened since the last time (the narrated log): the front end's to show."""
@@ -48,9 +56,13 @@ class Sitting:
 
     def rebuild(self, picks: list[int], guard) -> None:
         """The game played again from its seed with these decisions, in place of the one here."""
+        self.keys = Keys()
         with guard():
             again = Game(self.game.plan, self.game.seed, trace=True)
             for pick in picks:
+                d = again.decision()
+                if d is not None and d.seat is not None and self.kinds[d.seat] == "human":
+                    lettered(d, again.plan, self.keys)  # the keys as the person saw them then
                 again.choose(pick)
         self.game.__dict__.update(again.__dict__)
         self.teller.skip()

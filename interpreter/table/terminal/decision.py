@@ -7,7 +7,7 @@ import re
 
 from ...draw.text import Extra
 from ...engine.game import Game
-from ..ask import Option, asked
+from ..ask import Asked, Option
 from .screen import Terminal
 from .view import OwnPile, PileLine, SeatLine, screen
 
@@ -15,12 +15,12 @@ SCREEN_ROWS = 24      # a screen fits a terminal of 80 columns and 24 rows
 COLUMNS = 80
 
 
-def show_screen(term: Terminal, game: Game, decision, labels: list[str], keys: list[int]) -> None:
+def show_screen(term: Terminal, game: Game, a: Asked) -> None:
     """A person's screen: the table as their seat sees it, the prompt, the options by key with what
     each would do; within 80 columns and 24 rows."""
-    a = asked(game, decision, labels, keys)
     options = _options(a.options)
     ask = wrapped([f"Seat {a.seat + 1}: {a.prompt}"])
+    labels = [o.label for o in a.options]
     shown = fit(screen(a.view, game.plan), labels, len(ask) + 1 + len(options))
     if len(shown) + len(ask) + len(options) + 2 <= SCREEN_ROWS:
         term.line()
@@ -54,9 +54,9 @@ def wrapped(lines: list[str], width: int = COLUMNS - 1) -> list[str]:
 
 def fit(lines: list[str], labels: list[str], below: int, rows: int = SCREEN_ROWS) -> list[str]:
     """The view's lines, made to fit the screen with `below` more rows under them: lines broken at
-    80 columns; if that is too many, then in turn: the seat's own piles whose every card the options
-    name, the seats' lines and the game's piles two by two, the pictures that repeat what the lines
-    say (`Extra`)."""
+    80 columns; if that is too many, then in turn: the seat's own piles that are empty or whose every
+    card the options name, the seats' lines and the game's piles two by two, the pictures that
+    repeat what the lines say (`Extra`)."""
     shown = wrapped(lines)
     if len(shown) + below <= rows:
         return shown
@@ -65,7 +65,7 @@ def fit(lines: list[str], labels: list[str], below: int, rows: int = SCREEN_ROWS
     for text in lines:
         if isinstance(text, OwnPile):
             cards = [c.split(" ×")[0] for c in text.split(": ", 1)[-1].split(", ")]
-            if all(c in named for c in cards):
+            if cards == ["empty"] or all(c in named for c in cards):
                 continue
         kept.append(text)
     shown = wrapped(kept)
@@ -90,10 +90,10 @@ def fit(lines: list[str], labels: list[str], below: int, rows: int = SCREEN_ROWS
 
 
 def _options(options: list[Option]):
-    """The options' lines, by key: `  3. play red  → lap 2, passes blue`; many short options
-    without effects side by side."""
-    width = max(len(str(o.key)) for o in options)
-    items = [(f"{o.key:>{width}}. {o.label}", o.effect) for o in sorted(options, key=lambda o: o.key)]
+    """The options' lines, in the order a player reads them: `  c) play red  → lap 2, passes blue`;
+    many short options without effects side by side."""
+    width = max(len(o.key) for o in options)
+    items = [(f"{o.key:>{width}}) {o.label}", o.effect) for o in options]
     if len(items) > 8 and not any(e for _t, e in items):
         cell = max(len(t) for t, _e in items) + 3
         per_row = max(1, (COLUMNS - 2) // cell)
@@ -119,4 +119,4 @@ def _options(options: list[Option]):
 
 
 def _key_spans(line: str) -> list:
-    return [(m.start(1), m.end(1), "key") for m in re.finditer(r"(?:^|\s)(\d+)\. ", line)]
+    return [(m.start(1), m.end(1), "key") for m in re.finditer(r"(?:^|\s)([a-z]+)\) ", line)]

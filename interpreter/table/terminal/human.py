@@ -1,15 +1,14 @@
-"""A person at the terminal: sees what their seat may see, picks an option by its key or its words.
-
-An option keeps its key (a number) for as long as the same choice comes back to the seat: while
-a decision is asked again after a wrong entry, for each card of a step, and from round to round
-(`table/keys.py`). Typing an option's words works too: all of them, or the start of them when only one
-option starts so. With bots only, `u` takes back the seat's own last decision (`Undo`).
+"""A person at the terminal: sees what their seat may see, picks an option by its key (a letter)
+or its words (`table/keys.py`: keys that stay while the same choice comes back; words that fit
+several options are answered with those options). With bots only, `u` takes back the seat's own
+last decision (`Undo`).
 """
 from __future__ import annotations
 
 import sys
 
-from ..keys import Keys, pick_option
+from ..ask import Asked, asked
+from ..keys import Keys, letters
 from ..sitting import Undo
 from .decision import show_screen
 from .screen import Terminal
@@ -35,14 +34,12 @@ class HumanAgent:
         table = self.table
         if table is not None:
             table.before_screen(decision.seat)
-        labels = decision.labels()
-        keys = self.keys.assign(decision.seat, decision.rule, labels)
-        if table is not None:
-            table.show_screen(game, decision, labels, keys)
+            a = table.ask(decision)
+            table.show_screen(game, a)
         else:  # a person without a table (a season's games): the same screen
-            show_screen(self.term, game, decision, labels, keys)
-        can_undo = table is not None and table.may_undo(decision.seat)
-        ask = _ask(keys, can_undo)
+            a = asked(game, decision, self.keys)
+            show_screen(self.term, game, a)
+        ask = _ask(a)
         while True:
             self.term.prompt(ask)
             try:
@@ -55,12 +52,13 @@ class HumanAgent:
                 typed = line.rstrip("\n")
                 self.term.line(typed if len(typed) <= 40 else typed[:37] + "...")
             text = line.strip()
-            pick = pick_option(text, labels, keys)
-            if pick is not None:
-                return pick
-            if can_undo and text.lower() in UNDO_WORDS:
+            if a.can_undo and text.lower() in UNDO_WORDS:
                 raise Undo(decision.seat)
-            self.say(_wrong(text, keys))
+            found = a.typed(text)
+            if len(found) == 1:
+                return found[0].pick
+            for said in _wrong(text, a, found):
+                self.say(said)
 
 
 def _is_tty(stream) -> bool:
@@ -68,15 +66,29 @@ def _is_tty(stream) -> bool:
     return bool(callable(isatty) and isatty())
 
 
-def _ask(keys: list[int], can_undo: bool) -> str:
-    span = f"{min(keys)}-{max(keys)}" if len(keys) > 1 else str(keys[0])
-    return f"Choose {span}, or type an option's words{' (u: undo)' if can_undo else ''}: "
+def _keys(a: Asked, last: str) -> str:
+    """The keys offered: `a-e` when they run in order, else each (`a, c or d`)."""
+    keys = [o.key for o in a.options]
+    if len(keys) == 1:
+        return keys[0]
+    if len(keys) > 2 and keys == letters(len(keys)):
+        return f"{keys[0]}-{keys[-1]}"
+    if len(keys) > 8:
+        return "a letter shown"
+    return ", ".join(keys[:-1]) + f" {last} {keys[-1]}"
 
 
-def _wrong(text: str, keys: list[int]) -> str:
-    span = f"{min(keys)} to {max(keys)}" if len(keys) > 1 else str(keys[0])
-    ask = f"please type an option's number ({span}) or its words"
-    if not text:
-        return f"  {ask}."
+def _ask(a: Asked) -> str:
+    return f"Choose {_keys(a, 'or')}, or type an option's words{' (u: undo)' if a.can_undo else ''}: "
+
+
+def _wrong(text: str, a: Asked, found) -> list[str]:
+    """What to say to an entry that names no single option: the options it fits, or what to type."""
     shown = text if len(text) <= 40 else text[:37] + "..."
-    return f"  `{shown}` is not one of the options: {ask}."
+    if found:
+        return [f"  `{shown}` fits {len(found)} options; type one's letter:"] + \
+            [f"    {o.key}) {o.label}" for o in found]
+    ask = f"please type an option's letter ({_keys(a, 'or')}) or its words"
+    if not text:
+        return [f"  {ask}."]
+    return [f"  `{shown}` is not one of the options: {ask}."]

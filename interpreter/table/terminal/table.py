@@ -4,6 +4,7 @@ undo against bots, and a game resumed from its record (`table/sitting.py`)."""
 from __future__ import annotations
 
 from ...engine.game import Game
+from ..ask import Asked
 from ..sitting import Sitting
 from .decision import show_screen
 from .screen import Terminal
@@ -36,8 +37,8 @@ class Table(Sitting):
         self.shown_to = seat
         self.tell()
 
-    def show_screen(self, game: Game, decision, labels: list[str], keys: list[int]) -> None:
-        show_screen(self.term, game, decision, labels, keys)
+    def show_screen(self, game: Game, a: Asked) -> None:
+        show_screen(self.term, game, a)
 
     def record(self, d, pick: int) -> str:
         label = super().record(d, pick)
