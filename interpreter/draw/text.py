@@ -4,7 +4,7 @@ piles kept at each place of a board. A board kind's own drawing (`boards/<kind>/
 made of these."""
 from __future__ import annotations
 
-import re
+from ..lang.show import natural
 
 
 class Extra(str):
@@ -30,12 +30,6 @@ def about(name: str, view: dict) -> str:
     """`red (you): lap 2, out`: the piece, whose it is, and the game's facts about it."""
     shown = facts(name, view)
     return f"{name} ({who(name, view)})" + (f": {', '.join(shown)}" if shown else "")
-
-
-def natural(text: str):
-    """Sort key of cards as a player sorts them, by their names: numbers inside by value (`2`
-    before `10`). A hand is shown in this order, and the options made for its cards too."""
-    return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.split(r"(\d+)", text.lower())]
 
 
 def _grouped(cards: list[str], sort: bool) -> list[str]:

@@ -1,6 +1,8 @@
 """How values read to a person: cards by their type, pieces by name, seats by number."""
 from __future__ import annotations
 
+import re
+
 from .errors import RuleError
 from .limits import MAX_TEXT
 from .types import ANY, BOOL, CARD, PIECE, PILE, SEAT, elem, is_list, is_map, map_types
@@ -57,3 +59,9 @@ def _joined(texts) -> str:
             raise RuleError(f"a text of more than {MAX_TEXT} characters")
         out.append(t)
     return ", ".join(out)
+
+
+def natural(text: str):
+    """Sort key of cards as a player sorts them, by their names: numbers inside by value (`2`
+    before `10`). A hand is shown in this order, and the options made for its cards too."""
+    return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.split(r"(\d+)", text.lower())]

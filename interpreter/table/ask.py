@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..draw.text import natural
 from ..lang.errors import RuleError
+from ..lang.show import natural
 from .keys import Keys, typed
 from .preview import previews
 
@@ -37,7 +37,7 @@ class Asked:
 
 def shown_order(decision, plan) -> list[int]:
     """The options' picks in the order a player reads them: as the `choose` lists them, except that
-    the options one `option` line makes for cards are sorted as a hand is (`draw.text.natural`),
+    the options one `option` line makes for cards are sorted as a hand is (`lang.show.natural`),
     since a hand dealt in any order is held sorted."""
     groups = decision.groups()
     order: list[int] = []
