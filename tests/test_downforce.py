@@ -186,7 +186,7 @@ def test_a_person_never_sees_a_bots_sealed_bid_before_revealing():
     import sys
 
     out = subprocess.run([sys.executable, "-m", "interpreter.cli", "play", "downforce", "--seats",
-                          "random,human", "--seed", "1", "--verbose"], check=False, input="1\n" * 12,
+                          "random,human", "--seed", "1", "--verbose"], check=False, input="a\n" * 12,
                          capture_output=True, text=True, timeout=120, cwd=ROOT).stdout
     # even with every bot's choice printed, a bid made at the same time as the person's is not;
     # both bids are told together once revealed
