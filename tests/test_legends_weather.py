@@ -71,3 +71,73 @@ def test_the_weather_and_one_road_token_per_corner_are_laid_before_the_race():
     view = game.view(None)["game"]
     assert set(view["road"]) == {"A", "B", "C", "D"}
     assert all(isinstance(v, str) and "(" in v for v in view["road"].values())  # names a player reads
+
+
+def test_the_screen_shows_each_corners_token_and_the_limit_in_force():
+    """Ruling W-2: the corners ahead of a car say their token and the limit the race uses (a speed
+    limit token changes it), not the printed limit; the weather token is on the table too."""
+    from interpreter.table.terminal.view import screen
+
+    plan = plan_for(("weather",), None, 2)
+    lines = load("heat").ruleset.game.boards["track"].lines
+    printed = {ln.name: ln.limit for ln in lines if ln.kind == "corner"}
+    changed = 0
+    for seed in range(12):
+        game = Game(plan, seed)
+        road = {k: plan.card_label(c) for k, c in game.st.g["road"].items()}
+        view = game.view(0)
+        ahead = [ln for p in view["boards"]["track"]["pieces"] for ln in p["next"]]
+        assert ahead
+        for ln in ahead:
+            step = {"speed limit +1 (corner)": 1, "speed limit -1 (corner)": -1}.get(road[ln["name"]], 0)
+            assert ln["facts"] == [f"limit {printed[ln['name']] + step}", road[ln["name"]]]
+            changed += step != 0
+        text = " ".join(" ".join(screen(view, plan)).split())
+        car = next(p for p in view["boards"]["track"]["pieces"] if view["pieces"][p["piece"]]["owner"] == 1)
+        for ln in car["next"]:
+            assert f"corner {ln['name']} ({', '.join(ln['facts'])}) in {ln['in']}" in text
+        assert f"weather: {plan.card_label(game.st.piles[plan.pile_base['weather']][0])}" in text
+    assert changed  # some seed lays a speed limit token ahead
+
+
+def test_view_lines_must_tell_of_a_kind_of_line_a_board_has(tmp_path):
+    from interpreter.compile import compile_ruleset
+    from interpreter.load.ruleset import load_ruleset
+    from interpreter.lang.diagnostics import Report
+
+    folder = tmp_path / "rulesets" / "lined"
+    folder.mkdir(parents=True)
+    game = """\
+game: {id: lined, name: Lined, players: {min: 2, max: 2}}
+pieces:
+  cars: {count: 2}
+boards:
+  track: {kind: lanes, spaces: 10, lines: [{at: 4, kind: corner, limit: 3, name: A}]}
+phases:
+  - id: main
+    order: "seats"
+    turn: s
+    steps:
+      - id: go
+        do: |
+          pass
+    rounds: 1
+result:
+  rank: "0"
+view:
+  lines:
+    CORNER:
+      limit: "d + 1"
+"""
+    for kind, codes in (("corner", []), ("cornr", ["E153"])):
+        (folder / "game.yaml").write_text(game.replace("CORNER", kind), encoding="utf-8")
+        report = Report()
+        rs = load_ruleset(folder, report=report)
+        assert rs is not None
+        plan = compile_ruleset(rs, 2, report)
+        assert [d.code for d in report.items] == codes
+        if codes:
+            assert "`cornr`" in report.items[0].message and "corner" in (report.items[0].hint or "")
+            assert (report.items[0].loc.line, report.items[0].loc.col) == (19, 5)
+        else:
+            assert plan is not None and plan.line_facts["corner"]["limit"]

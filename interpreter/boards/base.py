@@ -65,6 +65,11 @@ class BoardKind:
         field, absent = self.piece_at
         return data[field][p] != absent
 
+    @classmethod
+    def line_kinds(cls, decl) -> set[str]:
+        """The kinds of line a board so declared has (`view.lines` tells of lines of these kinds)."""
+        return set()
+
     def view(self, st, seat) -> dict:
         """What a seat sees of this board, as data: {"kind", "pieces": [{"piece", "where", ...}],
         and what else the kind shows}. `text` draws it as text, `paint` as a picture."""

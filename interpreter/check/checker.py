@@ -163,6 +163,15 @@ class Checker:
             self.expr(expr, Scope(dict(seat_scope), f"view.seats.{name}"))
         for name, expr in r.game_facts.items():
             self.expr(expr, Scope({}, f"view.game.{name}"))
+        kinds = {k for b in self.rs.game.boards.values() for k in KINDS[b.kind].line_kinds(b)}
+        for kind, loc in r.line_kinds:
+            if kind not in kinds:
+                self.report.add("E153", f"`view.lines` tells of lines of kind `{kind}`, which no board has",
+                                loc, self.suggest(kind, sorted(kinds)) or "the kinds of line are the `kind:` "
+                                                                             "of a board's `lines`")
+        for kind, facts in r.line_facts.items():
+            for name, expr in facts.items():
+                self.expr(expr, Scope({"d": Local("d", INT)}, f"view.lines.{kind}.{name}"))
         for name, loc in r.view_piles:
             if name not in self.sym.piles:
                 self.report.add("E152", f"the view shows pile `{name}`, which the game does not have", loc,

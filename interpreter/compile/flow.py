@@ -560,6 +560,10 @@ class Compiler(Lowerer):
         for name, expr in r.game_facts.items():
             p.game_facts[name] = self.value_fn(expr, f"view.game.{name}")
             p.fact_types[("game", name)] = expr.typ
+        for kind, facts in r.line_facts.items():
+            for name, expr in facts.items():
+                p.line_facts.setdefault(kind, {})[name] = self.value_fn(expr, f"view.lines.{kind}.{name}")
+                p.fact_types[(f"lines.{kind}", name)] = expr.typ
         p.fact_meta = dict(r.fact_meta)
         p.view = None if r.view is None else dict(r.view)
         p.colours = dict(r.colours)

@@ -310,6 +310,15 @@ def table_view(p, st, seat: int | None) -> dict:
             shown = [fact_text(p, "any", v, k) for k, v in info.items() if k != "owner"] + shown
         info["facts"] = [f for f in shown if f]
     seat_facts = [_facts(p, "seats", p.seat_facts, st, {"seat": s}, s == seat) for s in range(p.n_seats)]
+    if p.line_facts:  # what the game says of each line ahead of a piece (`view.lines`)
+        for board in boards.values():
+            for info in board.get("pieces", []):
+                own = seat is not None and pieces[info["piece"]]["owner"] == seat + 1
+                for line in info.get("next", []):
+                    fns = p.line_facts.get(line["kind"])
+                    if fns is not None:
+                        line["facts"] = _facts(p, f"lines.{line['kind']}", fns, st,
+                                               {"d": line["progress"]}, own)
     return {"seat": seat, "game": globals_, "boards": boards, "pieces": pieces,
             "seats": seats, "piles": piles, "seat_facts": seat_facts,
             "game_facts": _facts(p, "game", p.game_facts, st, {}, False)}

@@ -104,6 +104,7 @@ class Plan:
     # seen by its owner only) and type by (section, name); the piles shown; None: no `view:`
     seat_facts: dict = field(default_factory=dict)       # name -> fn(st, env) with `seat` bound
     game_facts: dict = field(default_factory=dict)       # name -> fn(st, env)
+    line_facts: dict = field(default_factory=dict)       # kind of line -> name -> fn(st, env) with `d` bound
     fact_meta: dict = field(default_factory=dict)
     fact_types: dict = field(default_factory=dict)
     view: dict | None = None                             # pile name -> {label, show, sort, whose}

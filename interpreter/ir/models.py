@@ -207,6 +207,11 @@ class View(Strict):
                                         description="facts on each seat's line (`seat` bound)")
     piles: dict[Name, PileView] = Field(default_factory=dict,
                                         description="the piles shown, in this order, and how")
+    lines: dict[Name, dict[Name, FactDecl]] = Field(
+        default_factory=dict,
+        description="by kind of line: facts shown with each line of that kind ahead of a piece (on a "
+                    "lane track), computed with `d` bound to the progress just past the line (as "
+                    "`next_lines` gives it); they take the place of the line's printed limit")
     colours: dict[Text, Text] = Field(
         default_factory=dict, description="words drawn in a colour on a colour terminal "
                                           "(`purple: magenta`); colours are those of the `rich` library")

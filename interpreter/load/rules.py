@@ -83,6 +83,9 @@ class Rules:
     metrics: dict[str, n.Expr] = field(default_factory=dict)
     seat_facts: dict[str, n.Expr] = field(default_factory=dict)   # `view.seats`
     game_facts: dict[str, n.Expr] = field(default_factory=dict)   # `view.game`
+    # `view.lines`: by kind of line, its facts (`d` bound), and where each kind is named
+    line_facts: dict[str, dict[str, n.Expr]] = field(default_factory=dict)
+    line_kinds: list[tuple[str, Loc | None]] = field(default_factory=list)
     # how each fact reads: (section, name) -> (label, unit, seen by its owner only)
     fact_meta: dict[tuple[str, str], tuple[str, str, bool]] = field(default_factory=dict)
     view_piles: list[tuple[str, Loc | None]] = field(default_factory=list)   # the piles `view` names
@@ -144,9 +147,12 @@ def parse_rules(game, report: Report) -> Rules:
             r.view[str(name)] = {"label": str(name).replace("_", " ") if pv.label is None else str(pv.label),
                                  "show": pv.show, "sort": pv.sort, "whose": pv.whose}
         r.colours = {str(k): str(v) for k, v in view.colours.items()}
-    for section, facts, table in (("show", game.show, r.show),
-                                  ("seats", view.seats if view else {}, r.seat_facts),
-                                  ("game", view.game if view else {}, r.game_facts)):
+    sections = [("show", game.show, r.show), ("seats", view.seats if view else {}, r.seat_facts),
+                ("game", view.game if view else {}, r.game_facts)]
+    for kind, facts in (view.lines if view else {}).items():
+        r.line_kinds.append((str(kind), loc_of(kind)))
+        sections.append((f"lines.{kind}", facts, r.line_facts.setdefault(str(kind), {})))
+    for section, facts, table in sections:
         for name, fact in facts.items():
             text = fact if isinstance(fact, str) else fact.value
             expr = _expr(text, report)

@@ -1,7 +1,7 @@
 """Option keys and the option typed.
 
 A key is a letter (`a`, `b`, ...), never a number: a game's options name numbers of their own (a
-card `3`, gear 2, square B3), and a key that could be read as one picks the wrong option. The
+card `3`, a level 2, square B3), and a key that could be read as one picks the wrong option. The
 letters go to the options in the order they are shown; an option keeps its letter while the same
 choice comes back with nothing new among its options (the second card of a step, the next card
 discarded), so that a letter typed from memory still means what it meant. A choice that offers an

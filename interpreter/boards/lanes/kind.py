@@ -159,6 +159,10 @@ class Lanes(BoardKind):
         self.marks: dict[str, list[int]] = {}
         self.n_pieces = plan.n_pieces if plan is not None else 0
 
+    @classmethod
+    def line_kinds(cls, decl) -> set[str]:
+        return {ln.kind for ln in decl.lines}
+
     # ---- run-time data ------------------------------------------------------------------
 
     def init(self, st):
@@ -274,10 +278,13 @@ class Lanes(BoardKind):
 
     def view(self, st, seat) -> dict:
         """The track and each piece on it in race order: where it stands, and the next two lines
-        (before the finish) of each kind of line that has limits."""
+        (before the finish) of each kind of line that has limits or that the game's `view.lines`
+        tells of (the game adds what it says of each: `Game.view`)."""
         data = st.bd[self.index]
         names = self.plan.piece_names
-        limited = [k for k, lines in self.by_kind.items() if any(ln.limit is not None for ln in lines)]
+        told = getattr(self.plan, "line_facts", {})
+        limited = [k for k, lines in self.by_kind.items()
+                   if k in told or any(ln.limit is not None for ln in lines)]
         pieces = []
         for pc in self.order(data):
             d, spot = data[0][pc], data[1][pc]
@@ -287,7 +294,8 @@ class Lanes(BoardKind):
                     if p >= self.finish:
                         continue
                     ln = self.line_at(p, k)
-                    ahead.append({"kind": k, "name": ln.name, "limit": ln.limit, "in": p - d})
+                    ahead.append({"kind": k, "name": ln.name, "limit": ln.limit, "in": p - d,
+                                  "progress": p})
             pieces.append({"piece": names[pc], "where": self._where(d, spot), "space": d % self.L,
                            "spot": spot, "progress": d, "lap": d // self.L + 1,
                            "finished": d >= self.finish, "next": ahead})

@@ -1,6 +1,7 @@
 """A lane track's view (`Lanes.view`, `kind.py`) drawn as text lines: the track, then
 each piece in race order with whose it is, where it stands and the game's facts about it; then,
-for the viewing seat's pieces, the next lines with a limit ahead."""
+for the viewing seat's pieces, the next lines ahead with their limits (or what the game's
+`view.lines` says of them)."""
 from __future__ import annotations
 
 from ...draw.text import facts, who
@@ -21,7 +22,13 @@ def lines(kind, board: dict, view: dict) -> list[str]:
         shown = ", ".join([where, *facts(p["piece"], view)])
         out.append(f"{place}. {p['piece']:<{width}}  {mark:<{whose}}  {shown}")
         if mark == "you" and p["next"]:
-            coming = [f"{ln['kind']} {ln['name'] or ''}".rstrip() + f" (limit {ln['limit']}) in {ln['in']}"
-                      for ln in p["next"]]
-            ahead.append(f"ahead of {p['piece']}: " + ", then ".join(coming))
+            ahead.append(f"ahead of {p['piece']}: " + ", then ".join(_line(ln) for ln in p["next"]))
     return out + ahead
+
+
+def _line(ln: dict) -> str:
+    """`turn A (limit 6, a token) in 13`: what the game says of a line ahead (its `view.lines`),
+    else its printed limit."""
+    said = ln["facts"] if "facts" in ln else ([f"limit {ln['limit']}"] if ln["limit"] is not None else [])
+    about = f" ({', '.join(said)})" if said else ""
+    return f"{ln['kind']} {ln['name'] or ''}".rstrip() + f"{about} in {ln['in']}"
