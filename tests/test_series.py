@@ -230,3 +230,66 @@ def test_downforce_world_tour_is_a_season_whose_money_adds_up():
     assert any(a != b for a, b in zip(first, second))
     best = max(second)
     assert all(second[c] == best for c in s.champions())
+
+
+# ---- a season's races at the table ---------------------------------------------------------------
+
+class AtTheTable(Person):
+    """A person at a season's table (`play_at_table`): takes back a decision when asked the
+    `undo_at`-th, and then answers otherwise (`undone` undos so far change every answer)."""
+    name = "human"
+
+    def __init__(self, undo_at: int | None = None, stop_at: int | None = None, undone: int = 0):
+        super().__init__(stop_at)
+        self.undo_at, self.undone = undo_at, undone
+
+    def choose(self, game, d) -> int:
+        from interpreter.table.sitting import Undo
+
+        if self.asked + 1 == self.undo_at:
+            self.asked += 1
+            self.undone += 1
+            raise Undo(d.seat)
+        return (super().choose(game, d) + self.undone) % d.count
+
+
+def test_a_race_at_the_table_with_an_undo_stopped_and_resumed_ends_as_if_never_stopped(tmp_path):
+    """Undo puts the bots back as they were at the decision taken back, so that the season saved
+    after it, resumed (every bot asked again from the start of the race), ends the same. (The 17th
+    question takes back a decision after which the bots decided: without the bots put back, a bot
+    resumed chooses otherwise.)"""
+    import io
+
+    from interpreter.lab.series import play_at_table
+    from interpreter.session.budget import budget
+
+    seats = ["human", "random", "random"]
+    whole = Series.start("heat", "1961", 3, seats)
+    out = io.StringIO()
+    play_at_table(whole, out, budget, lambda table: AtTheTable(undo_at=17))
+    assert "(seat 1 takes back its last decision)" in out.getvalue()
+    stopped = Series.start("heat", "1961", 3, seats)
+    with pytest.raises(KeyboardInterrupt):
+        play_at_table(stopped, io.StringIO(), budget, lambda table: AtTheTable(undo_at=17, stop_at=32))
+    save = tmp_path / "season.json"
+    stopped.save(save)
+    resumed = Series.resume(save)
+    out = io.StringIO()
+    play_at_table(resumed, out, budget, lambda table: AtTheTable(undone=1))
+    kept = len(json.loads(save.read_text())["played"][0]["picks"])
+    assert f"resumed after {kept} decisions" in out.getvalue()
+    assert resumed.played[0]["picks"] == whole.played[0]["picks"]
+    assert resumed.table() == whole.table()
+
+
+def test_a_championship_race_reads_as_play(monkeypatch, capsys):
+    """A person's race in a season is told as `play` tells one: the rounds' headings and what is
+    said, no hidden choice announced, undo offered."""
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("a\nb\nb\nb\n"))
+    assert main(["championship", "heat", "--season", "1961", "--seats", "human,random,random",
+                 "--seed", "2"]) == 130
+    out = capsys.readouterr().out
+    assert "Round 1: " in out and "(u: undo)" in out and "you are seat 1" in out
+    assert "hidden" not in out and "»" not in out and "(decided" not in out

@@ -371,3 +371,28 @@ def test_replay_at_a_decision_and_stepping_back_and_forth(tmp_path, monkeypatch,
     assert "Decision 5 of" in tables[5]
     assert main(["replay", str(log), "--at", "30", "--seat", "2"]) == 0
     assert "you are seat 2" in capsys.readouterr().out
+
+
+def test_keys_stay_the_same_after_resume(tmp_path, monkeypatch, capsys):
+    """A game resumed from its record shows the keys the person saw when it stopped (the first of
+    two cards played: the second card's options keep their letters, a gap where the card was)."""
+    log = tmp_path / "g.jsonl"
+    monkeypatch.setattr("sys.stdin", io.StringIO("shift to gear 2\n3\n"))
+    assert main(["play", "heat", "--seats", "human,random", "--seed", "3", "--log", str(log)]) == 1
+    before = capsys.readouterr().out.split("play card 2 of 2")[1].split("Choose")[0]
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["play", "--resume", str(log)]) == 1
+    after = capsys.readouterr().out.split("play card 2 of 2")[1].split("Choose")[0]
+    keys = re.findall(r"^  ([a-z])\) ", after, re.M)
+    assert after == before and keys != list("abcdefgh"[:len(keys)])
+
+
+def test_words_that_fit_several_options_are_answered_with_them(monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", io.StringIO("pit\n"))
+    assert main(["play", "formula5", "--seed", "7"]) == 1
+    out = capsys.readouterr().out
+    fits = out.split("`pit` fits ")[1].split("Choose")[0].splitlines()
+    assert fits[0] == "5 options; type one's letter:"
+    assert [line.split(") ")[1] for line in fits[1:]] == [
+        "pit stop with a pit stop card", "pit stop with blue face down", "pit stop with purple face down",
+        "pit stop with red face down", "pit stop with yellow face down"]

@@ -192,9 +192,8 @@ class Series:
         return f"game {i + 1} of {len(self.legs)}" + (f", {track or leg.track}" if leg.track else "") + \
             (f": {', '.join(names)}" if names else "")
 
-    def play_next(self, make_agents, on_decision=None, guard=None) -> dict:
-        """Play (or finish) the next game; return its entry in `played`. `make_agents(seed)` gives
-        the agents of a game played with that seed."""
+    def next_game(self) -> tuple[int, dict]:
+        """The next game to play (or to finish): its number and its entry in `played`."""
         if self.played and "result" not in self.played[-1]:
             i = len(self.played) - 1
             entry = self.played[i]
@@ -207,9 +206,26 @@ class Series:
             raise RuleError(f"the rules of game {i + 1} changed since the season was saved: it cannot "
                             "be resumed exactly")
         entry["digest"] = plan.digest
-        seed = game_seed(self.seed, i)
-        game = Game(plan, seed, trace=on_decision is not None, carried=self.carried_before(i))
-        agents = make_agents(seed)
+        return i, entry
+
+    def new_game(self, i: int, trace: bool = False) -> Game:
+        """Game i from its start, with what the game before handed on."""
+        return Game(self.plan(i), game_seed(self.seed, i), trace=trace, carried=self.carried_before(i))
+
+    def finish(self, entry: dict, game: Game) -> dict:
+        """A game played to its end noted in its entry: its result and what it hands on."""
+        result = game.result()
+        entry["result"] = {k: result[k] for k in ("order", "winners", "scores", "rounds")}
+        entry["carried"] = carried(game)
+        entry["game"] = game
+        return entry
+
+    def play_next(self, make_agents, on_decision=None, guard=None) -> dict:
+        """Play (or finish) the next game; return its entry in `played`. `make_agents(seed)` gives
+        the agents of a game played with that seed."""
+        i, entry = self.next_game()
+        game = self.new_game(i, trace=on_decision is not None)
+        agents = make_agents(game_seed(self.seed, i))
         recorded = list(entry["picks"])
         entry["picks"] = []
         while not game.over:
@@ -237,11 +253,7 @@ class Series:
                 on_decision(game, d, pick)
             entry["picks"].append(pick)
             game.choose(pick)
-        result = game.result()
-        entry["result"] = {k: result[k] for k in ("order", "winners", "scores", "rounds")}
-        entry["carried"] = carried(game)
-        entry["game"] = game
-        return entry
+        return self.finish(entry, game)
 
     def replay_saved(self) -> None:
         """Play again the saved games (the finished ones with their decisions), so the series is
@@ -479,30 +491,40 @@ def standings_text(series: Series) -> str:
     return "\n".join([fmt(head), *map(fmt, body)])
 
 
+def play_at_table(series: Series, out, budget, person=None) -> dict:
+    """The next game played at the terminal as `play` plays one (the narrated log, each person's
+    screen, undo against bots; a game cut short taken up where it stopped); its entry.
+    `person(table)`: the agent of a person's seat (default: at this terminal's keyboard)."""
+    import sys
+
+    from ..session.agents import make_agents
+    from ..session.args import raw
+    from ..table.terminal.human import HumanAgent
+    from ..table.terminal.screen import Terminal
+    from ..table.terminal.table import Table
+
+    i, entry = series.next_game()
+    game = series.new_game(i, trace=True)
+    table = Table(game, series.seats, Terminal(out, raw(out)), sys.stdin,
+                  fresh=lambda: series.new_game(i, trace=True))
+    agents = make_agents(series.seats, game_seed(series.seed, i),
+                         human_factory=lambda: (person or (lambda t: HumanAgent(sys.stdin, out, t)))(table))
+    try:
+        table.run(agents, budget, entry["picks"])
+    finally:  # also when stopped: the decisions so far are what a save keeps
+        entry["picks"] = table.picks
+    return series.finish(entry, game)
+
+
 def play_at_terminal(series: Series, save: Path | None, stop_after: int | None, out, budget=None) -> int:
     """Play the series' games in turn, people and bots, printing each game's result and the standings;
     saved after each game (and when interrupted) when `save` is given. Returns the exit code."""
-    from ..table.terminal.human import HumanAgent
     from .simulate import BOTS
 
     people = "human" in series.seats
 
     def make_agents(seed):
-        return [HumanAgent(stdout=out) if kind == "human" else BOTS[kind](agent_seed(seed, i))
-                for i, kind in enumerate(series.seats)]
-
-    said = [0]
-
-    def on_decision(game, d, pick):
-        trace = game.st.trace
-        if trace is not None:
-            for entry in trace[said[0]:]:
-                if entry[0] == "say":
-                    print(f"  » {entry[2]}", file=out)
-            said[0] = len(trace)
-        if people and series.seats[d.seat] != "human":
-            shown_label = "(decided, hidden until revealed)" if d.simultaneous else d.labels()[pick]
-            print(f"seat {d.seat + 1} ({series.seats[d.seat]}): {shown_label}", file=out)
+        return [BOTS[kind](agent_seed(seed, i)) for i, kind in enumerate(series.seats)]
 
     print(f"{series.name}: {len(series.legs)} games, {len(series.seats)} players "
           f"({', '.join(f'seat {i + 1} {k}' for i, k in enumerate(series.seats))}), seed {series.seed}",
@@ -511,9 +533,11 @@ def play_at_terminal(series: Series, save: Path | None, stop_after: int | None, 
     while not series.done:
         i = len(series.played) - (0 if not series.played or "result" in series.played[-1] else 1)
         print(f"\n=== {series.title(i)}", file=out)
-        said[0] = 0
         try:
-            entry = series.play_next(make_agents, on_decision if people else None, budget)
+            if people:
+                entry = play_at_table(series, out, budget)
+            else:
+                entry = series.play_next(make_agents, None, budget)
         except (KeyboardInterrupt, EOFError):
             if save is not None:
                 series.save(save)

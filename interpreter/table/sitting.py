@@ -1,10 +1,18 @@
 """The people and bots at a game: every decision so far (the game record's lines), each decision as
 a person is asked it (`ask.py`, with keys that stay: `keys.py`), undo by playing the game again
-from its seed, a game resumed from its record, and what happened told as the game goes. A front end
-(the terminal's `Table`) says how each of these reaches a person."""
+from its start, a game resumed from its record, and what happened told as the game goes. A front
+end (the terminal's `Table`) says how each of these reaches a person.
+
+Undo puts the bots back as they were at the decision taken back (each bot's state is kept at every
+person's decision): the game then goes on as it would have gone had the person chosen otherwise,
+so that a game whose record is played again with the same bots (a season resumed) ends the same."""
 from __future__ import annotations
 
+import copy
+from typing import Callable
+
 from ..engine.game import Game
+from ..lang.errors import RuleError
 from ..session.playing import play
 from .ask import Asked, asked, lettered
 from .keys import Keys
@@ -20,13 +28,18 @@ class Undo(Exception):
 
 
 class Sitting:
-    def __init__(self, game: Game, kinds: list[str]):
+    def __init__(self, game: Game, kinds: list[str], fresh: Callable[[], Game] | None = None):
+        """`fresh()`: the same game again from its start (by default from its rules and seed; a game
+        of a series starts with what the one before handed on)."""
         self.game = game
         self.kinds = kinds
+        self.fresh = fresh or (lambda: Game(game.plan, game.seed, trace=True))
         self.teller = Teller(game)
         self.humans = [s for s, k in enumerate(kinds) if k == "human"]
         self.decisions: list[dict] = []    # every decision so far: the game record's lines
         self.keys = Keys()                 # the people's option keys, by choice
+        self.bots_at: dict[int, list] = {}  # decision number -> the bots as they were then (undo)
+        self.again: list[int] = []         # the picks of the record being taken again (`run`)
 
     def ask(self, decision) -> Asked:
         """The decision as its seat (a person's) is asked it."""
@@ -36,9 +49,19 @@ class Sitting:
         """Hand on what happened since the last time (the narrated log): the front end's to show."""
         self.teller.news()
 
+    def resumed(self, n: int) -> None:
+        """The game goes on after n decisions taken again from its record: the front end's to say."""
+
     def may_undo(self, seat: int) -> bool:
         """Undo is for a person alone against bots, once they have decided something."""
         return len(self.humans) == 1 and any(d["seat"] == seat for d in self.decisions)
+
+    @property
+    def picks(self) -> list[int]:
+        """The picks of the game so far, and those of its record not taken again yet (a game
+        stopped while its record is taken again keeps the whole record)."""
+        taken = [d["pick"] for d in self.decisions]
+        return taken + self.again[len(taken):]
 
     def record(self, d, pick: int) -> str:
         """Note the decision taken; its option's label."""
@@ -48,17 +71,19 @@ class Sitting:
                                "label": label})
         return label
 
-    def undo(self, seat: int, guard) -> None:
-        """Take back the seat's last decision: the game played again from its seed up to it."""
+    def undo(self, seat: int, guard) -> int:
+        """Take back the seat's last decision: the game played again from its start up to it.
+        Returns the number of decisions kept."""
         last = max(i for i, d in enumerate(self.decisions) if d["seat"] == seat)
         self.rebuild([d["pick"] for d in self.decisions[:last]], guard)
         del self.decisions[last:]
+        return last
 
     def rebuild(self, picks: list[int], guard) -> None:
-        """The game played again from its seed with these decisions, in place of the one here."""
+        """The game played again from its start with these decisions, in place of the one here."""
         self.keys = Keys()
         with guard():
-            again = Game(self.game.plan, self.game.seed, trace=True)
+            again = self.fresh()
             for pick in picks:
                 d = again.decision()
                 if d is not None and d.seat is not None and self.kinds[d.seat] == "human":
@@ -67,27 +92,56 @@ class Sitting:
         self.game.__dict__.update(again.__dict__)
         self.teller.skip()
 
-    def run(self, agents, guard) -> dict:
-        """Play to the end; undo is answered by playing the game again up to the seat's decision."""
+    def run(self, agents, guard, recorded: list[int] | None = None) -> dict:
+        """Play to the end; undo is answered by playing the game again up to the seat's decision.
+        `recorded`: the picks of a game resumed, taken again first, in silence: a person's as
+        recorded, each bot asked again and held to what it chose (a bot plays the same game the
+        same way); then the game goes on as usual."""
         sitting = self
+        again = self.again = list(recorded or [])
+        keep = len(self.humans) == 1   # undo is possible: the bots are kept at each person's decision
 
-        class Telling:
-            """A bot that first lets the table tell what happened."""
+        class Seat:
+            """An agent at this table: a bot first lets the table tell what happened."""
 
             def __init__(self, agent):
-                self.agent, self.name = agent, agent.name
+                self.agent, self.name = agent, getattr(agent, "name", "")
                 self.person = getattr(agent, "person", False)
 
             def choose(self, game, decision) -> int:
+                k = len(sitting.decisions)
+                if self.person and keep:
+                    sitting.bots_at[k] = [None if s.person else copy.deepcopy(s.agent) for s in seats]
+                if k < len(again):
+                    return sitting._again(self, game, decision, again[k])
+                if k == len(again) > 0:
+                    sitting.teller.skip()  # the decisions taken again are not told again
+                    sitting.resumed(k)
+                    again.clear()
                 if not self.person:
                     sitting.tell()
                 return self.agent.choose(game, decision)
 
-        seats = [Telling(a) for a in agents]
+        seats = [Seat(a) for a in agents]
         while True:
             try:
                 result = play(self.game, seats, self.record, guard=guard)
                 self.tell()
                 return result
             except Undo as u:
-                self.undo(u.seat, guard)
+                kept = self.undo(u.seat, guard)
+                for s, bot in zip(seats, self.bots_at.get(kept, [])):  # (none kept in a game resumed
+                    if bot is not None:                                  # by `rebuild`)
+                        s.agent = copy.deepcopy(bot)
+                again.clear()
+
+    def _again(self, seat, game, decision, pick: int) -> int:
+        """A decision of the record taken again: a person's as recorded, a bot's asked again."""
+        if seat.person:
+            lettered(decision, game.plan, self.keys)  # the keys as the person saw them then
+            return pick
+        chosen = seat.agent.choose(game, decision)
+        if chosen != pick:
+            raise RuleError(f"decision {len(self.decisions) + 1}: the bot of seat {decision.seat + 1} "
+                            "chose differently than when the game was recorded")
+        return pick

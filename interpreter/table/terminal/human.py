@@ -5,13 +5,9 @@ last decision (`Undo`).
 """
 from __future__ import annotations
 
-import sys
-
-from ..ask import Asked, asked
-from ..keys import Keys, letters
+from ..ask import Asked
+from ..keys import letters
 from ..sitting import Undo
-from .decision import show_screen
-from .screen import Terminal
 
 UNDO_WORDS = ("u", "undo")
 
@@ -20,25 +16,20 @@ class HumanAgent:
     name = "human"
     person = True  # its time is a person's: no budget on it
 
-    def __init__(self, stdin=None, stdout=None, table=None):
-        self.stdin = stdin or sys.stdin
-        self.stdout = stdout or sys.stdout
-        self.table = table                  # the `Table` this seat plays at (screens, log, undo)
-        self.keys = Keys()
-        self.term = table.term if table is not None else Terminal(self.stdout)
+    def __init__(self, stdin, stdout, table):
+        self.stdin = stdin
+        self.stdout = stdout
+        self.table = table                  # the `Table` this seat plays at (screens, keys, log, undo)
+        self.term = table.term
 
     def say(self, text: str = "") -> None:
         self.term.line(text)
 
     def choose(self, game, decision) -> int:
         table = self.table
-        if table is not None:
-            table.before_screen(decision.seat)
-            a = table.ask(decision)
-            table.show_screen(game, a)
-        else:  # a person without a table (a season's games): the same screen
-            a = asked(game, decision, self.keys)
-            show_screen(self.term, game, a)
+        table.before_screen(decision.seat)
+        a = table.ask(decision)
+        table.show_screen(game, a)
         ask = _ask(a)
         while True:
             self.term.prompt(ask)

@@ -11,8 +11,9 @@ from .screen import Terminal
 
 
 class Table(Sitting):
-    def __init__(self, game: Game, kinds: list[str], term: Terminal, stdin, verbose: bool = False):
-        super().__init__(game, kinds)
+    def __init__(self, game: Game, kinds: list[str], term: Terminal, stdin, verbose: bool = False,
+                 fresh=None):
+        super().__init__(game, kinds, fresh)
         self.term = term
         self.stdin = stdin
         self.verbose = verbose
@@ -48,6 +49,10 @@ class Table(Sitting):
                 self.term.line(f"    seat {d.seat + 1} ({self.kinds[d.seat]}) chose: {label}")
         return label
 
-    def undo(self, seat: int, guard) -> None:
-        super().undo(seat, guard)
+    def undo(self, seat: int, guard) -> int:
+        kept = super().undo(seat, guard)
         self.term.line(f"(seat {seat + 1} takes back its last decision)")
+        return kept
+
+    def resumed(self, n: int) -> None:
+        self.term.line(f"resumed after {n} decisions")
