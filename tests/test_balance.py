@@ -97,16 +97,16 @@ def test_counts_add_up():
     assert sum(options.values()) == counts["steps.player_plays"]
     for key, n in options.items():   # and each option over cards counts the card it took
         assert sum(v for k, v in counts.items() if k.startswith(key + " > ")) == n
-    play_key = 'steps.player_plays > "play {c.colour}" > '
+    play_key = 'steps.player_plays > play … > '   # an option by its label, `{...}` as `…`
     played = {k.rsplit(" > ", 1)[1] for k in counts if k.startswith(play_key)}
-    assert played and played <= {"red", "blue", "green", "yellow", "purple"}   # the cards' type ids
+    assert played and played <= {"red", "blue", "green", "yellow", "purple"}   # the cards' names
     assert counts["triggers.pit_stops_end"] == g.result()["rounds"]
     # an option over numbers counts each number taken (the squares a car drove onto)
     g = Game(load("tilerace", ["quick"]).plan(2), 3, tally="counts")
     play(g, [RandomAgent(f"t/{s}") for s in range(2)])
     counts = g.st.tally.counts
-    drive = 'steps.move > "drive onto {tile_label(table, n)}"'
-    reveal = 'steps.move > "reveal {tile_label(table, n)} and drive onto it"'
+    drive = 'steps.move > drive onto …'
+    reveal = 'steps.move > reveal … and drive onto it'
     for key in (drive, reveal):
         values = {k.rsplit(" > ", 1)[1]: v for k, v in counts.items() if k.startswith(key + " > ")}
         assert all(v.isdigit() for v in values) and sum(values.values()) == counts.get(key, 0)
@@ -322,3 +322,22 @@ def test_progress_and_metrics_are_checked(tmp_path):
     assert "`progress` must be int, but this is text" in shown
     assert "metric `passes` must be a number or true/false, but this is list[int]" in shown
     assert "metric `pitted`" in shown and shown.count("E120") == 3
+
+
+def test_statistics_speak_of_what_varies_in_words_a_designer_reads(capsys):
+    """A measure the same in every game (the margin of a race, whose result is a place) is not
+    reported; counted options read as their labels (`play …`, the card by its name), and a
+    comparison's rows are whole, never cut into rows that read alike."""
+    rc, out, _err = run(capsys, "simulate", "heat", "--games", "6", "--players", "3", "--jobs", "1",
+                        "--counts")
+    assert rc == 0
+    assert "margin of victory" not in out and "final gap" not in out
+    assert "procedures.play_cards > play … > 5 (upgrade)" in out
+    assert "{" not in out and "speed_1" not in out and "upgrade_5" not in out
+    rc, out, _err = run(capsys, "simulate", "downforce", "--games", "6", "--players", "3", "--jobs", "1")
+    assert rc == 0 and "margin of victory (result, first to second): " in out   # money: a score
+    rc, out, _err = run(capsys, "compare", "heat", "--variant", "sprint", "--games", "4", "--players", "2",
+                        "--jobs", "1", "--counts")
+    assert rc == 0
+    rows = [line.split("  ")[0] for line in out.splitlines() if line.startswith("count ")]
+    assert len(rows) > 20 and len(set(rows)) == len(rows) and not any(r.endswith("...") for r in rows)

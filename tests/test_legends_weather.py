@@ -141,3 +141,12 @@ view:
             assert (report.items[0].loc.line, report.items[0].loc.col) == (19, 5)
         else:
             assert plan is not None and plan.line_facts["corner"]["limit"]
+
+
+def test_a_race_a_legend_wins_says_no_seat_won(capsys):
+    from interpreter.cli import main
+
+    assert main(["play", "heat", "--module", "legends", "--seats", "random", "--seed", "1"]) == 0
+    result = capsys.readouterr().out.split("\nResult:\n")[1]
+    assert "  1. green (driven by the game): 1" in result and "winner" not in result
+    assert "  no seat won: green, driven by the game, came first" in result

@@ -158,13 +158,13 @@ class Typist:
         return False
 
 
-def screens(game: str, modules=(), players: int = 4, limit: int = 60, seats=None):
+def screens(game: str, modules=(), players: int = 4, limit: int = 60, seats=None, seed: int = 7):
     """Every screen a person at seat 1 sees (view, prompt, options) in a game against bots."""
     plan = load(game, modules=modules).plan(players)
     out = io.StringIO()
-    g = Game(plan, 7, trace=True)
+    g = Game(plan, seed, trace=True)
     kinds = seats or ["human"] + ["random"] * (players - 1)
-    typist = Typist(7, limit)
+    typist = Typist(seed, limit)
     table = Table(g, kinds, Terminal(out), typist)
     shown = []
     real = table.show_screen
@@ -176,7 +176,7 @@ def screens(game: str, modules=(), players: int = 4, limit: int = 60, seats=None
         shown.append(out.getvalue()[start:].strip("\n").splitlines())
 
     table.show_screen = spy
-    agents = make_agents(kinds, 7, human_factory=lambda: HumanAgent(typist, out, table))
+    agents = make_agents(kinds, seed, human_factory=lambda: HumanAgent(typist, out, table))
     try:
         table.run(agents, budget)
     except EOFError:
@@ -193,15 +193,20 @@ def internal_names(plan) -> set[str]:
     return {n for n in names if "_" in n and n not in shown}
 
 
-@pytest.mark.parametrize("game, modules", GAMES)
-def test_screens_speak_to_players_and_fit_80_by_24(game, modules):
-    plan, g, shown, everything = screens(game, modules, players=4 if game != "heat" or not modules else 2)
+@pytest.mark.parametrize("game, modules, seed", [(g, m, 7) for g, m in GAMES] + [("downforce", (), 1)])
+def test_screens_speak_to_players_and_fit_80_by_24(game, modules, seed):
+    """At four players (two with Heat's modules): within 80x24, what each option would do told
+    whole, the seat named once, no name written for the engine."""
+    plan, g, shown, everything = screens(game, modules, players=4 if game != "heat" or not modules else 2,
+                                         seed=seed, limit=120)
     assert len(shown) >= 10
     names = internal_names(plan)
     for screen in shown:
         rows = len(screen) + 1  # the prompt's own row, where the person types
         assert rows <= 24, "\n".join(screen)
         assert max(len(line) for line in screen) <= 80, "\n".join(screen)
+        assert not any(line.endswith("…") for line in screen), "\n".join(screen)
+        assert not re.search(r"Seat (\d+): seat \1\b", "\n".join(screen), re.I), "\n".join(screen)
     final = render_view(g.view(None), plan)
     for text in (everything, final):
         for bad in ("None", "True", "False", "(yours)", "hand(seat"):

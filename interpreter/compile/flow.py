@@ -452,7 +452,7 @@ class Compiler(Lowerer):
                 else:
                     body.append(P.place(add, opt.loc))
             alt = Alternative(self.value_fn(opt.label, rule), opt.var, em.here(),
-                              key=f"{choice} > {opt.name_tag or unparse.expr(opt.label)}",
+                              key=f"{choice} > {opt.name_tag or _words_of(opt.label)}",
                               of=_counted_type(opt.source))
             alts.append(alt)
             self.block_code(opt.body, rule, em, loops, machine_loops, decider)
@@ -589,6 +589,14 @@ class Compiler(Lowerer):
 
 def _const(v):
     return lambda st, env: v
+
+
+def _words_of(label: n.Expr) -> str:
+    """How statistics name an option without a name: its label, each `{...}` in it as `…`
+    (`shift to … for 1`; what it took is counted on its own row)."""
+    if isinstance(label, n.Text):
+        return "".join(p if isinstance(p, str) else "…" for p in label.parts)
+    return unparse.expr(label)
 
 
 def _counted_type(source: n.Expr | None) -> str | None:

@@ -1,7 +1,8 @@
 """The words every text drawing of a board says, whatever its kind: whose a piece is, seen from the
 viewing seat, and the game's facts about it (`show:`); a pile's cards as players read them; the
-piles kept at each place of a board. A board kind's own drawing (`boards/<kind>/text.py`) is
-made of these."""
+piles kept at each place of a board; the seats and the piles as a game's `view:` names them. A
+board kind's own drawing (`boards/<kind>/text.py`) is made of these, and the screen and the
+picture's key say the rest with them."""
 from __future__ import annotations
 
 from ..lang.show import natural
@@ -86,4 +87,71 @@ def place_piles(view: dict, plan, board: str) -> dict[int, list[tuple[str, dict]
         if plan.pile_names[pid] not in view["piles"]:
             continue
         out.setdefault(place, []).append((label, {**view["piles"][plan.pile_names[pid]], "how": how}))
+    return out
+
+
+# ---- the seats and the piles, in the words of the game's `view:` ----------------------------------
+
+class SeatLine(str):
+    """A line about one seat (a short screen puts two side by side)."""
+
+
+class OwnPile(str):
+    """A pile of the viewing seat's own (a short screen leaves out one the options list)."""
+
+
+class PileLine(str):
+    """A pile of the game (a short screen puts two side by side)."""
+
+
+def seat_name(s: int, me) -> str:
+    return "you" if me is not None and s == me else f"seat {s + 1}"
+
+
+def table_lines(view: dict, plan) -> list[str]:
+    """What a game with a `view:` shows beyond its boards, as its players read it: a line for each
+    seat (its pieces, its facts, the piles of every seat shown), the game's piles, the viewing
+    seat's own piles."""
+    me = view["seat"]
+    decl = plan.view or {}
+    lines = _seat_lines(view, plan)
+    piles = view["piles"]
+    for pile, how in decl.items():
+        base = plan.pile_base.get(pile)
+        if base is None or plan.pile_scope[base] not in ("game", "seat"):
+            continue
+        if plan.pile_scope[base] == "game":
+            info = piles.get(plan.pile_names[base])
+            if info is not None and info["count"]:
+                lines.append(PileLine(f"{how['label']}: {pile_text(info, plan, pile, how)}"))
+        elif how["whose"] == "mine" and me is not None and plan.pile_names[base + me] in piles:
+            info = piles[plan.pile_names[base + me]]
+            lines.append(OwnPile(f"your {how['label']}: {pile_text(info, plan, pile, how)}"))
+    return lines
+
+
+def _seat_lines(view: dict, plan) -> list[str]:
+    """One line per seat, when the view says something of each: its pieces, its facts (`view.seats`)
+    and the piles of every seat it shows (`whose: all`)."""
+    me = view["seat"]
+    decl = plan.view or {}
+    every = [(p, how) for p, how in decl.items() if how["whose"] == "all"
+             and p in plan.pile_base and plan.pile_scope[plan.pile_base[p]] == "seat"]
+    facts = view.get("seat_facts", [])
+    if not every and not any(facts):
+        return []
+    owners: dict[int, list[str]] = {}
+    for name, info in view["pieces"].items():
+        if info.get("owner") is not None:
+            owners.setdefault(info["owner"] - 1, []).append(name)
+    out: list[str] = []
+    for s in range(plan.n_seats):
+        parts = list(facts[s]) if s < len(facts) else []
+        for pile, how in every:
+            info = view["piles"].get(plan.pile_names[plan.pile_base[pile] + s])
+            if info is not None and info["count"]:
+                parts.append(f"{how['label']}: {pile_text(info, plan, pile, how)}")
+        if parts:
+            cars = f" ({', '.join(owners[s])})" if owners.get(s) else ""
+            out.append(SeatLine(f"{seat_name(s, me)}{cars}: " + "; ".join(parts)))
     return out

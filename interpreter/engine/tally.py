@@ -11,7 +11,6 @@ real table takes it.
 from __future__ import annotations
 
 from ..lang.show import show
-from ..lang.types import CARD
 
 
 class Tally:
@@ -68,9 +67,9 @@ class Counting(Tally):
         if seat is not None:
             self.chosen[seat].add(key)
         of = alt.of
-        if of is not None and value is not None:  # and what it took: a card by its type
+        if of is not None and value is not None:  # and what it took
             plan = st.plan
-            key = f"{key} > {plan.card_types[plan.card_type[value]] if of == CARD else show(plan, of, value)}"
+            key = f"{key} > {show(plan, of, value)}"  # a card by its name, as players read it
             counts[key] = counts.get(key, 0) + 1
             if seat is not None:
                 self.chosen[seat].add(key)

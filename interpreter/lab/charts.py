@@ -14,7 +14,7 @@ import io
 from pathlib import Path
 from typing import Any
 
-from .metrics import OUTCOME_WORDS
+from .metrics import OUTCOME_WORDS, varies
 
 INSTALL = "charts need matplotlib: pip install 'racecraft[plots]' (or pip install matplotlib)"
 COLOURS = ("#3b6ea8", "#d1793b")
@@ -46,7 +46,7 @@ def charts(series: list[tuple[str, dict, list[dict]]], compare: dict | None = No
     for key in series[0][1]["wins_by"]:
         out.append((f"wins_by_{key}", _by_record(series, key)))
     out.append(("length", _histogram(series, "rounds", "rounds", "game length")))
-    if any(r.get("margin") is not None for _l, _s, rows in series for r in rows):
+    if any(varies(s.get("margin")) for _l, s, _rows in series):
         out.append(("margin", _histogram(series, "margin", "margin of victory (result, first to second)",
                                          "margin of victory")))
     if any(r.get("lead_taken") is not None for _l, _s, rows in series for r in rows):
@@ -233,7 +233,7 @@ def _run_tables(stats: dict) -> str:
                      ("lead changes", (stats.get("lead") or {}).get("changes")),
                      ("round the winner took the lead", (stats.get("lead") or {}).get("taken")),
                      ("winner's final gap", (stats.get("lead") or {}).get("gap"))):
-        if m:
+        if varies(m):
             facts.append([label, f"{m['mean']:.2f}", m["median"], f"{m['min']}-{m['max']}"])
     parts += ["<h3>length, margin, lead</h3>", _table(["measure", "mean", "median", "range"], facts)]
     if stats.get("metrics"):

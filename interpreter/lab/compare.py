@@ -102,6 +102,7 @@ def _p(p) -> str:
 
 def render(result: dict) -> str:
     a, b = result["base"], result["variant"]
+    width = max([44] + [len(m["name"]) for m in result["metrics"]])  # whole names: a cut one reads as another
     lines = [f"compare {result['game']}: {result['games']} games a side, {a['players']} players, "
              f"seed {result['seed']}"
              + ("" if result["paired"] else f" (variant on seed {result['variant_seed']}: not paired)"),
@@ -109,13 +110,12 @@ def render(result: dict) -> str:
              f"  variant: {b['setup']}",
              f"completed: base {a['completed']}, variant {b['completed']}; {result['pairs']} games "
              + ("paired (same seeds, same bots)" if result["paired"] else "side by side"), "",
-             f"{'measure':<44} {'base':>9} {'variant':>9} {'diff':>8}  {'95% CI':<19} {'p':>8}"]
+             f"{'measure':<{width}} {'base':>9} {'variant':>9} {'diff':>8}  {'95% CI':<19} {'p':>8}"]
     for m in result["metrics"]:
         ci = m["ci"]
         shown = "-" if ci is None else f"[{_diff(m, ci[0])}, {_diff(m, ci[1])}]"
         flag = " *" if m["significant"] else ""
-        name = m["name"] if len(m["name"]) <= 44 else m["name"][:41] + "..."
-        lines.append(f"{name:<44} {_value(m, m['base']):>9} {_value(m, m['variant']):>9} "
+        lines.append(f"{m['name']:<{width}} {_value(m, m['base']):>9} {_value(m, m['variant']):>9} "
                      f"{_diff(m, m['diff']):>8}  {shown:<19} {_p(m['p_value']):>8}{flag}")
     lines += ["", "rates in %, differences in points; * significant: Benjamini-Hochberg adjusted p < "
               f"{result['alpha']} over all {len(result['metrics'])} measures "

@@ -14,6 +14,7 @@ balanced because its draws are shared out.
 from __future__ import annotations
 
 import statistics
+from typing import TypeGuard
 
 from ..engine.game import reading
 from .stats import mean_interval, wilson
@@ -172,6 +173,12 @@ def _spread(values: list) -> dict | None:
         return None
     return {"games": len(xs), "mean": statistics.fmean(xs), "ci95": list(mean_interval(xs)),
             "median": statistics.median(xs), "min": min(xs), "max": max(xs)}
+
+
+def varies(spread: dict | None) -> TypeGuard[dict]:
+    """Whether a measure says something of these games: one that is the same in every game (the
+    margin of a game whose result is a place: always 1) is not reported in words or charts."""
+    return spread is not None and spread["min"] != spread["max"]
 
 
 def _lead_summary(ended: list[dict]) -> dict | None:

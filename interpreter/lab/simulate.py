@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence
 from ..agents.kinds import BOTS
 from ..engine.game import Game
 from ..lang.errors import GameTooLong, RoundLimit, RuleError
-from .metrics import game_row, stopped_row, summary
+from .metrics import game_row, stopped_row, summary, varies
 from ..session.agents import agent_seed
 from ..session.load import load
 from ..session.playing import play
@@ -256,7 +256,7 @@ def render(stats: dict) -> str:
     lines += ["", f"length: {ln['rounds_mean']:.2f} rounds on average (median {ln['rounds_median']}, "
               f"{ln['rounds_min']}-{ln['rounds_max']}), {ln['decisions_mean']:.1f} decisions"]
     m = stats.get("margin")
-    if m:
+    if varies(m):
         lines.append(f"margin of victory (result, first to second): {m['mean']:.2f} on average "
                      f"(median {_num(m['median'])}, {_num(m['min'])}-{_num(m['max'])})")
     lead = stats.get("lead")
@@ -271,7 +271,7 @@ def render(stats: dict) -> str:
                          f"games won ({_pct(fs['rate']).strip()})"
                          + (f"; behind at the end in {lead['behind_at_end']}"
                             if lead["behind_at_end"] else ""))
-        if gap:
+        if varies(gap):
             lines.append(f"the winner's final gap (progress): {gap['mean']:.2f} on average "
                          f"(median {_num(gap['median'])}, {_num(gap['min'])}-{_num(gap['max'])})")
     if stats.get("metrics"):

@@ -2,13 +2,15 @@
 
 Each board kind paints itself (`BoardKind.paint`, its package's `picture.py`), from the board's
 declaration and, in a game, from the board's view (data, `BoardKind.view`). A table's picture is
-its boards, then a key drawn from the seat's view: the game's values, each piece with its owner,
-each seat's piles (how many cards in a hand) and values, the other piles.
+its boards, then a key drawn from the seat's view: in the words of the game's `view:` (its facts,
+each piece with its owner and facts, the seats' lines and the piles, as the screen says them), or
+for a game without one each value and pile by its name.
 """
 from __future__ import annotations
 
 from ..draw.canvas import Canvas
 from ..draw.scene import Scene, say
+from ..draw.text import table_lines, who
 
 
 def board_picture(kind, plan=None) -> str | None:
@@ -46,6 +48,10 @@ def table_picture(view: dict, plan, title: str, status: str = "", boards: list[s
 
 
 def _key(view: dict, plan, table: Scene, boards: set[str], seat_kinds) -> list:
+    """The key under the boards: in the words of the game's `view:` when it has one (what a player
+    is shown), else each value and pile by its name (a designer's first draft)."""
+    if plan.view is not None:
+        return _said(view, plan, table, seat_kinds)
     out: list = []
     values = view.get("game") or {}
     if values:
@@ -83,4 +89,20 @@ def _key(view: dict, plan, table: Scene, boards: set[str], seat_kinds) -> list:
         out.append(f"seat {s + 1}{kind}: " + ("; ".join(parts) or "nothing shown"))
     if others:
         out.append("piles: " + ", ".join(others))
+    return out
+
+
+def _said(view: dict, plan, table: Scene, seat_kinds) -> list:
+    """The key of a game with a `view:`: the game's facts, each piece with whose it is and its facts,
+    who sits where, and the seats and piles as the screen names them."""
+    out: list = []
+    facts = view.get("game_facts") or []
+    if facts:
+        out.append("; ".join(facts))
+    for piece, info in view.get("pieces", {}).items():
+        shown = ", ".join(info.get("facts", []))
+        out.append((table.colour(piece), f"{piece} ({who(piece, view)})" + (f": {shown}" if shown else "")))
+    if seat_kinds:
+        out.append("seats: " + ", ".join(f"seat {s + 1} {k}" for s, k in enumerate(seat_kinds)))
+    out.extend(table_lines(view, plan))
     return out

@@ -188,6 +188,11 @@ def _print_result(game, at: _Setting, result: dict) -> None:
             print(f"  {p.place}. {p.piece} (driven by the game): {p.score}")
     if len(kinds) > 1 and len(result["winners"]) == len(kinds):
         print("  a draw: every seat is tied")
+    first = placings(result)[0] if result["order"] else None
+    if not result["winners"] and first is not None and first.piece is not None:
+        print(f"  no seat won: {first.piece}, driven by the game, came first")
+    elif not result["winners"]:
+        print("  no seat won")
     print(f"{result['rounds']} rounds, {result['decisions']} decisions")
 
 

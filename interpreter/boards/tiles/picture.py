@@ -46,8 +46,8 @@ def paint(canvas: Canvas, kind, board: dict | None, table: Scene | None, top: fl
         seen = squares.get(kind.labels[sq])
         if seen is None:
             canvas.label(kind.region[sq], (x + S / 2, y + S - 14), 9.0, "#444", over=True, rings=2)
-        elif seen["face_up"] and seen["tile"]:
-            canvas.label(str(seen["tile"]), (x + S / 2, y + S - 10), 8.0, "#333", rings=3)
+        elif seen["face_up"] and seen["name"]:
+            canvas.label(str(seen["name"]), (x + S / 2, y + S - 10), 8.0, "#333", rings=3)
     for p, at in pieces:
         canvas.label(p, at, 11.0, bold=True, away=10.0)
     state = "; grey: face down; dark lines: the track" if board is not None else ""

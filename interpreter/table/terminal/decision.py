@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import re
 
-from ...draw.text import Extra
+from ...draw.text import Extra, OwnPile, PileLine, SeatLine
 from ...engine.game import Game
 from ..ask import Asked, Option
 from .screen import Terminal
-from .view import OwnPile, PileLine, SeatLine, screen
+from .view import screen
 
 SCREEN_ROWS = 24      # a screen fits a terminal of 80 columns and 24 rows
 COLUMNS = 80
@@ -17,11 +17,16 @@ COLUMNS = 80
 
 def show_screen(term: Terminal, game: Game, a: Asked) -> None:
     """A person's screen: the table as their seat sees it, the prompt, the options by key with what
-    each would do; within 80 columns and 24 rows."""
-    options = _options(a.options)
+    each would do; within 80 columns and 24 rows. What an option would do is told whole, on a line
+    of its own when it does not fit beside it, as long as the view can make room; else cut."""
     ask = wrapped([f"Seat {a.seat + 1}: {a.prompt}"])
     labels = [o.label for o in a.options]
-    shown = fit(screen(a.view, game.plan), labels, len(ask) + 1 + len(options))
+    view = screen(a.view, game.plan)
+    for whole in (True, False):
+        options = _options(a.options, whole)
+        shown = fit(view, labels, len(ask) + 1 + len(options))
+        if len(shown) + len(ask) + len(options) + 1 <= SCREEN_ROWS:
+            break
     if len(shown) + len(ask) + len(options) + 2 <= SCREEN_ROWS:
         term.line()
     for i, text in enumerate(shown):
@@ -36,7 +41,7 @@ def _is_you(text: str) -> bool:
     return "(you)" in text or text.lstrip().startswith("you ") or "  you  " in text[:30]
 
 
-def wrapped(lines: list[str], width: int = COLUMNS - 1) -> list[str]:
+def wrapped(lines: list[str], width: int = COLUMNS) -> list[str]:
     """Lines longer than the screen broken after a comma (or a space), the rest indented."""
     out: list[str] = []
     for text in lines:
@@ -56,7 +61,7 @@ def fit(lines: list[str], labels: list[str], below: int, rows: int = SCREEN_ROWS
     """The view's lines, made to fit the screen with `below` more rows under them: lines broken at
     80 columns; if that is too many, then in turn: the seat's own piles that are empty or whose every
     card the options name, the seats' lines and the game's piles two by two, the pictures that
-    repeat what the lines say (`Extra`)."""
+    repeat what the lines say (`Extra`), the piles that only count their cards."""
     shown = wrapped(lines)
     if len(shown) + below <= rows:
         return shown
@@ -72,26 +77,45 @@ def fit(lines: list[str], labels: list[str], below: int, rows: int = SCREEN_ROWS
     if len(shown) + below <= rows:
         return shown
     paired: list[str] = []
-    half = (COLUMNS - 2) // 2
     for text in kept:
         last = paired[-1] if paired else None
-        if (isinstance(text, SeatLine) and isinstance(last, SeatLine) and "   " not in last
-                and len(last) <= half and len(text) <= half):
-            paired[-1] = SeatLine(last.ljust(half + 2) + text)
+        if isinstance(text, SeatLine) and isinstance(last, list):
+            last.append(text)
+        elif isinstance(text, SeatLine):
+            paired.append([text])  # type: ignore[arg-type]  # a run of seats' lines, set out below
         elif (isinstance(text, PileLine) and isinstance(last, PileLine) and "   " not in last
                 and len(last) + 4 + len(text) < COLUMNS):
             paired[-1] = PileLine(f"{last}    {text}")
         else:
             paired.append(text)
+    paired = [t for run in paired for t in (_two_columns(run) if isinstance(run, list) else [run])]
     shown = wrapped(paired)
     if len(shown) + below <= rows:
         return shown
-    return wrapped([t for t in paired if not isinstance(t, Extra)])
+    paired = [t for t in paired if not isinstance(t, Extra)]
+    shown = wrapped(paired)
+    if len(shown) + below <= rows:
+        return shown
+    return wrapped([t for t in paired if not (isinstance(t, (OwnPile, PileLine)) and _COUNTED.search(t))])
 
 
-def _options(options: list[Option]):
+def _two_columns(lines: list[str]) -> list[str]:
+    """Seats' lines two by two, each column as wide as its longest line, when they fit 80 columns."""
+    left, right = lines[0::2], lines[1::2]
+    width = max(len(t) for t in left) + 2
+    if len(lines) < 2 or width + max(len(t) for t in right) > COLUMNS:
+        return lines
+    return [SeatLine(a.ljust(width) + b if b else a) for a, b in zip(left, right + [""])]
+
+
+# a pile shown by how many cards it holds, and nothing else (`your deck: 14 cards`)
+_COUNTED = re.compile(r"^[^:]*: \d+ cards?$")
+
+
+def _options(options: list[Option], whole: bool = True):
     """The options' lines, in the order a player reads them: `  c) play red  → lap 2, passes blue`;
-    many short options without effects side by side."""
+    what an option would do that does not fit beside it on a line below (`whole`) or cut; many
+    short options without effects side by side."""
     width = max(len(o.key) for o in options)
     items = [(f"{o.key:>{width}}) {o.label}", o.effect) for o in options]
     if len(items) > 8 and not any(e for _t, e in items):
@@ -107,13 +131,18 @@ def _options(options: list[Option]):
     for text, effect in items:
         line = f"  {text}"
         spans = _key_spans(line)
-        if effect:
-            arrow = f"  → {effect}"
-            if len(line) + len(arrow) > COLUMNS - 1:
-                arrow = arrow[:COLUMNS - 2 - len(line)] + "…" if COLUMNS - 6 > len(line) else ""
-            if arrow:
-                spans.append((len(line), len(line) + len(arrow), "preview"))
-                line += arrow
+        arrow = f"  → {effect}" if effect else ""
+        if arrow and len(line) + len(arrow) > COLUMNS:
+            if whole:
+                out.append((line, spans))
+                below = " " * (width + 4)
+                for part in wrapped([f"{below}→ {effect}"]):
+                    out.append((part, [(0, len(part), "preview")]))
+                continue
+            arrow = arrow[:COLUMNS - 1 - len(line)] + "…" if COLUMNS - 6 > len(line) else ""
+        if arrow:
+            spans.append((len(line), len(line) + len(arrow), "preview"))
+            line += arrow
         out.append((line, spans))
     return out
 

@@ -6,19 +6,7 @@ they are called; without one, everything the seat may see is listed by its name.
 value: no `None`, no brackets, no `True`."""
 from __future__ import annotations
 
-from ...draw.text import about, pile_text
-
-
-class SeatLine(str):
-    """A line about one seat (a short screen puts two side by side)."""
-
-
-class OwnPile(str):
-    """A pile of the viewing seat's own (a short screen leaves out one the options list)."""
-
-
-class PileLine(str):
-    """A pile of the game (a short screen puts two side by side)."""
+from ...draw.text import about, pile_text, seat_name, table_lines
 
 
 def board_lines(kind, board: dict, view: dict) -> list[str]:
@@ -41,14 +29,9 @@ def _value(v) -> str:
     return "none" if v is None else str(v)
 
 
-def _seat_name(s: int, me) -> str:
-    return "you" if me is not None and s == me else f"seat {s + 1}"
-
-
 def screen(view: dict, plan) -> list[str]:
     """The seat's view as lines of text, title first. Some lines say what they are (`Extra`,
     `SeatLine`, `OwnPile`): a screen short of rows may leave them out or set them side by side."""
-    me = view["seat"]
     decl = plan.view
     lines = [_title(view, plan)]
     shown: set[str] = set()  # piles drawn with their boards
@@ -63,20 +46,7 @@ def screen(view: dict, plan) -> list[str]:
     if decl is None:
         lines.extend(_listed(view, plan, shown))
         return lines
-    seat_lines = _seat_lines(view, plan)
-    lines.extend(seat_lines)
-    piles = view["piles"]
-    for pile, how in decl.items():
-        base = plan.pile_base.get(pile)
-        if base is None or plan.pile_scope[base] not in ("game", "seat"):
-            continue
-        if plan.pile_scope[base] == "game":
-            info = piles.get(plan.pile_names[base])
-            if info is not None and info["count"]:
-                lines.append(PileLine(f"{how['label']}: {pile_text(info, plan, pile, how)}"))
-        elif how["whose"] == "mine" and me is not None and plan.pile_names[base + me] in piles:
-            info = piles[plan.pile_names[base + me]]
-            lines.append(OwnPile(f"your {how['label']}: {pile_text(info, plan, pile, how)}"))
+    lines.extend(table_lines(view, plan))
     return lines
 
 
@@ -94,33 +64,6 @@ def _title(view: dict, plan) -> str:
     return " · ".join(parts)
 
 
-def _seat_lines(view: dict, plan) -> list[str]:
-    """One line per seat, when the view says something of each: its pieces, its facts (`view.seats`)
-    and the piles of every seat it shows (`whose: all`)."""
-    me = view["seat"]
-    decl = plan.view or {}
-    every = [(p, how) for p, how in decl.items() if how["whose"] == "all"
-             and p in plan.pile_base and plan.pile_scope[plan.pile_base[p]] == "seat"]
-    facts = view.get("seat_facts", [])
-    if not every and not any(facts):
-        return []
-    owners: dict[int, list[str]] = {}
-    for name, info in view["pieces"].items():
-        if info.get("owner") is not None:
-            owners.setdefault(info["owner"] - 1, []).append(name)
-    out: list[str] = []
-    for s in range(plan.n_seats):
-        parts = list(facts[s]) if s < len(facts) else []
-        for pile, how in every:
-            info = view["piles"].get(plan.pile_names[plan.pile_base[pile] + s])
-            if info is not None and info["count"]:
-                parts.append(f"{how['label']}: {pile_text(info, plan, pile, how)}")
-        if parts:
-            cars = f" ({', '.join(owners[s])})" if owners.get(s) else ""
-            out.append(SeatLine(f"{_seat_name(s, me)}{cars}: " + "; ".join(parts)))
-    return out
-
-
 def _listed(view: dict, plan, shown: set) -> list[str]:
     """A game without a `view:`: every pile and seat variable the seat may see, by its name."""
     me = view["seat"]
@@ -134,7 +77,7 @@ def _listed(view: dict, plan, shown: set) -> list[str]:
     for s, info in enumerate(view["seats"]):
         values = [f"{k} {_value(v)}" for k, v in info.items()]
         if values:
-            lines.append(f"{_seat_name(s, me)}: " + ", ".join(values))
+            lines.append(f"{seat_name(s, me)}: " + ", ".join(values))
     return lines
 
 
