@@ -175,3 +175,48 @@ def test_a_malformed_search_bot_is_a_clear_usage_error(capsys, kind, message):
         assert main(command) == 2
         out = capsys.readouterr()
         assert message in out.err and out.out == "" and "Traceback" not in out.err
+
+
+# ---- signs of life --------------------------------------------------------------------------------
+
+def test_a_person_sees_the_search_bot_thinking(monkeypatch, capsys):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("a\n"))
+    assert main(["play", "formula5", "--seats", "human,mcts:5", "--seed", "3"]) == 1  # the input ends
+    out = capsys.readouterr().out
+    thinking = out.index("  seat 2 (mcts:5) is thinking…")
+    assert out.index("blue (seat 2) plays", thinking) > thinking  # then its move
+
+
+def test_a_terminal_shows_a_spinner_with_the_games_played_forward():
+    import io
+    import time
+
+    from interpreter.table.terminal.screen import Terminal
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    raw = Tty()
+    term = Terminal(raw, raw)
+    if term.console is None:  # NO_COLOR or a dumb terminal here: plain lines instead
+        pytest.skip("no colour terminal")
+    with term.status(lambda: "seat 2 (mcts) is thinking… 7 games played forward"):
+        time.sleep(0.3)
+    assert "seat 2 (mcts) is thinking… 7 games played forward" in raw.getvalue()
+
+
+def test_a_simulation_with_the_search_bot_tells_each_game_and_a_real_rate(capsys):
+    from interpreter.lab.simulate import duration, rate
+
+    assert rate(2000, 10.0) == "200 games/s" and rate(5, 2.0) == "2.5 games/s"
+    assert rate(20, 500.0) == "25 s a game" and duration(510.0) == "8 min 30 s"
+    assert main(["simulate", "formula5", "--seats", "mcts:3,random", "--games", "3", "--jobs", "1"]) == 0
+    captured = capsys.readouterr()
+    told = [line for line in captured.err.splitlines() if line.startswith("  ")]
+    assert [line.split(" games,")[0].strip() for line in told] == ["1/3", "2/3", "3/3"]
+    assert "left" in told[0] and "left" not in told[-1]
+    throughput = captured.out.splitlines()[-1]
+    assert throughput.startswith("throughput: ") and "throughput: 0 games/s" not in throughput

@@ -48,6 +48,12 @@ def bot(kind: str):
     return partial(SearchAgent, budget=budget, rollout=rollout)
 
 
+def thinks(kind: str) -> bool:
+    """Whether the bot takes its time over a decision (the search bot): a table shows it thinking,
+    a simulation reports each game as it ends."""
+    return kind.split(":")[0] == "mcts"
+
+
 def problem(kind: str) -> str | None:
     """What is wrong with a bot's name, or None."""
     try:

@@ -54,6 +54,7 @@ class _Node:
 
 class SearchAgent:
     name = "mcts"
+    thinks = True     # a decision takes a while: a table shows it thinking, `played` says how far it got
 
     def __init__(self, seed: int | str = 0, budget: int = BUDGET, rollout: str = "random"):
         self.rng = random.Random(seed)

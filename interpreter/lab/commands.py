@@ -165,25 +165,40 @@ def _progress_bar(args, total: int, what: str):
         return None, None
     if sys.stderr.isatty():
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn,
+                                   TimeRemainingColumn)
 
         # the bar draws with escape sequences of its own: on the real stderr, not the escaping one;
         # and nothing else is redirected through it (what is printed stays escaped)
         bar = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                       TimeRemainingColumn(), transient=True, console=Console(file=raw(sys.stderr)),
-                       redirect_stdout=False, redirect_stderr=False)
+                       TimeElapsedColumn(), TimeRemainingColumn(), transient=True,
+                       console=Console(file=raw(sys.stderr)), redirect_stdout=False, redirect_stderr=False)
         bar.start()
         task = bar.add_task(what, total=total)
         return (lambda done, _total: bar.update(task, completed=done)), bar
+    return _progress_lines(total), None
+
+
+def _progress_lines(total: int, every: float = 10.0):
+    """Progress as lines (a pipe, a file): at each tenth of the games, and at least every `every`
+    seconds while games end, with the time so far, the rate and the time left."""
+    import time
+
+    from .simulate import duration, rate
+
     step = max(1, total // 10)
-    marks = set()
+    start = time.perf_counter()
+    said = {"tenth": -1, "at": start}
 
     def progress(done, all_games):
-        k = done // step
-        if k not in marks:
-            marks.add(k)
-            print(f"  {done}/{all_games} games", file=sys.stderr)
-    return progress, None
+        now = time.perf_counter()
+        if done // step == said["tenth"] and now - said["at"] < every:
+            return
+        said["tenth"], said["at"] = done // step, now
+        spent = now - start
+        left = f", about {duration(spent / done * (all_games - done))} left" if 0 < done < all_games else ""
+        print(f"  {done}/{all_games} games, {duration(spent)}, {rate(done, spent)}{left}", file=sys.stderr)
+    return progress
 
 
 def cmd_simulate(args) -> int:

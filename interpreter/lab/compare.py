@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from .metrics import measures, rates
-from .simulate import Backend, LocalBackend, Setup, report, run, seeds
+from .simulate import Backend, LocalBackend, Setup, duration, rate, report, run, seeds
 from .stats import adjust, paired, two_rates
 
 ALPHA = 0.05
@@ -122,8 +122,8 @@ def render(result: dict) -> str:
               f"({result['significant']} flagged)",
               "tests: McNemar exact for yes/no measures of a game, paired t for numbers, two-proportion z "
               "for win rates among seats (`win rate when ...`)",
-              f"throughput: {result['games_per_second']:.0f} games/s on {a['jobs']} process(es) "
-              f"({result['seconds']:.2f} s)"]
+              f"throughput: {rate(2 * result['games'], result['seconds'])} on {a['jobs']} process(es) "
+              f"({duration(result['seconds'])})"]
     for side in (a, b):
         for f in side["failures"]:
             lines.append(f"failed game {f['game']} (seed {f['seed']}, {side['setup']}): {f['error']}")

@@ -17,7 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence
 
-from ..agents.kinds import BOTS
+from ..agents.kinds import BOTS, thinks
 from ..engine.game import Game
 from ..lang.errors import GameTooLong, RoundLimit, RuleError
 from .metrics import game_row, stopped_row, summary, varies
@@ -150,8 +150,9 @@ class LocalBackend:
 
 
 def tasks_for(setup: Setup, games: Sequence[tuple[int, int]], jobs: int) -> list[Task]:
-    """The games cut into tasks: about 8 per process, at most 200 games each."""
-    chunk = max(1, min(200, len(games) // (jobs * 8) or 1))
+    """The games cut into tasks: about 8 per process, at most 200 games each; one game each when a
+    seat is the search bot (its games are slow: progress is told game by game)."""
+    chunk = 1 if any(thinks(k) for k in setup.seats) else max(1, min(200, len(games) // (jobs * 8) or 1))
     return [(setup, tuple(games[s:s + chunk])) for s in range(0, len(games), chunk)]
 
 
@@ -220,6 +221,28 @@ def report(setup: Setup, rows: list[dict], seed: int, jobs: int, elapsed: float)
         "seconds": elapsed,
         "games_per_second": games / elapsed if elapsed > 0 else 0.0,
     }
+
+
+def rate(games: int, seconds: float) -> str:
+    """How fast games were played, in words that say something at any speed: `175 games/s`,
+    `2.5 games/s`, `27 s a game`."""
+    if games <= 0 or seconds <= 0:
+        return "no game finished yet" if games <= 0 else f"{games} games at once"
+    per = games / seconds
+    if per >= 10:
+        return f"{per:.0f} games/s"
+    if per >= 1:
+        return f"{per:.1f} games/s"
+    return f"{duration(seconds / games)} a game"
+
+
+def duration(seconds: float) -> str:
+    """`5.71 s`, `3 min 12 s`, `1 h 4 min`."""
+    if seconds < 60:
+        return f"{seconds:.2f} s" if seconds < 10 else f"{seconds:.0f} s"
+    if seconds < 3600:
+        return f"{int(seconds // 60)} min {int(seconds % 60)} s"
+    return f"{int(seconds // 3600)} h {int(seconds % 3600 // 60)} min"
 
 
 def _pct(x: float) -> str:
@@ -292,8 +315,8 @@ def render(stats: dict) -> str:
             if "seats" in c:
                 text += f"  {c['seats']:>5} {_pct(c['win_rate'])}  {_ci(c['ci95'])}"
             lines.append(text)
-    lines.append(f"throughput: {stats['games_per_second']:.0f} games/s on {stats['jobs']} process(es) "
-                 f"({stats['seconds']:.2f} s)")
+    lines.append(f"throughput: {rate(stats['games'], stats['seconds'])} on {stats['jobs']} process(es) "
+                 f"({duration(stats['seconds'])})")
     for f in stats["failures"]:
         lines.append(f"failed game {f['game']} (seed {f['seed']}): {f['error']}")
     return "\n".join(lines)

@@ -8,6 +8,7 @@ person's decision): the game then goes on as it would have gone had the person c
 so that a game whose record is played again with the same bots (a season resumed) ends the same."""
 from __future__ import annotations
 
+import contextlib
 import copy
 from typing import Callable
 
@@ -51,6 +52,11 @@ class Sitting:
 
     def resumed(self, n: int) -> None:
         """The game goes on after n decisions taken again from its record: the front end's to say."""
+
+    def thinking(self, seat: int, agent):
+        """Around the choice of a bot that takes its time (`agent.thinks`, the search bot: its
+        `played` says how many games it has played forward): the front end shows it thinking."""
+        return contextlib.nullcontext()
 
     def may_undo(self, seat: int) -> bool:
         """Undo is for a person alone against bots, once they have decided something."""
@@ -118,9 +124,13 @@ class Sitting:
                     sitting.teller.skip()  # the decisions taken again are not told again
                     sitting.resumed(k)
                     again.clear()
-                if not self.person:
-                    sitting.tell()
-                return self.agent.choose(game, decision)
+                if self.person:
+                    return self.agent.choose(game, decision)
+                sitting.tell()
+                if not getattr(self.agent, "thinks", False):
+                    return self.agent.choose(game, decision)
+                with sitting.thinking(decision.seat, self.agent):
+                    return self.agent.choose(game, decision)
 
         seats = [Seat(a) for a in agents]
         while True:

@@ -6,7 +6,7 @@ last decision (`Undo`).
 from __future__ import annotations
 
 from ..ask import Asked
-from ..keys import letters
+from ..keys import LETTERS, letters
 from ..sitting import Undo
 
 UNDO_WORDS = ("u", "undo")
@@ -58,15 +58,19 @@ def _is_tty(stream) -> bool:
 
 
 def _keys(a: Asked, last: str) -> str:
-    """The keys offered: `a-e` when they run in order, else each (`a, c or d`)."""
-    keys = [o.key for o in a.options]
-    if len(keys) == 1:
-        return keys[0]
-    if len(keys) > 2 and keys == letters(len(keys)):
-        return f"{keys[0]}-{keys[-1]}"
-    if len(keys) > 8:
-        return "a letter shown"
-    return ", ".join(keys[:-1]) + f" {last} {keys[-1]}"
+    """The keys offered, runs of letters in order as ranges: `a-e`, `b-f or h-k`, `a, c or d`."""
+    order = {k: i for i, k in enumerate(letters(len(LETTERS) * (len(LETTERS) + 1)))}
+    keys = sorted((o.key for o in a.options), key=lambda k: order.get(k, len(order)))
+    runs: list[list[str]] = []
+    for k in keys:
+        if runs and order.get(k) == order.get(runs[-1][-1], -2) + 1:
+            runs[-1].append(k)
+        else:
+            runs.append([k])
+    parts: list[str] = []
+    for run in runs:
+        parts += [f"{run[0]}-{run[-1]}"] if len(run) > 2 else run
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + f" {last} {parts[-1]}"
 
 
 def _ask(a: Asked) -> str:

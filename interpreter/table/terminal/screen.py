@@ -76,6 +76,22 @@ class Terminal:
 
         self.console.print(Text(visible(text), style=STYLES["prompt"]), end="")
 
+    def status(self, text):
+        """A line that changes while something takes time (a spinner and `text()`), gone after it."""
+        from rich.live import Live
+        from rich.spinner import Spinner
+        from rich.text import Text
+
+        class Status:
+            def __init__(self):
+                self.spinner = Spinner("dots")
+
+            def __rich_console__(self, console, options):
+                self.spinner.text = Text(" " + visible(text()), style=STYLES["hidden"])
+                yield self.spinner
+
+        return Live(Status(), console=self.console, refresh_per_second=8, transient=True)
+
     def clear(self) -> None:
         """A clean screen (hot-seat: the next person does not see the last one's hand)."""
         if self.console is not None:

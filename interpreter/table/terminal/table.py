@@ -56,3 +56,14 @@ class Table(Sitting):
 
     def resumed(self, n: int) -> None:
         self.term.line(f"resumed after {n} decisions")
+
+    def thinking(self, seat: int, agent):
+        """A spinner on a terminal, with the games played forward so far; where the output is not
+        a terminal, a line when a person waits at the table."""
+        who = f"seat {seat + 1} ({self.kinds[seat]})"
+        if self.term.console is not None:
+            return self.term.status(lambda: f"{who} is thinking… {getattr(agent, 'played', 0)} games "
+                                            "played forward")
+        if self.humans:
+            self.term.line(f"  {who} is thinking…", "hidden")
+        return super().thinking(seat, agent)
