@@ -87,8 +87,13 @@ def add_compare(sub) -> None:
 
 
 def add_championship(sub) -> None:
-    ch = sub.add_parser("championship", aliases=["series"],
-                        help="play a season: games in a row with standings (seasons/NAME.yaml)")
+    # `series` is the same command, not listed (the list of commands stays narrow)
+    _championship(sub.add_parser("championship", help="play a season: games in a row with standings "
+                                                      "(seasons/NAME.yaml)"))
+    _championship(sub.add_parser("series"))
+
+
+def _championship(ch) -> None:
     ch.add_argument("ruleset", nargs="?", help="a ruleset: a folder name under rulesets/, or a path")
     ch.add_argument("--season", metavar="NAME", help="the season: rulesets/<game>/seasons/NAME.yaml")
     ch.add_argument("--seats", help="who sits at each seat: human, random, greedy or mcts[:BUDGET[:ROLLOUT]] "
