@@ -127,7 +127,7 @@ def validate_path(path: Path, variants=(), modules=(), track: str | None = None,
     elif kind in ("variant", "module"):
         if check_structure(data, kind, str(path), r) is None:
             return v
-        folder = path.resolve().parent.parent
+        folder = _two_up(path)
         if not (folder / "game.yaml").is_file():
             v.summary.append(f"{path}: a well-formed {kind} (no game.yaml two folders up to apply it to)")
             return v
@@ -153,13 +153,24 @@ def validate_path(path: Path, variants=(), modules=(), track: str | None = None,
     return v
 
 
+def _two_up(path: Path) -> Path:
+    """The ruleset folder of a file in its variants/, modules/ or seasons/ folder, named as the
+    person named the file (relative to the current folder when it is inside it), so that the
+    diagnostics name the files as the person does."""
+    folder = path.resolve().parent.parent
+    try:
+        return folder.relative_to(Path.cwd().resolve())
+    except ValueError:
+        return folder
+
+
 def _season(path: Path, v) -> None:
     """A season file: its games (the draws made with seed 1) each load and compile for the game's
     fewest players."""
     from ..lang.diagnostics import RulesetError
     from ..lab.series import Series
 
-    folder = path.resolve().parent.parent
+    folder = _two_up(path)
     if not (folder / "game.yaml").is_file() or path.parent.name != "seasons":
         if check_structure(read_file(path, v.report), "season", str(path), v.report) is not None:
             v.summary.append(f"{path}: a well-formed season (not in a ruleset's seasons/ folder)")
