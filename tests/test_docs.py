@@ -136,7 +136,8 @@ def test_a_console_block_is_what_the_program_prints(block, project):
     assert not block.problem, f"{block.name}: {block.problem}"
     for change in block.notes.get("edit", []):
         path, _, change = change.partition(": ")
-        old, _, new = (part.replace("\\n", "\n") for part in change.partition(" → "))
+        old, _, new = change.partition("→")
+        old, new = (part.replace("\\n", "\n") for part in (old.removesuffix(" "), new.removeprefix(" ")))
         text = (project / path).read_text(encoding="utf-8")
         assert text.count(old) == 1, f"{block.name}: the edit's `{old}` is not once in {path}"
         (project / path).write_text(text.replace(old, new), encoding="utf-8")
