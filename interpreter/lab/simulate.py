@@ -224,7 +224,7 @@ def report(setup: Setup, rows: list[dict], seed: int, jobs: int, elapsed: float)
 
 
 def rate(games: int, seconds: float) -> str:
-    """How fast games were played, in words that say something at any speed: `175 games/s`,
+    """How fast games were played, in words that say something however fast: `175 games/s`,
     `2.5 games/s`, `27 s a game`."""
     if games <= 0 or seconds <= 0:
         return "no game finished yet" if games <= 0 else f"{games} games at once"
