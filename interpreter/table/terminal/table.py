@@ -18,6 +18,7 @@ class Table(Sitting):
         self.stdin = stdin
         self.verbose = verbose
         self.shown_to: int | None = None   # the seat whose screen was shown last (hot-seat)
+        self.thought: int | None = None    # the seat said to be thinking, since the log last said anything
         if game.plan.colours:
             term.set_colours(game.plan.colours)
 
@@ -25,6 +26,7 @@ class Table(Sitting):
         """Print what happened since the last time (the narrated log)."""
         for text in self.teller.news():
             self.term.line(text, "heading" if not text.startswith(" ") else None)
+            self.thought = None
 
     def before_screen(self, seat: int) -> None:
         """Before a person's screen: at a table of several people, the last one's hand is hidden and
@@ -64,6 +66,7 @@ class Table(Sitting):
         if self.term.console is not None:
             return self.term.status(lambda: f"{who} is thinking… {getattr(agent, 'played', 0)} games "
                                             "played forward")
-        if self.humans:
+        if self.humans and self.thought != seat:  # once for a seat's decisions in a row
             self.term.line(f"  {who} is thinking…", "hidden")
+            self.thought = seat
         return super().thinking(seat, agent)
