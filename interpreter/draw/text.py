@@ -37,24 +37,33 @@ def _natural(text: str):
     return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.split(r"(\d+)", text.lower())]
 
 
-def _grouped(cards: list[str], sort: bool) -> list[str]:
-    """Cards as players read them: runs of equal cards as `label ×n` (three or more alike, or
-    any when the pile is sorted, as a hand: `purple ×3`)."""
+def groups(cards: list[str], sort: bool) -> list[tuple[str, int]]:
+    """Cards as players read them, as (card, how many alike): equal cards together, face-down ones
+    last, the rest by name and number (`2` before `10`) when the pile is sorted (a hand); else in
+    their order, runs of equal cards together."""
     if sort:
         counts: dict[str, int] = {}
         for c in cards:
             counts[c] = counts.get(c, 0) + 1
         hidden = [c for c in counts if c.startswith("(")]
         order = sorted((c for c in counts if c not in hidden), key=_natural) + hidden
-        return [f"{c} ×{counts[c]}" if counts[c] > 1 else c for c in order]
-    out, i = [], 0
-    while i < len(cards):
-        j = i
-        while j < len(cards) and cards[j] == cards[i]:
-            j += 1
-        alike = 2 if cards[i].startswith("(") else 3  # `(face down) ×2`
-        out.extend([f"{cards[i]} ×{j - i}"] if j - i >= alike else cards[i:j])
-        i = j
+        return [(c, counts[c]) for c in order]
+    out: list[tuple[str, int]] = []
+    for c in cards:
+        if out and out[-1][0] == c:
+            out[-1] = (c, out[-1][1] + 1)
+        else:
+            out.append((c, 1))
+    return out
+
+
+def _grouped(cards: list[str], sort: bool) -> list[str]:
+    """Cards as players read them: runs of equal cards as `label ×n` (three or more alike, or
+    any when the pile is sorted, as a hand: `purple ×3`)."""
+    out: list[str] = []
+    for card, n in groups(cards, sort):
+        alike = 1 if sort else (2 if card.startswith("(") else 3)  # `(face down) ×2`
+        out.extend([f"{card} ×{n}"] if n >= alike and n > 1 else [card] * n)
     return out
 
 
