@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..draw.text import groups, pile_text
+from ..draw.cards import groups, pile_text
 
 
 @dataclass(frozen=True)
@@ -17,7 +17,7 @@ class Pile:
     label: str
     count: int
     cards: list[tuple[str, int]] | None   # (card, how many alike) as shown; None: only its size
-    text: str                             # the pile in words: `2, 3 ×2, stress`, `11 cards`
+    text: str                             # the pile in words: `2, 3 ×2, blue`, `11 cards`
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ class SeatSight:
     seat: int                 # 0-based
     you: bool
     pieces: list[str]
-    facts: list[str]          # as players read them (`lap 2`, `engine 6 heat`)
+    facts: list[str]          # as players read them (`lap 2`, `out`)
     piles: list[Pile] = field(default_factory=list)
 
 
