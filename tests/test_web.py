@@ -22,7 +22,7 @@ from interpreter.web.app import create_app  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-GAMES = [("formula5", [], 3), ("tilerace", [], 2), ("downforce", [], 3), ("heat", [], 2),
+GAMES = [("formula5", [], 3), ("tilerace", ["quick"], 2), ("downforce", [], 3), ("heat", [], 2),
          ("heat", ["garage", "weather"], 2)]
 
 
@@ -76,10 +76,12 @@ def play_out(client, table: dict, seat: int = 1, rng=None, limit: int = 3000) ->
     raise AssertionError("the game did not end")
 
 
-@pytest.mark.parametrize("game, modules, players", GAMES)
+@pytest.mark.parametrize("game, modules, players", GAMES, ids=["formula5", "tilerace", "downforce", "heat",
+                                                               "heat-modules"])
 def test_every_game_plays_to_its_end_through_the_api(client, game, modules, players):
     seats = ["human"] + ["greedy" if game == "heat" else "random"] * (players - 1)
-    table = create(client, game, seats, seed=11, modules=modules)
+    extras = {"modules": modules} if game == "heat" else {"variants": modules}
+    table = create(client, game, seats, seed=11, **extras)
     assert table["seats"][0]["url"] == f"/table/{table['id']}#{token(table, 1)}"
     assert [s["token"] for s in table["seats"][1:]] == [None] * (players - 1)
     end = play_out(client, table)

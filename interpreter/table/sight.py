@@ -21,10 +21,16 @@ class Pile:
 
 
 @dataclass(frozen=True)
+class PieceSight:
+    name: str
+    facts: list[str]          # the game's facts about it (`show:`), as players read them
+
+
+@dataclass(frozen=True)
 class SeatSight:
     seat: int                 # 0-based
     you: bool
-    pieces: list[str]
+    pieces: list[PieceSight]
     facts: list[str]          # as players read them (`lap 2`, `out`)
     piles: list[Pile] = field(default_factory=list)
 
@@ -69,10 +75,10 @@ def sight(view: dict, plan) -> Sight:
         facts.extend(view.get("game_facts", []))
     else:
         facts.extend(f"{k} {_value(v)}" for k, v in view["game"].items() if k != "round" and v is not None)
-    owners: dict[int, list[str]] = {}
+    owners: dict[int, list[PieceSight]] = {}
     for name, info in view["pieces"].items():
         if info.get("owner") is not None:
-            owners.setdefault(info["owner"] - 1, []).append(name)
+            owners.setdefault(info["owner"] - 1, []).append(PieceSight(name, list(info.get("facts", []))))
     seat_facts = view.get("seat_facts", [])
     seats = [SeatSight(s, s == me, owners.get(s, []), list(seat_facts[s]) if s < len(seat_facts) else [])
              for s in range(plan.n_seats)]

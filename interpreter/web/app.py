@@ -183,6 +183,10 @@ def create_app(db: Path | str, threads: int = 2, processes: int = 1) -> FastAPI:
     def lobby_page():
         return page("lobby.html")
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon():
+        return Response(status_code=204)
+
     @app.get("/table/{table_id}", include_in_schema=False)
     def table_page(table_id: str):
         return page("table.html")
