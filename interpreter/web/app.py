@@ -328,7 +328,7 @@ async def _stream(table, seat: int, since: int, request: Request, closing: async
         if version != seen:
             seen = version
             told = await run_in_threadpool(table.told, seat, sent)
-            same = json.dumps({**told, "log": [], "log_start": 0, "log_end": 0})
+            same = json.dumps({**told, "log": [], "log_start": 0, "log_end": 0, "as_of": 0})
             if same != last or told["log"]:
                 last = same
                 sent = told["log_end"]

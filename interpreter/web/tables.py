@@ -430,6 +430,9 @@ class Table(Sitting):
                 "problem": self.problem,
                 "view": view, "sight": asdict(sight(view, self.plan)),
                 "log": log, "log_start": since, "log_end": len(self.log),
+                # when this was true (the system's monotonic clock, in nanoseconds): of two answers,
+                # a page keeps the later (an answer counts no change the seat cannot see)
+                "as_of": time.monotonic_ns(),
             }
 
     def _waiting(self, seat: int | None, to_move: int | None) -> str | None:

@@ -18,6 +18,12 @@
     return tokens[0];
   }
 
+  function newer(token, told) {
+    // answers may cross (a decision's answer, an event): the later one stays
+    const now = state.told[token];
+    return !now || told.as_of >= now.as_of;
+  }
+
   function takeLog(told) {
     if (told.log_start > state.log.length) return false;   // lines missed: ask again from the start
     state.log = state.log.slice(0, told.log_start).concat(told.log);
@@ -25,12 +31,31 @@
   }
 
   async function fetchAll(since) {
+    const fresh = {};
     for (const t of tokens) {
-      const told = await api(`/api/tables/${encodeURIComponent(tableId)}?token=${encodeURIComponent(t)}&since=${since}`);
-      state.told[t] = told;
-      if (!takeLog(told)) return fetchAll(0);
+      fresh[t] = await api(`/api/tables/${encodeURIComponent(tableId)}?token=${encodeURIComponent(t)}&since=${since}`);
     }
+    // the log is the same for every seat: taken once, from the last answer
+    const last = fresh[tokens[tokens.length - 1]];
+    if (!newer(tokens[tokens.length - 1], last)) return render();
+    if (!takeLog(last)) return fetchAll(0);
+    state.told = fresh;
     render();
+  }
+
+  // one refresh at a time: a change that comes meanwhile asks for one more after it
+  let refreshing = null;
+  let again = false;
+  async function refresh() {
+    if (refreshing) { again = true; return refreshing; }
+    $("turn").setAttribute("aria-busy", "true");
+    refreshing = (async () => {
+      do { again = false; await fetchAll(state.log.length); } while (again);
+    })();
+    try { await refreshing; } catch (e) { showError(e.message); } finally {
+      refreshing = null;
+      $("turn").setAttribute("aria-busy", state.busy ? "true" : "false");
+    }
   }
 
   function showError(message) {
@@ -50,6 +75,8 @@
       $("pass").hidden = false;
       $("pass").dataset.seat = told.seat;
       document.body.classList.add("covered");
+      state.optionsKey = null;
+      clear($("options"));
       return;
     }
     $("pass").hidden = true;
@@ -72,22 +99,36 @@
     else if (told.options.length) status = `Seat ${told.seat}: your decision` + (told.secret ? " (in secret: the others see it when all have decided)" : "");
     $("status").textContent = status;
     $("prompt").textContent = told.prompt || "";
-    const options = clear($("options"));
-    for (const o of told.options) {
-      const button = el("button", null, "option", {type: "button", "data-key": String(o.key)});
-      button.appendChild(el("span", String(o.key), "key"));
-      button.appendChild(el("span", o.label, "label"));
-      if (o.preview) button.appendChild(el("span", "→ " + o.preview, "preview"));
-      button.disabled = state.busy;
-      button.addEventListener("click", () => decide(o.key));
-      options.appendChild(button);
+    // the buttons are made again only when the options change (a button under the pointer stays)
+    const optionsKey = JSON.stringify([token, told.decision, told.options]);
+    if (optionsKey !== state.optionsKey) {
+      state.optionsKey = optionsKey;
+      const options = clear($("options"));
+      for (const o of told.options) {
+        const button = el("button", null, "option", {type: "button", "data-key": String(o.key)});
+        button.appendChild(el("span", String(o.key), "key"));
+        button.appendChild(el("span", o.label, "label"));
+        if (o.preview) button.appendChild(el("span", "→ " + o.preview, "preview"));
+        button.addEventListener("click", () => decide(o.key));
+        options.appendChild(button);
+      }
     }
+    for (const button of $("options").querySelectorAll("button")) button.disabled = state.busy;
+    $("turn").setAttribute("aria-busy", state.busy || refreshing ? "true" : "false");
     $("undo").hidden = !told.can_undo;
     $("replay-link").href = `/replay/${encodeURIComponent(tableId)}#${encodeURIComponent(token)}`;
     $("record-link").href = `/api/tables/${encodeURIComponent(tableId)}/record?token=${encodeURIComponent(token)}`;
-    result($("result"), told.result);
-    sight($("sight"), told.sight, told.seats.map((s) => s).reduce((m, s) => { m[s.seat - 1] = s; return m; }, {}));
-    showLog($("log"), state.log);
+    const sightKey = JSON.stringify([told.sight, told.result]);
+    if (sightKey !== state.sightKey) {
+      state.sightKey = sightKey;
+      result($("result"), told.result);
+      sight($("sight"), told.sight, told.seats.reduce((m, s) => { m[s.seat - 1] = s; return m; }, {}));
+    }
+    const logKey = state.log.length + ":" + (state.log[state.log.length - 1] || "");
+    if (logKey !== state.logShown) {
+      state.logShown = logKey;
+      showLog($("log"), state.log);
+    }
     $("typed").hidden = !state.typed;
     $("typed").textContent = state.typed ? "typed: " + state.typed + " (Enter)" : "";
   }
@@ -99,15 +140,18 @@
     state.busy = true;
     state.typed = "";
     showError("");
+    if (document.activeElement && document.activeElement.blur) document.activeElement.blur();
     try {
       const after = await api(`/api/tables/${encodeURIComponent(tableId)}/decide`,
                               {token, option: key, decision: told.decision});
-      state.told[token] = after;
-      if (!takeLog(after)) await fetchAll(0);
-      if (tokens.length > 1) await fetchAll(state.log.length);
+      if (tokens.length > 1) await refresh();
+      else if (newer(token, after)) {
+        if (takeLog(after)) state.told[token] = after;
+        else await refresh();
+      }
     } catch (e) {
       showError(e.message);
-      await fetchAll(state.log.length);
+      await refresh();
     } finally {
       state.busy = false;
       render();
@@ -120,8 +164,8 @@
     state.busy = true;
     showError("");
     try {
-      state.told[token] = await api(`/api/tables/${encodeURIComponent(tableId)}/undo`, {token});
-      takeLog(state.told[token]);
+      const after = await api(`/api/tables/${encodeURIComponent(tableId)}/undo`, {token});
+      if (newer(token, after) && takeLog(after)) state.told[token] = after;
     } catch (e) {
       showError(e.message);
     } finally {
@@ -134,13 +178,14 @@
     const source = new EventSource(`/api/tables/${encodeURIComponent(tableId)}/events?token=${encodeURIComponent(tokens[0])}&since=${state.log.length}`);
     source.addEventListener("table", (event) => {
       const told = JSON.parse(event.data);
-      if (tokens.length > 1) {
-        fetchAll(state.log.length).catch((e) => showError(e.message));
+      if (tokens.length > 1 || refreshing) {
+        refresh();
         return;
       }
+      if (!newer(tokens[0], told)) return;
+      if (!takeLog(told)) { refresh(); return; }
       state.told[tokens[0]] = told;
-      if (!takeLog(told)) fetchAll(0).catch((e) => showError(e.message));
-      else render();
+      render();
     });
   }
 
@@ -193,4 +238,5 @@
     return;
   }
   fetchAll(0).then(listen).catch((e) => showError(e.message));
+  window.addEventListener("hashchange", () => location.reload());
 })();
