@@ -5,6 +5,7 @@ exactly."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import time
 import warnings
@@ -319,3 +320,79 @@ def test_the_pages_and_the_api_description_are_served(client):
     heat = games["heat"]
     assert {"garage", "weather"} <= {m["id"] for m in heat["modules"]}
     assert "italy" in heat["tracks"] and heat["players"]["min"] >= 1
+
+
+def test_the_search_bot_decides_in_a_worker_process(client):
+    table = create(client, "formula5", ["human", "mcts:30", "random"], seed=17)
+    tables = client.app.state.tables
+    end = play_out(client, table)
+    assert end["state"] == "finished"
+    pool = tables.bots.processes
+    assert pool is not None, "the search bot never went to a worker"
+    assert any(p.pid != os.getpid() for p in pool._processes.values())
+    record = [json.loads(x) for x in client.get(f"/api/tables/{table['id']}/record").text.splitlines()]
+    assert any(d.get("seat") == 1 for d in record if d["type"] == "decision")
+
+
+def test_a_killed_server_loses_no_acknowledged_decision(tmp_path):
+    """`racecraft serve` as a real process, killed (SIGKILL) right after answering decisions, then
+    started again on the same file: every answered decision is there, the game goes on."""
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import urllib.request
+
+    def free_port() -> int:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            return s.getsockname()[1]
+
+    def start(port: int):
+        proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", "--port", str(port),
+                                 "--db", str(tmp_path / "tables.db")], stderr=subprocess.PIPE, text=True)
+        end = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=1)
+                return proc
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < end, proc.stderr.read()
+                time.sleep(0.1)
+
+    def call(port, path, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data,
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.loads(r.read())
+
+    port = free_port()
+    proc = start(port)
+    try:
+        table = call(port, "/api/tables", {"game": "formula5", "seats": ["human", "human"], "seed": 2})
+        tokens = [s["token"] for s in table["seats"]]
+        answered = []
+        for _ in range(7):
+            v = call(port, f"/api/tables/{table['id']}?token={tokens[0]}")
+            seat = v["to_move"]
+            mine = call(port, f"/api/tables/{table['id']}?token={tokens[seat - 1]}")
+            key = mine["options"][-1]["key"]
+            call(port, f"/api/tables/{table['id']}/decide", {"token": tokens[seat - 1], "option": key})
+            answered.append((seat, next(o["label"] for o in mine["options"] if o["key"] == key)))
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+    port = free_port()
+    proc = start(port)
+    try:
+        record = urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables/{table['id']}/record?token={tokens[0]}",
+                                        timeout=10).read().decode()
+        mine_or_theirs = [json.loads(x) for x in record.splitlines()[1:]]
+        assert [(d["seat"] + 1) for d in mine_or_theirs] == [s for s, _l in answered]
+        assert [d["label"] for d in mine_or_theirs if d["seat"] == 0] == [lab for s, lab in answered if s == 1]
+        v = call(port, f"/api/tables/{table['id']}?token={tokens[0]}")
+        assert v["state"] == "playing" and v["to_move"] in (1, 2)
+    finally:
+        proc.terminate()
+        proc.wait(10)
