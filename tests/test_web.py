@@ -390,9 +390,43 @@ def test_a_killed_server_loses_no_acknowledged_decision(tmp_path):
                                         timeout=10).read().decode()
         mine_or_theirs = [json.loads(x) for x in record.splitlines()[1:]]
         assert [(d["seat"] + 1) for d in mine_or_theirs] == [s for s, _l in answered]
-        assert [d["label"] for d in mine_or_theirs if d["seat"] == 0] == [lab for s, lab in answered if s == 1]
+        mine = [d["label"] for d in mine_or_theirs if d["seat"] == 0]
+        assert mine == [label for s, label in answered if s == 1]
         v = call(port, f"/api/tables/{table['id']}?token={tokens[0]}")
         assert v["state"] == "playing" and v["to_move"] in (1, 2)
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_the_example_bot_of_the_docs_plays_a_game_through_the_api(tmp_path):
+    """docs/web/example_bot.py, two of them at one table over loopback, each its own seat."""
+    import importlib.util
+    import threading
+    import urllib.request
+
+    from conftest import ROOT, serve_in_thread
+
+    spec = importlib.util.spec_from_file_location("example_bot", ROOT / "docs" / "web" / "example_bot.py")
+    bot = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bot)
+    base, stop = serve_in_thread(tmp_path / "tables.db")
+    try:
+        body = {"game": "formula5", "seats": ["human", "human", "greedy"], "seed": 4}
+        req = urllib.request.Request(base + "/api/tables", headers={"Content-Type": "application/json"},
+                                     data=json.dumps(body).encode())
+        table = json.loads(urllib.request.urlopen(req, timeout=10).read())
+        results: dict = {}
+
+        def seat(s: dict) -> None:
+            results[s["seat"]] = bot.play(base + s["url"], 1)
+
+        players = [threading.Thread(target=seat, args=(s,)) for s in table["seats"] if s["token"]]
+        for p in players:
+            p.start()
+        for p in players:
+            p.join(60)
+        assert set(results) == {1, 2} and results[1] == results[2]
+        assert sorted(p["seat"] for p in results[1]["placings"]) == [1, 2, 3]
+    finally:
+        stop()

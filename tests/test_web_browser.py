@@ -7,8 +7,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
-import threading
 import time
 import urllib.request
 
@@ -23,33 +21,16 @@ if not os.path.exists(CHROMIUM):
                 allow_module_level=True)
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
-uvicorn = pytest.importorskip("uvicorn")
-
-from interpreter.web.app import create_app  # noqa: E402
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+pytest.importorskip("uvicorn")
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    """The web table on a port of 127.0.0.1, in a thread of this process."""
-    port = _free_port()
-    app = create_app(tmp_path_factory.mktemp("web") / "tables.db")
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=1)
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    end = time.monotonic() + 15
-    while not srv.started:
-        assert time.monotonic() < end, "the server did not start"
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(5)
+    from conftest import serve_in_thread
+
+    base, stop = serve_in_thread(tmp_path_factory.mktemp("web") / "tables.db")
+    yield base
+    stop()
 
 
 @pytest.fixture(scope="module")
@@ -74,6 +55,7 @@ def page(browser):
 
 
 # what a player waits for: an option to take, a screen to pass, the result
+OPTION = ".option:not([disabled])"
 # (`aria-busy`: the page is sending a decision or asking for the table)
 NEXT = "#turn[aria-busy=false] .option:not([disabled]), #pass:not([hidden]), #result h2"
 
@@ -153,9 +135,8 @@ def test_a_heat_race_against_a_bot_played_by_clicking_and_keys(server, page):
         wait_next(page)
         if page.locator("#result h2").count():
             break
-        options = page.locator(".option:not([disabled])")
         if i % 3 == 0:
-            key = act(lambda **t: options.first.get_attribute("data-key", **t))
+            key = act(lambda **t: page.locator(OPTION).first.get_attribute("data-key", **t))
             if not key:
                 continue
             page.keyboard.type(key)
@@ -163,7 +144,7 @@ def test_a_heat_race_against_a_bot_played_by_clicking_and_keys(server, page):
                 page.keyboard.press("Enter")
             typed += 1
         else:
-            act(lambda **t: options.last.click(**t))
+            act(lambda **t: page.locator(OPTION).last.click(**t))
         expect(page.locator(".option[disabled]")).to_have_count(0)
     assert page.locator("#result h2").text_content() == "Result"
     assert typed > 3
@@ -172,7 +153,8 @@ def test_a_heat_race_against_a_bot_played_by_clicking_and_keys(server, page):
 
 
 def test_a_finished_game_replayed_with_the_slider_and_arrow_keys(server, page):
-    table = post(server, "/api/tables", {"game": "formula5", "seats": ["random", "random", "greedy"], "seed": 6})
+    table = post(server, "/api/tables", {"game": "formula5", "seats": ["random", "random", "greedy"],
+                                         "seed": 6})
     tid = table["id"]
     end = time.monotonic() + 20
     while True:

@@ -67,7 +67,7 @@ class Store:
                 raise
             self.db.execute("COMMIT")
 
-    def add_table(self, table_id: str, setup: dict, token_hashes: list[str]) -> None:
+    def add_table(self, table_id: str, setup: dict, token_hashes: list[str | None]) -> None:
         self._write(("INSERT INTO tables (id, created, setup, tokens, state) VALUES (?, ?, ?, ?, 'playing')",
                      (table_id, time.time(), json.dumps(setup), json.dumps(token_hashes))))
 
