@@ -315,6 +315,13 @@ def test_the_pages_and_the_api_description_are_served(client):
             "/api/tables/{table_id}/undo", "/api/tables/{table_id}/record", "/api/tables/{table_id}/events",
             "/api/tables/{table_id}/picture.svg"} <= set(spec["paths"])
     assert client.get("/static/../app.py").status_code == 404
+    assert client.get("/docs").status_code == 404  # FastAPI's page would load scripts from a CDN
+    # nothing is fetched from elsewhere: the pages work offline
+    from importlib import resources
+    for page in resources.files("interpreter.web").joinpath("static").iterdir():
+        text = page.read_text(encoding="utf-8")
+        assert "http://" not in text and "https://" not in text and "//cdn" not in text, page.name
+        assert ".innerHTML" not in text and "insertAdjacentHTML" not in text and "document.write" not in text
     games = {g["id"]: g for g in client.get("/api/games").json()["games"]}
     assert {"formula5", "heat", "downforce", "tilerace"} <= set(games)
     heat = games["heat"]

@@ -140,7 +140,9 @@ def create_app(db: Path | str, threads: int = 2, processes: int = 1) -> FastAPI:
     app = FastAPI(title="Racecraft web table", version="1",
                   description="Play any game of the rulesets folder in a browser: a lobby, a table per "
                               "seat, live updates, replays. Every response to a seat holds only what "
-                              "that seat may see.", lifespan=lifespan)
+                              "that seat may see.", lifespan=lifespan,
+                  # the description is /openapi.json; FastAPI's pages for it would load scripts from a CDN
+                  docs_url=None, redoc_url=None)
     app.state.tables = tables
     app.add_middleware(BodyLimit)
 
