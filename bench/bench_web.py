@@ -100,8 +100,8 @@ class Person(threading.Thread):
                     self.timed(conn, "GET", f"/api/tables/{tid}/picture.svg?token={q}")
                 if view["options"]:
                     option = view["options"][(self.decided * 7) % len(view["options"])]["key"]
-                    status, text = self.timed(conn, "POST", f"/api/tables/{tid}/decide",
-                                              {"token": token, "option": option, "decision": view["decision"]})
+                    answer = {"token": token, "option": option, "decision": view["decision"]}
+                    status, text = self.timed(conn, "POST", f"/api/tables/{tid}/decide", answer)
                     if status == 200:
                         self.decided += 1
                     elif status != 409:
@@ -163,8 +163,9 @@ def main(argv: list[str] | None = None) -> int:
           f"{sum(p.tables for p in people)} tables, {sum(p.finished for p in people)} finished")
     print(f"decisions: {decisions} ({people_decided} by the scripted people, the rest by bots): "
           f"{decisions / took:.0f} per second")
-    print(f"people's requests: {len(times)}; response time median {percentile(times, 50) * 1000:.0f} ms, "
-          f"95th percentile {percentile(times, 95) * 1000:.0f} ms, worst {max(times, default=0) * 1000:.0f} ms")
+    ms = [t * 1000 for t in times]
+    print(f"people's requests: {len(times)}; response time median {percentile(ms, 50):.0f} ms, "
+          f"95th percentile {percentile(ms, 95):.0f} ms, worst {max(ms, default=0):.0f} ms")
     if errors:
         print(f"{len(errors)} errors, e.g. {errors[0]}")
     return 1 if errors else 0
