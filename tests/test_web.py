@@ -437,3 +437,34 @@ def test_the_example_bot_of_the_docs_plays_a_game_through_the_api(tmp_path):
         assert sorted(p["seat"] for p in results[1]["placings"]) == [1, 2, 3]
     finally:
         stop()
+
+
+def test_a_table_whose_rules_changed_says_so_after_a_restart(tmp_path, monkeypatch):
+    import shutil
+
+    from conftest import ROOT
+
+    shutil.copytree(ROOT / "tests" / "fixtures" / "canaries" / "rulesets", tmp_path / "rulesets")
+    monkeypatch.chdir(tmp_path)
+    db = tmp_path / "tables.db"
+    with TestClient(create_app(db)) as c:
+        table = create(c, "canaries", ["human", "human"], seed=1)
+        v = seen(c, table, 1)
+        assert decide(c, table, 1, v["options"][0]["key"]).status_code == 200
+    game = tmp_path / "rulesets" / "canaries" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("rounds: 3", "rounds: 4"), encoding="utf-8")
+    with TestClient(create_app(db)) as c:
+        v = seen(c, table, 2)
+        assert v["state"] == "stopped" and "rules have changed" in v["problem"] and v["options"] == []
+        assert decide(c, table, 2, 1).status_code == 409
+    shutil.rmtree(tmp_path / "rulesets" / "canaries")
+    with TestClient(create_app(db)) as c:  # the game is gone: the server starts all the same
+        r = c.get(f"/api/tables/{table['id']}", params={"token": token(table, 1)})
+        assert r.status_code == 410 and "cannot be loaded" in r.json()["error"]
+
+
+def test_a_server_on_loopback_answers_only_requests_addressed_to_it(tmp_path):
+    app = create_app(tmp_path / "tables.db", hosts=["127.0.0.1", "localhost"])
+    with TestClient(app, base_url="http://localhost:8000") as c:
+        assert c.get("/api/tables").status_code == 200
+        assert c.get("/api/tables", headers={"host": "racecraft.example.com"}).status_code == 400

@@ -21,6 +21,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from .bots import Bots
 from .games import catalogue
@@ -119,8 +120,11 @@ def static_text(name: str) -> str:
     return resources.files("interpreter.web").joinpath("static", name).read_text(encoding="utf-8")
 
 
-def create_app(db: Path | str, threads: int = 2, processes: int = 1) -> FastAPI:
-    """The web table's app, keeping its tables in the SQLite file `db`."""
+def create_app(db: Path | str, threads: int = 2, processes: int = 1,
+               hosts: list[str] | None = None) -> FastAPI:
+    """The web table's app, keeping its tables in the SQLite file `db`. `hosts`: the names a request
+    may be addressed to (a server on loopback answers no page of another site that a DNS name was
+    pointed at it for); None: any."""
     store = Store(db)
     bots = Bots(threads, processes)
     tables = Tables(store, bots)
@@ -145,6 +149,8 @@ def create_app(db: Path | str, threads: int = 2, processes: int = 1) -> FastAPI:
                   docs_url=None, redoc_url=None)
     app.state.tables = tables
     app.add_middleware(BodyLimit)
+    if hosts is not None:
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts)
 
     def games() -> list:
         with games_lock:

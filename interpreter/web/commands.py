@@ -45,7 +45,8 @@ def cmd_serve(args) -> int:
     except ImportError as e:  # pragma: no cover - a partial install
         raise Usage(f"the web table needs FastAPI and uvicorn ({e.name} is missing): "
                     "pip install fastapi uvicorn") from None
-    app = create_app(db)
+    # on loopback, only requests addressed to this machine by name (not another site's DNS name)
+    app = create_app(db, hosts=["127.0.0.1", "localhost", "::1", "[::1]"] if loopback(args.host) else None)
     where = f"http://{'localhost' if loopback(args.host) else args.host}:{args.port}/"
     print(f"racecraft serve: the lobby is at {where} (tables kept in {db}); Ctrl-C stops", file=sys.stderr)
     if not loopback(args.host):

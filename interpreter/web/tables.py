@@ -506,7 +506,10 @@ class Tables:
         tokens = [secrets.token_urlsafe(24) if k == "human" else None for k in setup.seats]
         hashes = [None if t is None else token_hash(t) for t in tokens]
         table_id = secrets.token_urlsafe(9)
-        table = Table(table_id, setup, loaded, plan, hashes, self.store, self.bots, time.time())
+        try:
+            table = Table(table_id, setup, loaded, plan, hashes, self.store, self.bots, time.time())
+        except RuleError as e:
+            raise Refused(422, f"the game cannot start: {e}") from None
         self.store.add_table(table_id, {**setup.as_dict(), "digest": plan.digest}, hashes)
         with self.lock:
             self.live[table_id] = table
@@ -534,7 +537,10 @@ class Tables:
         with self.lock:
             for row in rows:
                 if row["id"] not in self.live:
-                    self._rebuilt(row)
+                    try:
+                        self._rebuilt(row)
+                    except Refused:  # its game is gone: it says so when asked for
+                        continue
         return len(rows)
 
     def _rebuilt(self, row: dict) -> Table:
@@ -546,7 +552,11 @@ class Tables:
             loaded, plan = self.plans.get(setup)
         except Refused as e:
             raise Refused(410, f"this table's game cannot be loaded any more: {e.message}") from None
-        table = Table(row["id"], setup, loaded, plan, row["tokens"], self.store, self.bots, row["created"])
+        try:
+            table = Table(row["id"], setup, loaded, plan, row["tokens"], self.store, self.bots,
+                          row["created"])
+        except RuleError as e:
+            raise Refused(410, f"this table's game cannot start any more: {e}") from None
         with table.lock:
             if plan.digest != s.get("digest"):
                 table.problem = "the game's rules have changed since this table was created"
