@@ -193,9 +193,9 @@ SAME_DECIDER = ("to_move", "waiting", "prompt", "options", "secret", "can_undo")
 
 
 def comparable(client, table_id: str, token: str) -> dict:
-    """What seat 2 is told, less the table's name and the opaque name of its decision."""
+    """What seat 2 is told, less the table's name, the opaque name of its decision and the time."""
     view = told(client, table_id, token)
-    for key in ("table", "decision"):
+    for key in ("table", "decision", "as_of"):
         view.pop(key)
     view["picture"] = client.get(f"/api/tables/{table_id}/picture.svg", params={"token": token}).text
     view["record"] = client.get(f"/api/tables/{table_id}/record", params={"token": token}).text
