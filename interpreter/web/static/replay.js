@@ -30,7 +30,13 @@
     try {
       step = await api(`${base}${record ? "" : "/replay"}?${query(n)}`);
     } catch (e) {
-      showError(e.message);
+      if (e.status === 403 && !token && !record) {
+        // a table still playing is replayed by its seats only: anybody may once it is over
+        showError("This game is still being played: its replay opens here when it is over.");
+        setTimeout(() => show(n), 3000);
+      } else {
+        showError(e.message);
+      }
       return;
     }
     if (mine !== asked) return;   // a later step was asked meanwhile
