@@ -514,10 +514,6 @@ class Tables:
         with self.lock:
             self.live[table_id] = table
         with table.lock:
-            try:
-                table.replay([])
-            except RuleError as e:
-                table._stop(str(e), True)
             table._arrived()
         return table, tokens
 
