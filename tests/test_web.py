@@ -475,3 +475,23 @@ def test_serve_refuses_a_folder_for_its_database(tmp_path, capsys):
 
     assert main(["serve", "--db", str(tmp_path)]) == 2
     assert "that is a folder" in capsys.readouterr().err
+
+
+def test_finished_tables_are_forgotten_in_memory_and_built_again_when_asked_for(client, monkeypatch):
+    from interpreter.web import tables as web_tables
+
+    monkeypatch.setattr(web_tables, "KEPT_FINISHED", 1)
+    tables = client.app.state.tables
+    first = create(client, "formula5", ["random", "random"], seed=1)
+    end = time.monotonic() + 20
+    while tables.get(first["id"]).state == "playing":
+        assert time.monotonic() < end
+        time.sleep(0.01)
+    second = create(client, "formula5", ["random", "random"], seed=2)
+    while tables.get(second["id"]).state == "playing":
+        assert time.monotonic() < end
+        time.sleep(0.01)
+    create(client, "formula5", ["human", "random"], seed=3)
+    assert first["id"] not in tables.live
+    again = client.get(f"/api/tables/{first['id']}/replay", params={"at": 1000}).json()
+    assert again["result"] is not None and first["id"] in tables.live

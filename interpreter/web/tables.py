@@ -35,6 +35,8 @@ from .store import Store
 
 # The search bot's budget at a web table: a bigger one would hold a worker for minutes a decision
 MAX_SEARCH_BUDGET = 2000
+# Finished tables kept in memory (the oldest are forgotten, and built again from the store if asked for)
+KEPT_FINISHED = 200
 
 
 class Refused(Exception):
@@ -513,9 +515,16 @@ class Tables:
         self.store.add_table(table_id, {**setup.as_dict(), "digest": plan.digest}, hashes)
         with self.lock:
             self.live[table_id] = table
+            self._forget_finished()
         with table.lock:
             table._arrived()
         return table, tokens
+
+    def _forget_finished(self) -> None:
+        """Keep the newest `KEPT_FINISHED` finished tables in memory (under `self.lock`)."""
+        done = [t for t in self.live.values() if t.state != "playing"]
+        for table in done[:max(0, len(done) - KEPT_FINISHED)]:
+            del self.live[table.id]
 
     def get(self, table_id: str) -> Table:
         with self.lock:
