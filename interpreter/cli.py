@@ -1,5 +1,5 @@
 """The `racecraft` command: validate, play, replay, simulate, compare, check, render, championship,
-explain, schemas. Each command lives beside what it runs (`<package>/commands.py`); here are the
+explain, schemas, serve. Each command lives beside what it runs (`<package>/commands.py`); here are the
 parser that gathers them, the output every command prints through, and the net under them all.
 
 Exit codes: 0 success, 1 a problem in the rules or a failed check, 2 a usage error.
@@ -18,11 +18,12 @@ from .lang.errors import RuleError
 from .picture import commands as picture
 from .session.args import Usage, print_report
 from .table import commands as table
+from .web import commands as web
 
 # the commands in the order `racecraft --help` lists them
 ORDER = [(authoring, "validate"), (table, "play"), (table, "replay"), (lab, "simulate"), (lab, "compare"),
          (authoring, "check"), (picture, "render"), (lab, "championship"), (authoring, "explain"),
-         (authoring, "schemas")]
+         (authoring, "schemas"), (web, "serve")]
 
 
 class _Visible:

@@ -1,10 +1,10 @@
 """The words every text drawing of a board says, whatever its kind: whose a piece is, seen from the
 viewing seat, and the game's facts about it (`show:`); a pile's cards as players read them; the
 piles kept at each place of a board. A board kind's own drawing (`boards/<kind>/text.py`) is
-made of these."""
+made of these. A pile's cards in words are `cards.py`'s, which a page uses too."""
 from __future__ import annotations
 
-import re
+from .cards import pile_text  # noqa: F401 - the screens read a pile in words from here too
 
 
 class Extra(str):
@@ -30,47 +30,6 @@ def about(name: str, view: dict) -> str:
     """`red (you): lap 2, out`: the piece, whose it is, and the game's facts about it."""
     shown = facts(name, view)
     return f"{name} ({who(name, view)})" + (f": {', '.join(shown)}" if shown else "")
-
-
-def _natural(text: str):
-    """Sort key: numbers inside labels by value (`2` before `10`)."""
-    return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.split(r"(\d+)", text.lower())]
-
-
-def _grouped(cards: list[str], sort: bool) -> list[str]:
-    """Cards as players read them: runs of equal cards as `label ×n` (three or more alike, or
-    any when the pile is sorted, as a hand: `purple ×3`)."""
-    if sort:
-        counts: dict[str, int] = {}
-        for c in cards:
-            counts[c] = counts.get(c, 0) + 1
-        hidden = [c for c in counts if c.startswith("(")]
-        order = sorted((c for c in counts if c not in hidden), key=_natural) + hidden
-        return [f"{c} ×{counts[c]}" if counts[c] > 1 else c for c in order]
-    out, i = [], 0
-    while i < len(cards):
-        j = i
-        while j < len(cards) and cards[j] == cards[i]:
-            j += 1
-        alike = 2 if cards[i].startswith("(") else 3  # `(face down) ×2`
-        out.extend([f"{cards[i]} ×{j - i}"] if j - i >= alike else cards[i:j])
-        i = j
-    return out
-
-
-def pile_text(info: dict, plan=None, name: str | None = None, how: dict | None = None) -> str:
-    """A pile's contents as the seat may see them: its cards, or how many it holds."""
-    how = how or {}
-    cards = info["cards"]
-    count = info["count"]
-    if how.get("show") == "count" or cards is None:
-        return "empty" if count == 0 else (f"{count} card" if count == 1 else f"{count} cards")
-    if not cards:
-        return "empty"
-    if how.get("show") == "top":
-        top = cards[-1]
-        return top if count == 1 else f"{top} on top ({count} cards)"
-    return ", ".join(_grouped(cards, bool(how.get("sort"))))
 
 
 def place_piles(view: dict, plan, board: str) -> dict[int, list[tuple[str, dict]]]:

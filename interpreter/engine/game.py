@@ -194,11 +194,11 @@ class Game:
     # ---- what a seat sees ------------------------------------------------------------------
 
     def view(self, seat: int | None) -> dict:
-        st = self.sub if self.sub is not None else self.st
-        return reading(st, lambda: self._view(seat))
-
-    def _view(self, seat: int | None) -> dict:
-        return table_view(self.plan, self.sub if self.sub is not None else self.st, seat)
+        """The table as `seat` may see it. While a `simultaneously` block collects commitments,
+        the deciding seat sees its own copy (what it committed so far); every other seat and a
+        spectator see the real table, where no commitment has happened yet."""
+        st = self.sub if self.sub is not None and seat == self.waiting()[0] else self.st
+        return reading(st, lambda: table_view(self.plan, st, seat))
 
     # ---- the end ---------------------------------------------------------------------------
 
