@@ -162,8 +162,10 @@ def test_a_file_that_grows_after_its_size_was_checked_is_read_no_further(tmp_pat
             return data
 
     opened: list[Counted] = []
-    monkeypatch.setattr(yamlsrc.os, "stat", lambda p, *a, **k: Before(real_stat(p, *a, **k)))
-    monkeypatch.setattr(yamlsrc, "open", lambda *a, **k: Counted(open(*a, **k)), raising=False)
+    from interpreter.lang import files  # where every file a person names is read
+
+    monkeypatch.setattr(files.os, "stat", lambda p, *a, **k: Before(real_stat(p, *a, **k)))
+    monkeypatch.setattr(files, "open", lambda *a, **k: Counted(open(*a, **k)), raising=False)
     report = Report()
     assert yamlsrc.read_bytes(grown, report) is None
     monkeypatch.undo()

@@ -135,28 +135,42 @@ def _outputs_checked(args) -> None:
             raise Usage(f"--plot {args.plot}: the folder {folder.parent} does not exist")
 
 
-def _write_outputs(args, rows, series, title, lines, compared=None) -> None:
-    """--export, --csv, --plot and --report of a simulation or a comparison."""
+def _write_outputs(args, rows, series, title, lines, compared=None) -> bool:
+    """--export, --csv, --plot and --report of a simulation or a comparison, each on its own: one that
+    cannot be written (said, naming its file) keeps none of the others from being written. False when
+    one failed."""
+    from ..lang.files import CannotWrite
     from .export import write_csv, write_jsonl
 
+    failed = []
+
+    def output(write, done: str) -> None:
+        try:
+            write()
+        except CannotWrite as e:
+            failed.append(str(e))
+            print(f"racecraft {args.command}: error: {e}", file=sys.stderr)
+        else:
+            print(done, file=sys.stderr)
+
     if args.export:
-        write_jsonl(Path(args.export), rows)
-        print(f"{len(rows)} games written to {args.export}", file=sys.stderr)
+        output(lambda: write_jsonl(Path(args.export), rows), f"{len(rows)} games written to {args.export}")
     if args.csv:
-        write_csv(Path(args.csv), rows)
-        print(f"{len(rows)} games written to {args.csv}", file=sys.stderr)
+        output(lambda: write_csv(Path(args.csv), rows), f"{len(rows)} games written to {args.csv}")
     if args.plot or args.report:
+        from ..lang.files import write_atomic
         from . import charts
 
         formats = ({args.plot_format} if args.plot else set()) | ({"png"} if args.report else set())
         drawn = charts.images(series, sorted(formats), compared)
         if args.plot:
-            paths = charts.write(drawn, Path(args.plot), args.plot_format)
-            print(f"{len(paths)} charts written to {args.plot}", file=sys.stderr)
+            written: list = []
+            output(lambda: written.extend(charts.write(drawn, Path(args.plot), args.plot_format)),
+                   f"{len(drawn)} charts written to {args.plot}")
         if args.report:
             page = charts.report_html(title, lines, series, drawn, compared)
-            Path(args.report).write_text(page, encoding="utf-8")
-            print(f"report written to {args.report}", file=sys.stderr)
+            output(lambda: write_atomic(Path(args.report), page), f"report written to {args.report}")
+    return not failed
 
 
 def _progress_bar(args, total: int, what: str):
@@ -214,8 +228,8 @@ def cmd_simulate(args) -> int:
              + (f", track {stats['track']}" if stats.get("track") else "")
              + "".join(f", variant {v}" for v in stats["variants"])
              + "".join(f", module {m}" for m in stats["modules"])]
-    _write_outputs(args, [(None, r) for r in rows], [(stats["game"], stats, rows)], title, lines)
-    return 0 if stats["failed"] == 0 else 1
+    written = _write_outputs(args, [(None, r) for r in rows], [(stats["game"], stats, rows)], title, lines)
+    return 0 if stats["failed"] == 0 and written else 1
 
 
 def cmd_compare(args) -> int:
@@ -257,8 +271,8 @@ def cmd_compare(args) -> int:
     title = f"{result['game']}: compare"
     lines = [f"base: {result['base']['setup']}", f"variant: {result['variant']['setup']}",
              f"{args.games} games a side, seed {args.seed}"]
-    _write_outputs(args, rows, series, title, lines, result)
-    return 0 if result["base"]["failed"] == 0 and result["variant"]["failed"] == 0 else 1
+    written = _write_outputs(args, rows, series, title, lines, result)
+    return 0 if result["base"]["failed"] == 0 and result["variant"]["failed"] == 0 and written else 1
 
 
 def _backend(args):

@@ -4,7 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..lang.diagnostics import Report, RulesetError
-from ..session.args import MAX_GAMES, Usage, bounded, params, rules_args
+from ..lang.files import write_atomic
+from ..session.args import MAX_GAMES, Usage, bounded, params, rules_args, writable
 
 
 def add_render(sub) -> None:
@@ -32,6 +33,8 @@ def cmd_render(args) -> int:
     from ..session.load import load
 
     path = Path(args.path)
+    if args.out:
+        writable(args.out, "--out", "the picture's file name")
     report = Report()
     try:
         if path.is_file() and render.is_record(path):
@@ -59,6 +62,6 @@ def cmd_render(args) -> int:
     except render.Refused as e:
         raise Usage(str(e)) from None
     out = Path(args.out or f"{pic.name}.svg")
-    out.write_text(pic.svg, encoding="utf-8")
+    write_atomic(out, pic.svg)
     print(f"wrote {out}")
     return 0
