@@ -11,6 +11,7 @@ import signal
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -176,3 +177,173 @@ def test_a_full_disk_for_one_output_still_writes_the_others_and_names_the_failed
 def test_dev_full_is_refused_before_anything_is_played(project, capsys):
     rc, out, err = run(capsys, "simulate", "tiny", "--games", "2", "--export", "/dev/full", "--csv", "c.csv")
     assert rc == 2 and "--export /dev/full: it is a device" in err and out == ""
+
+
+# ---- 2, 3. a game record is a journal: a failed write or a stop keeps every decision taken -------
+
+def _records(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def _wait_for_lines(path: Path, n: int, proc: subprocess.Popen) -> None:
+    """Until the file has `n` lines (the game is waiting for the person's next decision)."""
+    end = time.monotonic() + 30
+    while time.monotonic() < end:
+        if path.exists() and path.read_text(encoding="utf-8").count("\n") >= n:
+            return
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.02)
+    raise AssertionError(f"{path} never had {n} lines")
+
+
+def _started(argv: list, cwd: Path, typed: str) -> subprocess.Popen:
+    proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", *map(str, argv)], cwd=cwd,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.stdin is not None
+    proc.stdin.write(typed)
+    proc.stdin.flush()
+    return proc
+
+
+@pytest.mark.parametrize("sig", [signal.SIGHUP, signal.SIGTERM, signal.SIGKILL])
+def test_a_game_stopped_by_a_signal_keeps_every_decision_and_resumes(project, capsys, sig):
+    log = project / "game.jsonl"
+    # the person takes two decisions, the bot answers each; then the person is asked the third
+    proc = _started(["play", "tiny", "--seats", "human,random", "--log", log], project, "1\n2\n")
+    _wait_for_lines(log, 5, proc)
+    time.sleep(0.1)  # the person's screen is up, reading the next line
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=30)
+    kept = _records(log)
+    assert [r["type"] for r in kept] == ["game"] + ["decision"] * 4
+    assert [r["pick"] for r in kept[1:] if r["seat"] == 0] == [0, 1]
+    if sig != signal.SIGKILL:  # ended as Ctrl-C ends a game: said where to go on from
+        assert proc.returncode == 1 and f"game abandoned (go on with: racecraft play --resume {log})" in err
+    rc, out, err = run(capsys, "play", "--resume", log, "--seats", "random,random")
+    assert rc == 0 and "resumed after 4 decisions" in out, err
+    again = _records(log)
+    assert again[1:5] == kept[1:5] and again[-1]["type"] == "result" and len(again) == 8
+    assert run(capsys, "replay", log)[0] == 0
+
+
+def test_a_resumed_game_appends_to_its_record_and_a_full_disk_leaves_it_whole(project, capsys, monkeypatch):
+    import io
+
+    log = project / "game.jsonl"
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n"))
+    assert run(capsys, "play", "tiny", "--seats", "human,random", "--log", log)[0] == 1
+    before = log.read_bytes()
+    inode = os.stat(log).st_ino
+    # a disk with no room left for the record: the resumed game fails, naming it, and the record is whole
+    for seats in ("human,random", "random,random"):  # appended to; written again (other seats)
+        done = racecraft("play", "--resume", log, "--seats", seats, cwd=project, stdin="2\n" * 6,
+                         file_limit=len(before))
+        assert done.returncode == 1 and f"cannot write {log}: File too large" in done.stderr, done.stderr
+        assert log.read_bytes() == before and leftovers(project) == []
+    # with room, the same seats: appended in place (the same file, its first lines untouched)
+    monkeypatch.setattr("sys.stdin", io.StringIO("2\n" * 6))
+    assert run(capsys, "play", "--resume", log)[0] == 0
+    assert os.stat(log).st_ino == inode and log.read_bytes().startswith(before)
+    assert _records(log)[-1]["type"] == "result"
+
+
+def test_a_record_whose_last_line_was_cut_short_is_read_without_it(project, capsys):
+    log = project / "game.jsonl"
+    assert run(capsys, "play", "tiny", "--seats", "random,random", "--log", log)[0] == 0
+    lines = log.read_text(encoding="utf-8").splitlines(keepends=True)
+    log.write_text("".join(lines[:4]) + lines[4][:30], encoding="utf-8")  # killed while writing line 5
+    rc, out, err = run(capsys, "replay", log)
+    assert rc == 1 and "the record ends before the game does" in out
+    assert "last line was cut short" in err
+    rc, out, err = run(capsys, "play", "--resume", log, "--seats", "random,random")
+    assert rc == 0 and "resumed after 3 decisions" in out
+    assert [r["type"] for r in _records(log)] == ["game"] + ["decision"] * 6 + ["result"]
+
+
+# ---- 12, 14. a record is checked once, the same way, by every command that reads one -------------
+
+def _recorded(project: Path, capsys) -> tuple[Path, list[str]]:
+    log = project / "game.jsonl"
+    assert run(capsys, "play", "tiny", "--seats", "random,random", "--log", log)[0] == 0
+    return log, log.read_text(encoding="utf-8").splitlines()
+
+
+READERS = [["replay", "{}"], ["play", "--resume", "{}"], ["render", "{}"]]
+
+
+def _refused_by_every_reader(capsys, log: Path, *words: str) -> None:
+    for argv in READERS:
+        rc, out, err = run(capsys, *[a.format(log) for a in argv])
+        # nothing played: at most the first line, naming the game
+        assert rc == 1 and out.count("\n") <= 1 and "Result" not in out, (argv, out)
+        for w in words:
+            assert w in err, (argv, err)
+        assert len(err) < 2000 and "internal error" not in err
+
+
+@pytest.mark.parametrize("key, value, words", [
+    ("players", 10**12, ["`players` is not a whole number from 1 to 16", "game.jsonl:1:1"]),
+    ("players", 10**9, ["`players` is not a whole number from 1 to 16"]),
+    ("seed", -1, ["`seed` is not a whole number from 0 to 2**63-1"]),
+    ("variants", ["../../etc"], ["`variants` is not a list of at most 100 names"]),
+    ("seed", "DIGITS", ["its first line holds a number of 5,000 digits (at most 20)"]),
+])
+def test_a_header_no_game_has_is_refused_at_its_line(project, capsys, key, value, words):
+    log, lines = _recorded(project, capsys)
+    head = json.loads(lines[0])
+    head[key] = 0 if value == "DIGITS" else value
+    text = json.dumps(head)
+    if value == "DIGITS":
+        text = text.replace('"seed": 0', '"seed": ' + "7" * 5000)
+    log.write_text("\n".join([text, *lines[1:]]) + "\n", encoding="utf-8")
+    _refused_by_every_reader(capsys, log, *words)
+
+
+def test_a_decision_no_game_has_is_refused_at_its_line(project, capsys):
+    log, lines = _recorded(project, capsys)
+    d = json.loads(lines[2])
+    for pick, words in [("9" * 5000, "a number of 5,000 digits"),
+                        ("true", "its `pick` is not an option's number"),
+                        ("-3", "its `pick` is not an option's number")]:
+        bad = json.dumps({**d, "pick": 0}).replace('"pick": 0', f'"pick": {pick}')
+        log.write_text("\n".join([*lines[:2], bad, *lines[3:]]) + "\n", encoding="utf-8")
+        _refused_by_every_reader(capsys, log, "game.jsonl:3:", words)
+
+
+def test_a_recorded_label_the_game_does_not_offer_is_refused_by_replay_and_resume_alike(project, capsys):
+    log, lines = _recorded(project, capsys)
+    d = json.loads(lines[1])
+    d["label"] = "three" if d["label"] != "three" else "four"
+    log.write_text("\n".join([lines[0], json.dumps(d), *lines[2:]]) + "\n", encoding="utf-8")
+    _refused_by_every_reader(capsys, log, "error[E306]: decision 1: recorded \"three\" but the game offers")
+
+
+# ---- 7, 8. a file given to read: its kind and size first, its content never shown ---------------
+
+SECRET = "root:$6$secret-hash-never-shown:19000:0:99999:7:::"
+
+
+@pytest.mark.parametrize("reader", [["replay"], ["play", "--resume"], ["render"]])
+def test_a_link_to_another_file_shows_nothing_of_it(project, capsys, reader):
+    secret = project / "shadow"
+    secret.write_text(SECRET + "\n", encoding="utf-8")
+    link = project / "record.jsonl"
+    link.symlink_to(secret)
+    rc, out, err = run(capsys, *reader, link)
+    assert rc in (1, 2) and "secret" not in out + err, err
+    huge = project / "huge.jsonl"
+    huge.write_text("x" * 10_000_000, encoding="utf-8")  # a 10 MB line
+    rc, out, err = run(capsys, *reader, huge)
+    assert rc in (1, 2) and len(out + err) < 1000, err[:2000]
+
+
+@pytest.mark.parametrize("reader", [["replay"], ["play", "--resume"], ["render"]])
+def test_a_named_pipe_or_an_endless_device_is_refused_unread(project, reader):
+    os.mkfifo(project / "pipe")
+    (project / "zero").symlink_to("/dev/zero")
+    for name, why in (("pipe", "named pipe"), ("zero", "device")):
+        start = time.monotonic()
+        done = racecraft(*reader, name, cwd=project)
+        assert done.returncode in (1, 2) and why in done.stderr and "Traceback" not in done.stderr
+        assert time.monotonic() - start < 20

@@ -33,6 +33,10 @@ def cmd_render(args) -> int:
     from ..session.load import load
 
     path = Path(args.path)
+    if path.exists() and not (path.is_dir() or path.is_file()):
+        from ..lang.files import not_regular
+
+        raise Usage(f"{args.path}: {not_regular(path.stat().st_mode)}")
     if args.out:
         writable(args.out, "--out", "the picture's file name")
     report = Report()
