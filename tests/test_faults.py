@@ -347,3 +347,10 @@ def test_a_named_pipe_or_an_endless_device_is_refused_unread(project, reader):
         done = racecraft(*reader, name, cwd=project)
         assert done.returncode in (1, 2) and why in done.stderr and "Traceback" not in done.stderr
         assert time.monotonic() - start < 20
+
+
+def test_a_ten_megabyte_line_in_a_record_is_shown_as_a_short_excerpt(project, capsys):
+    log, lines = _recorded(project, capsys)
+    log.write_text("\n".join([lines[0], "{" + "x" * 10_000_000, *lines[1:]]) + "\n", encoding="utf-8")
+    rc, out, err = run(capsys, "replay", log)
+    assert rc == 1 and "game.jsonl:2:2: error[E302]: not a JSON line" in err and len(err) < 1000, err[:3000]

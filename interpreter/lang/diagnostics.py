@@ -71,9 +71,11 @@ SOURCES: dict[str, str] = {}
 
 
 # A file a snippet reads (one no reader kept in SOURCES) is read only if it is a regular file of at
-# most this size; a snippet shows at most SNIPPET characters of its line, around the column.
+# most this size; a line longer than SNIPPET_WHOLE characters is shown as SNIPPET of them, around
+# the column (a 10 MB line is not printed whole).
 SNIPPET_FILE_BYTES = 4_000_000
-SNIPPET = 120
+SNIPPET_WHOLE = 4_000
+SNIPPET = 200
 
 
 def _lines(file: str, sources: dict[str, str] | None) -> list[str] | None:
@@ -102,7 +104,7 @@ def _snippet(loc: Loc | None, sources: dict[str, str] | None,
         return ""
     raw = lines[loc.line - 1].replace("\t", " ")
     col = max(loc.col - 1, 0)
-    if len(raw) > SNIPPET:  # a long line: the part around the column
+    if len(raw) > SNIPPET_WHOLE:  # a very long line: the part around the column
         start = max(0, min(col - SNIPPET // 2, len(raw) - SNIPPET))
         head, tail = ("..." if start else ""), ("..." if start + SNIPPET < len(raw) else "")
         raw, col = head + raw[start:start + SNIPPET] + tail, col - start + len(head)
