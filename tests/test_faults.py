@@ -354,3 +354,36 @@ def test_a_ten_megabyte_line_in_a_record_is_shown_as_a_short_excerpt(project, ca
     log.write_text("\n".join([lines[0], "{" + "x" * 10_000_000, *lines[1:]]) + "\n", encoding="utf-8")
     rc, out, err = run(capsys, "replay", log)
     assert rc == 1 and "game.jsonl:2:2: error[E302]: not a JSON line" in err and len(err) < 1000, err[:3000]
+
+# ---- 9, 14. seasons that include each other: counted as they grow, cycles found by validate -------
+
+def test_seasons_that_double_at_each_include_stop_at_the_games_limit_at_once(project, capsys):
+    seasons = project / "rulesets" / "tiny" / "seasons"
+    for k in range(30):  # season k includes season k+1 twice: 2**30 games
+        body = "races:\n  - {}\n" if k == 29 else f"include: [s{k + 1}, s{k + 1}]\n"
+        (seasons / f"s{k}.yaml").write_text(f"season: {{name: S{k}, description: x}}\n{body}"
+                                            "standings: {by: [score]}\n", encoding="utf-8")
+    start = time.monotonic()
+    rc, out, err = run(capsys, "championship", "tiny", "--season", "s0", "--seats", "random,random")
+    assert rc == 1 and "E172" in err and "more than 100 games" in err and "s22.yaml:2:" in err, err
+    assert time.monotonic() - start < 5
+    # seasons that add no game but read each other over and over: the reads are counted too
+    for k in range(30):
+        body = "races: []\n" if k == 29 else f"include: [e{k + 1}, e{k + 1}]\n"
+        (seasons / f"e{k}.yaml").write_text(f"season: {{name: E{k}, description: x}}\n{body}"
+                                            "standings: {by: [score]}\n", encoding="utf-8")
+    rc, out, err = run(capsys, "championship", "tiny", "--season", "e0", "--seats", "random,random")
+    assert rc == 1 and "reads more than 1000 season files" in err, err
+
+
+def test_validate_finds_seasons_that_include_each_other(project, capsys):
+    seasons = project / "rulesets" / "tiny" / "seasons"
+    tail = "standings: {by: [score]}\n"
+    (seasons / "a.yaml").write_text("season: {name: A, description: x}\ninclude: [b]\n" + tail)
+    (seasons / "b.yaml").write_text("season: {name: B, description: x}\ninclude: [a]\n" + tail)
+    rc, out, err = run(capsys, "validate", "rulesets/tiny")
+    assert rc == 1 and "error[E171]: season `b` includes `a`, which includes it (a → b → a)" in err
+    assert "b.yaml:2:11" in err
+    (seasons / "b.yaml").write_text("season: {name: B, description: x}\nraces: [{}]\n" + tail)
+    rc, out, err = run(capsys, "validate", "rulesets/tiny")
+    assert rc == 0 and "seasons: a (1 game), b (1 game), two (2 games)" in out, err

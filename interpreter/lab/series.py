@@ -22,13 +22,14 @@ from ..lang.diagnostics import Loc, Report, RulesetError
 from ..lang.errors import RuleError
 from ..load.ruleset import NAME_RE, find_ruleset, read_file, shown
 from ..load.structure import check_structure
-from ..load.yamlsrc import FileRefused, read_limited
+from ..load.yamlsrc import FileRefused, loc_of, read_limited
 from ..session.agents import agent_seed
 from ..session.load import Loaded, load_from
 
 SERIES_VERSION = 1
 MAX_SAVE_BYTES = 64_000_000
 MAX_GAMES = 100
+MAX_SEASON_READS = 1000   # season files read to expand one season's includes
 
 
 def game_seed(seed: int, i: int) -> int:
@@ -78,21 +79,52 @@ def read_season(folder: Path, name: str, report: Report, loc: Loc | None = None)
     return model if isinstance(model, SeasonFile) else None
 
 
+class _Expansion:
+    """How far a season's includes have grown: season files read and games gathered, each stopped at
+    its limit as it grows (30 seasons each including the next twice would be 2**30 games)."""
+
+    def __init__(self):
+        self.reads = 0
+        self.stopped = False
+
+
 def season_legs(folder: Path, name: str, seed: int, report: Report,
-                _within: tuple[str, ...] = ()) -> tuple[list[Leg], Standings | None, str]:
-    """The games of a season (draws made from `seed`), its standings and its name."""
-    season = read_season(folder, name, report)
+                _within: tuple[str, ...] = (), _grown: _Expansion | None = None,
+                _at: Loc | None = None) -> tuple[list[Leg], Standings | None, str]:
+    """The games of a season (draws made from `seed`), its standings and its name. Includes are
+    expanded with a count: at most MAX_SEASON_READS season files read and MAX_GAMES games, the
+    first excess reported (E172) and the expansion stopped there."""
+    grown = _grown or _Expansion()
+    grown.reads += 1
+    if grown.reads > MAX_SEASON_READS:
+        report.add("E172", f"season `{_within[0] if _within else name}` reads more than {MAX_SEASON_READS} "
+                   "season files through its includes", _at, "include each season once")
+        grown.stopped = True
+        return [], None, name
+    season = read_season(folder, name, report, _at)
     if season is None:
+        grown.stopped = True
         return [], None, name
     legs: list[Leg] = []
     standings = season.standings
+    path = season_path(folder, name)
     for k, inner in enumerate(season.include):
+        where = loc_of(inner, Loc(str(path)))
         if inner in _within or inner == name:
-            report.add("E171", f"season `{name}` includes `{inner}`, which includes it", None,
+            chain = " → ".join([*_within, name, str(inner)][[*_within, name].index(inner):]) \
+                if inner in (*_within, name) else inner
+            report.add("E171", f"season `{name}` includes `{inner}`, which includes it ({chain})", where,
                        "a season cannot contain itself")
+            grown.stopped = True
             return [], None, name
         more, inner_standings, _ = season_legs(folder, inner, game_seed(seed, 1000 + k), report,
-                                               (*_within, name))
+                                               (*_within, name), grown, where)
+        if grown.stopped:
+            return [], None, name
+        if len(legs) + len(more) > MAX_GAMES:
+            report.add("E172", f"season `{name}` has more than {MAX_GAMES} games (with `{inner}`)", where)
+            grown.stopped = True
+            return [], None, name
         if more and k > 0 and season.between is not None:
             more[0] = _joined(more[0], season.between)
         legs += more
@@ -112,11 +144,14 @@ def season_legs(folder: Path, name: str, seed: int, report: Report,
         leg.modules = [*season.modules, *leg.modules]
         leg.params = {**season.params, **leg.params}
     if not legs and not _within:
-        report.add("E172", f"season `{name}` has no games", None, "give `races:`, `draw:` or `include:`")
+        report.add("E172", f"season `{name}` has no games", Loc(str(path)),
+                   "give `races:`, `draw:` or `include:`")
     if len(legs) > MAX_GAMES:
-        report.add("E172", f"season `{name}` has {len(legs)} games: at most {MAX_GAMES}", None)
+        report.add("E172", f"season `{name}` has {len(legs)} games: at most {MAX_GAMES}", Loc(str(path)))
+        grown.stopped = True
+        return [], None, name
     if standings is None and not _within:
-        report.add("E172", f"season `{name}` says nothing of its standings", None,
+        report.add("E172", f"season `{name}` says nothing of its standings", Loc(str(path)),
                    "standings: {by: [points]} (carried state variables of each seat, highest first)")
     return legs, standings, season.season.name
 
