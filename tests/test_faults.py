@@ -96,7 +96,7 @@ def leftovers(folder: Path) -> list[str]:
 
 # ---- 1. a target that is not a regular file is refused; every write is atomic ---------------------
 
-@pytest.mark.parametrize("option", ["--log", "--export", "--csv", "render"])
+@pytest.mark.parametrize("option", ["--log", "--save", "--export", "--csv", "render"])
 def test_a_named_pipe_or_a_device_is_never_replaced(project, capsys, option):
     fifo = project / "pipe"
     os.mkfifo(fifo)
@@ -321,10 +321,11 @@ def test_a_recorded_label_the_game_does_not_offer_is_refused_by_replay_and_resum
 
 # ---- 7, 8. a file given to read: its kind and size first, its content never shown ---------------
 
+READS = [["replay"], ["play", "--resume"], ["render"], ["championship", "--resume"]]
 SECRET = "root:$6$secret-hash-never-shown:19000:0:99999:7:::"
 
 
-@pytest.mark.parametrize("reader", [["replay"], ["play", "--resume"], ["render"]])
+@pytest.mark.parametrize("reader", READS)
 def test_a_link_to_another_file_shows_nothing_of_it(project, capsys, reader):
     secret = project / "shadow"
     secret.write_text(SECRET + "\n", encoding="utf-8")
@@ -338,7 +339,7 @@ def test_a_link_to_another_file_shows_nothing_of_it(project, capsys, reader):
     assert rc in (1, 2) and len(out + err) < 1000, err[:2000]
 
 
-@pytest.mark.parametrize("reader", [["replay"], ["play", "--resume"], ["render"]])
+@pytest.mark.parametrize("reader", READS)
 def test_a_named_pipe_or_an_endless_device_is_refused_unread(project, reader):
     os.mkfifo(project / "pipe")
     (project / "zero").symlink_to("/dev/zero")
@@ -349,11 +350,73 @@ def test_a_named_pipe_or_an_endless_device_is_refused_unread(project, reader):
         assert time.monotonic() - start < 20
 
 
-def test_a_ten_megabyte_line_in_a_record_is_shown_as_a_short_excerpt(project, capsys):
-    log, lines = _recorded(project, capsys)
-    log.write_text("\n".join([lines[0], "{" + "x" * 10_000_000, *lines[1:]]) + "\n", encoding="utf-8")
-    rc, out, err = run(capsys, "replay", log)
-    assert rc == 1 and "game.jsonl:2:2: error[E302]: not a JSON line" in err and len(err) < 1000, err[:3000]
+# ---- 3, 5, 13. a season's save: journaled, named portably, checked ------------------------------
+
+def _save(path: Path) -> tuple[dict, list[dict]]:
+    first, *rest = path.read_text(encoding="utf-8").splitlines()
+    return json.loads(first), [json.loads(x) for x in rest]
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGHUP])
+def test_a_season_with_a_person_killed_mid_game_resumes_from_its_last_decision(project, sig):
+    save = project / "season.json"
+    proc = _started(["championship", "tiny", "--season", "two", "--seats", "human,random", "--save", save],
+                    project, "2\n1\n")
+    _wait_for_lines(save, 5, proc)  # the series, then the four decisions taken
+    time.sleep(0.1)
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=30)
+    series, journaled = _save(save)
+    if sig == signal.SIGKILL:  # the decisions are journaled lines after the series
+        assert series["played"] == []
+        assert [(p["game"], p["n"]) for p in journaled] == [(0, k) for k in range(4)]
+        picks = [p["pick"] for p in journaled]
+    else:  # stopped as by Ctrl-C: saved whole, the game under way with its decisions
+        assert "season saved to" in out and journaled == []
+        picks = series["played"][0]["picks"]
+    assert picks[0::2] == [1, 0]  # the person's: option two, then option one
+    # resumed: the person is asked only what is left of game 1 (one decision), then game 2 (three)
+    done = racecraft("championship", "--resume", save, cwd=project, stdin="2\n" * 4)
+    assert done.returncode == 0 and "Champion:" in done.stdout, done.stderr
+    assert done.stdout.count("Choose 1-2") == 4
+    series, journaled = _save(save)
+    assert series["played"][0]["picks"][:4] == picks and journaled == []
+
+
+def test_a_season_started_from_a_path_is_saved_by_name_or_relative_path_and_resumes(project, capsys):
+    import shutil
+
+    elsewhere = project / "games" / "mine"
+    shutil.copytree(project / "rulesets" / "tiny", elsewhere)
+    for given, named in (("./rulesets/tiny", "tiny"), (str(elsewhere), "games/mine")):
+        save = project / "s.json"
+        rc, out, err = run(capsys, "championship", given, "--season", "two", "--seats", "random,random",
+                           "--save", save, "--stop-after", "1")
+        assert rc == 0, err
+        series, _ = _save(save)
+        assert series["game"] == named and str(project) not in save.read_text(encoding="utf-8")
+        rc, out, err = run(capsys, "championship", "--resume", save)
+        assert rc == 0 and "Champion:" in out, err
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda s: s["played"][0]["result"].pop("order"), "game 1: its result's `order` is not a list of seats"),
+    (lambda s: s["played"].extend([{"picks": []}, {"picks": []}, {"picks": []}]),
+     "game 2 is unfinished, but a game after it was played"),
+    (lambda s: s.update(seats=["random"] * 10**6), "`seats` are 1 to 16 of human"),
+    (lambda s: s.update(seed="DIGITS"), "not a saved season: a number of 5,000 digits (at most 20)"),
+    (lambda s: s.update(game="/etc"), "`game` is not a game's name or a relative path"),
+])
+def test_a_save_no_season_has_is_refused(project, capsys, change, words):
+    save = project / "s.json"
+    assert run(capsys, "championship", "tiny", "--season", "two", "--seats", "random,random", "--save", save,
+               "--stop-after", "1")[0] == 0
+    series, _ = _save(save)
+    change(series)
+    save.write_text(json.dumps(series).replace('"DIGITS"', "7" * 5000) + "\n", encoding="utf-8")
+    rc, out, err = run(capsys, "championship", "--resume", save)
+    assert rc == 1 and "E173" in err and words in err and len(err) < 1000, err
+
 
 # ---- 9, 14. seasons that include each other: counted as they grow, cycles found by validate -------
 
@@ -387,3 +450,10 @@ def test_validate_finds_seasons_that_include_each_other(project, capsys):
     (seasons / "b.yaml").write_text("season: {name: B, description: x}\nraces: [{}]\n" + tail)
     rc, out, err = run(capsys, "validate", "rulesets/tiny")
     assert rc == 0 and "seasons: a (1 game), b (1 game), two (2 games)" in out, err
+
+
+def test_a_ten_megabyte_line_in_a_record_is_shown_as_a_short_excerpt(project, capsys):
+    log, lines = _recorded(project, capsys)
+    log.write_text("\n".join([lines[0], "{" + "x" * 10_000_000, *lines[1:]]) + "\n", encoding="utf-8")
+    rc, out, err = run(capsys, "replay", log)
+    assert rc == 1 and "game.jsonl:2:2: error[E302]: not a JSON line" in err and len(err) < 1000, err[:3000]

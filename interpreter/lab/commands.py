@@ -89,7 +89,8 @@ def add_compare(sub) -> None:
 def add_championship(sub) -> None:
     ch = sub.add_parser("championship", aliases=["series"],
                         help="play a season: games in a row with standings (seasons/NAME.yaml)")
-    ch.add_argument("ruleset", nargs="?", help="a ruleset: a folder name under rulesets/, or a path")
+    ch.add_argument("ruleset", nargs="?", help="a ruleset: a folder name under rulesets/, or a path (with "
+                    "--resume: only where the save's game is not found by its name or path)")
     ch.add_argument("--season", metavar="NAME", help="the season: rulesets/<game>/seasons/NAME.yaml")
     ch.add_argument("--seats", help="who sits at each seat: human, random, greedy or mcts[:BUDGET[:ROLLOUT]] "
                     "(default human,random)")
@@ -291,10 +292,12 @@ def cmd_championship(args) -> int:
     from .series import Series, play_at_terminal, render_seasons, simulate_seasons
 
     if args.resume:
-        if args.ruleset or args.season or args.seats:
-            raise Usage("--resume FILE carries on a saved season: give no ruleset, --season or --seats")
-        series = Series.resume(Path(args.resume))
-        save: Path | None = Path(args.save or args.resume)
+        if args.season or args.seats:
+            raise Usage("--resume FILE carries on a saved season: give no --season or --seats (a ruleset "
+                        "only where the save's game is not found)")
+        save: Path | None = writable(args.save or args.resume, "--save" if args.save else "--resume",
+                                     "the save's file name")
+        series = Series.resume(Path(args.resume), args.ruleset)
     else:
         if not args.ruleset or not args.season:
             raise Usage("give a ruleset and --season NAME (or --resume FILE)")
@@ -312,9 +315,7 @@ def cmd_championship(args) -> int:
                                      args.variant, args.module, params(args))
             print(json.dumps(stats, indent=2) if args.json else render_seasons(stats))
             return 0 if stats["failed"] == 0 else 1
+        save = writable(args.save, "--save", "the save's file name") if args.save else None
         series = Series.start(args.ruleset, args.season, args.seed, kinds, args.variant, args.module,
                               params(args))
-        save = Path(args.save) if args.save else None
-    if save is not None and (save.is_dir() or not save.parent.is_dir()):
-        raise Usage(f"--save {save}: give a file in a folder that exists")
     return play_at_terminal(series, save, args.stop_after, sys.stdout, budget)
