@@ -211,15 +211,18 @@ def cmd_simulate(args) -> int:
     players = args.players or (len(seats) if seats else None)
     if players is None:
         players = fewest_players(args.ruleset, args.variant, args.module, args.track, params(args))
+    backend = _backend(args)
     progress, bar = _progress_bar(args, args.games, "simulating")
     rows: list = []
     try:
         stats = simulate(args.ruleset, args.games, players, args.seed, args.jobs, args.variant,
                          args.module, progress, seats, args.track, params(args), counts=args.counts,
-                         backend=_backend(args), rows_out=rows)
+                         backend=backend, rows_out=rows)
     finally:
         if bar is not None:
             bar.stop()
+        if backend is not None:
+            backend.close()
     if args.json:
         print(json.dumps(stats, indent=2))
     else:
@@ -255,14 +258,17 @@ def cmd_compare(args) -> int:
     variant = Setup.of(args.ruleset, against or seats, [*args.base_variant, *args.variant],
                        [*args.module, *args.against_module], args.against_track or args.track, changed,
                        args.counts)
+    backend = _backend(args)
     progress, bar = _progress_bar(args, 2 * args.games, "comparing")
     rows: list = []
     try:
         result = compare(base, variant, args.games, args.seed, args.jobs, progress,
-                         backend=_backend(args), variant_seed=args.against_seed, rows_out=rows)
+                         backend=backend, variant_seed=args.against_seed, rows_out=rows)
     finally:
         if bar is not None:
             bar.stop()
+        if backend is not None:
+            backend.close()
     if args.json:
         print(json.dumps(result, indent=2))
     else:
