@@ -457,3 +457,23 @@ def test_a_ten_megabyte_line_in_a_record_is_shown_as_a_short_excerpt(project, ca
     log.write_text("\n".join([lines[0], "{" + "x" * 10_000_000, *lines[1:]]) + "\n", encoding="utf-8")
     rc, out, err = run(capsys, "replay", log)
     assert rc == 1 and "game.jsonl:2:2: error[E302]: not a JSON line" in err and len(err) < 1000, err[:3000]
+
+
+# ---- 14. the search bot's budget: capped, and a bot out of time is said as the bot's --------------
+
+def test_a_search_bot_out_of_time_is_said_as_the_bots_not_as_a_rules(project):
+    from interpreter.agents.kinds import BOTS
+    from interpreter.engine.game import Game
+    from interpreter.lang.errors import RuleError
+    from interpreter.session.budget import budget
+    from interpreter.session.load import load
+    from interpreter.session.playing import play
+
+    plan = load("formula5").plan(2)
+    bots = [BOTS["mcts:1000"]("1/0"), BOTS["random"]("1/1")]
+    with pytest.raises(RuleError) as e:  # 0.02 s of processor time in place of 10 s
+        play(Game(plan, 1), bots, guard=lambda: budget(seconds=0.02))
+    assert str(e.value).startswith("the search bot of seat 1 took more than 10 seconds")
+    assert e.value.loc is None
+    assert "give it a smaller budget, e.g. mcts:100" in str(e.value)
+

@@ -27,6 +27,7 @@ from ..load.ruleset import NAME_RE, find_game, find_ruleset, read_file, shown
 from ..load.structure import check_structure
 from ..load.yamlsrc import loc_of
 from ..session.agents import agent_seed
+from ..session.playing import bot_choice
 from ..session.args import MAX_PLAYERS, MAX_SEED
 from ..session.record import TooLong, json_line
 from ..session.load import Loaded, load_from
@@ -278,8 +279,7 @@ class Series:
                 pick = recorded[k]  # a person's decision, saved
             else:
                 if guard is not None and not getattr(agent, "person", False):
-                    with guard():
-                        pick = agent.choose(game, d)
+                    pick = bot_choice(agent, game, d, guard)
                 else:
                     pick = agent.choose(game, d)
                 if k < len(recorded) and pick != recorded[k]:
