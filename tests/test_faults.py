@@ -491,3 +491,45 @@ def test_an_outline_render_cannot_draw_is_refused_by_validate_and_render_alike(t
         assert rc == 1 and "track.yaml:" in err and "shape" in err and "internal error" not in err, err
         assert len(err) < 2000
     assert not (tmp_path / "t.svg").exists()
+
+
+# ---- 11. the screen caps what it draws -----------------------------------------------------------
+
+BIG = """\
+game: {id: big, name: "Big", players: {min: 2, max: 2}}
+state:
+  grid: {of: game, type: "list[list[int]]"}
+phases:
+  - id: main
+    order: "seats"
+    turn: s
+    steps:
+      - id: go
+        do: |
+          let row = [0 for i in 1..20000]
+          grid = [row for i in 1..20000]
+          choose "pick" by s:
+              option "one":
+                  pass
+              option "two":
+                  pass
+    rounds: 1
+result:
+  rank: "0"
+"""
+
+
+def test_a_table_holding_four_hundred_million_values_is_drawn_at_once(tmp_path, capsys, monkeypatch):
+    import io
+
+    game = tmp_path / "big"
+    game.mkdir()
+    (game / "game.yaml").write_text(BIG, encoding="utf-8")
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n"))
+    start = time.monotonic()
+    rc, out, err = run(capsys, "play", game, "--seats", "human,random")
+    assert rc == 0 and time.monotonic() - start < 10, err
+    line = out.split("Final table:\n")[1].splitlines()[0]
+    assert line.startswith("Big · round 1 · grid 0, 0, 0")
+    assert line.endswith("... (20,000 in all), ... (20,000 in all)")
+    assert len(line) < 400
