@@ -335,9 +335,10 @@ def test_a_record_of_a_game_not_here_asks_for_ruleset(tmp_path, capsys, monkeypa
 
 
 @pytest.mark.parametrize("key, value, code, words", [
-    ("variants", ["../../x"], "E040", "is not a variant name"),
-    ("modules", ["/etc/passwd"], "E040", "is not a module name"),
-    ("track", "../x", "E033", "is not a track name"),
+    # refused where every record is read (session/record.py), before the loader sees them
+    ("variants", ["../../x"], "E303", "`variants` is not a list of at most 100 names"),
+    ("modules", ["/etc/passwd"], "E303", "`modules` is not a list of at most 100 names"),
+    ("track", "../x", "E303", "`track` is not a name"),
     ("variants", "short-race", "E303", "`variants` is not a list"),
     ("players", "2", "E303", "`players` is not a whole number"),
 ])
