@@ -1,0 +1,87 @@
+"""The size of a program (issue #28, points 9, 10, 13): a ruleset under the 2 MB file limit can no
+longer take minutes to read, expand or compile, nor overflow the compiler's stack. Each limit is
+checked once, early, and said at the file, line and column of what passes it; each hostile case is
+built here and refused within a second or two."""
+from __future__ import annotations
+
+import textwrap
+import time
+from pathlib import Path
+
+
+from interpreter.cli import main
+from interpreter.lang.limits import (MAX_ELIF, MAX_LOOP_DEPTH, MAX_RULE_CHARS)
+
+PICK = """\
+choose "pick" by s:
+    option "one":
+        s.score += 1
+    option "two":
+        s.score += 2
+"""
+
+
+def game(body: str = "", functions: str = "", procedures: str = "", triggers: str = "") -> str:
+    """A two-seat game of two rounds whose step runs `body` and then asks each seat to pick."""
+    step = textwrap.indent(body + PICK, " " * 10)
+    return (
+        'game: {id: tiny, name: "Tiny", players: {min: 2, max: 2}}\n'
+        "state:\n  score: {of: seat}\n"
+        + (f"functions:\n{functions}" if functions else "")
+        + (f"procedures:\n{procedures}" if procedures else "")
+        + "phases:\n  - id: main\n    order: \"seats\"\n    turn: s\n    steps:\n"
+        + "      - id: go\n        do: |\n"
+        + step + "    rounds: 2\n"
+        + (f"triggers:\n{triggers}" if triggers else "")
+        + 'result:\n  rank: "seat.score"\n')
+
+
+def refused(capsys, tmp_path: Path, text: str, code: str, words: str, variant: str | None = None):
+    """Validate the game (with the variant, if given): refused within seconds with one `code` error
+    holding `words`, at a line of one of its files; the error line."""
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(text, encoding="utf-8")
+    target = folder
+    if variant is not None:
+        (folder / "variants").mkdir()
+        target = folder / "variants" / "v.yaml"
+        target.write_text("variant: {id: v, name: V, description: x}\npatches:\n" + variant, encoding="utf-8")
+    start = time.monotonic()
+    rc = main(["validate", str(target)])
+    took = time.monotonic() - start
+    out, err = capsys.readouterr()
+    assert rc == 1 and "Traceback" not in err and "internal error" not in err, err[:3000]
+    errors = [line for line in err.splitlines() if "error[" in line]
+    assert len(errors) == 1 and f"error[{code}]" in errors[0] and words in errors[0], err[:3000]
+    assert f"{folder}/" in errors[0] and errors[0].split(": error[")[0].count(":") == 2, errors[0]
+    assert took < 10, took
+    return errors[0]
+
+
+# ---- 10. rules that would take minutes to read: refused before they are read ------------------
+
+def test_a_rule_longer_than_the_limit_is_refused_before_it_is_parsed(capsys, tmp_path):
+    body = "let x = 0\n" + "x = 1\n" * (MAX_RULE_CHARS // 6)
+    refused(capsys, tmp_path, game(body), "E106", f"a rule has at most {MAX_RULE_CHARS:,}")
+
+
+def test_a_list_literal_of_a_hundred_thousand_items_is_refused(capsys, tmp_path):
+    refused(capsys, tmp_path, game("let xs = [" + ", ".join(["1"] * 100_000) + "]\n"), "E106",
+            "characters long: a rule has at most")
+
+
+def test_an_elif_chain_past_the_limit_is_refused_at_its_first_extra_branch(capsys, tmp_path):
+    chain = "let x = s.score\nif x == 0:\n    pass\n" + "".join(f"elif x == {i}:\n    pass\n"
+                                                              for i in range(1, MAX_ELIF + 2))
+    line = refused(capsys, tmp_path, game(chain), "E103",
+                   f"an `if` with more than {MAX_ELIF} `elif` branches")
+    assert f":{12 + 2 * (MAX_ELIF + 1)}:11:" in line  # the first branch past the limit (`if` on line 12)
+
+
+# ---- 13. what overflowed the compiler's stack: a limit checked before compiling ---------------
+
+def test_twenty_five_nested_loops_are_refused_at_the_seventeenth(capsys, tmp_path):
+    loops = "".join("    " * k + f"for i{k} in 1..1:\n" for k in range(25)) + "    " * 25 + "s.score += 0\n"
+    line = refused(capsys, tmp_path, game(loops), "E103", f"loops nested more than {MAX_LOOP_DEPTH} deep")
+    assert f":{11 + MAX_LOOP_DEPTH}:" in line  # the first loop on line 11
