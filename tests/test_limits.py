@@ -10,7 +10,8 @@ from pathlib import Path
 
 
 from interpreter.cli import main
-from interpreter.lang.limits import (MAX_ELIF, MAX_LOOP_DEPTH, MAX_RULE_CHARS)
+from interpreter.lang.limits import (MAX_ELIF, MAX_GAME_RULES,
+                                     MAX_LOOP_DEPTH, MAX_RULE_CHARS)
 
 PICK = """\
 choose "pick" by s:
@@ -77,6 +78,17 @@ def test_an_elif_chain_past_the_limit_is_refused_at_its_first_extra_branch(capsy
     line = refused(capsys, tmp_path, game(chain), "E103",
                    f"an `if` with more than {MAX_ELIF} `elif` branches")
     assert f":{12 + 2 * (MAX_ELIF + 1)}:11:" in line  # the first branch past the limit (`if` on line 12)
+
+
+def test_more_rules_than_a_game_has_are_refused(capsys, tmp_path):
+    triggers = "".join(f"  - {{id: t{i}, on: round_end, do: pass}}\n" for i in range(MAX_GAME_RULES + 10))
+    refused(capsys, tmp_path, game(triggers=triggers), "E106", f"more than {MAX_GAME_RULES:,} rules")
+
+
+def test_rules_together_longer_than_the_limit_are_refused(capsys, tmp_path):
+    body = textwrap.indent("s.score += 0\n" * 1400, "      ")
+    procedures = "".join(f"  q{k}:\n    params: {{s: seat}}\n    do: |\n{body}" for k in range(12))
+    refused(capsys, tmp_path, game(procedures=procedures), "E106", "rules more than 200,000 characters long")
 
 
 # ---- 13. what overflowed the compiler's stack: a limit checked before compiling ---------------
