@@ -91,6 +91,29 @@ def test_rules_together_longer_than_the_limit_are_refused(capsys, tmp_path):
     refused(capsys, tmp_path, game(procedures=procedures), "E106", "rules more than 200,000 characters long")
 
 
+def test_a_module_of_thousands_of_patches_is_refused_before_they_are_read(capsys, tmp_path):
+    patches = "".join(f"  - add: triggers\n    item: {{id: t{i}, on: round_end, do: pass}}\n"
+                      for i in range(1500))
+    refused(capsys, tmp_path, game(), "E026", "`patches` has 1,500 items: at most 1,000", patches)
+
+
+def test_adding_a_thousand_triggers_takes_no_time_per_trigger(tmp_path):
+    """Each added item's id is checked against a set, not the whole list again."""
+    from interpreter.lang.diagnostics import Report
+    from interpreter.load.patches import apply_patches, prepare
+
+    data = {"triggers": []}
+    patches = prepare([{"add": "triggers", "item": {"id": f"t{i}", "on": "x", "do": "pass"}}
+                       for i in range(20_000)], Report())
+    report = Report()
+    start = time.monotonic()
+    out = apply_patches(data, patches, report)
+    assert time.monotonic() - start < 2 and report.ok and len(out["triggers"]) == 20_000
+    again = apply_patches(out, prepare([{"add": "triggers", "item": {"id": "t7", "on": "x"}}], Report()),
+                          report)
+    assert len(again["triggers"]) == 20_000 and "E045" in report.render()
+
+
 # ---- 13. what overflowed the compiler's stack: a limit checked before compiling ---------------
 
 def test_twenty_five_nested_loops_are_refused_at_the_seventeenth(capsys, tmp_path):
