@@ -60,6 +60,32 @@ def refused(capsys, tmp_path: Path, text: str, code: str, words: str, variant: s
     return errors[0]
 
 
+# ---- 9. expansions that double: counted as they grow -------------------------------------------
+
+def test_forty_arounds_that_each_proceed_twice_stop_at_the_limit(capsys, tmp_path):
+    patches = "".join('  - extend: steps.go\n    around: "proceed\\nproceed"\n' for _ in range(40))
+    line = refused(capsys, tmp_path, game(), "E053", "with this extension the rule would have", patches)
+    assert "v.yaml:" in line and "at most 20,000 parts" in line
+
+
+def test_forty_values_of_base_plus_base_stop_at_the_limit(capsys, tmp_path):
+    functions = '  f:\n    params: {x: int}\n    value: "x + 1"\n'
+    patches = "".join('  - extend: functions.f\n    around: "base + base"\n' for _ in range(40))
+    refused(capsys, tmp_path, game("s.score += f(1)\n", functions), "E053",
+            "with this extension the rule would have", patches)
+
+
+def test_arounds_that_nest_the_rule_a_hundred_deep_are_refused(capsys, tmp_path):
+    patches = "".join('  - extend: steps.go\n    around: "if true:\\n    proceed"\n' for _ in range(60))
+    refused(capsys, tmp_path, game(), "E053", "parts nested 10", patches)
+
+
+def test_a_thousand_extensions_are_more_than_a_game_changes(capsys, tmp_path):
+    patches = "".join('  - extend: steps.go\n    around: "s.score += 0\\nproceed"\n' for _ in range(1000))
+    refused(capsys, tmp_path, game(), "E053", "with 1,000 patches (`extend`, named choices and statements): "
+            "at most 500", patches)
+
+
 # ---- 10. rules that would take minutes to read: refused before they are read ------------------
 
 def test_a_rule_longer_than_the_limit_is_refused_before_it_is_parsed(capsys, tmp_path):
