@@ -8,9 +8,10 @@ import textwrap
 import time
 from pathlib import Path
 
+import pytest
 
 from interpreter.cli import main
-from interpreter.lang.limits import (MAX_ELIF, MAX_GAME_RULES,
+from interpreter.lang.limits import (MAX_CALL_DEPTH, MAX_CALL_NESTING, MAX_ELIF, MAX_GAME_RULES,
                                      MAX_LOOP_DEPTH, MAX_RULE_CHARS)
 
 PICK = """\
@@ -146,3 +147,53 @@ def test_twenty_five_nested_loops_are_refused_at_the_seventeenth(capsys, tmp_pat
     loops = "".join("    " * k + f"for i{k} in 1..1:\n" for k in range(25)) + "    " * 25 + "s.score += 0\n"
     line = refused(capsys, tmp_path, game(loops), "E103", f"loops nested more than {MAX_LOOP_DEPTH} deep")
     assert f":{11 + MAX_LOOP_DEPTH}:" in line  # the first loop on line 11
+
+
+@pytest.mark.parametrize("kind", ["procedures", "functions", "emits"])
+def test_a_chain_of_calls_past_the_limit_is_refused_at_the_call_that_passes_it(capsys, tmp_path, kind):
+    n = MAX_CALL_DEPTH + 50
+    if kind == "procedures":
+        chain = "".join(f"  p{i}:\n    params: {{s: seat}}\n    do: \"p{i + 1}(s)\"\n" for i in range(n - 1))
+        text = game("p0(s)\n", procedures=chain + f'  p{n - 1}:\n    params: {{s: seat}}\n    do: "pass"\n')
+    elif kind == "functions":
+        chain = "".join(f"  f{i}:\n    params: {{x: int}}\n    value: \"f{i + 1}(x) + 1\"\n"
+                        for i in range(n - 1))
+        last = f'  f{n - 1}:\n    params: {{x: int}}\n    value: "x"\n'
+        text = game("s.score += f0(1)\n", functions=chain + last)
+    else:
+        chain = "".join(f"  - {{id: t{i}, on: e{i}, do: \"emit e{i + 1}\"}}\n" for i in range(n - 1))
+        text = game("emit e0\n", triggers=chain + f"  - {{id: t{n - 1}, on: e{n - 1}, do: pass}}\n")
+    line = refused(capsys, tmp_path, text, "E148", f"{n} rules inside each other")
+    first = "p" if kind == "procedures" else "f" if kind == "functions" else "t"
+    assert f"`{first}0` → `{first}1`" in line and f"at most {MAX_CALL_DEPTH}" in line
+    # at the call from the 100th rule of the chain to the 101st
+    called = f"{'e' if kind == 'emits' else first}{MAX_CALL_DEPTH}"
+    assert called in (tmp_path / "tiny" / "game.yaml").read_text().splitlines()[int(line.split(":")[1]) - 1]
+
+
+def test_procedures_each_deep_in_loops_are_counted_by_their_blocks_too(capsys, tmp_path):
+    loops = "".join("    " * k + f"for i{k} in 1..1:\n" for k in range(16)) + "    " * 16
+    n = MAX_CALL_NESTING // 17 + 1
+    chain = "".join(f"  p{i}:\n    params: {{s: seat}}\n    do: |\n"
+                    + textwrap.indent(loops + f"p{i + 1}(s)\n", "      ") for i in range(n))
+    text = game("p0(s)\n", procedures=chain + f'  p{n}:\n    params: {{s: seat}}\n    do: "pass"\n')
+    refused(capsys, tmp_path, text, "E148",
+            f"levels inside each other (the rules and the blocks inside them); at most {MAX_CALL_NESTING}")
+
+
+def test_the_largest_programs_under_every_limit_still_compile_and_play(capsys, tmp_path):
+    """Just under the limits the compiler does not overflow: a chain of procedures as deep as the
+    nesting limit allows, each 16 loops deep; 16 loops deep with a `move` inside; 100 `elif`s."""
+    loops = "".join("    " * k + f"for i{k} in 1..1:\n" for k in range(16)) + "    " * 16
+    n = MAX_CALL_NESTING // 17 - 1
+    chain = "".join(f"  p{i}:\n    params: {{s: seat}}\n    do: |\n"
+                    + textwrap.indent(loops + f"p{i + 1}(s)\n", "      ") for i in range(n))
+    elifs = "let x = s.score\nif x == 0:\n    pass\n" + "".join(f"elif x == {i}:\n    pass\n"
+                                                              for i in range(1, MAX_ELIF + 1))
+    text = game("p0(s)\n" + elifs, procedures=chain + f'  p{n}:\n    params: {{s: seat}}\n    do: "pass"\n')
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(text, encoding="utf-8")
+    rc = main(["validate", str(folder)])
+    out, err = capsys.readouterr()
+    assert rc == 0 and "tiny (Tiny): ok" in out, err[:3000]
