@@ -14,8 +14,8 @@ from .base import RandomAgent
 from .greedy import GreedyAgent
 from .mcts import BUDGET, ROLLOUTS, SearchAgent
 
-# games played forward per decision: 1,000 keeps a decision of the largest shipped game (Heat, with
-# greedy rollouts) within the 10 seconds a bot may take at a table (`session/budget.py`)
+# games played forward per decision: 1,000 keeps a decision of the largest shipped game (with greedy
+# rollouts) within the 10 seconds a bot may take at a table (`session/budget.py`)
 MAX_BUDGET = 1_000
 NAMES = ("random", "greedy", "mcts")
 FORMS = "random, greedy or mcts[:BUDGET[:ROLLOUT]]"

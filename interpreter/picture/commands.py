@@ -25,13 +25,9 @@ def add_render(sub) -> None:
 COMMANDS = {"render": add_render}
 
 
-def cmd_render(args) -> int:
-    """Draw a board (a track file, a game, a ruleset), or a game's table from a record or a
-    scenario (`--at N`), as SVG."""
-    from ..load.structure import check_structure
-    from . import render
-    from ..session.load import load
-
+def _checked(args) -> Path:
+    """The file to draw, and the picture's file, refused before anything is drawn: a named pipe or a
+    device to draw, a picture's file that could not be written."""
     path = Path(args.path)
     if path.exists() and not (path.is_dir() or path.is_file()):
         from ..lang.files import not_regular
@@ -39,6 +35,17 @@ def cmd_render(args) -> int:
         raise Usage(f"{args.path}: {not_regular(path.stat().st_mode)}")
     if args.out:
         writable(args.out, "--out", "the picture's file name")
+    return path
+
+
+def cmd_render(args) -> int:
+    """Draw a board (a track file, a game, a ruleset), or a game's table from a record or a
+    scenario (`--at N`), as SVG."""
+    from ..load.structure import check_structure
+    from . import render
+    from ..session.load import load
+
+    path = _checked(args)
     report = Report()
     try:
         if path.is_file() and render.is_record(path):
