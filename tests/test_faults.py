@@ -546,3 +546,23 @@ def test_a_table_holding_four_hundred_million_values_is_drawn_at_once(tmp_path, 
     assert line.startswith("Big · round 1 · grid 0, 0, 0")
     assert line.endswith("... (20,000 in all), ... (20,000 in all)")
     assert len(line) < 400
+
+
+def test_a_diagnostic_never_reads_a_named_pipe_to_show_its_line(tmp_path):
+    """The error display quotes a file's line: it reads it only as any file is read (its kind and
+    size first), so a diagnostic placed in a named pipe or /dev/zero prints at once, without a line."""
+    from interpreter.lang.diagnostics import SOURCES, Loc, Report
+
+    os.mkfifo(tmp_path / "pipe")
+    report = Report()
+    for name in (str(tmp_path / "pipe"), "/dev/zero"):
+        SOURCES.pop(name, None)
+        report.add("E001", "refused", Loc(name, 1, 1))
+    old = signal.signal(signal.SIGALRM, _hung)
+    try:
+        signal.alarm(10)
+        text = report.render()
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert text.count("error[E001]: refused") == 2 and " | " not in text

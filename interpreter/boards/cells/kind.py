@@ -29,9 +29,9 @@ _ID = r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$"
 Tag = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
 
 
-# a coordinate of a cell's outline: a decimal number of at most 7 digits before the point and 6 after
+# a coordinate of a cell's outline: a decimal number of at most 7 digits before the point and 12 after
 # (`1.2.3` or a 400-digit number is refused by `validate`, not found by `render`)
-_NUMBER = r"-?(?:[0-9]{1,7}(?:\.[0-9]{0,6})?|\.[0-9]{1,6})"
+_NUMBER = r"-?(?:[0-9]{1,7}(?:\.[0-9]{0,12})?|\.[0-9]{1,12})"
 _POINT = f"{_NUMBER},{_NUMBER}"
 
 
