@@ -15,6 +15,7 @@ from .authoring import commands as authoring
 from .lab import commands as lab
 from .lang.diagnostics import RulesetError, visible
 from .lang.errors import RuleError
+from .lang.files import CannotWrite
 from .picture import commands as picture
 from .session.args import Usage, print_report
 from .table import commands as table
@@ -85,6 +86,9 @@ def _main(argv: list[str] | None) -> int:
         return 2
     except RuleError as e:  # a rule failed outside a game's own loop (a view, a label, a result)
         print(f"rule error: {e}", file=sys.stderr)
+        return 1
+    except CannotWrite as e:  # the message names the file
+        print(f"racecraft {args.command}: error: {e}", file=sys.stderr)
         return 1
     except BrokenPipeError:  # output piped into `head`
         return 0

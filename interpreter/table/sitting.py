@@ -23,6 +23,7 @@ class Sitting:
         self.teller = Teller(game)
         self.humans = [s for s, k in enumerate(kinds) if k == "human"]
         self.decisions: list[dict] = []    # every decision so far: the game record's lines
+        self.log = None                    # the record written as the game goes (`RecordFile`), if any
 
     def tell(self) -> None:
         """Hand on what happened since the last time (the narrated log): the front end's to show."""
@@ -35,9 +36,11 @@ class Sitting:
     def record(self, d, pick: int) -> str:
         """Note the decision taken; its option's label."""
         label = d.labels()[pick]
-        self.decisions.append({"type": "decision", "n": len(self.decisions) + 1, "seat": d.seat,
-                               "rule": d.rule, "loc": str(d.loc) if d.loc else None, "pick": pick,
-                               "label": label})
+        entry = {"type": "decision", "n": len(self.decisions) + 1, "seat": d.seat, "rule": d.rule,
+                 "loc": str(d.loc) if d.loc else None, "pick": pick, "label": label}
+        self.decisions.append(entry)
+        if self.log is not None:
+            self.log.decision(entry)
         return label
 
     def undo(self, seat: int, guard) -> None:
@@ -45,6 +48,8 @@ class Sitting:
         last = max(i for i, d in enumerate(self.decisions) if d["seat"] == seat)
         self.rebuild([d["pick"] for d in self.decisions[:last]], guard)
         del self.decisions[last:]
+        if self.log is not None:
+            self.log.rewrite(self.decisions)
 
     def rebuild(self, picks: list[int], guard) -> None:
         """The game played again from its seed with these decisions, in place of the one here."""
@@ -54,6 +59,21 @@ class Sitting:
                 again.choose(pick)
         self.game.__dict__.update(again.__dict__)
         self.teller.skip()
+
+    def resume(self, recorded: list[dict], path, guard) -> None:
+        """The game of a record: its decisions taken again from the seed, each checked as `replay`
+        checks it (the option exists and is the one recorded); `RulesetError` where one is not."""
+        from ..lang.diagnostics import Report
+        from .replay import checked_pick
+
+        report = Report()
+        with guard():
+            again = Game(self.game.plan, self.game.seed, trace=True)
+            for n, d in enumerate(recorded, 1):
+                again.choose(checked_pick(again, d, n, path, report))
+        self.game.__dict__.update(again.__dict__)
+        self.teller.skip()
+        self.decisions = [dict(d) for d in recorded]
 
     def run(self, agents, guard) -> dict:
         """Play to the end; undo is answered by playing the game again up to the seat's decision."""
