@@ -1,5 +1,5 @@
 """The `racecraft` command: validate, play, replay, simulate, compare, check, render, championship,
-explain, schemas. Each command lives beside what it runs (`<package>/commands.py`); here are the
+explain, schemas, serve. Each command lives beside what it runs (`<package>/commands.py`); here are the
 parser that gathers them, the output every command prints through, and the net under them all.
 
 Exit codes: 0 success, 1 a problem in the rules or a failed check, 2 a usage error.
@@ -15,14 +15,16 @@ from .authoring import commands as authoring
 from .lab import commands as lab
 from .lang.diagnostics import RulesetError, visible
 from .lang.errors import RuleError
+from .lang.files import CannotWrite
 from .picture import commands as picture
 from .session.args import Usage, print_report
 from .table import commands as table
+from .web import commands as web
 
 # the commands in the order `racecraft --help` lists them
 ORDER = [(authoring, "validate"), (table, "play"), (table, "replay"), (lab, "simulate"), (lab, "compare"),
          (authoring, "check"), (picture, "render"), (lab, "championship"), (authoring, "explain"),
-         (authoring, "schemas")]
+         (authoring, "schemas"), (web, "serve")]
 
 
 class _Visible:
@@ -84,6 +86,9 @@ def _main(argv: list[str] | None) -> int:
         return 2
     except RuleError as e:  # a rule failed outside a game's own loop (a view, a label, a result)
         print(f"rule error: {e}", file=sys.stderr)
+        return 1
+    except CannotWrite as e:  # the message names the file
+        print(f"racecraft {args.command}: error: {e}", file=sys.stderr)
         return 1
     except BrokenPipeError:  # output piped into `head`
         return 0

@@ -4,3 +4,34 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+
+def serve_in_thread(db):
+    """The web table on a free port of 127.0.0.1, in a thread of this process: (its address, a
+    function that stops it)."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    from interpreter.web.app import create_app
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    config = uvicorn.Config(create_app(db), host="127.0.0.1", port=port, log_level="warning",
+                            timeout_graceful_shutdown=1)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    end = time.monotonic() + 15
+    while not server.started:
+        assert time.monotonic() < end, "the web table did not start"
+        time.sleep(0.02)
+
+    def stop():
+        server.should_exit = True
+        thread.join(5)
+
+    return f"http://127.0.0.1:{port}", stop

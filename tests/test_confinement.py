@@ -162,8 +162,10 @@ def test_a_file_that_grows_after_its_size_was_checked_is_read_no_further(tmp_pat
             return data
 
     opened: list[Counted] = []
-    monkeypatch.setattr(yamlsrc.os, "stat", lambda p, *a, **k: Before(real_stat(p, *a, **k)))
-    monkeypatch.setattr(yamlsrc, "open", lambda *a, **k: Counted(open(*a, **k)), raising=False)
+    from interpreter.lang import files  # where every file a person names is read
+
+    monkeypatch.setattr(files.os, "stat", lambda p, *a, **k: Before(real_stat(p, *a, **k)))
+    monkeypatch.setattr(files, "open", lambda *a, **k: Counted(open(*a, **k)), raising=False)
     report = Report()
     assert yamlsrc.read_bytes(grown, report) is None
     monkeypatch.undo()
@@ -333,9 +335,10 @@ def test_a_record_of_a_game_not_here_asks_for_ruleset(tmp_path, capsys, monkeypa
 
 
 @pytest.mark.parametrize("key, value, code, words", [
-    ("variants", ["../../x"], "E040", "is not a variant name"),
-    ("modules", ["/etc/passwd"], "E040", "is not a module name"),
-    ("track", "../x", "E033", "is not a track name"),
+    # refused where every record is read (session/record.py), before the loader sees them
+    ("variants", ["../../x"], "E303", "`variants` is not a list of at most 100 names"),
+    ("modules", ["/etc/passwd"], "E303", "`modules` is not a list of at most 100 names"),
+    ("track", "../x", "E303", "`track` is not a name"),
     ("variants", "short-race", "E303", "`variants` is not a list"),
     ("players", "2", "E303", "`players` is not a whole number"),
 ])

@@ -40,6 +40,22 @@ def test_simultaneous_choices_are_hidden_until_all_have_committed():
     assert game.view(0)["seats"][0]["bid"] == 3
 
 
+def test_a_seat_that_is_not_committing_sees_the_real_table():
+    """While seat 1 commits in secret (Heat: it shifts gear, paying heat, then picks cards), what
+    it did so far is on its own copy: seat 2 and a spectator see the table as it was; seat 1 sees
+    its copy."""
+    game = Game(load("heat").plan(2), 1)
+    before = game.view(1)
+    shift = game.decision().labels().index("shift to gear 3 for 1 heat")
+    game.choose(shift)
+    assert game.decision().seat == 0 and game.decision().simultaneous
+    assert "gear 3" in game.view(0)["pieces"]["black"]["facts"]
+    for seat in (1, None):
+        seen = game.view(seat)
+        assert seen["pieces"]["black"] == before["pieces"]["black"]
+        assert seen["piles"]["engine(seat 1)"] == before["piles"]["engine(seat 1)"]
+
+
 def test_a_full_simultaneous_game_ends_with_the_right_ranking():
     game = sealed(2)
     while not game.over:

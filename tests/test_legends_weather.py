@@ -1,19 +1,26 @@
 """Heat's Legends and Weather modules as a whole: races that end with them, alone or together and
 with the Garage, at every player count the rulebook allows, on every track; legends ranked among
-the seats; the tokens laid at setup. Each rule is pinned by a scenario (rulesets/heat/scenarios/
-legends-*.yaml, weather-*.yaml, run by tests/test_scenarios.py)."""
+the seats; the tokens laid at setup, and after the draft in a championship. Each rule is pinned by
+a scenario (rulesets/heat/scenarios/legends-*.yaml, weather-*.yaml, run by tests/test_scenarios.py)."""
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
 import pytest
 
 from interpreter.agents.base import RandomAgent
 from interpreter.agents.greedy import GreedyAgent
+from interpreter.compile import make_compiler
+from interpreter.compile.flow import Hooks
 from interpreter.engine.game import Game
+from interpreter.lang.diagnostics import Report
+from interpreter.lang.parser import parse_block
+from interpreter.load.ruleset import load_ruleset
 from interpreter.session.load import load
 from interpreter.session.playing import play
 
+ROOT = Path(__file__).resolve().parents[1]
 TRACKS = ["usa", "great-britain", "italy", "france"]
 
 
@@ -102,8 +109,6 @@ def test_the_screen_shows_each_corners_token_and_the_limit_in_force():
 
 def test_view_lines_must_tell_of_a_kind_of_line_a_board_has(tmp_path):
     from interpreter.compile import compile_ruleset
-    from interpreter.load.ruleset import load_ruleset
-    from interpreter.lang.diagnostics import Report
 
     folder = tmp_path / "rulesets" / "lined"
     folder.mkdir(parents=True)
@@ -150,3 +155,46 @@ def test_a_race_a_legend_wins_says_no_seat_won(capsys):
     result = capsys.readouterr().out.split("\nResult:\n")[1]
     assert "  1. green (driven by the game): 1" in result and "winner" not in result
     assert "  no seat won: green, driven by the game, came first" in result
+
+
+def _starting_cards(variants, modules, token, seed=3):
+    """Each seat's stress cards (deck, hand, discard) and heat cards (engine; deck and hand; discard)
+    when the first round begins, with `token` the only weather token in the stack; and whether the
+    weather was turned up before the first decision of setup."""
+    report = Report()
+    rs = load_ruleset(ROOT / "rulesets" / "heat", variants, modules, report)
+    hooks = Hooks(before_setup=parse_block(f'set_pile(weather_box, ["{token}"])', report))
+    comp = make_compiler(rs, 2, report, hooks=hooks)
+    assert comp is not None, report.render()
+    game = Game(comp.plan, seed)
+    p = game.plan
+    laid_before = len(game.st.piles[p.pile_base["weather"]]) == 1
+    while game.decision().rule != "procedures.shift_gear":   # the draft, if any: the first upgrade
+        game.choose(0)
+    assert game.st.piles[p.pile_base["weather"]], "the weather is laid when the race begins"
+
+    def count(pile, seat, card_type):
+        cards = game.st.piles[p.pile_base[pile] + seat]
+        return sum(1 for c in cards if p.card_types[p.card_type[c]] == card_type)
+    cards = [(count("deck", s, "stress") + count("hand", s, "stress") + count("discard", s, "stress"),
+              count("engine", s, "heat"), count("deck", s, "heat") + count("hand", s, "heat"),
+              count("discard", s, "heat")) for s in range(2)]
+    return cards, laid_before
+
+
+@pytest.mark.parametrize("token", ["weather_cloud", "weather_fog", "weather_storm", "weather_snow",
+                                   "weather_rain", "weather_sun"])
+def test_a_championship_turns_the_weather_up_after_the_draft_with_the_same_effect(token):
+    """The Weather module lays its token before the draft (W-1); a championship race after it (C-11).
+    Either way each seat starts with the stress and heat cards the token says (USA: 3 and 6)."""
+    alone, laid_before = _starting_cards([], ["weather", "garage"], token)
+    assert laid_before
+    championship, laid_before = _starting_cards(["event-7"], [], token)
+    assert not laid_before
+    assert championship == alone
+    stress, engine, in_deck, discarded = alone[0]
+    assert (stress, engine + in_deck + discarded) == {
+        "weather_cloud": (2, 6), "weather_storm": (4, 6), "weather_fog": (3, 7), "weather_snow": (3, 5),
+        "weather_rain": (3, 6), "weather_sun": (3, 6)}[token]
+    assert in_deck == (3 if token == "weather_rain" else 0)
+    assert discarded == (3 if token == "weather_sun" else 0)

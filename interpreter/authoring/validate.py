@@ -197,6 +197,22 @@ def _season(path: Path, v) -> None:
     v.summary.append(f"{path}: season \"{series.name}\": {len(series.legs)} games, each compiles")
 
 
+def _seasons(folder: Path, v) -> None:
+    """The game's seasons, each expanded (its includes and draws, seed 1): a season that includes
+    itself, has no games or too many is found here; `validate SEASON_FILE` compiles its games."""
+    from ..lab.series import season_legs, seasons_of
+
+    names = seasons_of(folder)
+    counts = []
+    for name in names:
+        mark = v.report.errors
+        legs, _standings, _ = season_legs(folder, name, 1, v.report)
+        if v.report.errors == mark:
+            counts.append(f"{name} ({len(legs)} game{'s' if len(legs) != 1 else ''})")
+    if counts:
+        v.summary.append(f"  seasons: {', '.join(counts)} (validate a season's file to compile its games)")
+
+
 def _compiled(rs, r: Report, counts) -> dict:
     """The plans of a merged ruleset at these player counts; {} after a problem (reported once)."""
     plans: dict = {}
@@ -247,6 +263,8 @@ def _ruleset(folder: Path, v: Validation, only: dict | None = None, track: str |
             f"  playouts: {_games(ended, plans)}, {_rounds(rounds)}")
     # each variant and module, played as fully
     combos = [(vs, ms) for vs, ms in combos if _variant(folder, v, vs, ms, track, full=True)]
+    if only is None:
+        _seasons(folder, v)
     # every other track the game ships: the game and each variant and module, played once
     if track is not None:
         return

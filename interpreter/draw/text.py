@@ -1,11 +1,11 @@
 """The words every text drawing of a board says, whatever its kind: whose a piece is, seen from the
-viewing seat, and the game's facts about it (`show:`); a pile's cards as players read them; the
-piles kept at each place of a board; the seats and the piles as a game's `view:` names them. A
-board kind's own drawing (`boards/<kind>/text.py`) is made of these, and the screen and the
-picture's key say the rest with them."""
+viewing seat, and the game's facts about it (`show:`); the piles kept at each place of a board; the
+seats and the piles as a game's `view:` names them. A board kind's own drawing
+(`boards/<kind>/text.py`) is made of these, and the screen and the picture's key say the rest with
+them. A pile's cards in words are `cards.py`'s, which a page uses too."""
 from __future__ import annotations
 
-from ..lang.show import natural
+from .cards import pile_text
 
 
 class Extra(str):
@@ -31,42 +31,6 @@ def about(name: str, view: dict) -> str:
     """`red (you): lap 2, out`: the piece, whose it is, and the game's facts about it."""
     shown = facts(name, view)
     return f"{name} ({who(name, view)})" + (f": {', '.join(shown)}" if shown else "")
-
-
-def _grouped(cards: list[str], sort: bool) -> list[str]:
-    """Cards as players read them: runs of equal cards as `label ×n` (three or more alike, or
-    any when the pile is sorted, as a hand: `purple ×3`)."""
-    if sort:
-        counts: dict[str, int] = {}
-        for c in cards:
-            counts[c] = counts.get(c, 0) + 1
-        hidden = [c for c in counts if c.startswith("(")]
-        order = sorted((c for c in counts if c not in hidden), key=natural) + hidden
-        return [f"{c} ×{counts[c]}" if counts[c] > 1 else c for c in order]
-    out, i = [], 0
-    while i < len(cards):
-        j = i
-        while j < len(cards) and cards[j] == cards[i]:
-            j += 1
-        alike = 2 if cards[i].startswith("(") else 3  # `(face down) ×2`
-        out.extend([f"{cards[i]} ×{j - i}"] if j - i >= alike else cards[i:j])
-        i = j
-    return out
-
-
-def pile_text(info: dict, plan=None, name: str | None = None, how: dict | None = None) -> str:
-    """A pile's contents as the seat may see them: its cards, or how many it holds."""
-    how = how or {}
-    cards = info["cards"]
-    count = info["count"]
-    if how.get("show") == "count" or cards is None:
-        return "empty" if count == 0 else (f"{count} card" if count == 1 else f"{count} cards")
-    if not cards:
-        return "empty"
-    if how.get("show") == "top":
-        top = cards[-1]
-        return top if count == 1 else f"{top} on top ({count} cards)"
-    return ", ".join(_grouped(cards, bool(how.get("sort"))))
 
 
 def place_piles(view: dict, plan, board: str) -> dict[int, list[tuple[str, dict]]]:

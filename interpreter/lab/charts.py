@@ -14,6 +14,7 @@ import io
 from pathlib import Path
 from typing import Any
 
+from ..lang.files import CannotWrite, write_atomic
 from .metrics import OUTCOME_WORDS, varies
 
 INSTALL = "charts need matplotlib: pip install 'racecraft[plots]' (or pip install matplotlib)"
@@ -72,11 +73,14 @@ def images(series, formats, compare: dict | None = None) -> list[tuple[str, dict
 
 def write(drawn: list[tuple[str, dict[str, bytes]]], folder: Path, fmt: str = "png") -> list[Path]:
     """The charts as files of the folder (made if need be), one per chart."""
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise CannotWrite(f"cannot write {folder}: {e.strerror or e}") from None
     paths = []
     for stem, data in drawn:
         path = folder / f"{_safe(stem)}.{fmt}"
-        path.write_bytes(data[fmt])
+        write_atomic(path, data[fmt])
         paths.append(path)
     return paths
 

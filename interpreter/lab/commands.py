@@ -94,7 +94,8 @@ def add_championship(sub) -> None:
 
 
 def _championship(ch) -> None:
-    ch.add_argument("ruleset", nargs="?", help="a ruleset: a folder name under rulesets/, or a path")
+    ch.add_argument("ruleset", nargs="?", help="a ruleset: a folder name under rulesets/, or a path (with "
+                    "--resume: only where the save's game is not found by its name or path)")
     ch.add_argument("--season", metavar="NAME", help="the season: rulesets/<game>/seasons/NAME.yaml")
     ch.add_argument("--seats", help="who sits at each seat: human, random, greedy or mcts[:BUDGET[:ROLLOUT]] "
                     "(default human,random)")
@@ -140,28 +141,42 @@ def _outputs_checked(args) -> None:
             raise Usage(f"--plot {args.plot}: the folder {folder.parent} does not exist")
 
 
-def _write_outputs(args, rows, series, title, lines, compared=None) -> None:
-    """--export, --csv, --plot and --report of a simulation or a comparison."""
+def _write_outputs(args, rows, series, title, lines, compared=None) -> bool:
+    """--export, --csv, --plot and --report of a simulation or a comparison, each on its own: one that
+    cannot be written (said, naming its file) keeps none of the others from being written. False when
+    one failed."""
+    from ..lang.files import CannotWrite
     from .export import write_csv, write_jsonl
 
+    failed = []
+
+    def output(write, done: str) -> None:
+        try:
+            write()
+        except CannotWrite as e:
+            failed.append(str(e))
+            print(f"racecraft {args.command}: error: {e}", file=sys.stderr)
+        else:
+            print(done, file=sys.stderr)
+
     if args.export:
-        write_jsonl(Path(args.export), rows)
-        print(f"{len(rows)} games written to {args.export}", file=sys.stderr)
+        output(lambda: write_jsonl(Path(args.export), rows), f"{len(rows)} games written to {args.export}")
     if args.csv:
-        write_csv(Path(args.csv), rows)
-        print(f"{len(rows)} games written to {args.csv}", file=sys.stderr)
+        output(lambda: write_csv(Path(args.csv), rows), f"{len(rows)} games written to {args.csv}")
     if args.plot or args.report:
+        from ..lang.files import write_atomic
         from . import charts
 
         formats = ({args.plot_format} if args.plot else set()) | ({"png"} if args.report else set())
         drawn = charts.images(series, sorted(formats), compared)
         if args.plot:
-            paths = charts.write(drawn, Path(args.plot), args.plot_format)
-            print(f"{len(paths)} charts written to {args.plot}", file=sys.stderr)
+            written: list = []
+            output(lambda: written.extend(charts.write(drawn, Path(args.plot), args.plot_format)),
+                   f"{len(drawn)} charts written to {args.plot}")
         if args.report:
             page = charts.report_html(title, lines, series, drawn, compared)
-            Path(args.report).write_text(page, encoding="utf-8")
-            print(f"report written to {args.report}", file=sys.stderr)
+            output(lambda: write_atomic(Path(args.report), page), f"report written to {args.report}")
+    return not failed
 
 
 def _progress_bar(args, total: int, what: str):
@@ -216,15 +231,18 @@ def cmd_simulate(args) -> int:
     players = args.players or (len(seats) if seats else None)
     if players is None:
         players = fewest_players(args.ruleset, args.variant, args.module, args.track, params(args))
+    backend = _backend(args)
     progress, bar = _progress_bar(args, args.games, "simulating")
     rows: list = []
     try:
         stats = simulate(args.ruleset, args.games, players, args.seed, args.jobs, args.variant,
                          args.module, progress, seats, args.track, params(args), counts=args.counts,
-                         backend=_backend(args), rows_out=rows)
+                         backend=backend, rows_out=rows)
     finally:
         if bar is not None:
             bar.stop()
+        if backend is not None:
+            backend.close()
     if args.json:
         print(json.dumps(stats, indent=2))
     else:
@@ -234,8 +252,8 @@ def cmd_simulate(args) -> int:
              + (f", track {stats['track']}" if stats.get("track") else "")
              + "".join(f", variant {v}" for v in stats["variants"])
              + "".join(f", module {m}" for m in stats["modules"])]
-    _write_outputs(args, [(None, r) for r in rows], [(stats["game"], stats, rows)], title, lines)
-    return 0 if stats["failed"] == 0 else 1
+    written = _write_outputs(args, [(None, r) for r in rows], [(stats["game"], stats, rows)], title, lines)
+    return 0 if stats["failed"] == 0 and written else 1
 
 
 def cmd_compare(args) -> int:
@@ -260,14 +278,17 @@ def cmd_compare(args) -> int:
     variant = Setup.of(args.ruleset, against or seats, [*args.base_variant, *args.variant],
                        [*args.module, *args.against_module], args.against_track or args.track, changed,
                        args.counts)
+    backend = _backend(args)
     progress, bar = _progress_bar(args, 2 * args.games, "comparing")
     rows: list = []
     try:
         result = compare(base, variant, args.games, args.seed, args.jobs, progress,
-                         backend=_backend(args), variant_seed=args.against_seed, rows_out=rows)
+                         backend=backend, variant_seed=args.against_seed, rows_out=rows)
     finally:
         if bar is not None:
             bar.stop()
+        if backend is not None:
+            backend.close()
     if args.json:
         print(json.dumps(result, indent=2))
     else:
@@ -277,8 +298,8 @@ def cmd_compare(args) -> int:
     title = f"{result['game']}: compare"
     lines = [f"base: {result['base']['setup']}", f"variant: {result['variant']['setup']}",
              f"{args.games} games a side, seed {args.seed}"]
-    _write_outputs(args, rows, series, title, lines, result)
-    return 0 if result["base"]["failed"] == 0 and result["variant"]["failed"] == 0 else 1
+    written = _write_outputs(args, rows, series, title, lines, result)
+    return 0 if result["base"]["failed"] == 0 and result["variant"]["failed"] == 0 and written else 1
 
 
 def _backend(args):
@@ -297,10 +318,12 @@ def cmd_championship(args) -> int:
     from .series import Series, play_at_terminal, render_seasons, simulate_seasons
 
     if args.resume:
-        if args.ruleset or args.season or args.seats:
-            raise Usage("--resume FILE carries on a saved season: give no ruleset, --season or --seats")
-        series = Series.resume(Path(args.resume))
-        save: Path | None = Path(args.save or args.resume)
+        if args.season or args.seats:
+            raise Usage("--resume FILE carries on a saved season: give no --season or --seats (a ruleset "
+                        "only where the save's game is not found)")
+        save: Path | None = writable(args.save or args.resume, "--save" if args.save else "--resume",
+                                     "the save's file name")
+        series = Series.resume(Path(args.resume), args.ruleset)
     else:
         if not args.ruleset or not args.season:
             raise Usage("give a ruleset and --season NAME (or --resume FILE)")
@@ -318,9 +341,7 @@ def cmd_championship(args) -> int:
                                      args.variant, args.module, params(args))
             print(json.dumps(stats, indent=2) if args.json else render_seasons(stats))
             return 0 if stats["failed"] == 0 else 1
+        save = writable(args.save, "--save", "the save's file name") if args.save else None
         series = Series.start(args.ruleset, args.season, args.seed, kinds, args.variant, args.module,
                               params(args))
-        save = Path(args.save) if args.save else None
-    if save is not None and (save.is_dir() or not save.parent.is_dir()):
-        raise Usage(f"--save {save}: give a file in a folder that exists")
     return play_at_terminal(series, save, args.stop_after, sys.stdout, budget)

@@ -1,9 +1,12 @@
-"""Per-game rows to files: JSON lines (every field of a row) and CSV (one column per value)."""
+"""Per-game rows to files: JSON lines (every field of a row) and CSV (one column per value), each
+written atomically (`lang/files.py`)."""
 from __future__ import annotations
 
 import csv
 import json
 from pathlib import Path
+
+from ..lang.files import atomic
 
 # the columns every CSV has, in this order; then records, metrics and counts, by name
 _FIXED = ("side", "game", "seed", "players", "bots", "outcome", "winners", "order", "scores", "rounds",
@@ -12,7 +15,7 @@ _FIXED = ("side", "game", "seed", "players", "bots", "outcome", "winners", "orde
 
 def write_jsonl(path: Path, rows: list[tuple[str | None, dict]]) -> None:
     """One JSON object a line: the row, with `side` (base or variant) first in a comparison."""
-    with path.open("w", encoding="utf-8") as f:
+    with atomic(path) as f:
         for side, row in rows:
             f.write(json.dumps({"side": side, **row} if side else row) + "\n")
 
@@ -36,7 +39,7 @@ def write_csv(path: Path, rows: list[tuple[str | None, dict]]) -> None:
     fixed = [c for c in _FIXED if c != "side" or with_side]
     header = fixed + [f"record.{k}" for k in records] + [f"metric.{k}" for k in metrics] + \
         [f"count.{k}" for k in counts]
-    with path.open("w", encoding="utf-8", newline="") as f:
+    with atomic(path, newline="") as f:
         out = csv.writer(f)
         out.writerow(header)
         for side, r in rows:

@@ -11,6 +11,7 @@ one, and resumed ends exactly as it would have ended without the stop.
 from __future__ import annotations
 
 import json
+import os
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,15 +21,21 @@ from ..engine.game import Game, carried
 from ..ir.models import SeasonFile, Standings
 from ..lang.diagnostics import Loc, Report, RulesetError
 from ..lang.errors import RuleError
-from ..load.ruleset import NAME_RE, find_ruleset, read_file, shown
+from ..lang.files import FileRefused, Journal, read_limited, write_atomic
+from ..lang.limits import MAX_LIST
+from ..load.ruleset import NAME_RE, find_game, find_ruleset, read_file, shown
 from ..load.structure import check_structure
-from ..load.yamlsrc import FileRefused, read_limited
+from ..load.yamlsrc import loc_of
 from ..session.agents import agent_seed
+from ..session.playing import bot_choice
+from ..session.args import MAX_PLAYERS, MAX_SEED
+from ..session.record import TooLong, json_line
 from ..session.load import Loaded, load_from
 
 SERIES_VERSION = 1
 MAX_SAVE_BYTES = 64_000_000
 MAX_GAMES = 100
+MAX_SEASON_READS = 1000   # season files read to expand one season's includes
 
 
 def game_seed(seed: int, i: int) -> int:
@@ -78,21 +85,52 @@ def read_season(folder: Path, name: str, report: Report, loc: Loc | None = None)
     return model if isinstance(model, SeasonFile) else None
 
 
+class _Expansion:
+    """How far a season's includes have grown: season files read and games gathered, each stopped at
+    its limit as it grows (30 seasons each including the next twice would be 2**30 games)."""
+
+    def __init__(self):
+        self.reads = 0
+        self.stopped = False
+
+
 def season_legs(folder: Path, name: str, seed: int, report: Report,
-                _within: tuple[str, ...] = ()) -> tuple[list[Leg], Standings | None, str]:
-    """The games of a season (draws made from `seed`), its standings and its name."""
-    season = read_season(folder, name, report)
+                _within: tuple[str, ...] = (), _grown: _Expansion | None = None,
+                _at: Loc | None = None) -> tuple[list[Leg], Standings | None, str]:
+    """The games of a season (draws made from `seed`), its standings and its name. Includes are
+    expanded with a count: at most MAX_SEASON_READS season files read and MAX_GAMES games, the
+    first excess reported (E172) and the expansion stopped there."""
+    grown = _grown or _Expansion()
+    grown.reads += 1
+    if grown.reads > MAX_SEASON_READS:
+        report.add("E172", f"season `{_within[0] if _within else name}` reads more than {MAX_SEASON_READS} "
+                   "season files through its includes", _at, "include each season once")
+        grown.stopped = True
+        return [], None, name
+    season = read_season(folder, name, report, _at)
     if season is None:
+        grown.stopped = True
         return [], None, name
     legs: list[Leg] = []
     standings = season.standings
+    path = season_path(folder, name)
     for k, inner in enumerate(season.include):
+        where = loc_of(inner, Loc(str(path)))
         if inner in _within or inner == name:
-            report.add("E171", f"season `{name}` includes `{inner}`, which includes it", None,
+            chain = " → ".join([*_within, name, str(inner)][[*_within, name].index(inner):]) \
+                if inner in (*_within, name) else inner
+            report.add("E171", f"season `{name}` includes `{inner}`, which includes it ({chain})", where,
                        "a season cannot contain itself")
+            grown.stopped = True
             return [], None, name
         more, inner_standings, _ = season_legs(folder, inner, game_seed(seed, 1000 + k), report,
-                                               (*_within, name))
+                                               (*_within, name), grown, where)
+        if grown.stopped:
+            return [], None, name
+        if len(legs) + len(more) > MAX_GAMES:
+            report.add("E172", f"season `{name}` has more than {MAX_GAMES} games (with `{inner}`)", where)
+            grown.stopped = True
+            return [], None, name
         if more and k > 0 and season.between is not None:
             more[0] = _joined(more[0], season.between)
         legs += more
@@ -112,11 +150,14 @@ def season_legs(folder: Path, name: str, seed: int, report: Report,
         leg.modules = [*season.modules, *leg.modules]
         leg.params = {**season.params, **leg.params}
     if not legs and not _within:
-        report.add("E172", f"season `{name}` has no games", None, "give `races:`, `draw:` or `include:`")
+        report.add("E172", f"season `{name}` has no games", Loc(str(path)),
+                   "give `races:`, `draw:` or `include:`")
     if len(legs) > MAX_GAMES:
-        report.add("E172", f"season `{name}` has {len(legs)} games: at most {MAX_GAMES}", None)
+        report.add("E172", f"season `{name}` has {len(legs)} games: at most {MAX_GAMES}", Loc(str(path)))
+        grown.stopped = True
+        return [], None, name
     if standings is None and not _within:
-        report.add("E172", f"season `{name}` says nothing of its standings", None,
+        report.add("E172", f"season `{name}` says nothing of its standings", Loc(str(path)),
                    "standings: {by: [points]} (carried state variables of each seat, highest first)")
     return legs, standings, season.season.name
 
@@ -132,9 +173,22 @@ def _joined(leg: Leg, race) -> Leg:
 # and variants; simulated seasons play them all again)
 _PLANS: dict = {}
 
+def game_ref(folder: Path) -> str:
+    """How a save names its game: by its name when that finds this folder from here (./rulesets, the
+    project's rulesets), else by its path relative to here (where the season was started): never an
+    absolute path, so a save can move with its project."""
+    by_name = find_game(folder.name)
+    try:
+        if by_name is not None and os.path.samefile(by_name, folder):
+            return folder.name
+    except OSError:
+        pass
+    return os.path.relpath(folder)
+
+
 @dataclass
 class Series:
-    game: str                 # the ruleset's name (or folder)
+    game: str                 # how a save names the game (`game_ref`): its name, or a relative path
     folder: Path
     season: str
     seed: int
@@ -159,8 +213,8 @@ class Series:
         legs, standings, name = season_legs(folder, season, seed, report)
         if not report.ok:
             raise RulesetError(report)
-        return cls(game, folder, season, seed, list(seats), list(variants), list(modules), dict(params or {}),
-                   legs, standings, name)
+        return cls(game_ref(folder), folder, season, seed, list(seats), list(variants), list(modules),
+                   dict(params or {}), legs, standings, name)
 
     # the rules of game i
     def loaded(self, i: int) -> Loaded:
@@ -220,9 +274,10 @@ class Series:
         entry["game"] = game
         return entry
 
-    def play_next(self, make_agents, on_decision=None, guard=None) -> dict:
+    def play_next(self, make_agents, on_decision=None, guard=None, on_pick=None) -> dict:
         """Play (or finish) the next game; return its entry in `played`. `make_agents(seed)` gives
-        the agents of a game played with that seed."""
+        the agents of a game played with that seed; `on_pick(game, n, pick)` hears each decision
+        taken beyond those saved (to journal it)."""
         i, entry = self.next_game()
         game = self.new_game(i, trace=on_decision is not None)
         agents = make_agents(game_seed(self.seed, i))
@@ -240,8 +295,7 @@ class Series:
                 pick = recorded[k]  # a person's decision, saved
             else:
                 if guard is not None and not getattr(agent, "person", False):
-                    with guard():
-                        pick = agent.choose(game, d)
+                    pick = bot_choice(agent, game, d, guard)
                 else:
                     pick = agent.choose(game, d)
                 if k < len(recorded) and pick != recorded[k]:
@@ -252,6 +306,8 @@ class Series:
             if on_decision is not None:
                 on_decision(game, d, pick)
             entry["picks"].append(pick)
+            if on_pick is not None and k >= len(recorded):
+                on_pick(i, k, pick)
             game.choose(pick)
         return self.finish(entry, game)
 
@@ -305,38 +361,135 @@ class Series:
                 "played": [{k: v for k, v in e.items() if k != "game"} for e in self.played]}
 
     def save(self, path: Path) -> None:
-        tmp = path.with_name(path.name + ".part")
-        tmp.write_text(json.dumps(self.to_json()) + "\n", encoding="utf-8")
-        tmp.replace(path)
+        """The series saved, atomically (`SaveFile` journals the decisions of a game under way)."""
+        write_atomic(path, json.dumps(self.to_json()) + "\n")
 
     @classmethod
-    def resume(cls, path: Path) -> Series:
-        """A series from its save file, its finished games played again to where it stopped."""
+    def resume(cls, path: Path, ruleset: str | None = None) -> Series:
+        """A series from its save file, its finished games played again to where it stopped (with
+        `ruleset`, a folder or a name, where the save's game is not found)."""
         report = Report()
-        where = Loc(str(path), 1, 1)
-        try:
-            data = json.loads(read_limited(path, MAX_SAVE_BYTES).decode("utf-8"))
-        except FileRefused as e:
-            report.add("E173", f"cannot read the season: {e.message.removeprefix('cannot read file: ')}",
-                       where)
-            raise RulesetError(report) from None
-        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-            report.add("E173", "not a saved season (not JSON)", where,
-                       "a season is saved by `racecraft championship ... --save FILE`")
-            raise RulesetError(report) from None
-        problem = _bad_save(data)
-        if problem:
-            report.add("E173", f"not a saved season: {problem}", where,
-                       "a season is saved by `racecraft championship ... --save FILE`")
+        data = read_save(path, report)
+        if data is None:
             raise RulesetError(report)
-        series = cls.start(data["game"], data["season"], data["seed"], data["seats"], data["variants"],
-                           data["modules"], data["params"])
+        series = cls.start(ruleset or data["game"], data["season"], data["seed"], data["seats"],
+                           data["variants"], data["modules"], data["params"])
         series.played = data["played"]
         if len(series.played) > len(series.legs):
-            report.add("E173", "the saved season has more games than the season file", where)
+            report.add("E173", "the saved season has more games than the season file", Loc(str(path)))
             raise RulesetError(report)
         series.replay_saved()
         return series
+
+
+class SaveFile:
+    """A season's save as the season goes: the series (one JSON line) written atomically after each
+    game and when stopped, and between those each decision of the game under way appended as a
+    line (`{"type": "pick", "game": I, "n": K, "pick": P}`) the moment it is taken, so a season
+    killed in the middle of a game resumes from its last decision."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.journal: Journal | None = None
+
+    def write(self, series: Series) -> None:
+        self.close()
+        series.save(self.path)
+        self.journal = Journal(self.path)
+
+    def pick(self, game: int, n: int, pick: int) -> None:
+        if self.journal is not None:
+            self.journal.line(json.dumps({"type": "pick", "game": game, "n": n, "pick": pick}))
+
+    def close(self) -> None:
+        if self.journal is not None:
+            self.journal.close()
+            self.journal = None
+
+
+class RaceLog:
+    """A season's save as the record of a race played at a table (`Sitting.log`): each decision
+    journaled as it is taken; after an undo, the series saved whole with the decisions kept (the
+    journal's lines of the decisions taken back would disagree with those taken instead)."""
+
+    def __init__(self, saver: SaveFile, series: Series, i: int, entry: dict):
+        self.saver, self.series, self.i, self.entry = saver, series, i, entry
+
+    def decision(self, d: dict) -> None:
+        self.saver.pick(self.i, d["n"] - 1, d["pick"])
+
+    def rewrite(self, decisions: list[dict]) -> None:
+        self.entry["picks"] = [d["pick"] for d in decisions]
+        self.saver.write(self.series)
+
+
+def read_save(path: Path, report: Report) -> dict | None:
+    """A season's save, read and checked (`_bad_save`), the journaled decisions of its game under way
+    put in their place; None with a diagnostic (E173) when it cannot be read or is not a save. What
+    the file holds is never shown: it may be any file."""
+    where = Loc(str(path))
+    hint = "a season is saved by `racecraft championship ... --save FILE`"
+    try:
+        text = read_limited(path, MAX_SAVE_BYTES).decode("utf-8")
+    except FileRefused as e:
+        report.add("E173", f"cannot read the season: {e.message.removeprefix('cannot read file: ')}", where)
+        return None
+    except UnicodeDecodeError:
+        report.add("E173", "not a saved season (not UTF-8 text)", where, hint)
+        return None
+    lines = text.split("\n")
+    whole = lines[-1] == ""
+    try:
+        data = json_line(lines[0])
+    except (json.JSONDecodeError, RecursionError):
+        report.add("E173", "not a saved season (its first line is not JSON)", where, hint)
+        return None
+    except TooLong as e:
+        report.add("E173", f"not a saved season: {e}", where, hint)
+        return None
+    problem = _bad_save(data)
+    if problem:
+        report.add("E173", f"not a saved season: {problem}", where, hint)
+        return None
+    journaled = lines[1:-1] if whole else lines[1:]
+    for k, line in enumerate(journaled, 2):
+        if not line.strip():
+            continue
+        try:
+            item = json_line(line)
+        except (json.JSONDecodeError, RecursionError, TooLong):
+            if k == len(lines) and not whole:  # cut short by a stop while written: ignored
+                break
+            report.add("E173", "not a saved season: a decision's line is not JSON", Loc(str(path), k, 1),
+                       hint)
+            return None
+        problem = _journaled(data["played"], item)
+        if problem:
+            report.add("E173", f"not a saved season: {problem}", Loc(str(path), k, 1), hint)
+            return None
+    return data
+
+
+def _journaled(played: list, item) -> str | None:
+    """A journaled decision put in its game's place in `played`; what is wrong with it, or None."""
+    if not isinstance(item, dict) or item.get("type") != "pick":
+        return "a line after the first is a decision (`type: pick`)"
+    i, n, pick = item.get("game"), item.get("n"), item.get("pick")
+    if not (isinstance(i, int) and isinstance(n, int) and isinstance(pick, int)) or \
+            not all(_whole(x) for x in (i, n, pick)) or not 0 <= pick < MAX_LIST:
+        return "a decision's `game`, `n` and `pick` are whole numbers"
+    finished = len(played) - (1 if played and "result" not in played[-1] else 0)
+    if i != finished or i >= MAX_GAMES:
+        return f"a decision of game {i + 1} where game {finished + 1} is under way"
+    if i == len(played):
+        played.append({"picks": []})
+    picks = played[i]["picks"]
+    if n < len(picks):
+        return None if picks[n] == pick else f"game {i + 1}, decision {n + 1} is saved twice, differently"
+    if n > len(picks):
+        return f"game {i + 1}: decision {n + 1} comes before decision {len(picks) + 1}"
+    picks.append(pick)
+    return None
 
 
 def _name_in(path: Path, kind: str) -> str | None:
@@ -356,7 +509,18 @@ class _Saved:
         raise RuleError("the saved game ends before the game does")
 
 
+def _whole(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_ref(v) -> bool:
+    """A game's name, or a relative path to it (what `game_ref` writes)."""
+    return isinstance(v, str) and 0 < len(v) <= 1000 and "\x00" not in v and not os.path.isabs(v)
+
+
 def _bad_save(data) -> str | None:
+    """What is wrong with a save's series (its first line), or None: every value is checked before
+    anything reads it."""
     if not isinstance(data, dict) or data.get("type") != "series":
         return "no `type: series`"
     checks = {"game": str, "season": str, "seed": int, "seats": list, "variants": list, "modules": list,
@@ -364,16 +528,36 @@ def _bad_save(data) -> str | None:
     for key, typ in checks.items():
         if not isinstance(data.get(key), typ) or isinstance(data.get(key), bool):
             return f"`{key}` is missing or not {typ.__name__}"
-    if not NAME_RE.fullmatch(data["game"]):
-        return "`game` is not a game's name"
-    if not all(isinstance(k, str) and (k == "human" or k in BOTS) for k in data["seats"]):
-        return f"`seats` are human, {FORMS}"
-    for e in data["played"]:
+    if not _is_ref(data["game"]):
+        return "`game` is not a game's name or a relative path"
+    if not NAME_RE.fullmatch(data["season"]):
+        return "`season` is not a season's name"
+    if not 0 <= data["seed"] <= MAX_SEED:
+        return "`seed` is not from 0 to 2**63-1"
+    if not 1 <= len(data["seats"]) <= MAX_PLAYERS or \
+            not all(isinstance(k, str) and (k == "human" or k in BOTS) for k in data["seats"]):
+        return f"`seats` are 1 to {MAX_PLAYERS} of human, {FORMS}"
+    if not all(isinstance(x, str) and NAME_RE.fullmatch(x) for x in [*data["variants"], *data["modules"]]):
+        return "`variants` and `modules` are lists of names"
+    played = data["played"]
+    if len(played) > MAX_GAMES:
+        return f"more than {MAX_GAMES} games"
+    for k, e in enumerate(played, 1):
         if not isinstance(e, dict) or not isinstance(e.get("picks"), list) or \
-                not all(isinstance(p, int) and not isinstance(p, bool) for p in e["picks"]):
-            return "a game's `picks` are whole numbers"
-        if "result" in e and not (isinstance(e["result"], dict) and isinstance(e.get("carried"), dict)):
-            return "a finished game has a `result` and what it `carried`"
+                not all(_whole(p) and 0 <= p < MAX_LIST for p in e["picks"]):
+            return f"game {k}: its `picks` are options' numbers"
+        if "digest" in e and not (isinstance(e["digest"], str) and len(e["digest"]) <= 200):
+            return f"game {k}: its `digest` is not a text"
+        if "result" not in e:
+            if k != len(played):
+                return f"game {k} is unfinished, but a game after it was played"
+            continue
+        result = e["result"]
+        if not isinstance(result, dict) or not isinstance(e.get("carried"), dict):
+            return f"game {k}: a finished game has a `result` and what it `carried`"
+        order = result.get("order")
+        if not isinstance(order, list) or not all(_whole(s) for s in order):
+            return f"game {k}: its result's `order` is not a list of seats"
     return None
 
 
@@ -491,10 +675,11 @@ def standings_text(series: Series) -> str:
     return "\n".join([fmt(head), *map(fmt, body)])
 
 
-def play_at_table(series: Series, out, budget, person=None) -> dict:
+def play_at_table(series: Series, out, budget, person=None, saver: SaveFile | None = None) -> dict:
     """The next game played at the terminal as `play` plays one (the narrated log, each person's
     screen, undo against bots; a game cut short taken up where it stopped); its entry.
-    `person(table)`: the agent of a person's seat (default: at this terminal's keyboard)."""
+    `person(table)`: the agent of a person's seat (default: at this terminal's keyboard); `saver`:
+    the season's save, each decision journaled in it as it is taken (`RaceLog`)."""
     import sys
 
     from ..session.agents import make_agents
@@ -509,6 +694,8 @@ def play_at_table(series: Series, out, budget, person=None) -> dict:
                   fresh=lambda: series.new_game(i, trace=True))
     agents = make_agents(series.seats, game_seed(series.seed, i),
                          human_factory=lambda: (person or (lambda t: HumanAgent(sys.stdin, out, t)))(table))
+    if saver is not None:
+        table.log = RaceLog(saver, series, i, entry)
     try:
         table.run(agents, budget, entry["picks"])
     finally:  # also when stopped: the decisions so far are what a save keeps
@@ -518,8 +705,25 @@ def play_at_table(series: Series, out, budget, person=None) -> dict:
 
 def play_at_terminal(series: Series, save: Path | None, stop_after: int | None, out, budget=None) -> int:
     """Play the series' games in turn, people and bots, printing each game's result and the standings;
-    saved after each game (and when interrupted) when `save` is given. Returns the exit code."""
+    saved after each game, each decision journaled as it is taken, and saved when stopped (Ctrl-C,
+    the terminal closed, SIGTERM) when `save` is given. Returns the exit code."""
+    from ..session.stop import stopped_like_ctrl_c
+
+    saver = SaveFile(save) if save is not None else None
+    try:
+        with stopped_like_ctrl_c():
+            if saver is not None:
+                saver.write(series)  # a resumed save's journaled decisions, now in its first line
+            return _play_season(series, saver, stop_after, out, budget)
+    finally:
+        if saver is not None:
+            saver.close()
+
+
+def _play_season(series: Series, saver: SaveFile | None, stop_after: int | None, out, budget) -> int:
     from .simulate import BOTS
+
+    save = saver.path if saver is not None else None
 
     people = "human" in series.seats
 
@@ -535,16 +739,15 @@ def play_at_terminal(series: Series, save: Path | None, stop_after: int | None, 
         print(f"\n=== {series.title(i)}", file=out)
         try:
             if people:
-                entry = play_at_table(series, out, budget)
+                entry = play_at_table(series, out, budget, saver=saver)
             else:
-                entry = series.play_next(make_agents, None, budget)
+                entry = series.play_next(make_agents, None, budget, saver.pick if saver is not None else None)
         except (KeyboardInterrupt, EOFError):
-            if save is not None:
-                series.save(save)
-                print(f"\nseason saved to {save}: `racecraft championship --resume {save}` carries on",
-                      file=out)
+            if saver is not None:
+                saver.write(series)
+                _say(f"\nseason saved to {save}: `racecraft championship --resume {save}` carries on", out)
             else:
-                print("\nseason abandoned (give --save FILE to keep it)", file=out)
+                _say("\nseason abandoned (give --save FILE to keep it)", out)
             return 130
         played_now += 1
         order = entry["result"]["order"]
@@ -552,8 +755,8 @@ def play_at_terminal(series: Series, save: Path | None, stop_after: int | None, 
                                                   for k, s in enumerate(order, 1)), file=out)
         print("standings:", file=out)
         print(standings_text(series), file=out)
-        if save is not None:
-            series.save(save)
+        if saver is not None:
+            saver.write(series)
             print(f"(season saved to {save})", file=out)
         if stop_after is not None and played_now >= stop_after and not series.done:
             print(f"stopped after {played_now} game(s)" +
@@ -562,3 +765,11 @@ def play_at_terminal(series: Series, save: Path | None, stop_after: int | None, 
     champs = series.champions()
     print("\nChampion: " + " and ".join(f"seat {s + 1} ({series.seats[s]})" for s in champs), file=out)
     return 0
+
+
+def _say(text: str, out) -> None:
+    """A last word, on a stream that may be gone (the terminal closed: SIGHUP)."""
+    try:
+        print(text, file=out)
+    except (OSError, ValueError):
+        pass

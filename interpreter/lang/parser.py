@@ -19,7 +19,7 @@ from lark.indenter import DedentError, Indenter
 
 from . import nodes as n
 from .diagnostics import Loc, Report, did_you_mean
-from .limits import MAX_INT, MAX_NUMBER_DIGITS
+from .limits import MAX_ELIF, MAX_INT, MAX_LOOP_DEPTH, MAX_NUMBER_DIGITS, MAX_RULE_CHARS
 
 _GRAMMAR = Path(__file__).with_name("grammar.lark")
 
@@ -141,6 +141,11 @@ def _lark_tree(text: str, start: str, locate: Locate, report: Report) -> Tree | 
     cached = _TREES.get((start, text))
     if cached is not None:
         return cached
+    if len(text) > MAX_RULE_CHARS:  # refused before it is read: parsing takes time in its length
+        report.add("E106", f"this rule is {len(text):,} characters long: a rule has at most "
+                   f"{MAX_RULE_CHARS:,}", locate(1, 1),
+                   "split it into functions and procedures (each its own rule)")
+        return None
     try:
         tree = _parser().parse(text, start=start)
     except UnexpectedInput as e:
@@ -158,6 +163,16 @@ def _lark_tree(text: str, start: str, locate: Locate, report: Report) -> Tree | 
     if deep is not None:
         report.add("E103", "rule is nested too deeply", locate(*deep),
                    "split it into smaller parts with `let`, a function or a procedure")
+        return None
+    loops = _loops_too_deep(tree)
+    if loops is not None:
+        where, elifs = loops
+        if elifs:
+            report.add("E103", f"an `if` with more than {MAX_ELIF} `elif` branches", locate(*where),
+                       "look the value up in a list or a map, or split the branches into functions")
+        else:
+            report.add("E103", f"loops nested more than {MAX_LOOP_DEPTH} deep", locate(*where),
+                       "move the inner loops into a procedure")
         return None
     if len(_TREES) >= _MAX_TREES:
         _TREES.clear()
@@ -209,6 +224,33 @@ def _too_deep(tree: Tree) -> tuple[int, int] | None:
                 return 1, 1
             return meta.line, meta.column
         stack.extend((c, depth + 1) for c in node.children if isinstance(c, Tree))
+    return None
+
+
+_LOOPS = {"for_stmt", "while_stmt", "simul_stmt", "option_for"}
+
+
+def _loops_too_deep(tree: Tree) -> tuple[tuple[int, int], bool] | None:
+    """(the position, whether it is an `elif`) of the first loop inside MAX_LOOP_DEPTH others, or
+    of the `elif` past MAX_ELIF of an `if`; None. Each loop is a block of the Python it compiles to,
+    which allows 20 inside each other (a rule's own `try`, a `move`'s loop and an option's `for`
+    take some of them); each `elif` is an `if` inside the one before."""
+    def at(node) -> tuple[int, int]:
+        meta = node.meta
+        return (1, 1) if getattr(meta, "empty", True) else (meta.line, meta.column)
+
+    stack = [(tree, 0)]
+    while stack:
+        node, loops = stack.pop()
+        if node.data in _LOOPS:
+            loops += 1
+            if loops > MAX_LOOP_DEPTH:
+                return at(node), False
+        elif node.data == "if_stmt":
+            elifs = [c for c in node.children if isinstance(c, Tree) and c.data == "elif_clause"]
+            if len(elifs) > MAX_ELIF:
+                return at(elifs[MAX_ELIF]), True
+        stack.extend((c, loops) for c in node.children if isinstance(c, Tree))
     return None
 
 

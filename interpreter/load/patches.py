@@ -209,13 +209,15 @@ def apply_patches(data, patches: list[tuple], report: Report, only=None):
     """`data` with `patches` (from `prepare`) applied, those that `only(patch, op, address)`
     accepts if given: a copy; the loaded base is never changed."""
     data = copied(data)
+    ids = _Ids()
     for patch, op, address in patches:
         target = patch[op]
         if only is not None and not only(patch, op, address):
             continue
         if op == "add":
-            _add(data, patch, address, target, report)
+            _add(data, patch, address, target, report, ids)
             continue
+        ids.clear()  # another change may have changed a list's items
         if op == "remove" and patch.get("item") is not None:  # a value out of a list
             _remove_value(data, patch, address, target, report)
             continue
@@ -297,7 +299,7 @@ def _remove_value(data, patch, address: Address, target, report: Report) -> None
                did_you_mean(str(value), [str(i) for i in items]))
 
 
-def _add(data, patch, address: Address, target, report: Report) -> None:
+def _add(data, patch, address: Address, target, report: Report, ids: "_Ids") -> None:
     steps = address.steps
     item = patch.get("item")
     if steps[0] == "steps":
@@ -309,10 +311,10 @@ def _add(data, patch, address: Address, target, report: Report) -> None:
             report.add("E042", f"patch aims at phase `{steps[1]}`, which does not exist", loc_of(target),
                        did_you_mean(steps[1], [p.get("id") for p in data.get("phases", [])]))
             return
-        _insert(phases[0].setdefault("steps", []), item, patch, target, report)
+        _insert(phases[0].setdefault("steps", []), item, patch, target, report, ids)
         return
     if steps[0] in _LISTS and len(steps) == 1:
-        _insert(data.setdefault(steps[0], []), item, patch, target, report)
+        _insert(data.setdefault(steps[0], []), item, patch, target, report, ids)
         return
     if steps[0] in ("include",) and len(steps) == 1:
         data.setdefault("include", []).append(item)
@@ -326,7 +328,7 @@ def _add(data, patch, address: Address, target, report: Report) -> None:
     coll = container[key]
     if isinstance(coll, list):  # a list of a board (lines, cells, ...)
         if isinstance(item, dict) and "id" in item:
-            _insert(coll, item, patch, target, report)
+            _insert(coll, item, patch, target, report, ids)
         else:
             coll.append(item)
         return
@@ -341,15 +343,41 @@ def _add(data, patch, address: Address, target, report: Report) -> None:
     coll[ident] = item
 
 
-def _insert(items: list, item, patch, target, report: Report) -> None:
+class _Ids:
+    """The ids of the items of each list items are added to, kept while patch after patch adds to
+    it: a module adding thousands of triggers checks each new id in constant time, not by going
+    through the list each time."""
+
+    def __init__(self):
+        self._of: dict[int, tuple[list, set]] = {}
+
+    def of(self, items: list) -> set:
+        entry = self._of.get(id(items))
+        if entry is None or entry[0] is not items:
+            entry = (items, {_key(i.get("id")) for i in items if isinstance(i, dict)})
+            self._of[id(items)] = entry
+        return entry[1]
+
+    def clear(self) -> None:
+        self._of.clear()
+
+
+def _key(ident):
+    """An id as a set holds it (a YAML value may be a list)."""
+    return ident if isinstance(ident, (str, int, float, bool, type(None))) else repr(ident)
+
+
+def _insert(items: list, item, patch, target, report: Report, ids: _Ids) -> None:
     if not isinstance(item, dict) or "id" not in item:
         report.add("E044", f"an item added to `{target}` needs an `id`", loc_of(target))
         return
     anchor = patch.get("after") or patch.get("before")
-    if any(i.get("id") == item["id"] for i in items):
+    known = ids.of(items)
+    if _key(item["id"]) in known:
         report.add("E045", f"`{item['id']}` already exists in `{target}`", loc_of(item["id"]),
                    "use `replace` or `update` to change it")
         return
+    known.add(_key(item["id"]))
     if anchor is None:
         items.append(item)
         return
@@ -357,6 +385,7 @@ def _insert(items: list, item, patch, target, report: Report) -> None:
         if existing.get("id") == anchor:
             items.insert(i + 1 if patch.get("after") else i, item)
             return
+    known.discard(_key(item["id"]))
     report.add("E042", f"patch places the item next to `{anchor}`, which does not exist in `{target}`",
                loc_of(anchor), did_you_mean(str(anchor), [i.get("id") for i in items]))
 

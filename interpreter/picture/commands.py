@@ -4,7 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..lang.diagnostics import Report, RulesetError
-from ..session.args import MAX_GAMES, Usage, bounded, params, rules_args
+from ..lang.files import write_atomic
+from ..session.args import MAX_GAMES, Usage, bounded, params, rules_args, writable
 
 
 def add_render(sub) -> None:
@@ -24,6 +25,19 @@ def add_render(sub) -> None:
 COMMANDS = {"render": add_render}
 
 
+def _checked(args) -> Path:
+    """The file to draw, and the picture's file, refused before anything is drawn: a named pipe or a
+    device to draw, a picture's file that could not be written."""
+    path = Path(args.path)
+    if path.exists() and not (path.is_dir() or path.is_file()):
+        from ..lang.files import not_regular
+
+        raise Usage(f"{args.path}: {not_regular(path.stat().st_mode)}")
+    if args.out:
+        writable(args.out, "--out", "the picture's file name")
+    return path
+
+
 def cmd_render(args) -> int:
     """Draw a board (a track file, a game, a ruleset), or a game's table from a record or a
     scenario (`--at N`), as SVG."""
@@ -31,7 +45,7 @@ def cmd_render(args) -> int:
     from . import render
     from ..session.load import load
 
-    path = Path(args.path)
+    path = _checked(args)
     report = Report()
     try:
         if path.is_file() and render.is_record(path):
@@ -59,6 +73,6 @@ def cmd_render(args) -> int:
     except render.Refused as e:
         raise Usage(str(e)) from None
     out = Path(args.out or f"{pic.name}.svg")
-    out.write_text(pic.svg, encoding="utf-8")
+    write_atomic(out, pic.svg)
     print(f"wrote {out}")
     return 0

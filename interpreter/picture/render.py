@@ -67,20 +67,15 @@ def _status(game: Game, done: int, total: int, what: str) -> str:
 
 def recorded(path: Path, at: int | None, ruleset: str | None = None, board: str | None = None) -> Picture:
     """The table of a game record after its first `at` decisions (all when None)."""
-    from ..table.replay import open_record
+    from ..table.replay import checked_pick, open_record
 
     report = Report()
-    head, decisions, _result, plan = open_record(path, ruleset, "draw it")
+    rec, plan = open_record(path, ruleset, "draw it")
+    head, decisions = rec.head, rec.decisions
     n = _at(at, len(decisions), "the record")
     game = Game(plan, head["seed"])
     for i, d in enumerate(decisions[:n], 1):
-        dec = game.decision()
-        pick = d.get("pick")
-        if dec is None or not isinstance(pick, int) or not 0 <= pick < dec.count:
-            report.add("E305", f"decision {i}: the game offers no option {pick!r} here",
-                       Loc(str(path), i + 1, 1), "the record does not match these rules")
-            raise RulesetError(report)
-        game.choose(pick)
+        game.choose(checked_pick(game, d, i, path, report))
     extras = [*head.get("modules", []), *head.get("variants", []), *[t for t in [head.get("track")] if t]]
     title = plan.name + (f" ({', '.join(map(str, extras))})" if extras else "") + f", seed {head['seed']}"
     seats = head.get("seats") if isinstance(head.get("seats"), list) else None

@@ -142,13 +142,15 @@ def bots(text: str | None, players: int | None, option: str = "--seats") -> list
 
 
 def writable(value: str, option: str = "--log", what: str = "the record's file name") -> Path:
-    """A file the command will write, refused before the work if it could not be written after it."""
+    """A file the command will write, refused before the work if it could not be written after it:
+    its folder is missing or closed, or it exists and is not a regular file (a folder, a named pipe,
+    a device, a link to one), which a command never replaces."""
+    from ..lang.files import target_problem
+
     path = Path(value)
     if path.is_dir():
         raise Usage(f"{option} {value}: that is a folder; give {what}")
-    folder = path.parent
-    if not folder.is_dir():
-        raise Usage(f"{option} {value}: the folder {folder} does not exist")
-    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise Usage(f"{option} {value}: cannot write there (permission denied)")
+    problem = target_problem(path)
+    if problem is not None:
+        raise Usage(f"{option} {value}: {problem}")
     return path

@@ -39,11 +39,26 @@ def _guarded(game: Game, agents, on_decision, guard) -> dict:
         elif getattr(agent, "person", False):
             pick = agent.choose(game, d)  # a person's time is theirs
         else:
-            with guard():
-                pick = agent.choose(game, d)
+            pick = bot_choice(agent, game, d, guard)
         if on_decision is not None:
             on_decision(d, pick)
         with guard():
             game.choose(pick)
     with guard():
         return game.result()
+
+
+def bot_choice(agent, game: Game, d, guard) -> int:
+    """A bot's choice under the time budget. The search bot out of time is said as its own (its
+    budget is too large for this game), not as the rule it happened to be running."""
+    from .budget import SECONDS, OutOfTime
+
+    try:
+        with guard():
+            return agent.choose(game, d)
+    except OutOfTime:
+        if getattr(agent, "name", None) != "mcts":
+            raise
+        raise RuleError(f"the search bot of seat {d.seat + 1} took more than {SECONDS:g} seconds of "
+                        "processor time to decide (the engine's time budget): give it a smaller budget, "
+                        "e.g. mcts:100") from None

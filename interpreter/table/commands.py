@@ -70,15 +70,19 @@ class _Setting:
         from ..session.load import load, load_recorded
         from ..session.record import read_record
 
-        self.recorded: list[dict] | None = None
+        self.record = None
         if args.resume:
             report = Report()
-            resumed = read_record(Path(args.resume), report)
-            if resumed is None:
+            self.record = read_record(Path(args.resume), report)
+            if self.record is None:
                 raise RulesetError(report)
-        self.log = writable(args.log) if args.log else (writable(args.resume) if args.resume else None)
+            for note in self.record.notes():
+                print(f"note: {note}", file=sys.stderr)
+        self.log = writable(args.log) if args.log else (writable(args.resume, "--resume") if args.resume
+                                                        else None)
         self.log_name = args.log or args.resume
-        if not args.resume:
+        self.same_file = bool(args.resume) and (not args.log or _same(args.log, args.resume))
+        if self.record is None:
             if not args.ruleset:
                 raise Usage("name the game to play (e.g. racecraft play GAME), or --resume RECORD")
             self.loaded = load(args.ruleset, args.variant, args.module, args.track, params(args))
@@ -87,7 +91,7 @@ class _Setting:
             self.plan = self.loaded.plan(len(self.kinds))
             self.seed = args.seed
             return
-        head, self.recorded, _result = resumed
+        head = self.record.head
         self.loaded = load_recorded(head, Path(args.resume), args.ruleset)
         kinds = seats(args, (1, MAX_PLAYERS)) if args.seats else [str(k) for k in head.get("seats", [])]
         if len(kinds) != head["players"] or seat_problem(kinds) is not None:
@@ -98,24 +102,36 @@ class _Setting:
             raise Usage(f"--resume {args.resume}: the rules changed since the game was recorded")
         self.seed = head["seed"]
 
-    def write_log(self, decisions: list[dict], result) -> bool:
-        """The game record, written (again) to --log; False (said) when it cannot be."""
-        from ..session.record import header, write_record
+    def open_log(self, decisions: list[dict]):
+        """The record the game is written to as it goes (`RecordFile`), None without --log. A game
+        resumed into its own record appends to it when the record is whole and names the same
+        game and seats; otherwise the record is written again (a new file renamed over the old)."""
+        from ..session.record import RecordFile, header
 
-        assert self.log is not None
-        try:
-            write_record(self.log, header(self.loaded, self.plan, self.seed, self.kinds), decisions, result)
-        except OSError as e:
-            print(f"racecraft play: error: cannot write the game record {self.log_name}: {e.strerror or e}",
-                  file=sys.stderr)
-            return False
-        return True
+        if self.log is None:
+            return None
+        head = header(self.loaded, self.plan, self.seed, self.kinds)
+        rec = self.record
+        append = (rec is not None and self.same_file and rec.whole and rec.head == head
+                  and len(rec.decisions) == len(decisions))
+        return RecordFile(self.log, head, decisions, append=append,
+                          finished=append and rec is not None and rec.result is not None)
+
+
+def _same(a: str, b: str) -> bool:
+    import os
+
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.abspath(a) == os.path.abspath(b)
 
 
 def cmd_play(args) -> int:
     from ..engine.game import Game
     from ..session.agents import make_agents
     from ..session.budget import budget
+    from ..session.stop import stopped_like_ctrl_c
     from .terminal.human import HumanAgent
     from .terminal.screen import Terminal
     from .terminal.table import Table
@@ -133,43 +149,58 @@ def cmd_play(args) -> int:
     agents = make_agents(at.kinds, at.seed, human_factory=lambda: HumanAgent(sys.stdin, sys.stdout, table))
     print(f"{at.plan.name}: {len(at.kinds)} players "
           f"({', '.join(f'seat {i + 1} {k}' for i, k in enumerate(at.kinds))}), seed {at.seed}")
-    if at.recorded is not None:
-        _resume(table, at.recorded, args.resume, budget)
-    result = _played(table, agents, at, budget)
-    if result is None:
-        return 1
-    _print_result(game, at, result)
+    with stopped_like_ctrl_c():
+        if at.record is not None:
+            _resume(table, at.record.decisions, args.resume, budget)
+        log = table.log = at.open_log(table.decisions)
+        try:
+            result = _played(table, agents, at, budget)
+            if result is None:
+                return 1
+            if log is not None:
+                log.result({k: result[k] for k in ("order", "winners", "scores", "rounds")})
+        finally:
+            if log is not None:
+                log.close()
+        _print_result(game, at, result)
     if at.log:
-        kept = {k: result[k] for k in ("order", "winners", "scores", "rounds")}
-        if not at.write_log(table.decisions, kept):
-            return 1
         print(f"game record written to {at.log_name}")
     return 0
 
 
 def _resume(table, recorded: list[dict], record: str, guard) -> None:
-    """The recorded decisions taken again at the table."""
-    picks = [d.get("pick") for d in recorded]
+    """The recorded decisions taken again at the table, each checked as `replay` checks it."""
     try:
-        table.rebuild(picks, guard)
-    except (RuleError, ValueError, TypeError, IndexError):
-        raise Usage(f"--resume {record}: its decisions do not fit these rules") from None
-    table.decisions = [dict(d) for d in recorded]
+        table.resume(recorded, Path(record), guard)
+    except RuleError as e:
+        raise Usage(f"--resume {record}: its decisions do not fit these rules ({e})") from None
     print(f"resumed after {len(recorded)} decisions")
 
 
 def _played(table, agents, at: _Setting, guard) -> dict | None:
-    """The game played to its end, or None (said, and the record written) when it stops."""
+    """The game played to its end, or None (said) when it stops; every decision taken is in the
+    record already (it is written as the game goes)."""
+    from ..lang.files import CannotWrite
+
+    again = f" (go on with: racecraft play --resume {at.log_name})" if at.log else ""
     try:
         return table.run(agents, guard)
     except RuleError as e:
-        print(f"rule error: {e}", file=sys.stderr)
+        _say(f"rule error: {e}")
+    except CannotWrite as e:
+        _say(f"racecraft play: error: {e}\ngame abandoned: the record keeps the decisions before this one"
+             + again)
     except (EOFError, KeyboardInterrupt):
-        again = f" (go on with: racecraft play --resume {at.log_name})" if at.log else ""
-        print("\ngame abandoned" + again, file=sys.stderr)
-    if at.log:
-        at.write_log(table.decisions, None)
+        _say("\ngame abandoned" + again)
     return None
+
+
+def _say(text: str) -> None:
+    """A last word on the error stream, which may be gone (the terminal closed: SIGHUP)."""
+    try:
+        print(text, file=sys.stderr)
+    except (OSError, ValueError):
+        pass
 
 
 def _print_result(game, at: _Setting, result: dict) -> None:

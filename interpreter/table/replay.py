@@ -3,11 +3,13 @@ trace in words (`describe`), and whether it ends as recorded (`result_lines`).""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from ..engine.game import Game
 from ..lang.diagnostics import Loc, Report, RulesetError
+from ..load.ruleset import shown
 from ..session.load import load_recorded
-from ..session.record import read_record
+from ..session.record import Record, read_record
 from .narrate import heading
 
 
@@ -59,22 +61,7 @@ class Replay:
 
     def check(self, n: int) -> int:
         """The pick of decision n (1-based), checked against the game; raises with a diagnostic."""
-        game, d = self.game, self.decisions[n - 1]
-        dec = game.decision()
-        where = Loc(str(self.path), n + 1, 1)
-        if dec is None:
-            self.report.add("E305", f"decision {n}: the game asks for no decision here", where)
-            raise RulesetError(self.report)
-        pick = d.get("pick")
-        if not isinstance(pick, int) or isinstance(pick, bool) or not 0 <= pick < dec.count:
-            self.report.add("E305", f"decision {n}: option {pick!r} does not exist", where)
-            raise RulesetError(self.report)
-        if "label" in d and dec.labels()[pick] != d["label"]:
-            offered = dec.labels()[pick]
-            self.report.add("E306", f"decision {n}: recorded \"{d['label']}\" but the game offers "
-                                    f"\"{offered}\"", where, "the record does not match these rules")
-            raise RulesetError(self.report)
-        return pick
+        return checked_pick(self.game, self.decisions[n - 1], n, self.path, self.report)
 
     def forward(self) -> bool:
         """Take the next recorded decision; False at the end of the record."""
@@ -97,22 +84,45 @@ class Replay:
             pass
 
 
-def open_record(path: Path, ruleset: str | None, purpose: str = "replay"):
-    """A game record's header, decisions and result, and its rules compiled; an error when the record
-    cannot be read or the rules changed since it was played (`purpose`: what the reader will do)."""
+def checked_pick(game: Game, d: dict, n: int, path: Path, report: Report) -> int:
+    """The pick of a record's decision n (1-based) where the game stands, checked: the game asks
+    for a decision, the option exists, and it is the option recorded (its label); raises
+    `RulesetError` with a diagnostic at the record's line otherwise. Every command that plays a
+    record again (`replay`, `play --resume`, `render`) checks it so."""
+    dec = game.decision()
+    where = Loc(str(path), n + 1, 1)
+    if dec is None:
+        report.add("E305", f"decision {n}: the game asks for no decision here", where)
+        raise RulesetError(report)
+    pick = d.get("pick")
+    if not isinstance(pick, int) or isinstance(pick, bool) or not 0 <= pick < dec.count:
+        report.add("E305", f"decision {n}: option {shown(repr(pick), 30)} does not exist", where,
+                   "the record does not match these rules")
+        raise RulesetError(report)
+    if "label" in d and dec.labels()[pick] != d["label"]:
+        offered = dec.labels()[pick]
+        report.add("E306", f"decision {n}: recorded \"{shown(d['label'])}\" but the game offers "
+                           f"\"{shown(offered)}\"", where, "the record does not match these rules")
+        raise RulesetError(report)
+    return pick
+
+
+def open_record(path: Path, ruleset: str | None, purpose: str = "replay") -> tuple[Record, Any]:
+    """A game record (read and checked) and its rules compiled; an error when the record cannot be
+    read or the rules changed since it was played (`purpose`: what the reader will do)."""
     report = Report()
     rec = read_record(path, report)
     if rec is None:
         raise RulesetError(report)
-    head, decisions, result = rec
+    head = rec.head
     loaded = load_recorded(head, path, ruleset)
     plan = loaded.plan(head["players"])
     if plan.digest != head["digest"]:
         report.add("E304", "the ruleset has changed since this game was recorded "
-                   f"(recorded {head['digest']}, now {plan.digest})", Loc(str(path), 1, 1),
+                   f"(recorded {shown(head['digest'])}, now {plan.digest})", Loc(str(path), 1, 1),
                    f"{purpose} with the rules the game was played by")
         raise RulesetError(report)
-    return head, decisions, result, plan
+    return rec, plan
 
 
 def result_lines(game, result) -> tuple[list[str], bool]:

@@ -1,7 +1,8 @@
 """The people and bots at a game: every decision so far (the game record's lines), each decision as
-a person is asked it (`ask.py`, with keys that stay: `keys.py`), undo by playing the game again
-from its start, a game resumed from its record, and what happened told as the game goes. A front
-end (the terminal's `Table`) says how each of these reaches a person.
+a person is asked it (`ask.py`, with keys that stay: `keys.py`), each written down as it is taken
+(`log`), undo by playing the game again from its start, a game resumed from its record, and what
+happened told as the game goes. A front end (the terminal's `Table`) says how each of these reaches
+a person.
 
 Undo puts the bots back as they were at the decision taken back (each bot's state is kept at every
 person's decision): the game then goes on as it would have gone had the person chosen otherwise,
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
-from typing import Callable
+from typing import Callable, Protocol
 
 from ..engine.game import Game
 from ..lang.errors import RuleError
@@ -18,6 +19,17 @@ from ..session.playing import play
 from .ask import Asked, asked, lettered
 from .keys import Keys
 from .narrate import Teller
+
+
+class Log(Protocol):
+    """Where a sitting's decisions are written as they are taken: a game record (`RecordFile`), a
+    season's save (`lab/series.py`'s `RaceLog`)."""
+
+    def decision(self, entry: dict) -> None:
+        """A decision taken (a record's `decision` line)."""
+
+    def rewrite(self, decisions: list[dict]) -> None:
+        """The decisions so far, in place of those written (an undo took some back)."""
 
 
 class Undo(Exception):
@@ -41,6 +53,7 @@ class Sitting:
         self.keys = Keys()                 # the people's option keys, by choice
         self.bots_at: dict[int, list] = {}  # decision number -> the bots as they were then (undo)
         self.again: list[int] = []         # the picks of the record being taken again (`run`)
+        self.log: Log | None = None        # where each decision is written as it is taken, if anywhere
 
     def ask(self, decision) -> Asked:
         """The decision as its seat (a person's) is asked it."""
@@ -72,9 +85,11 @@ class Sitting:
     def record(self, d, pick: int) -> str:
         """Note the decision taken; its option's label."""
         label = d.labels()[pick]
-        self.decisions.append({"type": "decision", "n": len(self.decisions) + 1, "seat": d.seat,
-                               "rule": d.rule, "loc": str(d.loc) if d.loc else None, "pick": pick,
-                               "label": label})
+        entry = {"type": "decision", "n": len(self.decisions) + 1, "seat": d.seat, "rule": d.rule,
+                 "loc": str(d.loc) if d.loc else None, "pick": pick, "label": label}
+        self.decisions.append(entry)
+        if self.log is not None and len(self.decisions) > len(self.again):  # (one taken again is there)
+            self.log.decision(entry)
         return label
 
     def undo(self, seat: int, guard) -> int:
@@ -83,20 +98,39 @@ class Sitting:
         last = max(i for i, d in enumerate(self.decisions) if d["seat"] == seat)
         self.rebuild([d["pick"] for d in self.decisions[:last]], guard)
         del self.decisions[last:]
+        if self.log is not None:
+            self.log.rewrite(self.decisions)
         return last
 
     def rebuild(self, picks: list[int], guard) -> None:
         """The game played again from its start with these decisions, in place of the one here."""
+        self._again_from_start(len(picks), lambda game, n: picks[n - 1], guard)
+
+    def _again_from_start(self, count: int, pick_at: Callable[[Game, int], int], guard) -> None:
+        """The game played again from its start, decision n (1-based) taken as `pick_at(game, n)`
+        says, in place of the one here; the people's keys as they saw them then."""
         self.keys = Keys()
         with guard():
             again = self.fresh()
-            for pick in picks:
+            for n in range(1, count + 1):
+                pick = pick_at(again, n)
                 d = again.decision()
                 if d is not None and d.seat is not None and self.kinds[d.seat] == "human":
-                    lettered(d, again.plan, self.keys)  # the keys as the person saw them then
+                    lettered(d, again.plan, self.keys)
                 again.choose(pick)
         self.game.__dict__.update(again.__dict__)
         self.teller.skip()
+
+    def resume(self, recorded: list[dict], path, guard) -> None:
+        """The game of a record: its decisions taken again from the start, each checked as `replay`
+        checks it (the option exists and is the one recorded); `RulesetError` where one is not."""
+        from ..lang.diagnostics import Report
+        from .replay import checked_pick
+
+        report = Report()
+        self._again_from_start(len(recorded), lambda game, n: checked_pick(game, recorded[n - 1], n, path,
+                                                                           report), guard)
+        self.decisions = [dict(d) for d in recorded]
 
     def run(self, agents, guard, recorded: list[int] | None = None) -> dict:
         """Play to the end; undo is answered by playing the game again up to the seat's decision.
@@ -140,8 +174,8 @@ class Sitting:
                 return result
             except Undo as u:
                 kept = self.undo(u.seat, guard)
-                for s, bot in zip(seats, self.bots_at.get(kept, [])):  # (none kept in a game resumed
-                    if bot is not None:                                  # by `rebuild`)
+                for s, bot in zip(seats, self.bots_at.get(kept, [])):  # (none kept before a game
+                    if bot is not None:                                  # resumed by `resume`)
                         s.agent = copy.deepcopy(bot)
                 again.clear()
 

@@ -29,6 +29,12 @@ _ID = r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$"
 Tag = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
 
 
+# a coordinate of a cell's outline: a decimal number of at most 7 digits before the point and 12 after
+# (`1.2.3` or a 400-digit number is refused by `validate`, not found by `render`)
+_NUMBER = r"-?(?:[0-9]{1,7}(?:\.[0-9]{0,12})?|\.[0-9]{1,12})"
+_POINT = f"{_NUMBER},{_NUMBER}"
+
+
 class Cell(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, title="Cell")
     id: str = Field(pattern=_ID, description="the cell's name, as the rules and the views show it")
@@ -41,7 +47,7 @@ class Cell(BaseModel):
     touch: list[str] = Field(default_factory=list,
                              description="cells it touches by an edge or a point (either side may list it)")
     shape: str | None = Field(
-        None, pattern=r"^\s*-?[0-9.]+,-?[0-9.]+(\s+-?[0-9.]+,-?[0-9.]+)*\s*$",
+        None, pattern=rf"^\s*{_POINT}(\s+{_POINT})*\s*$", max_length=100_000,
         description="the outline for the picture, as SVG points `x,y x,y ...`: back edge first, "
                     "the last two points are the front edge")
 

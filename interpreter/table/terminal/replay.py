@@ -2,6 +2,7 @@
 stepped through at the terminal, a table at a time."""
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from ...lang.errors import RuleError
@@ -16,7 +17,10 @@ def replay(path: Path, out, ruleset: str | None = None, rules: bool = False) -> 
 
     The rules are `ruleset` when the person replaying names one (`--ruleset`), else the game
     the record names, found by its name here: never a folder the record names."""
-    head, decisions, result, plan = open_record(path, ruleset)
+    rec, plan = open_record(path, ruleset)
+    head, decisions, result = rec.head, rec.decisions, rec.result
+    for note in rec.notes():
+        print(f"note: {note}", file=sys.stderr)
     print(f"replay of {head['game']} (seed {head['seed']}, {head['players']} players, "
           f"rules {plan.digest})", file=out)
     r = Replay(plan, head, decisions, path)
@@ -52,7 +56,10 @@ def stepper(path: Path, term, stdin, ruleset: str | None = None, at: int | None 
     round so far, the view, the decision and what was chosen), and with `step` forward and back
     a decision at a time, or to any decision. `seat` (0-based): whose view; None: the seat that
     decides at each point."""
-    head, decisions, result, plan = open_record(path, ruleset)
+    rec, plan = open_record(path, ruleset)
+    head, decisions = rec.head, rec.decisions
+    for note in rec.notes():
+        term.line(f"note: {note}")
     r = Replay(plan, head, decisions, path)
     if plan.colours:
         term.set_colours(plan.colours)

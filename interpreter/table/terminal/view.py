@@ -18,15 +18,30 @@ def board_lines(kind, board: dict, view: dict) -> list[str]:
     return drawn
 
 
-def _value(v) -> str:
-    """A variable's value in a view without a `view:` section (a designer's game)."""
+# A value on the screen: at most about this many characters of it, then how many items it holds (a
+# table whose state holds 99,999 lists of 99,999 items is drawn at once)
+VALUE_CHARS = 200
+
+
+def _value(v, room: int = VALUE_CHARS) -> str:
+    """A variable's value in a view without a `view:` section (a designer's game), cut short after
+    about `room` characters."""
     if isinstance(v, bool):
         return "yes" if v else "no"
-    if isinstance(v, list):
-        return ", ".join(_value(x) for x in v) or "none"
-    if isinstance(v, dict):
-        return ", ".join(f"{_value(k)} {_value(x)}" for k, x in v.items()) or "none"
-    return "none" if v is None else str(v)
+    if isinstance(v, (list, dict)):
+        items = v.items() if isinstance(v, dict) else v
+        parts: list[str] = []
+        used = 0
+        for x in items:
+            if used >= room:
+                return ", ".join(parts) + f", ... ({len(v):,} in all)"
+            text = f"{_value(x[0], room - used)} {_value(x[1], room - used)}" if isinstance(v, dict) \
+                else _value(x, room - used)
+            parts.append(text)
+            used += len(text) + 2
+        return ", ".join(parts) or "none"
+    text = "none" if v is None else str(v)
+    return text if len(text) <= room else text[:max(room, 20)] + "..."
 
 
 def screen(view: dict, plan) -> list[str]:
