@@ -139,11 +139,15 @@ def test_a_cache_file_changed_by_hand_is_not_believed(capsys, folder, cache, che
     assert len(checked) == 3
 
 
-def test_the_games_are_checked_alike_on_one_process_or_several(capsys, cache):
-    formula5 = ROOT / "rulesets" / "formula5"
-    one = validate(capsys, formula5, "--jobs", "1", "--no-cache")
-    assert one[0] == 0 and "variant pit-lane: ok" in one[1]
-    assert validate(capsys, formula5, "--jobs", "2", "--no-cache") == one
+def test_the_games_are_checked_alike_on_one_process_or_several(capsys, folder, cache):
+    variant(folder, "broken", "  - set: params.cut\n    to: 0\n")
+    one = validate(capsys, folder, "--jobs", "1", "--no-cache")
+    assert one[0] == 1 and "error[E202]" in one[2] and "variant broken" in one[2]
+    assert validate(capsys, folder, "--jobs", "2", "--no-cache") == one
+    (folder / "variants" / "broken.yaml").unlink()
+    one = validate(capsys, folder, "--jobs", "1", "--no-cache")
+    assert one[0] == 0 and "variant richer: ok" in one[1]
+    assert validate(capsys, folder, "--jobs", "3", "--no-cache") == one
 
 
 def test_play_n_plays_more_smoke_games(capsys, folder, cache):
