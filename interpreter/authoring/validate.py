@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..lang.diagnostics import Loc, Report
+from ..session.workers import fork_context
 from . import verdicts
 
 SMOKE_GAMES = 1  # seeded games at each player count a game is played at (`--play N`)
@@ -238,13 +239,13 @@ def check_games(folder: Path, v: Validation, jobs: list[Job]) -> list[dict]:
 
     _say(v, f"checking {len(todo)} games" + (f" ({kept} unchanged)" if kept else ""), force=True)
     workers = min(v.jobs or os.cpu_count() or 1, len(todo))
-    if workers > 1 and _can_fork():
-        import multiprocessing
+    context = fork_context()
+    if workers > 1 and context is not None:
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
         _RUN.update(folder=folder, params=params, games=v.play)
         try:
-            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as ex:
+            with ProcessPoolExecutor(workers, mp_context=context) as ex:
                 futures = {ex.submit(_worker, jobs[i]): i for i in todo}
                 for fut in as_completed(futures):
                     finished(futures[fut], fut.result())
@@ -256,12 +257,6 @@ def check_games(folder: Path, v: Validation, jobs: list[Job]) -> list[dict]:
     if v.cache and todo:
         verdicts.prune()
     return [f for f in found if f is not None]
-
-
-def _can_fork() -> bool:
-    import multiprocessing
-
-    return "fork" in multiprocessing.get_all_start_methods()
 
 
 def validate_path(path: Path, variants=(), modules=(), track: str | None = None,
