@@ -13,7 +13,6 @@ import interpreter.authoring.validate as validate_module
 from interpreter.cli import main
 from test_compiler import TINY, game_file, where
 
-ROOT = Path(__file__).resolve().parents[1]
 
 # the tiny game, with a param that a variant may set to a value the rules cannot use
 GAME = TINY.replace("  zero: 0\n", "  zero: 0\n  cut: 1\n").replace(

@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..lang.diagnostics import Loc, Report
+from ..lang.diagnostics import Loc, Report, visible
 from ..session.workers import fork_context
 from . import verdicts
 
@@ -47,7 +47,10 @@ class Progress:
     in place on a terminal, or a line now and then (`--progress` when it is not a terminal)."""
 
     def __init__(self, stream=None, lines: bool = False):
-        self.stream = stream if stream is not None else sys.stderr
+        from ..session.args import raw
+
+        # under the command's escaping stream: this writes its own `\r`, and escapes the rest
+        self.stream = raw(stream if stream is not None else sys.stderr)
         self.lines = lines
         self.start = time.perf_counter()
         self.last = 0.0
@@ -58,7 +61,7 @@ class Progress:
         if not force and now - self.last < (1.0 if self.lines else 0.1):
             return
         self.last = now
-        text = f"validate: {text} ({now - self.start:.1f} s)"
+        text = visible(f"validate: {text} ({now - self.start:.1f} s)")
         if self.lines:
             self.stream.write(text + "\n")
         else:
