@@ -3,9 +3,10 @@
 A ruleset folder is checked as the games it makes: the game itself, each module and each variant
 (or only those asked for), each on the game's own track and on every other track it ships
 (`tracks/<game id>/`). Each of these games is loaded, checked and compiled once, from files
-parsed once (`load/ruleset.py`), and then played: a seeded smoke game at the fewest and at the
-most players (the game alone on its own track: at every player count; on another track: at the
-most), played as at a table, so that what no static check can see shows: a rule that fails in
+parsed once (`load/ruleset.py`), and then played in a seeded smoke game: the game alone on its
+own track at every player count; each module and variant at the most players on its own track
+and at the fewest and the most in turn on the others (at both when there is one track). A smoke
+game is played as at a table, so that what no static check can see shows: a rule that fails in
 play (E202), also one that fails only when a prompt, an option's label, a seat's view, the
 result, the statistics or the greedy bot's `evaluate` is computed; and a game that never ends
 (its step or round limit, E201). `--play N` plays N games at each count (the last with greedy

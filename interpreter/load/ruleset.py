@@ -55,7 +55,7 @@ class Ruleset:
 # a ruleset's games (each variant, module and track) are made of the same files. The parsed data
 # is shared and never changed: patches copy what they change (`patches.Owned`).
 _PARSED: dict[tuple[str, str], tuple[object, str]] = {}
-_MAX_PARSED = 512
+_MAX_PARSED = 128  # files: a ruleset with its variants, modules, cards and tracks is some forty
 _STRUCTURES: dict[tuple[str, str, int], tuple[object, object]] = {}  # (kind, name, id) -> (data, model)
 
 
