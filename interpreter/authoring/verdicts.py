@@ -38,12 +38,23 @@ def folder() -> Path:
 _ENGINE: list[str] = []
 
 
+LIBRARIES = ("lark", "pydantic", "jsonschema", "PyYAML")
+
+
 def engine() -> str:
-    """The digest of the engine's source (every .py and grammar file of the package) and of the
-    Python running it: a verdict of another engine is never used."""
+    """The digest of the engine's source (every .py and grammar file of the package), of the
+    Python running it and of the versions of the libraries it reads files with: a verdict of
+    another engine is never used."""
     if not _ENGINE:
+        from importlib import metadata
+
         root = Path(__file__).resolve().parents[1]
         h = hashlib.sha256(sys.version.encode())
+        for name in LIBRARIES:
+            try:
+                h.update(f"{name} {metadata.version(name)}\0".encode())
+            except metadata.PackageNotFoundError:
+                h.update(f"{name} ?\0".encode())
         for path in sorted(root.rglob("*")):
             if path.suffix in (".py", ".lark") and path.is_file():
                 h.update(str(path.relative_to(root)).encode() + b"\0")
