@@ -229,6 +229,12 @@ def report(setup: Setup, rows: list[dict], seed: int, jobs: int, elapsed: float)
     }
 
 
+def rate_text(rate: float) -> str:
+    """Games per second as printed: whole above 10, else two digits (a search bot's game takes
+    seconds)."""
+    return f"{rate:.0f}" if rate >= 10 else f"{rate:.2g}"
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:5.1f}%"
 
@@ -299,9 +305,8 @@ def render(stats: dict) -> str:
             if "seats" in c:
                 text += f"  {c['seats']:>5} {_pct(c['win_rate'])}  {_ci(c['ci95'])}"
             lines.append(text)
-    rate = stats["games_per_second"]
-    shown = f"{rate:.0f}" if rate >= 10 else f"{rate:.2g}"  # a search bot's game takes seconds
-    lines.append(f"throughput: {shown} games/s on {stats['jobs']} process(es) ({stats['seconds']:.2f} s)")
+    lines.append(f"throughput: {rate_text(stats['games_per_second'])} games/s on {stats['jobs']} "
+                 f"process(es) ({stats['seconds']:.2f} s)")
     for f in stats["failures"]:
         lines.append(f"failed game {f['game']} (seed {f['seed']}): {f['error']}")
     return "\n".join(lines)
