@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from .metrics import measures, rates
-from .simulate import Backend, LocalBackend, Setup, report, run, seeds
+from .simulate import Backend, LocalBackend, Setup, rate_text, report, run, seeds
 from .stats import adjust, paired, two_rates
 
 ALPHA = 0.05
@@ -122,7 +122,7 @@ def render(result: dict) -> str:
               f"({result['significant']} flagged)",
               "tests: McNemar exact for yes/no measures of a game, paired t for numbers, two-proportion z "
               "for win rates among seats (`win rate when ...`)",
-              f"throughput: {result['games_per_second']:.0f} games/s on {a['jobs']} process(es) "
+              f"throughput: {rate_text(result['games_per_second'])} games/s on {a['jobs']} process(es) "
               f"({result['seconds']:.2f} s)"]
     for side in (a, b):
         for f in side["failures"]:

@@ -90,7 +90,8 @@ class Replays:
             path = Path(folder) / "record.jsonl"
             path.write_bytes(body)
             try:
-                head, decisions, _result, plan = open_record(path, None, "replay it")
+                rec, plan = open_record(path, None, "replay it")
+                head, decisions = rec.head, rec.decisions
             except RulesetError as e:
                 items = getattr(e.report, "items", [])
                 raise Refused(422, items[0].message if items else "this record cannot be replayed") from None

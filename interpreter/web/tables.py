@@ -193,7 +193,7 @@ class Table(Sitting):
         self.changes = Changes()
         self.keys = Keys()
         self.offered: tuple | None = None    # (decision, labels, keys) of a person's pending decision
-        self.log: list[str] = []
+        self.narrated: list[str] = []
         self.problem: str | None = None      # why the game stopped, when the rules failed
         self.result: dict | None = None
         self.turn = 0                        # counts every change: a bot answers the turn it was asked
@@ -216,7 +216,7 @@ class Table(Sitting):
         self.teller.told = 0
         self.keys = Keys()
         self.decisions = []
-        self.log = []
+        self.narrated = []
         self.result = None
         for i, entry in enumerate(entries, 1):
             d = self._offer()
@@ -229,7 +229,7 @@ class Table(Sitting):
                 raise RuleError(f"decision {i} of the table does not fit these rules")
             self.decisions.append(dict(entry))
             self.game.choose(pick)
-        self.log.extend(self.teller.news())
+        self.narrated.extend(self.teller.news())
         self._offer()
 
     # ---- who is who ------------------------------------------------------------------------------
@@ -275,7 +275,7 @@ class Table(Sitting):
         self.turn += 1
         try:
             while True:
-                self.log.extend(self.teller.news())
+                self.narrated.extend(self.teller.news())
                 if self.problem is not None:
                     break
                 if self.game.over:
@@ -413,8 +413,8 @@ class Table(Sitting):
                 prompt = a.prompt
                 options = [{"key": o.key, "label": o.label, "preview": o.effect}
                            for o in sorted(a.options, key=lambda o: o.key)]
-            since = max(0, min(since, len(self.log)))
-            log = self.log[since:]
+            since = max(0, min(since, len(self.narrated)))
+            log = self.narrated[since:]
             to_move = None if d is None else d.seat
             return {
                 "table": self.id, "game": self.plan.name, "game_id": self.setup.game,
@@ -431,7 +431,7 @@ class Table(Sitting):
                 "result": self._result_data(),
                 "problem": self.problem,
                 "view": view, "sight": asdict(sight(view, self.plan)),
-                "log": log, "log_start": since, "log_end": len(self.log),
+                "log": log, "log_start": since, "log_end": len(self.narrated),
                 # when this was true (the system's monotonic clock, in nanoseconds): of two answers,
                 # a page keeps the later (an answer counts no change the seat cannot see)
                 "as_of": time.monotonic_ns(),
