@@ -94,10 +94,10 @@ def test_ray_that_cannot_start_is_a_clear_error(tmp_path):
 
 
 def test_simulate_on_ray_gives_the_local_totals(backend):
-    local = simulate("tilerace", 12, 3, 5, jobs=1)
-    remote = simulate("tilerace", 12, 3, 5, backend=backend)
+    local = simulate("tilerace", 6, 3, 5, jobs=1)
+    remote = simulate("tilerace", 6, 3, 5, backend=backend)
     assert _without_timing(remote) == _without_timing(local)
-    assert local["games"] == 12
+    assert local["games"] == 6
 
 
 def test_compare_on_ray_gives_the_local_comparison(backend):

@@ -1,6 +1,7 @@
 """The engine's own guarantees: commit-then-reveal, cheap clones, exact replays, determinism."""
 import io
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -153,6 +154,24 @@ def test_simulate_is_deterministic_whatever_the_processes():
         assert a[key] == b[key]
     assert a["completed"] == 40
     assert sum(r["wins"] for r in a["wins_by_seat"]) == pytest.approx(40)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux only")
+def test_simulate_workers_play_the_game_compiled_once_here():
+    """The worker processes play the games this process compiled (they load and compile nothing):
+    given another game's plan here under this setup, they play that one."""
+    import interpreter.lab.simulate as sim
+
+    setup = sim.Setup.of("formula5", ["random"] * 3)
+    short = sim.Setup.of("formula5", ["random"] * 3, ["short-race"])
+    games = sim.seeds(2, 24)
+    (expected,), _ = sim.run([short], [games], sim.LocalBackend(1))
+    sim._COMPILED[setup] = sim.compiled(short)
+    try:
+        (rows,), _ = sim.run([setup], [games], sim.LocalBackend(2))
+    finally:
+        del sim._COMPILED[setup]
+    assert rows == expected
 
 
 def test_simulate_json_has_the_promised_fields(capsys):

@@ -3,8 +3,6 @@ results, the greedy bot's `evaluate`), numbers that are too large never crash th
 built-ins given absurd numbers stop at once, and the time and memory budgets hold."""
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from interpreter.cli import main
@@ -14,11 +12,10 @@ from test_compiler import TINY, game_file, where
 
 
 def validate(capsys, path) -> tuple[int, str]:
-    start = time.perf_counter()
     rc = main(["validate", str(path.parent)])
     out, err = capsys.readouterr()
     assert "Traceback" not in out + err
-    assert time.perf_counter() - start < 10
+    assert "time budget" not in out + err  # found by what the rules do, not by running out of time
     return rc, out + err
 
 
@@ -68,21 +65,23 @@ def test_a_huge_span_of_a_lane_track_stops_at_once(tmp_path):
     scenario.write_text(f"scenario: {{name: span, source: test}}\nruleset: {heat}\nplayers: 2\nexpect:\n"
                         '  - \'size(lines_between(track, 0, 100000000000000000, "corner")) == 0\'\n',
                         encoding="utf-8")
-    start = time.perf_counter()
     out = run_scenario(scenario)
-    assert time.perf_counter() - start < 5
+    # refused by the size of the span, before any line is looked at (not by the time budget)
     assert not out.passed and "more than 100000 lines" in out.report.render()
 
 
 def test_the_time_budget_stops_a_run_that_takes_too_long():
+    import signal
+
     from interpreter.session.budget import OutOfTime, budget
 
-    start = time.process_time()
     with pytest.raises(OutOfTime, match="seconds"):
         with budget(seconds=0.2):
+            # the budget is a timer of the process's own processor time, set to what was asked
+            assert 0.1 < signal.getitimer(signal.ITIMER_PROF)[0] < 0.5  # (the clock counts in ticks)
             while True:
                 pass
-    assert time.process_time() - start < 2
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)  # and it is gone afterwards
 
 
 def test_the_memory_budget_stops_a_run_that_takes_too_much():

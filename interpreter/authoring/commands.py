@@ -5,15 +5,25 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..session.args import MAX_SEED, bounded, game_args, params, print_report, rules_args
+from ..session.args import MAX_SEED, bounded, game_args, max_jobs, params, print_report, rules_args
 
 MAX_CHECK_SEEDS = 10_000   # seeds `check --seeds` plays each scenario with
+MAX_SMOKE_GAMES = 1_000    # games `validate --play` plays of each game at each player count
 
 
 def add_validate(sub) -> None:
     v = sub.add_parser("validate", help="check a ruleset folder or any file a designer writes")
     v.add_argument("path", help="a ruleset: a folder name under rulesets/, or a path (folder or file)")
     rules_args(v, "check")
+    v.add_argument("--play", type=bounded(1, MAX_SMOKE_GAMES), default=1, metavar="N",
+                   help="seeded smoke games for each game at each player count it is played at "
+                        f"(default 1, at most {MAX_SMOKE_GAMES}; the last with greedy bots)")
+    v.add_argument("--jobs", type=bounded(1, max_jobs), help="processes (default: all cores)")
+    v.add_argument("--no-cache", dest="cache", action="store_false",
+                   help="check every game again, even those whose files have not changed since a "
+                        "run that kept its verdict (in ~/.cache/racecraft)")
+    v.add_argument("--progress", action="store_true",
+                   help="say what is being checked on standard error even when it is not a terminal")
     v.set_defaults(fn=cmd_validate)
 
 
@@ -49,12 +59,22 @@ COMMANDS = {"validate": add_validate, "check": add_check, "explain": add_explain
 
 
 def cmd_validate(args) -> int:
-    from .validate import validate_path
+    from .validate import Progress, validate_path
+
+    # what it is doing, from the first second, where a person watches (or when asked)
+    tty = getattr(sys.stderr, "isatty", lambda: False)()
+    progress = Progress(lines=not tty) if tty or args.progress else None
+    if progress is not None:
+        progress.say(f"checking {args.path}", force=True)
     from ..load.ruleset import find_ruleset
 
     # a ruleset's name (as `play` takes it) or any path: a folder, a game or variant file
-    v = validate_path(find_ruleset(args.path) or Path(args.path), args.variant, args.module, args.track,
-                      params(args))
+    try:
+        v = validate_path(find_ruleset(args.path) or Path(args.path), args.variant, args.module, args.track,
+                          params(args), play=args.play, jobs=args.jobs, cache=args.cache, progress=progress)
+    finally:
+        if progress is not None:
+            progress.done()
     if not v.report.ok:
         print_report(v.report)
         return 1

@@ -10,58 +10,26 @@ from __future__ import annotations
 import hashlib
 import linecache
 from functools import lru_cache
-from pathlib import Path
 from typing import Callable
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.indenter import DedentError, Indenter
 
 from . import nodes as n
+from . import tables
 from .diagnostics import Loc, Report, did_you_mean
 from .limits import MAX_ELIF, MAX_INT, MAX_LOOP_DEPTH, MAX_NUMBER_DIGITS, MAX_RULE_CHARS
 
-_GRAMMAR = Path(__file__).with_name("grammar.lark")
 
 # Passes walk trees recursively: a rule nested deeper than this is refused here with a
 # diagnostic instead of overflowing Python's stack later.
 MAX_RULE_DEPTH = 100
 
 
-class _Indent(Indenter):
-    NL_type = "_NL"
-    OPEN_PAREN_types = ["LPAR", "LSQB"]
-    CLOSE_PAREN_types = ["RPAR", "RSQB"]
-    INDENT_type = "_INDENT"
-    DEDENT_type = "_DEDENT"
-    tab_len = 4
-
-    def handle_NL(self, token):
-        if "\n" not in token:  # a comment that ends the text: no line break, no indentation
-            if self.paren_level == 0:
-                yield token
-            return
-        try:
-            yield from super().handle_NL(token)
-        except DedentError:
-            raise _BadDedent(token.end_line, token.end_column) from None
-
-
-class _BadDedent(Exception):
-    """A line dedents to an indentation that no enclosing block has; at its first character."""
-
-    def __init__(self, line: int, col: int):
-        super().__init__(line, col)
-        self.line, self.col = line, col
-
-
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    # Built once per process (about half a second). No cache file: a parser table loaded
-    # from a shared folder would be code anybody could plant.
-    return Lark(_GRAMMAR.read_text(encoding="utf-8"), parser="lalr", postlex=_Indent(),
-                start=["start_block", "start_expr", "start_option"], propagate_positions=True,
-                maybe_placeholders=True)
+    # From the tables written at development time, a module of the package (`tables.py`)
+    return tables.parser()
 
 
 Locate = Callable[[int, int], Loc]
@@ -151,7 +119,7 @@ def _lark_tree(text: str, start: str, locate: Locate, report: Report) -> Tree | 
     except UnexpectedInput as e:
         _syntax_error(e, text, locate, report)
         return None
-    except _BadDedent as e:
+    except tables.BadDedent as e:
         report.add("E101", "syntax error in rule: this line's indentation matches no enclosing block",
                    locate(e.line, e.col), "indent the lines of a block consistently")
         return None

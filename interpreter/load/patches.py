@@ -15,11 +15,10 @@ named `choose`, named statements) are applied to the parsed rules: see `load/ext
 """
 from __future__ import annotations
 
-import copy
 import re
 
 from ..lang.diagnostics import Loc, Report, did_you_mean
-from .yamlsrc import SrcMap, loc_of
+from .yamlsrc import SrcList, SrcMap, loc_of
 
 _LISTS = ("phases", "triggers")
 _MAPPINGS = ("params", "pieces", "boards", "piles", "state", "functions", "procedures", "record", "show",
@@ -109,18 +108,51 @@ def _pick(items: list, step, where: str, target, report: Report):
     return None
 
 
-def find(data, address: Address, report: Report, target):
-    """The container and key (or index) an address leads to; None (reported) if it leads nowhere."""
+class Owned:
+    """Copy-on-write over the loaded data: the containers one application of patches made (copies)
+    may change in place; any other (the loaded files, shared by every game loaded from them, or a
+    patch's own item) is copied, with its positions, before it changes."""
+
+    def __init__(self, top):
+        self.ids = {id(top)}
+        self.made = [top]  # kept alive, so that an id is never reused while this lives
+
+    def take(self, parent, key):
+        """`parent[key]` as a container this application may change (`parent` is one already)."""
+        node = parent[key]
+        if isinstance(node, (dict, list)) and id(node) not in self.ids:
+            node = parent[key] = shallow(node)
+            self.ids.add(id(node))
+            self.made.append(node)
+        return node
+
+
+def shallow(node):
+    """A copy of a mapping or list, one level deep, with its file positions."""
+    out = type(node)(node)
+    if isinstance(node, (SrcMap, SrcList)):
+        out.__dict__.update(node.__dict__)
+        if "key_locs" in node.__dict__:
+            out.key_locs = dict(node.key_locs)  # type: ignore[attr-defined]
+    return out
+
+
+def find(data, address: Address, report: Report, target, owned: Owned | None = None):
+    """The container and key (or index) an address leads to; None (reported) if it leads nowhere.
+    With `owned`, every container on the way is one this application may change (copied first)."""
     steps = address.steps
     head = steps[0]
     if head == "steps":  # a step, by id, in whichever phase it is
         if len(steps) < 2 or not isinstance(steps[1], str):
             report.add("E041", "a step patch names the step: `steps.ID`", loc_of(target))
             return None
-        for phase in data.get("phases", []):
+        for p, phase in enumerate(data.get("phases", [])):
             for i, step in enumerate(phase.get("steps", [])):
                 if step.get("id") == steps[1]:
-                    return _descend(phase["steps"], i, steps[2:], address, report, target)
+                    if owned is not None:
+                        phase = owned.take(owned.take(data, "phases"), p)
+                        owned.take(phase, "steps")
+                    return _descend(phase["steps"], i, steps[2:], address, report, target, owned)
         ids = [s.get("id") for p in data.get("phases", []) for s in p.get("steps", [])]
         report.add("E042", f"patch aims at step `{steps[1]}`, which does not exist", loc_of(target),
                    did_you_mean(steps[1], ids))
@@ -129,13 +161,13 @@ def find(data, address: Address, report: Report, target):
         report.add("E042", f"patch aims at `{head}`, which the game does not have", loc_of(target),
                    did_you_mean(str(head), list(data)))
         return None
-    return _descend(data, head, steps[1:], address, report, target)
+    return _descend(data, head, steps[1:], address, report, target, owned)
 
 
-def _descend(container, key, rest, address: Address, report: Report, target):
+def _descend(container, key, rest, address: Address, report: Report, target, owned: Owned | None):
     path = [str(key)]
     for step in rest:
-        node = container[key]
+        node = container[key] if owned is None else owned.take(container, key)
         where = ".".join(path)
         if isinstance(node, list):
             index = _pick(node, step, where, target, report)
@@ -154,14 +186,6 @@ def _descend(container, key, rest, address: Address, report: Report, target):
             return None
         path.append(str(step) if isinstance(step, str) else "[...]")
     return container, key
-
-
-def copied(data):
-    """A copy that patches may change: the loaded base is never changed."""
-    out = copy.copy(data)
-    for k in list(out):
-        out[k] = copy.deepcopy(out[k])
-    return out
 
 
 def operation(patch, report: Report) -> str | None:
@@ -207,21 +231,23 @@ def prepare(patches, report: Report) -> list[tuple]:
 
 def apply_patches(data, patches: list[tuple], report: Report, only=None):
     """`data` with `patches` (from `prepare`) applied, those that `only(patch, op, address)`
-    accepts if given: a copy; the loaded base is never changed."""
-    data = copied(data)
+    accepts if given: a copy; the loaded base is never changed. Only what a patch changes is
+    copied (`Owned`): the rest stays shared with the loaded files."""
+    data = shallow(data)
+    owned = Owned(data)
     ids = _Ids()
     for patch, op, address in patches:
         target = patch[op]
         if only is not None and not only(patch, op, address):
             continue
         if op == "add":
-            _add(data, patch, address, target, report, ids)
+            _add(data, patch, address, target, report, owned, ids)
             continue
         ids.clear()  # another change may have changed a list's items
         if op == "remove" and patch.get("item") is not None:  # a value out of a list
-            _remove_value(data, patch, address, target, report)
+            _remove_value(data, patch, address, target, report, owned)
             continue
-        found = find(data, address, report, target)
+        found = find(data, address, report, target, owned)
         if found is None:
             continue
         container, key = found
@@ -249,7 +275,7 @@ def apply_patches(data, patches: list[tuple], report: Report, only=None):
                 report.add("E043", "`update` merges a mapping into a mapping", loc_of(target),
                            "use `set` or `replace` for other values")
                 continue
-            merged = copy.copy(container[key])
+            merged = shallow(container[key])
             merged.update(new)
             container[key] = merged
         elif op == "remove":
@@ -281,13 +307,13 @@ def _with_id(m: dict, ident) -> SrcMap:
     return out
 
 
-def _remove_value(data, patch, address: Address, target, report: Report) -> None:
+def _remove_value(data, patch, address: Address, target, report: Report, owned: Owned) -> None:
     """`remove: include` with `item: FILE`: a value out of a list of values."""
-    found = find(data, address, report, target)
+    found = find(data, address, report, target, owned)
     if found is None:
         return
     container, key = found
-    items, value = container[key], patch.get("item")
+    items, value = owned.take(container, key), patch.get("item")
     if not isinstance(items, list):
         report.add("E043", f"`remove: {target}` with `item:` takes a value out of a list", loc_of(target))
         return
@@ -299,33 +325,37 @@ def _remove_value(data, patch, address: Address, target, report: Report) -> None
                did_you_mean(str(value), [str(i) for i in items]))
 
 
-def _add(data, patch, address: Address, target, report: Report, ids: "_Ids") -> None:
+def _add(data, patch, address: Address, target, report: Report, owned: Owned, ids: "_Ids") -> None:
     steps = address.steps
     item = patch.get("item")
     if steps[0] == "steps":
         if len(steps) != 2:
             report.add("E041", "add a step with `add: steps.PHASE`", loc_of(target))
             return
-        phases = [p for p in data.get("phases", []) if p.get("id") == steps[1]]
+        phases = [i for i, p in enumerate(data.get("phases", [])) if p.get("id") == steps[1]]
         if not phases:
             report.add("E042", f"patch aims at phase `{steps[1]}`, which does not exist", loc_of(target),
                        did_you_mean(steps[1], [p.get("id") for p in data.get("phases", [])]))
             return
-        _insert(phases[0].setdefault("steps", []), item, patch, target, report, ids)
+        phase = owned.take(owned.take(data, "phases"), phases[0])
+        phase.setdefault("steps", [])
+        _insert(owned.take(phase, "steps"), item, patch, target, report, ids)
         return
     if steps[0] in _LISTS and len(steps) == 1:
-        _insert(data.setdefault(steps[0], []), item, patch, target, report, ids)
+        data.setdefault(steps[0], [])
+        _insert(owned.take(data, steps[0]), item, patch, target, report, ids)
         return
     if steps[0] in ("include",) and len(steps) == 1:
-        data.setdefault("include", []).append(item)
+        data.setdefault("include", [])
+        owned.take(data, "include").append(item)
         return
     if steps[0] in _MAPPINGS and len(steps) == 1 and steps[0] not in data:
         data[steps[0]] = SrcMap()  # the game has none yet: the module or variant brings the first
-    found = find(data, address, report, target)
+    found = find(data, address, report, target, owned)
     if found is None:
         return
     container, key = found
-    coll = container[key]
+    coll = owned.take(container, key)
     if isinstance(coll, list):  # a list of a board (lines, cells, ...)
         if isinstance(item, dict) and "id" in item:
             _insert(coll, item, patch, target, report, ids)

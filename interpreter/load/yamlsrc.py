@@ -41,13 +41,17 @@ class SrcStr(str):
     # other scalars: (their lines of the file, start line, start col, end line, end col, style),
     # 0-based; quotes, escapes and folded lines make the value differ from the text: `at` maps it
     _span: tuple | None = None
+    _placed: list | None | bool = False  # the file position of each character (`_places`), once known
 
     def at(self, line: int, col: int) -> Loc:
         base = self.loc
         if self._block_indent is not None:
             return Loc(base.file, base.line + line - 1, self._block_indent + col)
         if self._span is not None:
-            found = _map_span(str(self), self._span, line, col)
+            placed = self._placed
+            if placed is False:  # worked out once: a string's positions are asked for often
+                placed = self._placed = _places(str(self), self._span)
+            found = _map_span(str(self), placed if isinstance(placed, list) else None, line, col)
             if found is not None:
                 return Loc(base.file, *found)
         if line == 1:
@@ -68,9 +72,9 @@ _ESCAPES = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "
 _HEX = {"x": 2, "u": 4, "U": 8}
 
 
-def _map_span(value: str, span: tuple, line: int, col: int) -> tuple[int, int] | None:
-    """The 1-based file position of the value's (line, col), or None if it cannot be placed."""
-    places = _places(value, span)
+def _map_span(value: str, places: list | None, line: int, col: int) -> tuple[int, int] | None:
+    """The 1-based file position of the value's (line, col), given where each of its characters is
+    (`_places`), or None if it cannot be placed."""
     if places is None:
         return None
     rows = value.split("\n")

@@ -91,10 +91,10 @@ class Replays:
             path.write_bytes(body)
             try:
                 rec, plan = open_record(path, None, "replay it")
+                head, decisions = rec.head, rec.decisions
             except RulesetError as e:
                 items = getattr(e.report, "items", [])
                 raise Refused(422, items[0].message if items else "this record cannot be replayed") from None
-        head, decisions = rec.head, rec.decisions
         seats = [str(s) for s in head.get("seats", [])] if isinstance(head.get("seats"), list) else []
         replay = Replay(plan, head, decisions, Path("record"))
         key = secrets.token_urlsafe(9)
