@@ -19,7 +19,7 @@ from interpreter.lang import nodes as n
 from interpreter.lang import unparse
 from interpreter.lang.diagnostics import Report
 from interpreter.lang.parser import parse_block, parse_expr
-from interpreter.load.rules import parse_rules
+from interpreter.load.rules import blocks, parse_rules
 from interpreter.load.ruleset import Ruleset, load_ruleset
 from test_diagnostics import find
 
@@ -344,12 +344,8 @@ def test_every_shipped_rule_reads_back_to_the_same_tree():
 
     for name in ("formula5", "heat", "downforce", "tilerace"):
         rules = load(name).ruleset.rules
-        blocks = [p.body for p in rules.procedures.values()] + [rules.setup]
-        blocks += [s.body for ph in rules.phases for s in ph.steps if s.body is not None]
-        for b in blocks:
-            if b is None:
-                continue
-            text = unparse.block(b.body)
+        for _rule, body in blocks(rules):
+            text = unparse.block(body)
             again = parse_block(text, Report())
             assert again is not None and unparse.block(again.body) == text, text
 

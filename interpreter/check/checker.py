@@ -18,8 +18,9 @@ from ..lang.diagnostics import did_you_mean as _did_you_mean
 from ..lang.parser import keywords
 from ..lang.types import (ANY, BOARD, BOOL, CARD, INT, NONE, PIECE, PILE, SEAT, TEXT, compatible, elem,
                           is_list, is_map, iterable_elem, join, listof, map_types, mapof, zero, KEY_TYPES)
+from ..ir.sites import SITES, Form, SiteScope
 from ..library.api import Builtin
-from ..load.rules import Rules
+from ..load.rules import Rule, Rules, blocks
 from .symbols import BUILTIN_EVENTS, Declarations, Symbols
 
 
@@ -76,8 +77,8 @@ class Checked:
     checker: "Checker | None" = None               # to check more rules later (a scenario's)
 
 
-def _a(t: str) -> str:
-    return "an int" if t == INT else ("any value" if t == ANY else f"a {t}")
+# How a message names the types a site may want, when it wants one of several.
+_WANT_WORDS = {INT: "a number", BOOL: "true/false"}
 
 
 class Checker:
@@ -129,56 +130,83 @@ class Checker:
                            tr.on_loc, self.suggest(tr.on, BUILTIN_EVENTS) or
                            "use `emit NAME` in a rule, or a built-in event")
         self._events()
-        self._functions()
-        self._procedures()
-        if r.setup is not None:
-            self._unit(None)
-            self.block(r.setup.body, Scope({}, "setup"))
-        for ph in r.phases:
-            self._phase(ph)
-        for tr in r.triggers:
-            self._unit(f"trig:{tr.id}")
-            sc = Scope({p: Local(p, t) for p, t in self._trigger_types.get(tr.id, {}).items()},
-                       f"triggers.{tr.id}")
-            if tr.cond is not None:
-                self.want_bool(tr.cond, sc, "a trigger's `if`", loose=True)
-            if tr.body is not None:
-                self.block(tr.body.body, sc)
+        self._phases()
+        for site in SITES:  # every rule of the game, site by site (`ir/sites.py`)
+            if site.form is Form.FUNCTION:
+                self._functions()
+            elif site.form is Form.PROCEDURE:
+                self._procedures()
+            else:
+                for rule in r.of(site):
+                    self._rule(rule)
         self._unit(None)
-        seat_scope = {"seat": Local("seat", SEAT)}
-        for what, expr in (("rank", r.rank), ("tie", r.tie)):
-            if expr is not None:
-                self.want(expr, Scope(dict(seat_scope), "result"), INT, f"`{what}`", loose=True)
-        if r.also_pieces is not None:
-            self.want(r.also_pieces, Scope({}, "result.also"), listof(PIECE), "`also.pieces`", loose=True)
-        for what, expr in (("also.rank", r.also_rank), ("also.tie", r.also_tie)):
-            if expr is not None:
-                sc = Scope({"piece": Local("piece", PIECE)}, "result.also")
-                self.want(expr, sc, INT, f"`{what}`", loose=True)
-        for name, expr in r.records.items():
-            self.expr(expr, Scope(dict(seat_scope), f"record.{name}"))
-        for name, expr in r.show.items():
-            self.expr(expr, Scope({"piece": Local("piece", PIECE)}, f"show.{name}"))
-        for name, expr in r.seat_facts.items():
-            self.expr(expr, Scope(dict(seat_scope), f"view.seats.{name}"))
-        for name, expr in r.game_facts.items():
-            self.expr(expr, Scope({}, f"view.game.{name}"))
         for name, loc in r.view_piles:
             if name not in self.sym.piles:
                 self.report.add("E152", f"the view shows pile `{name}`, which the game does not have", loc,
                                 self.suggest(name, list(self.sym.piles)))
-        if r.evaluate is not None:
-            self.want(r.evaluate, Scope(dict(seat_scope), "evaluate"), INT, "`evaluate`", loose=True)
-        if r.progress is not None:
-            self.want(r.progress, Scope(dict(seat_scope), "progress"), INT, "`progress`", loose=True)
-        for name, expr in r.metrics.items():
-            t = self.expr(expr, Scope({}, f"metrics.{name}"))
-            if not (compatible(t, INT) or compatible(t, BOOL)):
-                self.type_error(f"metric `{name}` must be a number or true/false, but this is {t}", expr)
         self._cycles()
         self._waits()
         self.out.checker = self
         return self.out
+
+    def _rule(self, rule: Rule) -> None:
+        """Check one rule of a flow, trigger, test, order or entry site, in its site's scope."""
+        site = rule.site
+        names = {k: Local(k, t) for k, t in site.scope.names().items()}
+        decider = None
+        self._unit(None)
+        if site.scope is SiteScope.EVENT:
+            tr = next(t for t in self.rules.triggers if t.id == rule.name)
+            self._unit(f"trig:{tr.id}")
+            names = {p: Local(p, t) for p, t in self._trigger_types.get(tr.id, {}).items()}
+        elif site.scope is SiteScope.TURN:
+            phase = self._step_phase[rule.name]
+            if phase.id not in self._rounds:
+                return  # the phase is not one of rounds (reported once, for the phase)
+            turn_t = self._turn_types.get(phase.id, ANY)
+            names = {phase.turn: Local(phase.turn, turn_t)}
+            if turn_t == SEAT:
+                decider = Ref("turn_seat", phase.turn)
+            elif turn_t == PIECE:
+                decider = Ref("turn_owner", phase.turn)
+        elif rule.site.id in ("phases.ID.order", "phases.ID.until") and rule.name not in self._rounds:
+            return
+        sc = Scope(names, rule.id, decider=decider)
+        if site.form.block:
+            self.block(rule.tree.body, sc)
+        elif site.form is Form.ORDER:
+            t = self.expr(rule.tree, sc)
+            phase = next(ph for ph in self.rules.phases if ph.id == rule.name)
+            if not (is_list(t) or t == ANY):
+                self.error("E120", f"type error: `order` must be a list, not {t}", phase.order_loc)
+            self._turn_types[phase.id] = elem(t) if is_list(t) else ANY
+        elif not site.want:
+            self.expr(rule.tree, sc)
+        elif len(site.want) == 1:
+            self.want(rule.tree, sc, site.want[0], site.what.format(name=rule.name), loose=True)
+        else:
+            t = self.expr(rule.tree, sc)
+            if not any(compatible(t, w) for w in site.want):
+                shown = " or ".join(_WANT_WORDS.get(w, w) for w in site.want)
+                what = site.what.format(name=rule.name)
+                self.type_error(f"{what} must be {shown}, but this is {t}", rule.tree)
+
+    def _phases(self) -> None:
+        """A phase is one block or rounds of turns: which phases' rounds are checked (`_rounds`)."""
+        self._rounds: set[str] = set()
+        self._turn_types: dict[str, str] = {}
+        self._step_phase = {st.id: ph for ph in self.rules.phases for st in ph.steps}
+        for ph in self.rules.phases:
+            if ph.has_do:
+                if ph.steps or ph.has_order:
+                    self.error("E136", f"phase `{ph.id}` has both `do` and rounds (`order`/`steps`)", ph.loc,
+                               "a phase is either one block or rounds of turns")
+            elif not ph.has_order:
+                self.error("E137", f"phase `{ph.id}` needs `order` (who takes turns) or `do`", ph.loc)
+            elif not ph.has_until and ph.rounds is None:
+                self.error("E138", f"phase `{ph.id}` never ends: give it `until` or `rounds`", ph.loc)
+            else:
+                self._rounds.add(ph.id)
 
     # ---- rules checked after the game: a scenario's situation and expectations -----------------
 
@@ -247,13 +275,14 @@ class Checker:
 
     def _procedures(self) -> None:
         """Check procedures after those they call (a procedure may give a value with `return`)."""
-        procs = {k: v for k, v in self.rules.procedures.items() if k in self.sym.procedures}
+        procs = {k: tree for k in self.rules.procedures if k in self.sym.procedures
+                 and (tree := self.rules.tree(f"procedures.{k}")) is not None}
         order: list[str] = []
         state: dict[str, int] = {}
 
         def callees(name: str) -> list[str]:
             out = []
-            for node in n.walk(procs[name].body):
+            for node in n.walk(procs[name]):
                 if isinstance(node, n.Call) and node.name in procs:
                     out.append(node.name)
             return out
@@ -278,7 +307,7 @@ class Checker:
             sc = Scope({p: Local(p, t) for p, t in self.sym.procedures[name].items()}, f"procedures.{name}",
                        procedure=name)
             self._returns[name] = []
-            self.block(procs[name].body.body, sc)
+            self.block(procs[name].body, sc)
             types = self._returns.pop(name)
             if types:
                 t = NONE
@@ -290,12 +319,9 @@ class Checker:
         self._unit(None)
 
     def _emits(self) -> None:
-        bodies = [ph.do for ph in self.rules.phases] + [s.body for ph in self.rules.phases for s in ph.steps]
-        bodies += [p.body for p in self.rules.procedures.values()] + [t.body for t in self.rules.triggers]
-        bodies.append(self.rules.setup)
-        for body in bodies:
-            if body is not None:
-                for node in n.walk(body):
+        for _rule, body in blocks(self.rules):
+            for stmt in body:
+                for node in n.walk(stmt):
                     if isinstance(node, n.Emit):
                         self.out.emitted.add(node.event)
 
@@ -303,10 +329,11 @@ class Checker:
         """Type each function after the functions it calls (a cycle is reported later)."""
         order: list[str] = []
         state: dict[str, int] = {}
-        fns = {k: v for k, v in self.rules.functions.items() if k in self.sym.functions}
+        fns = {k: tree for k in self.rules.functions if k in self.sym.functions
+               and (tree := self.rules.tree(f"functions.{k}")) is not None}
 
         def visit(name: str) -> None:
-            stack = [(name, iter(self._callees(fns[name].body)))]
+            stack = [(name, iter(self._callees(fns[name])))]
             state[name] = 1
             while stack:
                 cur, it = stack[-1]
@@ -317,7 +344,7 @@ class Checker:
                     order.append(cur)
                 elif nxt in fns and nxt not in state:
                     state[nxt] = 1
-                    stack.append((nxt, iter(self._callees(fns[nxt].body))))
+                    stack.append((nxt, iter(self._callees(fns[nxt]))))
         for name in fns:
             if name not in state:
                 visit(name)
@@ -325,47 +352,12 @@ class Checker:
             self._unit(f"fn:{name}")
             params = self.sym.functions[name]
             sc = Scope({p: Local(p, t) for p, t in params.items()}, f"functions.{name}")
-            self.out.function_types[name] = self.expr(fns[name].body, sc)
+            self.out.function_types[name] = self.expr(fns[name], sc)
         self._unit(None)
 
     @staticmethod
     def _callees(expr: n.Expr) -> list[str]:
         return [c.name for c in n.walk(expr) if isinstance(c, n.Call)]
-
-    def _phase(self, ph) -> None:
-        self._unit(None)
-        if ph.has_do:
-            if ph.steps or ph.has_order:
-                self.error("E136", f"phase `{ph.id}` has both `do` and rounds (`order`/`steps`)", ph.loc,
-                           "a phase is either one block or rounds of turns")
-            if ph.do is not None:
-                self.block(ph.do.body, Scope({}, f"phases.{ph.id}"))
-            return
-        if not ph.has_order:
-            self.error("E137", f"phase `{ph.id}` needs `order` (who takes turns) or `do`", ph.loc)
-            return
-        if not ph.has_until and ph.rounds is None:
-            self.error("E138", f"phase `{ph.id}` never ends: give it `until` or `rounds`", ph.loc)
-            return
-        turn_t = ANY
-        if ph.order is not None:
-            t = self.expr(ph.order, Scope({}, f"phases.{ph.id}.order"))
-            if not (is_list(t) or t == ANY):
-                self.error("E120", f"type error: `order` must be a list, not {t}", ph.order_loc)
-            turn_t = elem(t) if is_list(t) else ANY
-        decider = None
-        if turn_t == SEAT:
-            decider = Ref("turn_seat", ph.turn)
-        elif turn_t == PIECE:
-            decider = Ref("turn_owner", ph.turn)
-        for step in ph.steps:
-            sc = Scope({ph.turn: Local(ph.turn, turn_t)}, f"steps.{step.id}", decider=decider)
-            if step.cond is not None:
-                self.want_bool(step.cond, sc, "a step's `if`", loose=True)
-            if step.body is not None:
-                self.block(step.body.body, sc)
-        if ph.until is not None:
-            self.want_bool(ph.until, Scope({}, f"phases.{ph.id}.until"), "`until`", loose=True)
 
     def _cycles(self) -> None:
         """Functions, procedures and triggers must not reach themselves: report each cycle once."""
@@ -410,9 +402,10 @@ class Checker:
 
     def _waits(self) -> None:
         """Which procedures, triggers and events may wait for a decision (a fixed point)."""
-        bodies: dict[str, n.Block | None] = {f"proc:{k}": p.body for k, p in self.rules.procedures.items()}
+        bodies: dict[str, n.Block | None] = {f"proc:{k}": self.rules.tree(f"procedures.{k}")
+                                             for k in self.rules.procedures}
         for tr in self.rules.triggers:
-            bodies[f"trig:{tr.id}"] = tr.body
+            bodies[f"trig:{tr.id}"] = self.rules.tree(f"triggers.{tr.id}")
         waits = self.out.waits
         changed = True
         while changed:
@@ -644,10 +637,10 @@ class Checker:
                 continue
             if x.ref.kind == "builtin" and getattr(x.ref.extra, "rng", False):
                 return x.name
-            fn = self.rules.functions.get(x.name) if x.ref.kind == "function" else None
+            fn = self.rules.tree(f"functions.{x.name}") if x.ref.kind == "function" else None
             if fn is not None and x.name not in seen:
                 seen.add(x.name)
-                found = self._draws_chance(fn.body, seen)
+                found = self._draws_chance(fn, seen)
                 if found is not None:
                     return found
         return None

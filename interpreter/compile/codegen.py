@@ -91,6 +91,11 @@ class Codegen:
         return made
 
 
+    def note(self, rule: str, loc: Loc | None, node: ast.AST) -> None:
+        """Record the Python of a rule compiled inside another rule's function (a trigger's `if`)."""
+        self.generated.append(Generated(rule, loc, ast.unparse(node)))
+
+
 def _ident(text: str) -> str:
     """A readable, safe piece of an identifier made from a ruleset's name."""
     safe = "".join(ch if ch.isascii() and (ch.isalnum() or ch == "_") else "_" for ch in text)[:24]

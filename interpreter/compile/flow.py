@@ -23,7 +23,8 @@ from ..engine.plan import (CALL, CHOOSE, EXEC, FOR_INIT, FOR_NEXT, HALT, JMP, JM
 from ..lang import nodes as n
 from ..lang import unparse
 from ..lang.errors import GameTooLong, RoundLimit
-from ..lang.types import BOOL, CARD, INT, PIECE, PILE, SEAT, TEXT, iterable_elem
+from ..ir.sites import BY_ID, SITES, Form
+from ..lang.types import BOOL, CARD, INT, PIECE, PILE, SEAT, TEXT, elem, iterable_elem
 from . import pyast as P
 from .codegen import Codegen, ident
 from .layout import layout
@@ -118,20 +119,20 @@ class Compiler(Lowerer):
         self.hooks = hooks = hooks or Hooks()
         for name in self.rules.functions:
             self.functions[name] = self.cg.fresh(ident("f", name))
-        for name, fd in self.rules.functions.items():
-            self.function(name, fd)
-        for name in self.rules.procedures:
-            self.procedure_fn(name)
+        for rule in self.rules.of(BY_ID["functions.NAME"]):
+            self.function(rule.name, rule.tree)
+        for rule in self.rules.of(BY_ID["procedures.NAME"]):
+            self.procedure_fn(rule.name)
         for tr in self.rules.triggers:
             self.trigger_fn(tr)
         em = _Emitter()
         if hooks.before_setup is not None:
             self.rule_block(hooks.before_setup, "before_setup", em)
-        if self.rules.setup is not None:
-            self.rule_block(self.rules.setup, "setup", em)
+        if self.rules.tree("setup") is not None:
+            self.rule_block(self.rules.tree("setup"), "setup", em)
         if hooks.situation is not None:
             self.rule_block(hooks.situation, "situation", em)
-        if self.rules.records:
+        if self.rules.of(BY_ID["record.NAME"]):
             self._records(em)
         self.emit_code("game_start", em, (None, "game"))
         for ph in self.rules.phases:
@@ -143,30 +144,30 @@ class Compiler(Lowerer):
 
     # ---- units ---------------------------------------------------------------------------------
 
-    def function(self, name: str, fd) -> None:
+    def function(self, name: str, body: n.Expr) -> None:
         """`def f_NAME(st, params...)`: its value, checked when a product may explode it. Its
         calls are counted by whoever starts the call tree (`Lowerer.weight`)."""
         params = self.sym.functions[name]
         fx = Fn(fast=True)
         rule = f"functions.{name}"
-        body: list[ast.stmt] = []
-        first, (value,) = self.hoisting(fx, fd.body)
-        body += first
-        if self.grows(fd.body, chain=True):
+        out: list[ast.stmt] = []
+        first, (value,) = self.hoisting(fx, body)
+        out += first
+        if self.grows(body, chain=True):
             t = fx.tmp()
-            body += [P.assign(P.store(t), value),
-                     *self.check_stmt(P.name(t), fd.body, fd.body.loc, chain=True), ast.Return(P.name(t))]
+            out += [P.assign(P.store(t), value),
+                    *self.check_stmt(P.name(t), body, body.loc, chain=True), ast.Return(P.name(t))]
         else:
-            body.append(ast.Return(value))
-        fn = P.function(self.functions[name], ["st", *(local_name(k) for k in params)], body)
-        self.cg.define(fn, rule, fd.body.loc, entry=False, publish=True)
+            out.append(ast.Return(value))
+        fn = P.function(self.functions[name], ["st", *(local_name(k) for k in params)], out)
+        self.cg.define(fn, rule, body.loc, entry=False, publish=True)
 
     def procedure_fn(self, name: str):
         """A procedure: a Python function of (st, args...) when it never waits, else machine
         code (a list of instructions, run in a frame of its own)."""
         if name in self._procs:
             return self._procs[name]
-        pd = self.rules.procedures[name]
+        pd: n.Block = self.rules.tree(f"procedures.{name}")
         params = self.sym.procedures[name]
         rule = f"procedures.{name}"
         if f"proc:{name}" in self.ck.waits:
@@ -175,17 +176,17 @@ class Compiler(Lowerer):
             em = _Emitter()
             saved, self._returns = self._returns, True  # a `return` leaves this machine procedure
             try:
-                self.block_code(pd.body.body, rule, em, loops=0, machine_loops=0)
+                self.block_code(pd.body, rule, em, loops=0, machine_loops=0)
             finally:
                 self._returns = saved
-            em.emit(RET, (pd.body.loc, rule), None)
+            em.emit(RET, (pd.loc, rule), None)
             code.extend(em.code)
             return code
         fx = Fn(fast=True)
-        body = self.charge_calls(1 + self.weight(*pd.body.body), pd.body.loc)
-        body += self.stmts(pd.body.body, fx, rule)
+        body = self.charge_calls(1 + self.weight(*pd.body), pd.loc)
+        body += self.stmts(pd.body, fx, rule)
         fn = P.function(self.cg.fresh(ident("p", name)), ["st", *(local_name(k) for k in params)], body)
-        made = self.cg.define(fn, rule, pd.body.loc, entry=True)
+        made = self.cg.define(fn, rule, pd.loc, entry=True)
         self._procs[name] = made
         return made
 
@@ -194,17 +195,18 @@ class Compiler(Lowerer):
         if tr.id in self._trigs:
             return self._trigs[tr.id]
         rule = f"triggers.{tr.id}"
+        cond, body = self.rules.tree(f"triggers.{tr.id}.if"), self.rules.tree(rule)
         params = list(self.ck.event_params.get(tr.on, {})) if tr.id in self.ck.trigger_ok else []
         if f"trig:{tr.id}" in self.ck.waits:
             code: list = []
             self._trigs[tr.id] = code
             em = _Emitter()
             jf = None
-            if tr.cond is not None:  # tested in the trigger's own frame, where its parameters are
-                jf = em.emit(JMPF, (tr.cond.loc, rule), self.value_fn(tr.cond, rule), None)
+            if cond is not None:  # tested in the trigger's own frame, where its parameters are
+                jf = em.emit(JMPF, (cond.loc, rule), self.value_fn(cond, rule + ".if"), None)
             em.emit(TRACE, (tr.loc, rule), "rule")
-            if tr.body is not None:
-                self.block_code(tr.body.body, rule, em, loops=0, machine_loops=0)
+            if body is not None:
+                self.block_code(body.body, rule, em, loops=0, machine_loops=0)
             end = em.emit(RET, (tr.loc, rule), None)
             if jf is not None:
                 em.set(jf, *em.code[jf][:3], end)
@@ -213,14 +215,16 @@ class Compiler(Lowerer):
         fx = Fn(fast=True)
         trace = P.attr(self.st(), "trace")
         entry = ast.Tuple([P.const("rule"), P.const(rule), P.const(str(tr.loc) if tr.loc else "")], P.LOAD)
-        body: list[ast.stmt] = [ast.If(P.compare(trace, ast.IsNot(), P.const(None)),
-                                       [P.expr_stmt(P.call(P.attr(trace, "append"), entry))], []),
-                                *self.counted(rule)]
-        body += self.stmts(tr.body.body, fx, rule) if tr.body is not None else []
-        if tr.cond is not None:
-            body = [P.place(ast.If(self.expr(tr.cond, fx), body, []), tr.cond.loc)]
-        body = self.charge_calls(1 + self.weight(tr.cond, *(tr.body.body if tr.body else [])), tr.loc) + body
-        fn = P.function(self.cg.fresh(ident("t", tr.id)), ["st", *(local_name(k) for k in params)], body)
+        out: list[ast.stmt] = [ast.If(P.compare(trace, ast.IsNot(), P.const(None)),
+                                      [P.expr_stmt(P.call(P.attr(trace, "append"), entry))], []),
+                               *self.counted(rule)]
+        out += self.stmts(body.body, fx, rule) if body is not None else []
+        if cond is not None:
+            test = self.expr(cond, fx)
+            self.cg.note(rule + ".if", cond.loc, test)
+            out = [P.place(ast.If(test, out, []), cond.loc)]
+        out = self.charge_calls(1 + self.weight(cond, *(body.body if body else [])), tr.loc) + out
+        fn = P.function(self.cg.fresh(ident("t", tr.id)), ["st", *(local_name(k) for k in params)], out)
         made = self.cg.define(fn, rule, tr.loc, entry=True)
         self._trigs[tr.id] = made
         return made
@@ -470,7 +474,7 @@ class Compiler(Lowerer):
     # ---- the flow: phases, rounds, turns -------------------------------------------------------
 
     def _records(self, em: _Emitter) -> None:
-        fns = {name: self.value_fn(expr, f"record.{name}") for name, expr in self.rules.records.items()}
+        fns = {rule.name: self.value_fn(rule.tree, rule.id) for rule in self.rules.of(BY_ID["record.NAME"])}
         self.plan.records = fns
         n_seats = self.plan.n_seats
 
@@ -482,16 +486,18 @@ class Compiler(Lowerer):
         w = (ph.loc, f"phases.{ph.id}")
         em.emit(TRACE, w, "phase")
         self.emit_code("phase_start", em, w)
-        if ph.do is not None:
-            self.rule_block(ph.do, f"phases.{ph.id}", em)
+        do = self.rules.tree(f"phases.{ph.id}")
+        if do is not None:
+            self.rule_block(do, f"phases.{ph.id}", em)
         else:
             self._rounds(ph, em, w)
         self.emit_code("phase_end", em, w)
 
     def _rounds(self, ph, em: _Emitter, w) -> None:
         p = self.plan
-        order = self.value_fn(ph.order, f"phases.{ph.id}.order")
-        turn_t = ph.order.typ[5:-1] if ph.order.typ.startswith("list[") else "any"
+        order_expr = self.rules.tree(f"phases.{ph.id}.order")
+        order = self.value_fn(order_expr, f"phases.{ph.id}.order")
+        turn_t = elem(order_expr.typ)
         turn = ph.turn
         max_rounds = p.max_rounds
         loc, rule = ph.loc, f"phases.{ph.id}"
@@ -525,20 +531,22 @@ class Compiler(Lowerer):
         for step in ph.steps:
             srule = f"steps.{step.id}"
             jf = None
-            if step.cond is not None:
-                jf = em.emit(JMPF, (step.cond.loc, srule), None, None)
-            if step.body is not None:
-                self.rule_block(step.body, srule, em, decider)
+            cond, body = self.rules.tree(srule + ".if"), self.rules.tree(srule)
+            if cond is not None:
+                jf = em.emit(JMPF, (cond.loc, srule), None, None)
+            if body is not None:
+                self.rule_block(body, srule, em, decider)
             if self.hooks.stops:
                 em.emit(STOP, (step.loc, srule), f"step:{step.id}")
             if jf is not None:
-                em.set(jf, JMPF, (step.cond.loc, srule), self.value_fn(step.cond, srule), em.here())
+                em.set(jf, JMPF, (cond.loc, srule), self.value_fn(cond, srule + ".if"), em.here())
         self.emit_code("turn_end", em, w)
         em.emit(JMP, w, nxt)
         em.set(nxt, FOR_NEXT, w, turn, slot, em.here())
         self.emit_code("round_end", em, w)
-        if ph.until is not None:
-            until = self.value_fn(ph.until, f"phases.{ph.id}.until")
+        until_expr = self.rules.tree(f"phases.{ph.id}.until")
+        if until_expr is not None:
+            until = self.value_fn(until_expr, f"phases.{ph.id}.until")
         else:
             rounds = ph.rounds
 
@@ -547,36 +555,23 @@ class Compiler(Lowerer):
         em.emit(JMPF, w, until, top)
 
     def _result(self) -> None:
+        """The entries the engine reads outside the rules: every rule of an entry site (`Site.into`)."""
         r, p = self.rules, self.plan
-        if r.evaluate is not None:
-            p.evaluate = self.value_fn(r.evaluate, "evaluate")
-            p.evaluate_loc = r.evaluate.loc
-        for name, expr in r.show.items():
-            p.shown[name] = self.value_fn(expr, f"show.{name}")
-            p.fact_types[("show", name)] = expr.typ
-        for name, expr in r.seat_facts.items():
-            p.seat_facts[name] = self.value_fn(expr, f"view.seats.{name}")
-            p.fact_types[("seats", name)] = expr.typ
-        for name, expr in r.game_facts.items():
-            p.game_facts[name] = self.value_fn(expr, f"view.game.{name}")
-            p.fact_types[("game", name)] = expr.typ
+        for site in SITES:
+            if site.form is not Form.ENTRY:
+                continue
+            for rule in r.of(site):
+                fn = self.value_fn(rule.tree, rule.id)
+                p.rules[rule.id] = rule.tree.loc
+                if site.keyed:
+                    getattr(p, site.into)[rule.name] = fn
+                    p.fact_types[rule.id] = rule.tree.typ
+                else:
+                    setattr(p, site.into, fn)
         p.fact_meta = dict(r.fact_meta)
         p.view = None if r.view is None else dict(r.view)
         p.colours = dict(r.colours)
-        if r.progress is not None:
-            p.progress = self.value_fn(r.progress, "progress")
-        for name, expr in r.metrics.items():
-            p.metrics[name] = self.value_fn(expr, f"metrics.{name}")
-        assert r.rank is not None  # the game file requires it
-        p.rank = self.value_fn(r.rank, "result")
-        p.rank_loc = r.rank.loc
-        if r.tie is not None:
-            p.tie = self.value_fn(r.tie, "result")
         p.descending = r.descending
-        if r.also_pieces is not None and r.also_rank is not None:
-            tie = self.value_fn(r.also_tie, "result.also") if r.also_tie is not None else None
-            pieces = self.value_fn(r.also_pieces, "result.also")
-            p.also = (pieces, self.value_fn(r.also_rank, "result.also"), tie)
 
     def expectation(self, expr: n.Expr, rule: str = "scenario"):
         """A scenario's condition, compiled after the game (its own entry)."""

@@ -379,7 +379,7 @@ class Lowerer:
         never call themselves."""
         w = self._weights.get(name)
         if w is None:
-            w = self._weights[name] = 1 + self.weight(self.ck.rules.functions[name].body)
+            w = self._weights[name] = 1 + self.weight(self.ck.rules.tree(f"functions.{name}"))
         return w
 
     def weight(self, *nodes) -> int:
@@ -562,7 +562,7 @@ class Lowerer:
                 saved = fx.given
                 fx.given = {**saved, **{id(local): arg for local, arg in zip(params, args)}}
                 try:
-                    return self.expr(self.ck.rules.functions[ref.name].body, fx)
+                    return self.expr(self.ck.rules.tree(f"functions.{ref.name}"), fx)
                 finally:
                     fx.given = saved
             return P.call(P.name(self.functions[ref.name]), self.st(), *args)
@@ -581,7 +581,7 @@ class Lowerer:
         found = self._inline.get(name, False)
         if found is False:
             found = None
-            body = self.ck.rules.functions[name].body
+            body = self.ck.rules.tree(f"functions.{name}")
             nodes = list(n.walk(body))
             params = list(self.sym.functions[name])
             uses: dict[str, list] = {p: [] for p in params}
@@ -598,7 +598,7 @@ class Lowerer:
                     found = [uses[p][0] for p in params]
                     register_inlined([x.loc for x in nodes], f"functions.{name}")
             self._inline[name] = found
-        if found is not None and self.ck.rules.functions[name].body.loc.file != call.loc.file:
+        if found is not None and self.ck.rules.tree(f"functions.{name}").loc.file != call.loc.file:
             return None
         return found
 

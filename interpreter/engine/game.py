@@ -217,7 +217,7 @@ class Game:
                 if not isinstance(x, int) or isinstance(x, bool):
                     shown = show(p, "any", x)
                     raise RuleError(f"the result's `{what}` of seat {s + 1} is {shown}, not a number",
-                                    p.rank_loc, "result")
+                                    p.rules.get(f"result.{what}"), f"result.{what}")
             keys.append((r, t))
         sign = -1 if p.descending else 1
         order = sorted(range(p.n_seats), key=lambda s: (sign * keys[s][0], sign * keys[s][1], s))
@@ -229,7 +229,7 @@ class Game:
         out = {"order": order, "scores": [k[0] for k in keys], "winners": winners,
                "rounds": st.g["__rounds"], "decisions": len(self.answers),
                "records": st.g.get("__records", {}), "ended": st.ended}
-        if p.also is not None:
+        if p.also_pieces is not None:
             # seats and the pieces of `result.also` in one order (a seat first where they tie)
             entries = [((sign * keys[s][0], sign * keys[s][1], 0, s), {"seat": s}) for s in order]
             entries += [((sign * k[0], sign * k[1], 1, i), {"piece": p.piece_names[pc], "score": k[0]})
@@ -240,9 +240,9 @@ class Game:
     def _others(self, sign: int) -> list:
         """The pieces of `result.also`, each with its (rank, tie)."""
         p, st = self.plan, self.st
-        if p.also is None:
+        if p.also_pieces is None:
             return []
-        pieces_fn, rank_fn, tie_fn = p.also
+        pieces_fn, rank_fn, tie_fn = p.also_pieces, p.also_rank, p.also_tie
         out = []
         for pc in pieces_fn(st, {}):
             env = {"piece": pc}
@@ -250,7 +250,8 @@ class Game:
             for what, x in zip(("rank", "tie"), k):
                 if not isinstance(x, int) or isinstance(x, bool):
                     raise RuleError(f"the result's `also.{what}` of {p.piece_names[pc]} is "
-                                    f"{show(p, 'any', x)}, not a number", p.rank_loc, "result.also")
+                                    f"{show(p, 'any', x)}, not a number", p.rules.get(f"result.also.{what}"),
+                                    f"result.also.{what}")
             out.append((pc, k))
         return out
 
@@ -303,22 +304,23 @@ def table_view(p, st, seat: int | None) -> dict:
         if p.view is None:  # a game without a view: its pieces' visible variables too, by name
             shown = [fact_text(p, "any", v, k) for k, v in info.items() if k != "owner"] + shown
         info["facts"] = [f for f in shown if f]
-    seat_facts = [_facts(p, "seats", p.seat_facts, st, {"seat": s}, s == seat) for s in range(p.n_seats)]
+    seat_facts = [_facts(p, "view.seats", p.seat_facts, st, {"seat": s}, s == seat) for s in range(p.n_seats)]
     return {"seat": seat, "game": globals_, "boards": boards, "pieces": pieces,
             "seats": seats, "piles": piles, "seat_facts": seat_facts,
-            "game_facts": _facts(p, "game", p.game_facts, st, {}, False)}
+            "game_facts": _facts(p, "view.game", p.game_facts, st, {}, False)}
 
 
-def _facts(plan, section: str, fns: dict, st, env: dict, own: bool) -> list[str]:
+def _facts(plan, site: str, fns: dict, st, env: dict, own: bool) -> list[str]:
     """Each fact of a section that has something to say, as players read it: `lap 3`, `money 6
     dollars`, a true fact by its label (`out`); nothing for a false, empty or `none` value, nor for a
     fact seen by its owner only, to anybody else."""
     out = []
     for name, fn in fns.items():
-        label, unit, owner_only = plan.fact_meta.get((section, name), (name, "", False))
+        rule = f"{site}.{name}"
+        label, unit, owner_only = plan.fact_meta.get(rule, (name, "", False))
         if owner_only and not own:
             continue
-        text = fact_text(plan, plan.fact_types.get((section, name), "any"), fn(st, env), label, unit)
+        text = fact_text(plan, plan.fact_types.get(rule, "any"), fn(st, env), label, unit)
         if text:
             out.append(text)
     return out

@@ -88,10 +88,11 @@ class Plan:
     # flow
     main: list = field(default_factory=list)
     rank: object = None
-    rank_loc: object = None                              # where `result.rank` is written
     tie: object = None
     descending: bool = True
-    also: object = None                                  # (pieces, rank, tie) of `result.also`, or None
+    also_pieces: object = None                           # `result.also`: fn(st, env) -> the pieces ranked,
+    also_rank: object = None                             # and each one's rank and tie (`piece` bound)
+    also_tie: object = None
     # what a game of a series hands on (`carry:`): seat and game variables, piles by name
     carry_seat: list = field(default_factory=list)
     carry_game: list = field(default_factory=list)
@@ -101,7 +102,7 @@ class Plan:
     metrics: dict = field(default_factory=dict)          # name -> fn(st, env), read at the end
     shown: dict = field(default_factory=dict)            # name -> fn(st, env) with `piece` bound
     # what a player sees (`view:`): facts of each seat and of the game, each fact's (label, unit,
-    # seen by its owner only) and type by (section, name); the piles shown; None: no `view:`
+    # seen by its owner only) and type by its rule id (`view.seats.lap`); the piles shown; None: no `view:`
     seat_facts: dict = field(default_factory=dict)       # name -> fn(st, env) with `seat` bound
     game_facts: dict = field(default_factory=dict)       # name -> fn(st, env)
     fact_meta: dict = field(default_factory=dict)
@@ -109,11 +110,18 @@ class Plan:
     view: dict | None = None                             # pile name -> {label, show, sort, whose}
     colours: dict = field(default_factory=dict)          # word -> colour name
     evaluate: object = None                              # fn(st, env) with `seat` bound, or None
-    evaluate_loc: object = None
     max_rounds: int = 1000
     max_steps: int = 2_000_000
-    rules: dict = field(default_factory=dict)            # rule id -> Loc
+    rules: dict = field(default_factory=dict)            # rule id -> Loc, of the entries
     codegen: object = None                               # what was generated (`explain --python`)
+
+    @property
+    def rank_loc(self):
+        return self.rules.get("result.rank")
+
+    @property
+    def evaluate_loc(self):
+        return self.rules.get("evaluate")
 
     def pile_label(self, pile: int) -> str:
         return self.pile_names[pile]

@@ -6,6 +6,8 @@ run time; the type says which. Lists and maps are values: changing an item makes
 """
 from __future__ import annotations
 
+Type = str  # a type's canonical text
+
 INT, BOOL, TEXT, SEAT, PIECE, CARD, PILE, BOARD, NONE, ANY = (
     "int", "bool", "text", "seat", "piece", "card", "pile", "board", "none", "any")
 DECLARABLE = {"int": INT, "bool": BOOL, "text": TEXT, "seat": SEAT, "piece": PIECE, "card": CARD,
