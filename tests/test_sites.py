@@ -85,8 +85,8 @@ def test_every_site_that_says_so_is_extended_by_a_module(tmp_path):
             patches.append({"extend": rule, "before": "let extended_here = 1\n"})
             expected[rule] = "let extended_here = 1"
     (folder / "variants").mkdir()
-    (folder / "variants" / "all.yaml").write_text(yaml.safe_dump(
-        {"variant": {"id": "all", "name": "All", "description": "extends every site"}, "patches": patches}, sort_keys=False))
+    variant = {"variant": {"id": "all", "name": "All", "description": "every site"}, "patches": patches}
+    (folder / "variants" / "all.yaml").write_text(yaml.safe_dump(variant, sort_keys=False))
     report = Report()
     rs = load_ruleset(folder, variants=["all"], report=report)
     assert rs is not None, report.render()

@@ -8,7 +8,7 @@ triggers and events may wait for a decision (the compiler turns those into machi
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..boards import KINDS
@@ -86,7 +86,7 @@ class Checker:
         self.rs = rs
         self.report = report
         self.sym = Declarations(rs, report).build()
-        self.rules: Rules = rs.rules
+        self.rules: Rules = typed_copy(rs.rules)   # the checker types its own copy of the trees
         self.out = Checked(self.sym, self.rules)
         self.calls: dict[str, list[tuple[str, Loc]]] = {}   # "fn:x" -> [(callee key, where)]
         self._returns: dict[str, list] = {}   # procedure being checked -> [(type, node)] of its returns
@@ -210,22 +210,28 @@ class Checker:
 
     # ---- rules checked after the game: a scenario's situation and expectations -----------------
 
-    def situation(self, block: n.Block) -> None:
+    def situation(self, block: n.Block) -> n.Block:
+        """A scenario's block of statements, typed (a copy)."""
         self._unit(None)
+        block = n.clone(block)
         self.block(block.body, Scope({}, "situation"))
         if self.may_wait(block.body):
             self.error("E142", "a scenario's situation cannot wait for a decision", block,
                        "arrange the table with statements; script the decisions under `script:`")
+        return block
 
-    def expectation(self, expr: n.Expr, names: dict[str, str] | None = None) -> None:
-        """A scenario's condition; `names`: the values it remembered so far, by type."""
+    def expectation(self, expr: n.Expr, names: dict[str, str] | None = None) -> n.Expr:
+        """A scenario's condition, typed (a copy); `names`: the values it remembered so far, by type."""
         self._unit(None)
+        expr = n.clone(expr)
         self.want(expr, self._scenario(names), BOOL, "an expectation", loose=True)
+        return expr
 
-    def scenario_value(self, expr: n.Expr, names: dict[str, str] | None = None) -> str:
-        """A value a scenario remembers (its type), or the seat it expects to decide."""
+    def scenario_value(self, expr: n.Expr, names: dict[str, str] | None = None) -> tuple[n.Expr, str]:
+        """A value a scenario remembers, or the seat it expects to decide: typed (a copy), and its type."""
         self._unit(None)
-        return self.expr(expr, self._scenario(names))
+        expr = n.clone(expr)
+        return expr, self.expr(expr, self._scenario(names))
 
     def _scenario(self, names: dict[str, str] | None) -> Scope:
         return Scope({k: Local(k, t) for k, t in (names or {}).items()}, "scenario")
@@ -1086,14 +1092,14 @@ def _short(key: str) -> str:
     return key.split(":", 1)[1]
 
 
+def typed_copy(rules: Rules) -> Rules:
+    """The rules with a copy of every tree, for the checker to type (the parsed ones stay as they are)."""
+    return replace(rules, rules={k: replace(r, tree=n.clone(r.tree)) for k, r in rules.rules.items()})
+
+
 def check(rs, report: Report) -> Checked | None:
-    """Check a loaded ruleset once (the result is kept on it); None when anything is wrong."""
-    found = getattr(rs, "checked", None)
-    if found is not None:
-        return found
+    """Check a loaded ruleset: its typed rules and what the whole program looks like; None when
+    anything is wrong. The ruleset is left as it was (checking it again gives the same)."""
     errors = report.errors
     checked = Checker(rs, report).run()
-    if report.errors > errors:
-        return None
-    rs.checked = checked
-    return checked
+    return None if report.errors > errors else checked

@@ -8,6 +8,8 @@ state; `codegen.py` compiles and records what it generated.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..check.checker import check
 from ..lang.diagnostics import Report
 from .flow import Compiler, Hooks
@@ -34,9 +36,9 @@ def make_compiler(rs, n_seats: int, report: Report | None = None, hooks: Hooks |
     if hooks is not None:
         errors = report.errors
         assert checked.checker is not None
-        for block in (hooks.before_setup, hooks.situation):
-            if block is not None:
-                checked.checker.situation(block)
+        checker = checked.checker
+        hooks = replace(hooks, before_setup=hooks.before_setup and checker.situation(hooks.before_setup),
+                        situation=hooks.situation and checker.situation(hooks.situation))
         if report.errors > errors:
             return None
     compiler = Compiler(rs, checked, n_seats)

@@ -12,7 +12,9 @@ import ast
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..engine.boundary import fail, register
+from types import CodeType
+
+from ..engine.boundary import SOURCE, fail
 from ..lang.diagnostics import Loc
 from . import pyast as P
 
@@ -35,9 +37,35 @@ class Codegen:
     _consts: dict = field(default_factory=dict)   # id(obj) -> name
     _keep: list = field(default_factory=list)     # keeps constants alive (their ids stay theirs)
     _names: set = field(default_factory=set)
+    # what the error boundary asks (`engine.boundary.Source`): each code object's rule, by
+    # identity (the code objects are kept, so their ids stay theirs), and the positions of the
+    # bodies of functions written into their callers
+    _rules: dict[int, str] = field(default_factory=dict)
+    _codes: list[CodeType] = field(default_factory=list)
+    _inlined: dict[tuple[str, int, int], str] = field(default_factory=dict)
 
     def __post_init__(self):
         self.ns["h_fail"] = fail
+        self.ns[SOURCE] = self
+
+    def rule_of(self, code: CodeType) -> str | None:
+        return self._rules.get(id(code))
+
+    def inlined_at(self, loc: Loc) -> str | None:
+        return self._inlined.get((loc.file, loc.line, loc.col))
+
+    def inlined(self, locs, rule: str) -> None:
+        """The positions of a function's body written into its callers: an error there is the function's."""
+        for loc in locs:
+            self._inlined[(loc.file, loc.line, loc.col)] = rule
+
+    def _register(self, code: CodeType, rule: str) -> None:
+        stack = [code]
+        while stack:
+            c = stack.pop()
+            self._rules[id(c)] = rule
+            self._codes.append(c)
+            stack.extend(k for k in c.co_consts if isinstance(k, CodeType))
 
     def const(self, obj: Any, hint: str = "") -> ast.expr:
         """A reference to `obj` in generated code: a literal when it is one, else a constant."""
@@ -81,7 +109,7 @@ class Codegen:
         ast.fix_missing_locations(module)
         filename = loc.file if loc is not None and loc.file else f"<rule {rule}>"
         code = compile(module, filename, "exec")
-        register(code, rule)
+        self._register(code, rule)
         local: dict = {}
         exec(code, self.ns, local)  # noqa: S102 - an ast built by this compiler, never parsed text
         made = local[fn.name]

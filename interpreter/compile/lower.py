@@ -16,7 +16,6 @@ import ast
 from typing import Any
 
 from ..check.checker import Checked, Local, Ref
-from ..engine.boundary import register_inlined
 from ..lang import nodes as n
 from ..lang.errors import EndGame, GameTooLong, RuleError
 from ..lang.limits import MAX_INT, MAX_LIST, MAX_TEXT
@@ -596,7 +595,7 @@ class Lowerer:
                 # a parameter not read still gets its argument evaluated: not inlined then
                 if all(len(u) == 1 for u in uses.values()):
                     found = [uses[p][0] for p in params]
-                    register_inlined([x.loc for x in nodes], f"functions.{name}")
+                    self.cg.inlined([x.loc for x in nodes], f"functions.{name}")
             self._inline[name] = found
         if found is not None and self.ck.rules.tree(f"functions.{name}").loc.file != call.loc.file:
             return None

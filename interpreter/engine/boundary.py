@@ -9,54 +9,29 @@ said in the rule's terms; no Python traceback reaches a person.
 """
 from __future__ import annotations
 
-import weakref
-from functools import partial
-from types import CodeType, TracebackType
+from types import CodeType, FrameType, TracebackType
+from typing import Protocol
 
 from ..lang.diagnostics import Loc
-from ..lang.errors import EndGame, GameTooLong, RuleError
+from ..lang.errors import EndGame, RuleError
 from ..lang.limits import MAX_INT
 
-# Generated code objects (and those nested in them), by identity -> (a weak reference to the
-# code, the rule it comes from). Not a WeakKeyDictionary: code objects compare equal by content
-# (not by file), so the code of a game compiled earlier would stand for an equal one of a later
-# game, and its collection would forget the later one.
-_RULES: dict[int, tuple[weakref.ref, str]] = {}
+# Generated code runs in a namespace of its own (`compile/codegen.py`), which holds under this
+# name what was generated there: the `Source` that knows each code object's rule. Only frames of
+# generated code have it, so no registry outlives the code it describes.
+SOURCE = "__source__"
 
 
-def _forget(key: int, ref: weakref.ref) -> None:
-    entry = _RULES.get(key)
-    if entry is not None and entry[0] is ref:
-        del _RULES[key]
+class Source(Protocol):
+    def rule_of(self, code: CodeType) -> str | None:
+        """The rule a generated code object (or one nested in it) comes from."""
+
+    def inlined_at(self, loc: Loc) -> str | None:
+        """The function whose body, written into a caller, is at this position."""
 
 
-def register(code: CodeType, rule: str) -> None:
-    """Remember a compiled rule's code objects, so that `fail` recognises their frames."""
-    stack = [code]
-    while stack:
-        c = stack.pop()
-        key = id(c)
-        _RULES[key] = (weakref.ref(c, partial(_forget, key)), rule)
-        stack.extend(k for k in c.co_consts if isinstance(k, CodeType))
-
-
-def _rule(code: CodeType) -> str | None:
-    entry = _RULES.get(id(code))
-    return entry[1] if entry is not None and entry[0]() is code else None
-
-
-# Positions of functions written into their callers (small ones are inlined) -> their rule.
-_INLINED: dict[tuple, str] = {}
-
-
-def register_inlined(locs, rule: str) -> None:
-    """The positions of an inlined function's body: an error there is the function's."""
-    for loc in locs:
-        _INLINED[(loc.file, loc.line, loc.col)] = rule
-
-
-def rule_of(code: CodeType) -> str | None:
-    return _rule(code)
+def _source(frame: FrameType) -> Source | None:
+    return frame.f_globals.get(SOURCE)
 
 
 def _position(code: CodeType, lasti: int) -> Loc:
@@ -74,16 +49,19 @@ def where(tb: TracebackType | None) -> tuple[Loc | None, str | None, list[tuple[
     """(position, rule, calls) of the deepest generated frame of a traceback; `calls` are the
     generated frames above it, outermost first: where each call that led there was made."""
     frames = []
+    source = None
     while tb is not None:
-        rule = _rule(tb.tb_frame.f_code)
+        found = _source(tb.tb_frame)
+        rule = found.rule_of(tb.tb_frame.f_code) if found is not None else None
         if rule is not None:
             frames.append((_position(tb.tb_frame.f_code, tb.tb_lasti), rule))
+            source = found
         tb = tb.tb_next
-    if not frames:
+    if not frames or source is None:
         return None, None, []
     loc, rule = frames[-1]
     calls: list = frames[:-1]
-    inlined = _INLINED.get((loc.file, loc.line, loc.col))
+    inlined = source.inlined_at(loc)
     if inlined is not None and inlined != rule:  # in a function written into this rule
         calls.append((None, rule))
         rule = inlined
@@ -127,5 +105,3 @@ def fail(e: BaseException) -> BaseException:
     return err
 
 
-def too_long(message: str) -> GameTooLong:
-    return GameTooLong(message)

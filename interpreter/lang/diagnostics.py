@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .cache import Bounded
+
 # What a terminal would act on rather than show: C0 controls but the line feed and the tab, DEL,
 # C1 controls, and the bidi embeddings, overrides and isolates (which reorder the text around them);
 # and lone surrogates (undecodable bytes of a file name or an input line), which no terminal can print.
@@ -66,12 +68,12 @@ class Diagnostic:
         return "\n".join(out)
 
 
-# Texts of the files read in this process, so that a snippet shows what was checked.
-SOURCES: dict[str, str] = {}
+# Texts of the files read lately in this process, so that a snippet shows what was checked.
+SOURCES: Bounded[str, str] = Bounded(512)
 
 
 def _lines(file: str, sources: dict[str, str] | None) -> list[str] | None:
-    text = (sources or SOURCES).get(file)
+    text = sources.get(file) if sources else SOURCES.get(file)
     if text is None:
         try:
             text = Path(file).read_text(encoding="utf-8")

@@ -1,14 +1,14 @@
 """The rule language's syntax tree: one class per form, each node with its file position.
 
 The parser builds these from rule text once, when a ruleset is loaded; every later pass (the
-checker, the compiler, `explain`) reads them and never the text. The checker fills in `typ` on
-expressions and `ref` (what a name, attribute or call refers to); nothing else changes a tree
-after parsing.
+checker, the compiler, `explain`) reads them and never the text. The checker returns a typed
+copy (`clone`) with `typ` filled in on expressions and `ref` (what a name, attribute or call
+refers to); the parsed trees stay as they were.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Union
+from typing import Any, Iterator, TypeVar, Union
 
 from .diagnostics import Loc
 from .types import ANY
@@ -30,6 +30,23 @@ class Node:
                 for item in value:
                     if isinstance(item, Node):
                         yield item
+
+
+N = TypeVar("N", bound="Node")
+
+
+def clone(node: N) -> N:
+    """A copy of a tree, node by node (positions are shared: they never change). The checker
+    types its own copy: the trees of a loaded ruleset stay as parsed."""
+    c = object.__new__(type(node))
+    fields = c.__dict__
+    fields.update(node.__dict__)
+    for name, value in fields.items():
+        if isinstance(value, Node):
+            fields[name] = clone(value)
+        elif isinstance(value, list):
+            fields[name] = [clone(x) if isinstance(x, Node) else x for x in value]
+    return c
 
 
 def walk(node: Node) -> Iterator[Node]:

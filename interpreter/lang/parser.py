@@ -18,6 +18,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.indenter import DedentError, Indenter
 
 from . import nodes as n
+from .cache import Bounded
 from .diagnostics import Loc, Report, did_you_mean
 from .limits import MAX_INT, MAX_NUMBER_DIGITS
 
@@ -133,8 +134,7 @@ def _expected(names) -> str:
 # Lark trees already parsed, by (start, text): `validate` and the scenarios load the same
 # files many times. Positions in a Lark tree are relative to its text, so one tree serves every
 # place the same text is written; the transformer below gives each use its own nodes.
-_TREES: dict[tuple[str, str], Tree] = {}
-_MAX_TREES = 4096
+_TREES: Bounded[tuple[str, str], Tree] = Bounded(4096)
 
 
 def _lark_tree(text: str, start: str, locate: Locate, report: Report) -> Tree | None:
@@ -159,8 +159,6 @@ def _lark_tree(text: str, start: str, locate: Locate, report: Report) -> Tree | 
         report.add("E103", "rule is nested too deeply", locate(*deep),
                    "split it into smaller parts with `let`, a function or a procedure")
         return None
-    if len(_TREES) >= _MAX_TREES:
-        _TREES.clear()
     _TREES[(start, text)] = tree
     return tree
 

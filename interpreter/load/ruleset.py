@@ -45,7 +45,6 @@ class Ruleset:
     applied: list[str] = field(default_factory=list)  # "variant:NAME" / "module:NAME"
     digest: str = ""  # hash of every file read: a game record names the rules it was played by
     rules: Rules = field(default_factory=Rules)  # every rule text, parsed once
-    checked: object = None  # the checker's result, once checked (check/checker.py)
     # the tracks of `tracks/<game id>/` that `--track` may name and the game does not include
     other_tracks: list[str] = field(default_factory=list)
 

@@ -33,7 +33,7 @@ def loc_at(data, path, fallback: Loc | None = None, key: bool = False) -> Loc | 
     return best
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=16)  # one per kind of file
 def _validator(kind: str):
     schema = _key_names(schema_for(kind))
     return jsonschema.Draft202012Validator(schema), schema
