@@ -7,15 +7,16 @@ rule's own lines.
 """
 from __future__ import annotations
 
+from ..compile import make_compiler
 from ..ir.sites import SITES, Form
 from ..lang import unparse
 from ..lang.diagnostics import Report, RulesetError
 
 
-def _rules(rs) -> list[tuple[str, str, object, str]]:
-    """(rule id, heading, position, text) of every rule of a ruleset whose site is explained,
-    in the order of the site table (`ir/sites.py`)."""
-    r, checked = rs.rules, rs.checked
+def _rules(checked) -> list[tuple[str, str, object, str]]:
+    """(rule id, heading, position, text) of every rule of a checked game whose site is
+    explained, in the order of the site table (`ir/sites.py`)."""
+    r = checked.rules
     sym = checked.symbols
     phase_of = {st.id: ph for ph in r.phases for st in ph.steps}
     out = []
@@ -44,9 +45,12 @@ def _matches(rule: str, name: str | None) -> bool:
 
 
 def explain(loaded, players: int, name: str | None, python: bool) -> str:
-    rs = loaded.ruleset
-    plan = loaded.plan(players)  # checks and compiles: errors are diagnostics
-    rules = [r for r in _rules(rs) if _matches(r[0], name)]
+    report = Report()
+    comp = make_compiler(loaded.ruleset, players, report)  # checks and compiles: errors are diagnostics
+    if comp is None:
+        raise RulesetError(report)
+    plan = comp.plan
+    rules = [r for r in _rules(comp.ck) if _matches(r[0], name)]
     if not rules:
         report = Report()
         report.add("E110", f"no rule named `{name}` in {plan.name}", None,

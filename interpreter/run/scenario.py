@@ -125,7 +125,7 @@ def load_scenario(path: Path) -> tuple[Scenario | None, Outcome]:
     names: dict[str, str] = {}   # the values remembered so far, by type
 
     def condition(src: str, node: n.Expr) -> _Check:
-        checker.expectation(node, names)
+        node = checker.expectation(node, names)
         return _Check(src, node, comp.expectation(node) if report.ok else None)
 
     for item, exprs in zip(items, parsed):
@@ -137,14 +137,14 @@ def load_scenario(path: Path) -> tuple[Scenario | None, Outcome]:
                 report.add("E412", f"`remember` cannot use this name: {why}", loc_of(name, item.loc),
                            "choose another name")
                 continue
-            typ = checker.scenario_value(node, names)
+            node, typ = checker.scenario_value(node, names)
             item.remember.append((str(name), comp.expectation(node) if report.ok else None, loc_of(code)))
             names[str(name)] = typ
         if exprs["expect"] is not None:
             item.expect = condition(src.expect, exprs["expect"])
         if exprs["seat"] is not None:
             node = exprs["seat"]
-            item.seat_type = checker.scenario_value(node, names)
+            node, item.seat_type = checker.scenario_value(node, names)
             if not (compatible(item.seat_type, SEAT) or compatible(item.seat_type, INT)):
                 checker.type_error(f"`expect_seat` must be a seat or a seat number, not {item.seat_type}",
                                    node)
