@@ -9,17 +9,19 @@ triggers and events may wait for a decision (the compiler turns those into machi
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from enum import Enum
 from typing import Any
 
 from ..boards import KINDS
+from ..ir.sites import SITES, Form, SiteScope
 from ..lang import nodes as n
 from ..lang.diagnostics import Loc, Report
 from ..lang.diagnostics import did_you_mean as _did_you_mean
 from ..lang.parser import keywords
-from ..lang.types import (ANY, BOARD, BOOL, CARD, INT, NONE, PIECE, PILE, SEAT, TEXT, compatible, elem,
-                          is_list, is_map, iterable_elem, join, listof, map_types, mapof, zero, KEY_TYPES)
-from ..ir.sites import SITES, Form, SiteScope
-from ..library.api import Builtin
+from ..lang.types import (ANY, BOARD, BOOL, CARD, INT, KEY_TYPES, NONE, PIECE, PILE, SEAT, TEXT, ListType,
+                          Type, compatible, elem, is_list, is_map, iterable_elem, join, listof, map_types,
+                          mapof, zero)
+from ..library.api import Bound, Builtin, Items, OfKind
 from ..load.rules import Rule, Rules, blocks
 from .symbols import BUILTIN_EVENTS, Declarations, Symbols
 
@@ -30,12 +32,43 @@ from .symbols import BUILTIN_EVENTS, Declarations, Symbols
 class Local:
     """A local name of a rule: a parameter, `let`, a loop's or an option's variable."""
     name: str
-    typ: str
+    typ: Type
+
+
+class RefKind(Enum):
+    """What a name, attribute, call or place refers to (`Ref.name` and `Ref.extra` say more)."""
+    LOCAL = "local"                # a rule's local: extra is its `Local`
+    PARAM = "param"                # a game param: extra is its value
+    GLOBAL = "global"              # a game state variable (or `round`)
+    PILE = "pile"                  # a pile of the game
+    BOARD = "board"
+    PIECES = "pieces"              # a kind of pieces: the list of them
+    SEATS = "seats"
+    CARD_TYPE = "card_type"        # `c.type`
+    CARD_FACE_UP = "card_face_up"
+    CARD_PILE = "card_pile"
+    CARD_PROP = "card_prop"        # `c.PROP`: name is the property
+    PIECE_NAME = "piece_name"
+    PIECE_VAR = "piece_var"        # `p.VAR`: name is the variable
+    SEAT_VAR = "seat_var"
+    SEAT_NUMBER = "seat_number"
+    SEAT_PIECES = "seat_pieces"
+    MAP_GET = "map_get"            # `m.key`, `m[k]`: name is the key of `m.key`; extra the value's zero
+    FUNCTION = "function"
+    PROCEDURE = "procedure"
+    BUILTIN = "builtin"            # extra is its `Builtin`
+    PILE_OF = "pile_of"            # `hand(s)`: extra is what it is one per
+    LIST_ITEM = "list_item"        # a place `xs[i]`
+    MAP_ITEM = "map_item"          # a place `m[k]`, `m.key`: name is the key of `m.key`; extra the zero
+    TURN_SEAT = "turn_seat"        # who chooses by default: the seat whose turn it is (name: the turn's name)
+    TURN_OWNER = "turn_owner"      # ... the owner of the piece whose turn it is
+    SIMUL_SEAT = "simul_seat"      # ... the seat of a `simultaneously` block
+    MACHINE_VALUE = "machine_value"  # the value a procedure that waits gave (the compiler's)
 
 
 @dataclass(frozen=True)
 class Ref:
-    kind: str          # see the lowering (compile/lower.py) for every kind
+    kind: RefKind
     name: str = ""
     extra: Any = None
 
@@ -45,7 +78,7 @@ class Scope:
     names: dict[str, Local]
     rule: str
     loops: int = 0            # enclosing loops: `break` is allowed inside one
-    decider: Ref | None = None  # who chooses by default in a step: Ref("turn_seat"/"turn_owner", turn)
+    decider: Ref | None = None  # who chooses by default in a step: Ref(RefKind.TURN_SEAT/"turn_owner", turn)
     in_simul: bool = False
     procedure: str | None = None  # the procedure these statements belong to (`return`)
 
@@ -55,7 +88,7 @@ class Scope:
             setattr(s, k, v)
         return s
 
-    def bind(self, name: str, typ: str) -> Local:
+    def bind(self, name: str, typ: Type) -> Local:
         local = Local(name, typ)
         self.names[name] = local
         return local
@@ -67,10 +100,10 @@ class Checked:
     program looks like (function types, which rules wait for decisions)."""
     symbols: Symbols
     rules: Rules
-    function_types: dict[str, str] = field(default_factory=dict)
+    function_types: dict[str, Type] = field(default_factory=dict)
     waits: set[str] = field(default_factory=set)   # "proc:NAME", "trig:ID", "event:NAME"
-    procedure_types: dict[str, str] = field(default_factory=dict)  # procedures that give a value
-    event_params: dict[str, dict] = field(default_factory=dict)    # event -> {param: type}
+    procedure_types: dict[str, Type] = field(default_factory=dict)  # procedures that give a value
+    event_params: dict[str, dict[str, Type]] = field(default_factory=dict)    # event -> {param: type}
     trigger_ok: set[str] = field(default_factory=set)               # triggers whose params agree
     handlers: dict[str, list] = field(default_factory=dict)   # event -> [TriggerDef]
     emitted: set[str] = field(default_factory=set)
@@ -101,7 +134,7 @@ class Checker:
         loc = node_or_loc.loc if isinstance(node_or_loc, n.Node) else node_or_loc
         self.report.add(code, msg, loc, hint)
 
-    def type_error(self, msg: str, node, hint: str | None = None) -> str:
+    def type_error(self, msg: str, node, hint: str | None = None) -> Type:
         self.error("E120", "type error: " + msg.replace(" a int", " an int").replace(" a any", " any value"),
                    node, hint)
         return ANY
@@ -166,9 +199,9 @@ class Checker:
             turn_t = self._turn_types.get(phase.id, ANY)
             names = {phase.turn: Local(phase.turn, turn_t)}
             if turn_t == SEAT:
-                decider = Ref("turn_seat", phase.turn)
+                decider = Ref(RefKind.TURN_SEAT, phase.turn)
             elif turn_t == PIECE:
-                decider = Ref("turn_owner", phase.turn)
+                decider = Ref(RefKind.TURN_OWNER, phase.turn)
         elif rule.site.id in ("phases.ID.order", "phases.ID.until") and rule.name not in self._rounds:
             return
         sc = Scope(names, rule.id, decider=decider)
@@ -187,14 +220,14 @@ class Checker:
         else:
             t = self.expr(rule.tree, sc)
             if not any(compatible(t, w) for w in site.want):
-                shown = " or ".join(_WANT_WORDS.get(w, w) for w in site.want)
+                shown = " or ".join(_WANT_WORDS.get(w, str(w)) for w in site.want)
                 what = site.what.format(name=rule.name)
                 self.type_error(f"{what} must be {shown}, but this is {t}", rule.tree)
 
     def _phases(self) -> None:
         """A phase is one block or rounds of turns: which phases' rounds are checked (`_rounds`)."""
         self._rounds: set[str] = set()
-        self._turn_types: dict[str, str] = {}
+        self._turn_types: dict[str, Type] = {}
         self._step_phase = {st.id: ph for ph in self.rules.phases for st in ph.steps}
         for ph in self.rules.phases:
             if ph.has_do:
@@ -220,20 +253,20 @@ class Checker:
                        "arrange the table with statements; script the decisions under `script:`")
         return block
 
-    def expectation(self, expr: n.Expr, names: dict[str, str] | None = None) -> n.Expr:
+    def expectation(self, expr: n.Expr, names: dict[str, Type] | None = None) -> n.Expr:
         """A scenario's condition, typed (a copy); `names`: the values it remembered so far, by type."""
         self._unit(None)
         expr = n.clone(expr)
         self.want(expr, self._scenario(names), BOOL, "an expectation", loose=True)
         return expr
 
-    def scenario_value(self, expr: n.Expr, names: dict[str, str] | None = None) -> tuple[n.Expr, str]:
+    def scenario_value(self, expr: n.Expr, names: dict[str, Type] | None = None) -> tuple[n.Expr, Type]:
         """A value a scenario remembers, or the seat it expects to decide: typed (a copy), and its type."""
         self._unit(None)
         expr = n.clone(expr)
         return expr, self.expr(expr, self._scenario(names))
 
-    def _scenario(self, names: dict[str, str] | None) -> Scope:
+    def _scenario(self, names: dict[str, Type] | None) -> Scope:
         return Scope({k: Local(k, t) for k, t in (names or {}).items()}, "scenario")
 
     def scenario_name(self, name: str) -> str | None:
@@ -316,7 +349,7 @@ class Checker:
             self.block(procs[name].body, sc)
             types = self._returns.pop(name)
             if types:
-                t = NONE
+                t: Type = NONE
                 for rt, node in types:
                     if not compatible(t, rt):
                         self.type_error(f"`return` gives {rt} here and {t} elsewhere in `{name}`", node)
@@ -434,7 +467,7 @@ class Checker:
         for s in stmts:
             getattr(self, "s_" + type(s).__name__)(s, sc)
 
-    def value_of_statement(self, e: n.Expr, sc: Scope) -> str:
+    def value_of_statement(self, e: n.Expr, sc: Scope) -> Type:
         """The value of `let x = ...`, `x = ...` or `return ...`: where a procedure may give one."""
         self._value_call = e
         try:
@@ -456,13 +489,13 @@ class Checker:
         s.rebinds = s.name in sc.names
         s.ref = sc.bind(s.name, typ)
 
-    def target(self, t: n.Expr, sc: Scope) -> str | None:
+    def target(self, t: n.Expr, sc: Scope) -> Type | None:
         """The type of an assignable place (and `t.ref` set), or None after an error."""
         sym = self.sym
         if isinstance(t, n.Name):
             name = t.id
             if name in sc.names:
-                t.ref = Ref("local", name, sc.names[name])
+                t.ref = Ref(RefKind.LOCAL, name, sc.names[name])
                 return sc.names[name].typ
             if name in sym.params:
                 self.error("E126", f"`{name}` is a parameter of the game: it cannot change during play", t,
@@ -472,7 +505,7 @@ class Checker:
                 self.error("E126", "`round` is counted by the game and cannot be set", t)
                 return None
             if name in sym.globals:
-                t.ref = Ref("global", name)
+                t.ref = Ref(RefKind.GLOBAL, name)
                 return sym.globals[name]
             self.error("E110", f"unknown name `{name}`", t,
                        self.suggest(name, list(sc.names) + list(sym.globals) + ["round"]) or
@@ -491,13 +524,13 @@ class Checker:
                 self.error("E110", f"a {obj_t} has no state `{t.name}`", t,
                            self.suggest(t.name, variables) or f"declare it under `state:` with `of: {scope}`")
                 return None
-            t.ref = Ref(f"{scope}_var", t.name)
+            t.ref = Ref(RefKind.PIECE_VAR if scope == "piece" else RefKind.SEAT_VAR, t.name)
             return variables[t.name]
         self.error("E127", "only a name, `x.state` or an item of a list or map (`xs[i]`, `m[k]`) "
                            "can be assigned", t)
         return None
 
-    def _peek(self, e: n.Expr, sc: Scope) -> str:
+    def _peek(self, e: n.Expr, sc: Scope) -> Type:
         """The type of `e` with no problem reported (they are, where `e` is checked for real)."""
         saved, self.report = self.report, Report()
         try:
@@ -505,7 +538,7 @@ class Checker:
         finally:
             self.report = saved
 
-    def _item_target(self, t: n.Expr, sc: Scope) -> str | None:
+    def _item_target(self, t: n.Expr, sc: Scope) -> Type | None:
         """`xs[i] = ...`, `m[k] = ...` or `m.key = ...`: the list or map must be a place itself;
         the value stored there is a new list or map with that item changed."""
         container = t.obj  # type: ignore[attr-defined]
@@ -513,7 +546,7 @@ class Checker:
         if typ is None:
             return None
         if isinstance(t, n.Attr):
-            t.ref = Ref("item", t.name, zero(map_types(typ)[1]))
+            t.ref = Ref(RefKind.MAP_ITEM, t.name, zero(map_types(typ)[1]))
             return map_types(typ)[1]
         assert isinstance(t, n.Index)
         it = self.expr(t.index, sc)
@@ -522,13 +555,13 @@ class Checker:
             if not compatible(it, key_t):
                 self.type_error(f"the keys of this map are {key_t}, not {it}", t.index)
                 return None
-            t.ref = Ref("item", "", zero(value_t))
+            t.ref = Ref(RefKind.MAP_ITEM, "", zero(value_t))
             return value_t
         if is_list(typ):
             if not compatible(it, INT):
                 self.type_error(f"a list index must be int, not {it}", t.index)
                 return None
-            t.ref = Ref("item", "list")
+            t.ref = Ref(RefKind.LIST_ITEM)
             return elem(typ)
         if typ != ANY:
             self.type_error(f"only items of lists and maps can be set, not of a {typ}", t)
@@ -562,7 +595,7 @@ class Checker:
         if name in self.sym.procedures:
             params = self.sym.procedures[name]
             self.args(call, name, params, sc)
-            call.ref = Ref("procedure", name)
+            call.ref = Ref(RefKind.PROCEDURE, name)
             self.note_call(f"proc:{name}", call.loc)
             return
         if name in self.sym.functions or b is not None:
@@ -641,9 +674,9 @@ class Checker:
         for x in n.walk(e):
             if not isinstance(x, n.Call) or not isinstance(x.ref, Ref):
                 continue
-            if x.ref.kind == "builtin" and getattr(x.ref.extra, "rng", False):
+            if x.ref.kind is RefKind.BUILTIN and getattr(x.ref.extra, "rng", False):
                 return x.name
-            fn = self.rules.tree(f"functions.{x.name}") if x.ref.kind == "function" else None
+            fn = self.rules.tree(f"functions.{x.name}") if x.ref.kind is RefKind.FUNCTION else None
             if fn is not None and x.name not in seen:
                 seen.add(x.name)
                 found = self._draws_chance(fn, seen)
@@ -692,17 +725,17 @@ class Checker:
             self.type_error(f"`simultaneously` goes through seats, not {et}", s.seats)
         if sc.in_simul or any(isinstance(x, n.Simultaneously) for b in s.body for x in n.walk(b)):
             self.error("E134", "`simultaneously` blocks cannot nest", s)
-        inner = sc.child(loops=0, decider=Ref("simul_seat", s.var), in_simul=True)
+        inner = sc.child(loops=0, decider=Ref(RefKind.SIMUL_SEAT, s.var), in_simul=True)
         s.ref = inner.bind(s.var, SEAT)
         self.block(s.body, inner)
 
     # ---- expressions ---------------------------------------------------------------------------
 
-    def expr(self, e: n.Expr, sc: Scope) -> str:
+    def expr(self, e: n.Expr, sc: Scope) -> Type:
         e.typ = getattr(self, "x_" + type(e).__name__)(e, sc)
         return e.typ
 
-    def want(self, e: n.Expr, sc: Scope, want: str, what: str, loose: bool = False) -> str:
+    def want(self, e: n.Expr, sc: Scope, want: Type, what: str, loose: bool = False) -> Type:
         t = self.expr(e, sc)
         if not compatible(t, want):
             shown = "true or false (bool)" if want == BOOL and not loose else want
@@ -713,7 +746,7 @@ class Checker:
     def want_bool(self, e: n.Expr, sc: Scope, what: str, loose: bool = False) -> None:
         self.want(e, sc, BOOL, what, loose)
 
-    def iterate(self, e: n.Expr, sc: Scope, message: str) -> str:
+    def iterate(self, e: n.Expr, sc: Scope, message: str) -> Type:
         t = self.expr(e, sc)
         et = iterable_elem(t)
         if et is None:
@@ -736,20 +769,20 @@ class Checker:
     def x_NoneLit(self, e, sc):
         return NONE
 
-    def x_Name(self, e: n.Name, sc: Scope) -> str:
+    def x_Name(self, e: n.Name, sc: Scope) -> Type:
         name, sym = e.id, self.sym
         if name in sc.names:
-            e.ref = Ref("local", name, sc.names[name])
+            e.ref = Ref(RefKind.LOCAL, name, sc.names[name])
             return sc.names[name].typ
         if name in sym.params:
             value, typ = sym.params[name]
-            e.ref = Ref("param", name, value)
+            e.ref = Ref(RefKind.PARAM, name, value)
             return typ
         if name == "round":
-            e.ref = Ref("global", "round")
+            e.ref = Ref(RefKind.GLOBAL, "round")
             return INT
         if name in sym.globals:
-            e.ref = Ref("global", name)
+            e.ref = Ref(RefKind.GLOBAL, name)
             return sym.globals[name]
         if name in sym.piles:
             of = sym.piles[name]
@@ -758,60 +791,60 @@ class Checker:
             if of != "game":
                 self.error("E121", f"pile `{name}` is one per {of}: say whose, as `{name}(...)`", e)
                 return ANY
-            e.ref = Ref("pile", name)
+            e.ref = Ref(RefKind.PILE, name)
             return PILE
         if name in sym.boards:
-            e.ref = Ref("board", name)
+            e.ref = Ref(RefKind.BOARD, name)
             return BOARD
         if name in sym.pieces:
-            e.ref = Ref("pieces", name)
+            e.ref = Ref(RefKind.PIECES, name)
             return listof(PIECE)
         if name == "seats":
-            e.ref = Ref("seats")
+            e.ref = Ref(RefKind.SEATS)
             return listof(SEAT)
         self.error("E110", f"unknown name `{name}`", e,
                    self.suggest(name, list(sc.names) + sym.global_names()))
         return ANY
 
-    def x_Attr(self, e: n.Attr, sc: Scope) -> str:
+    def x_Attr(self, e: n.Attr, sc: Scope) -> Type:
         typ = self.expr(e.obj, sc)
         sym, name = self.sym, e.name
         if typ == CARD:
             if name == "type":
-                e.ref = Ref("card_type")
+                e.ref = Ref(RefKind.CARD_TYPE)
                 return TEXT
             if name == "face_up":
-                e.ref = Ref("card_face_up")
+                e.ref = Ref(RefKind.CARD_FACE_UP)
                 return BOOL
             if name == "pile":
-                e.ref = Ref("card_pile")
+                e.ref = Ref(RefKind.CARD_PILE)
                 return PILE
             if name in sym.card_props:
-                e.ref = Ref("card_prop", name)
+                e.ref = Ref(RefKind.CARD_PROP, name)
                 return sym.card_props[name]
             have = ["type", "face_up", "pile", *sym.card_props]
         elif typ == PIECE:
             if name == "name":
-                e.ref = Ref("piece_name")
+                e.ref = Ref(RefKind.PIECE_NAME)
                 return TEXT
             if name in sym.piece_vars:
-                e.ref = Ref("piece_var", name)
+                e.ref = Ref(RefKind.PIECE_VAR, name)
                 return sym.piece_vars[name]
             have = ["name", *sym.piece_vars]
         elif typ == SEAT:
             if name == "number":
-                e.ref = Ref("seat_number")
+                e.ref = Ref(RefKind.SEAT_NUMBER)
                 return INT
             if name == "pieces":
-                e.ref = Ref("seat_pieces")
+                e.ref = Ref(RefKind.SEAT_PIECES)
                 return listof(PIECE)
             if name in sym.seat_vars:
-                e.ref = Ref("seat_var", name)
+                e.ref = Ref(RefKind.SEAT_VAR, name)
                 return sym.seat_vars[name]
             have = ["number", "pieces", *sym.seat_vars]
         elif is_map(typ) and compatible(map_types(typ)[0], TEXT):
             value_t = map_types(typ)[1]
-            e.ref = Ref("map_get", name, zero(value_t))  # `m.key` reads `m["key"]`
+            e.ref = Ref(RefKind.MAP_GET, name, zero(value_t))  # `m.key` reads `m["key"]`
             return value_t
         elif typ == ANY:
             return ANY  # an earlier error (reported where it is) or an empty list
@@ -821,14 +854,14 @@ class Checker:
         self.error("E110", f"a {typ} has no `{name}`", e, self.suggest(name, have))
         return ANY
 
-    def x_Index(self, e: n.Index, sc: Scope) -> str:
+    def x_Index(self, e: n.Index, sc: Scope) -> Type:
         typ = self.expr(e.obj, sc)
         ityp = self.expr(e.index, sc)
         if is_map(typ):
             key_t, value_t = map_types(typ)
             if not compatible(ityp, key_t):
                 return self.type_error(f"the keys of this map are {key_t}, not {ityp}", e.index)
-            e.ref = Ref("map_get", "", zero(value_t))  # an absent key reads as 0, false or none
+            e.ref = Ref(RefKind.MAP_GET, "", zero(value_t))  # an absent key reads as 0, false or none
             return value_t
         if not compatible(ityp, INT):
             return self.type_error(f"a list index must be int, not {ityp}", e.index)
@@ -836,8 +869,8 @@ class Checker:
             return self.type_error(f"only lists and maps can be indexed, not {typ}", e.obj)
         return elem(typ)
 
-    def x_ListLit(self, e: n.ListLit, sc: Scope) -> str:
-        typ = NONE
+    def x_ListLit(self, e: n.ListLit, sc: Scope) -> Type:
+        typ: Type = NONE
         for item in e.items:
             it = self.expr(item, sc)
             if not compatible(typ, it):
@@ -845,8 +878,9 @@ class Checker:
             typ = join(typ, it)
         return listof(ANY if typ == NONE else typ)
 
-    def x_MapLit(self, e: n.MapLit, sc: Scope) -> str:
-        key_t = value_t = NONE
+    def x_MapLit(self, e: n.MapLit, sc: Scope) -> Type:
+        key_t: Type = NONE
+        value_t: Type = NONE
         for k, v in zip(e.keys, e.values):
             kt, vt = self.expr(k, sc), self.expr(v, sc)
             if not compatible(key_t, kt):
@@ -858,7 +892,7 @@ class Checker:
             return self.type_error(f"a map's keys are int, text, seat, piece or card, not {key_t}", e)
         return mapof(ANY if key_t == NONE else key_t, ANY if value_t == NONE else value_t)
 
-    def x_Comp(self, e: n.Comp, sc: Scope) -> str:
+    def x_Comp(self, e: n.Comp, sc: Scope) -> Type:
         src_t = self.expr(e.source, sc)
         et = iterable_elem(src_t)
         if et is None:
@@ -879,7 +913,7 @@ class Checker:
         body_t = self.expr(e.item, inner)
         return listof(body_t)
 
-    def x_IfExpr(self, e: n.IfExpr, sc: Scope) -> str:
+    def x_IfExpr(self, e: n.IfExpr, sc: Scope) -> Type:
         self.want_bool(e.cond, sc, "condition")
         a = self.expr(e.then, sc)
         b = self.expr(e.orelse, sc)
@@ -887,7 +921,7 @@ class Checker:
             return self.type_error(f"the two branches give {a} and {b}", e)
         return join(a, b)
 
-    def _logic(self, e, sc, word: str) -> str:
+    def _logic(self, e, sc, word: str) -> Type:
         for side in (e.left, e.right):
             t = self.expr(side, sc)
             if not compatible(t, BOOL):
@@ -900,13 +934,13 @@ class Checker:
     def x_Or(self, e, sc):
         return self._logic(e, sc, "or")
 
-    def x_Not(self, e: n.Not, sc: Scope) -> str:
+    def x_Not(self, e: n.Not, sc: Scope) -> Type:
         t = self.expr(e.operand, sc)
         if not compatible(t, BOOL):
             self.type_error(f"`not` needs true or false, but this is {t}", e.operand)
         return BOOL
 
-    def x_Compare(self, e: n.Compare, sc: Scope) -> str:
+    def x_Compare(self, e: n.Compare, sc: Scope) -> Type:
         a = self.expr(e.left, sc)
         b = self.expr(e.right, sc)
         if e.op in ("==", "!="):
@@ -916,7 +950,7 @@ class Checker:
             return self.type_error(f"`{e.op}` compares numbers, not {a} and {b}", e)
         return BOOL
 
-    def x_In(self, e: n.In, sc: Scope) -> str:
+    def x_In(self, e: n.In, sc: Scope) -> Type:
         a = self.expr(e.item, sc)
         b = self.expr(e.container, sc)
         et = iterable_elem(b)
@@ -926,14 +960,14 @@ class Checker:
             return self.type_error(f"a {a} is never in a list of {et}", e)
         return BOOL
 
-    def x_Range(self, e: n.Range, sc: Scope) -> str:
+    def x_Range(self, e: n.Range, sc: Scope) -> Type:
         a = self.expr(e.lo, sc)
         b = self.expr(e.hi, sc)
         if not (compatible(a, INT) and compatible(b, INT)):
             return self.type_error("a range `a..b` needs two ints", e)
         return listof(INT)
 
-    def x_BinOp(self, e: n.BinOp, sc: Scope) -> str:
+    def x_BinOp(self, e: n.BinOp, sc: Scope) -> Type:
         a = self.expr(e.left, sc)
         b = self.expr(e.right, sc)
         if e.op == "+" and a == b == TEXT:
@@ -946,13 +980,13 @@ class Checker:
             return self.type_error(f"`{e.op}` works on ints, not {a} and {b}", e)
         return INT
 
-    def x_Neg(self, e: n.Neg, sc: Scope) -> str:
+    def x_Neg(self, e: n.Neg, sc: Scope) -> Type:
         a = self.expr(e.operand, sc)
         if not compatible(a, INT):
             return self.type_error(f"`-` works on ints, not {a}", e)
         return INT
 
-    def x_Call(self, e: n.Call, sc: Scope) -> str:
+    def x_Call(self, e: n.Call, sc: Scope) -> Type:
         name, sym = e.name, self.sym
         b = sym.builtins.get(name)
         if b is not None:
@@ -966,7 +1000,7 @@ class Checker:
         if name in sym.functions:
             params = sym.functions[name]
             self.args(e, name, params, sc)
-            e.ref = Ref("function", name)
+            e.ref = Ref(RefKind.FUNCTION, name)
             self.note_call(f"fn:{name}", e.loc)
             return self.out.function_types.get(name, ANY)
         if name in sym.procedures:
@@ -977,7 +1011,7 @@ class Checker:
                                "give it its own line: `let v = ...`")
                 self._value_call = None
                 self.args(e, name, sym.procedures[name], sc)
-                e.ref = Ref("procedure", name)
+                e.ref = Ref(RefKind.PROCEDURE, name)
                 self.note_call(f"proc:{name}", e.loc)
                 return self.out.procedure_types[name]
             for a in e.args:
@@ -1002,7 +1036,7 @@ class Checker:
             if not compatible(t, ptype):
                 self.type_error(f"argument `{pname}` of `{name}` must be {ptype}, not {t}", a)
 
-    def pile_of(self, e: n.Call, sc: Scope) -> str:
+    def pile_of(self, e: n.Call, sc: Scope) -> Type:
         """`hand(s)`, `column(3)`: the pile of a seat, a piece or a board's place."""
         name = e.name
         scope = self.sym.piles[name]
@@ -1018,60 +1052,66 @@ class Checker:
             return ANY
         typ = self.expr(e.args[0], sc)
         if scope in ("seat", "piece"):
-            if not compatible(typ, scope):
+            if not compatible(typ, SEAT if scope == "seat" else PIECE):
                 return self.type_error(f"`{name}` is one per {scope}; this is a {typ}", e.args[0])
         elif not compatible(typ, INT):
             return self.type_error(f"`{name}` is one per place of `{scope}`: "
                                    f"give a place number, not a {typ}",
                                    e.args[0])
-        e.ref = Ref("pile_of", name, scope)
+        e.ref = Ref(RefKind.PILE_OF, name, scope)
         return PILE
 
-    def builtin_call(self, e: n.Call, b: Builtin, sc: Scope) -> str:
+    def builtin_call(self, e: n.Call, b: Builtin, sc: Scope) -> Type:
         """Arity and argument types from the built-in's signature, with `T` bound by its uses."""
-        e.ref = Ref("builtin", b.name, b)
+        e.ref = Ref(RefKind.BUILTIN, b.name, b)
         required = sum(not p.optional for p in b.params)
         if not required <= len(e.args) <= len(b.params):
             for a in e.args:
                 self.expr(a, sc)
-            shown = ", ".join(f"[{p.type}]" if p.optional else p.type for p in b.params)
+            shown = ", ".join(f"[{p.type}]" if p.optional else str(p.type) for p in b.params)
             count = str(required) if required == len(b.params) else f"{required} to {len(b.params)}"
             self.error("E124", f"`{b.name}` takes {count} argument(s), got {len(e.args)}", e,
                        f"{b.name}({shown})")
-            return b.returns or ANY
+            return _bind(b.returns, ANY)
         errors = self.report.errors
-        bound = ANY
+        bound: Type = ANY
         for p, a in zip(b.params, e.args):
             t = self.expr(a, sc)
-            if p.type.startswith("items"):
+            want = p.type
+            if isinstance(want, Items):
                 et = iterable_elem(t)
                 if et is None:
                     self.type_error(f"{p.what} must be a list or a pile, not {t}", a)
                     continue
-                want = p.type[6:-1] if p.type != "items" else None
-                if want is not None and not compatible(et, want):
-                    self.type_error(f"{p.what} must be a list of {want}, not of {et}", a)
+                if want.elem is not None and not compatible(et, want.elem):
+                    self.type_error(f"{p.what} must be a list of {want.elem}, not of {et}", a)
                 bound = et
-            elif p.type == "T":
+            elif isinstance(want, Bound):
                 bound = t
-            elif p.type in KINDS:  # a board of this kind
+            elif isinstance(want, OfKind):  # a board of this kind
                 if not compatible(t, BOARD):
                     self.type_error(f"{p.what} must be a board, not {t}", a)
-                elif isinstance(a, n.Name) and isinstance(a.ref, Ref) and a.ref.kind == "board" \
-                        and self.sym.boards[a.ref.name] != p.type:
+                elif isinstance(a, n.Name) and isinstance(a.ref, Ref) and a.ref.kind is RefKind.BOARD \
+                        and self.sym.boards[a.ref.name] != want.kind:
                     actual = KINDS[self.sym.boards[a.ref.name]].noun
-                    self.error("E150", f"board `{a.ref.name}` is {actual}, not {KINDS[p.type].noun}", a)
-            elif not compatible(t, p.type):
-                self.type_error(f"{p.what} must be {p.type}, not {t}", a)
+                    self.error("E150", f"board `{a.ref.name}` is {actual}, not {KINDS[want.kind].noun}", a)
+            elif not compatible(t, want):
+                self.type_error(f"{p.what} must be {want}, not {t}", a)
         if b.kind is not None and b.kind not in self.sym.boards.values() and self.report.errors == errors:
             self.error("E150", f"`{b.name}` needs {KINDS[b.kind].noun} (a board of kind {b.kind}), "
                        "and this game has none", e)
-        ret = b.returns or ANY
-        if ret == "T":
-            return bound
-        if ret == "list[T]":
-            return listof(bound)
-        return ret
+        return _bind(b.returns, bound)
+
+
+def _bind(returns: Type | None, bound: Type) -> Type:
+    """A built-in's value type, `T` being `bound`."""
+    if returns is None:
+        return ANY
+    if isinstance(returns, Bound):
+        return bound
+    if isinstance(returns, ListType) and isinstance(returns.elem, Bound):
+        return listof(bound)
+    return returns
 
 
 def may_wait(stmts, waits: set[str]) -> bool:
@@ -1080,7 +1120,7 @@ def may_wait(stmts, waits: set[str]) -> bool:
         for node in n.walk(stmt):
             if isinstance(node, (n.Choose, n.Simultaneously)):
                 return True
-            if isinstance(node, n.Call) and isinstance(node.ref, Ref) and node.ref.kind == "procedure" \
+            if isinstance(node, n.Call) and isinstance(node.ref, Ref) and node.ref.kind is RefKind.PROCEDURE \
                     and f"proc:{node.name}" in waits:
                 return True
             if isinstance(node, n.Emit) and f"event:{node.event}" in waits:

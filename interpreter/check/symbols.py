@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..boards import KINDS
 from ..lang.diagnostics import Report, did_you_mean
 from ..lang.limits import MAX_INT
 from ..lang.parser import keywords
-from ..lang.types import (ANY, BOOL, CARD, DECLARABLE, INT, SEAT, compatible, elem, is_list, listof, of_value,
-                          parse_type)
+from ..lang.types import (ANY, BOOL, CARD, DECLARABLE, INT, SEAT, Type, compatible, listof, mentions,
+                          of_value, parse_type)
 from ..library.api import Builtin
 from ..library.core import CORE
 from ..load.yamlsrc import loc_of
@@ -45,18 +46,18 @@ BUILTINS = builtins()
 
 @dataclass
 class Symbols:
-    params: dict[str, tuple] = field(default_factory=dict)         # name -> (value, type)
-    globals: dict[str, str] = field(default_factory=dict)          # game state -> type
-    seat_vars: dict[str, str] = field(default_factory=dict)
-    piece_vars: dict[str, str] = field(default_factory=dict)       # includes `owner`
+    params: dict[str, tuple[Any, Type]] = field(default_factory=dict)   # name -> (value, type)
+    globals: dict[str, Type] = field(default_factory=dict)         # game state -> type
+    seat_vars: dict[str, Type] = field(default_factory=dict)
+    piece_vars: dict[str, Type] = field(default_factory=dict)      # includes `owner`
     piles: dict[str, str] = field(default_factory=dict)            # name -> of (game/seat/piece/board)
     boards: dict[str, str] = field(default_factory=dict)           # name -> kind
     pieces: dict[str, list[str]] = field(default_factory=dict)     # kind -> piece names
     piece_names: list[str] = field(default_factory=list)
-    card_props: dict[str, str] = field(default_factory=dict)       # property -> type
+    card_props: dict[str, Type] = field(default_factory=dict)      # property -> type
     card_types: list[str] = field(default_factory=list)
-    functions: dict[str, dict] = field(default_factory=dict)       # name -> {param: type}
-    procedures: dict[str, dict] = field(default_factory=dict)
+    functions: dict[str, dict[str, Type]] = field(default_factory=dict)   # name -> {param: type}
+    procedures: dict[str, dict[str, Type]] = field(default_factory=dict)
     builtins: dict[str, Builtin] = field(default_factory=lambda: BUILTINS)
 
     def global_names(self) -> list[str]:
@@ -107,7 +108,7 @@ class Declarations:
                                             f"of the {scope}", loc_of(name),
                                     did_you_mean(str(name), list(table)) or
                                     f"declare it under `state:` with `of: {scope}`")
-                elif t == CARD or (is_list(t) and elem(t) == CARD) or "card" in t:
+                elif mentions(t, CARD):
                     self.report.add("E160", f"`{name}` holds cards: a card is carried in a pile, by its type",
                                     loc_of(name), "list it under `carry.piles`")
         for name in carry.piles:
@@ -287,7 +288,7 @@ class Declarations:
                     params[str(pname)] = self.param_type(tname, pname, name)
                 table[str(name)] = params
 
-    def param_type(self, tname, pname, owner) -> str:
+    def param_type(self, tname, pname, owner) -> Type:
         text = str(tname)
         t = parse_type(text)
         if t is None:

@@ -16,7 +16,7 @@ import ast
 import copy
 from dataclasses import dataclass
 
-from ..check.checker import Checked, Ref, may_wait
+from ..check.checker import Checked, Ref, RefKind, may_wait
 from ..check.symbols import BUILTIN_EVENTS
 from ..engine.plan import (CALL, CHOOSE, EXEC, FOR_INIT, FOR_NEXT, HALT, JMP, JMPF, RET, SIMUL, STOP, TRACE,
                            Alternative, ChooseSpec, Plan)
@@ -24,7 +24,7 @@ from ..lang import nodes as n
 from ..lang import unparse
 from ..lang.errors import GameTooLong, RoundLimit
 from ..ir.sites import BY_ID, SITES, Form
-from ..lang.types import BOOL, CARD, INT, PIECE, PILE, SEAT, TEXT, elem, iterable_elem
+from ..lang.types import BOOL, CARD, INT, PIECE, PILE, SEAT, TEXT, Type, elem, iterable_elem
 from . import pyast as P
 from .codegen import Codegen, ident
 from .layout import layout
@@ -65,7 +65,7 @@ def _has_return(stmt: n.Stmt) -> bool:
 
 
 def _procedure_call(e: n.Expr) -> bool:
-    return isinstance(e, n.Call) and isinstance(e.ref, Ref) and e.ref.kind == "procedure"
+    return isinstance(e, n.Call) and isinstance(e.ref, Ref) and e.ref.kind is RefKind.PROCEDURE
 
 
 def _escapes(stmt: n.Stmt) -> bool:
@@ -254,7 +254,7 @@ class Compiler(Lowerer):
         for s in stmts:
             for node in n.walk(s):
                 ref = getattr(node, "ref", None)
-                if isinstance(ref, Ref) and ref.kind == "local" and id(ref.extra) not in own:
+                if isinstance(ref, Ref) and ref.kind is RefKind.LOCAL and id(ref.extra) not in own:
                     outer[ref.extra.name] = None
                 if isinstance(node, (n.Let, n.For)) and node.rebinds:
                     name = node.name if isinstance(node, n.Let) else node.var
@@ -373,7 +373,7 @@ class Compiler(Lowerer):
             args = [self.value_fn(a, rule) for a in call.args]
             em.emit(CALL, w, self.procedure_fn(call.name), list(self.sym.procedures[call.name]), args, VALUE)
             taken = copy.copy(s)
-            taken.value = n.Name(call.loc, VALUE, typ=call.typ, ref=Ref("machine_value"))
+            taken.value = n.Name(call.loc, VALUE, typ=call.typ, ref=Ref(RefKind.MACHINE_VALUE))
             fn = self.block_fn([taken], rule, loops)
             if fn is not None:
                 em.emit(EXEC, w, fn)
@@ -524,9 +524,9 @@ class Compiler(Lowerer):
         nxt = em.emit(FOR_NEXT, w, turn, slot, None)
         self.emit_code("turn_start", em, w)
         decider = None
-        if turn_t == "seat":
+        if turn_t == SEAT:
             decider = ("turn_seat", turn)
-        elif turn_t == "piece":
+        elif turn_t == PIECE:
             decider = ("turn_owner", turn)
         for step in ph.steps:
             srule = f"steps.{step.id}"
@@ -582,7 +582,7 @@ def _const(v):
     return lambda st, env: v
 
 
-def _counted_type(source: n.Expr | None) -> str | None:
+def _counted_type(source: n.Expr | None) -> Type | None:
     """The type of what an option ranges over, when statistics count the option by its value."""
     t = iterable_elem(source.typ) if source is not None else None
     return t if t in (CARD, PIECE, SEAT, INT, TEXT, BOOL) else None

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import ast
 
-from ..check.checker import Ref
 from ..lang import nodes as n
-from ..lang.types import CARD, PILE
+from ..lang.types import CARD, PILE, listof
 from . import pyast as P
 from .lower import Fn, reads_only_card
 
@@ -91,7 +90,7 @@ def _card_sum(lo, comp: n.Comp, fx: Fn, count: bool):
 
 def iterable_elem_is_card(comp: n.Comp) -> bool:
     t = comp.source.typ
-    return t == PILE or t == f"list[{CARD}]"
+    return t == PILE or t == listof(CARD)
 
 
 INLINE = {
@@ -101,4 +100,4 @@ INLINE = {
     "abs": _python("abs"),
 }
 
-__all__ = ["INLINE", "Ref"]
+__all__ = ["INLINE"]

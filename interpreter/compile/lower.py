@@ -15,13 +15,13 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from ..check.checker import Checked, Local, Ref
+from ..check.checker import Checked, Local, Ref, RefKind
 from ..lang import nodes as n
 from ..lang.errors import EndGame, GameTooLong, RuleError
 from ..lang.limits import MAX_INT, MAX_LIST, MAX_TEXT
 from ..lang.show import words
-from ..lang.types import ANY, BOOL, CARD, INT, PILE, TEXT, is_list, is_map, iterable_elem
-from ..library.api import NOT_CONST, Read
+from ..lang.types import ANY, BOOL, CARD, INT, NONE, PILE, TEXT, Type, is_list, is_map, iterable_elem
+from ..library.api import NOT_CONST, Items, Read
 from . import pyast as P
 from .codegen import Codegen, ident
 
@@ -111,7 +111,7 @@ def _pieces_of(at: int, n: int):
 
 def _meets_chance(e: n.Expr) -> bool:
     """Can evaluating `e` draw chance (so that the order of its parts matters)?"""
-    return any(isinstance(x, n.Call) and isinstance(x.ref, Ref) and x.ref.kind == "builtin"
+    return any(isinstance(x, n.Call) and isinstance(x.ref, Ref) and x.ref.kind is RefKind.BUILTIN
                and x.ref.extra.chance for x in n.walk(e))
 
 
@@ -129,7 +129,7 @@ class Lowerer:
         self.limit = plan.max_steps
         self.functions: dict[str, str] = {}     # user function -> its name in the namespace
         self._pile_at: dict[str, ast.expr] = {}
-        self._show: dict[str, ast.expr] = {}
+        self._show: dict[Type, ast.expr] = {}
         limit = self.limit
 
         def each(st, xs):
@@ -231,7 +231,7 @@ class Lowerer:
         key = P.const(local.name)
         return P.sub_store(P.name("env"), key) if store else P.sub(P.name("env"), key)
 
-    def shower(self, typ: str) -> ast.expr:
+    def shower(self, typ: Type) -> ast.expr:
         """A function that shows a value of this type to a person."""
         found = self._show.get(typ)
         if found is None:
@@ -243,7 +243,7 @@ class Lowerer:
             else:
                 def fn(v, typ=typ):
                     return words(plan, typ, v)
-            found = self._show[typ] = self.cg.const(fn, "show_" + typ.replace("[", "_").replace("]", ""))
+            found = self._show[typ] = self.cg.const(fn, f"show_{typ}")
         return found
 
     # ---- expressions ---------------------------------------------------------------------------
@@ -279,21 +279,21 @@ class Lowerer:
         ref: Ref = e.ref
         kind = ref.kind
         p = self.plan
-        if kind == "local":
+        if kind is RefKind.LOCAL:
             return self.var(ref.extra, fx)
-        if kind == "param":
+        if kind is RefKind.PARAM:
             return self.cg.const(ref.extra, ref.name)
-        if kind == "global":
+        if kind is RefKind.GLOBAL:
             return P.sub(P.attr(self.st(), "g"), P.const(ref.name))
-        if kind == "pile":
+        if kind is RefKind.PILE:
             return P.const(p.pile_base[ref.name])
-        if kind == "board":
+        if kind is RefKind.BOARD:
             return P.const(p.board_names.index(ref.name))
-        if kind == "pieces":
+        if kind is RefKind.PIECES:
             return self.cg.const(p.kind_pieces[ref.name], ref.name)
-        if kind == "seats":
+        if kind is RefKind.SEATS:
             return self.cg.const(list(range(p.n_seats)), "seats")
-        if kind == "machine_value":  # what a procedure that waits gave (compile/flow.py)
+        if kind is RefKind.MACHINE_VALUE:  # what a procedure that waits gave (compile/flow.py)
             return P.sub(P.name("env"), P.const(ref.name or e.id))
         raise AssertionError(kind)  # pragma: no cover - the checker resolves every name
 
@@ -304,35 +304,35 @@ class Lowerer:
         obj = self.expr(e.obj, fx)
         p = self.plan
         kind = ref.kind
-        if kind == "card_type":
+        if kind is RefKind.CARD_TYPE:
             return P.sub(self.cg.const(p.card_type_names, "card_type"), obj)
-        if kind == "card_face_up":
+        if kind is RefKind.CARD_FACE_UP:
             return P.sub(P.attr(self.st(), "up"), obj)
-        if kind == "card_pile":
+        if kind is RefKind.CARD_PILE:
             return P.sub(P.attr(self.st(), "where"), obj)
-        if kind == "card_prop":
+        if kind is RefKind.CARD_PROP:
             return P.sub(self.cg.const(p.card_props[ref.name], "prop_" + ref.name), obj)
-        if kind == "piece_name":
+        if kind is RefKind.PIECE_NAME:
             return P.sub(self.cg.const(p.piece_names, "piece_names"), obj)
-        if kind in ("piece_var", "seat_var"):
+        if kind in (RefKind.PIECE_VAR, RefKind.SEAT_VAR):
             return P.sub(P.attr(self.st(), "v"), P.binop(P.const(p.var_at[ref.name]), ast.Add(), obj))
-        if kind == "seat_number":
+        if kind is RefKind.SEAT_NUMBER:
             return P.binop(obj, ast.Add(), P.const(1))
-        if kind == "seat_pieces":
+        if kind is RefKind.SEAT_PIECES:
             fn = _pieces_of(p.var_at["owner"], p.n_pieces)
             return P.call(self.cg.const(fn, "pieces_of"), self.st(), obj)
-        if kind == "map_get":  # `m.key`
+        if kind is RefKind.MAP_GET:  # `m.key`
             return P.call(P.attr(obj, "get"), P.const(ref.name), self.cg.const(ref.extra, "zero"))
         raise AssertionError(kind)  # pragma: no cover
 
     def x_Index(self, e: n.Index, fx: Fn) -> ast.expr:
         i = e.index
-        if isinstance(e.ref, Ref) and e.ref.kind == "map_get":  # an absent key reads as its zero
+        if isinstance(e.ref, Ref) and e.ref.kind is RefKind.MAP_GET:  # an absent key reads as its zero
             zero = self.cg.const(e.ref.extra, "zero")
             return P.call(P.attr(self.expr(e.obj, fx), "get"), self.expr(i, fx), zero)
         length = self.static_len(e.obj)
         if length is not None and length >= self.plan.n_seats and isinstance(i, n.Attr) \
-                and isinstance(i.ref, Ref) and i.ref.kind == "seat_number":
+                and isinstance(i.ref, Ref) and i.ref.kind is RefKind.SEAT_NUMBER:
             # `xs[s.number]` with as many items as seats: always in range (a seat is 0..n-1)
             return P.sub(self.items(e.obj, fx, copy=False), self.expr(i.obj, fx))
         return P.call(self.h("index"), self.items(e.obj, fx, copy=False), self.expr(i, fx))
@@ -340,11 +340,11 @@ class Lowerer:
     def static_len(self, e: n.Expr) -> int | None:
         """The length of a list known when compiling (a kind of pieces, a param), or None."""
         if isinstance(e, n.Name) and isinstance(e.ref, Ref):
-            if e.ref.kind == "pieces":
+            if e.ref.kind is RefKind.PIECES:
                 return len(self.plan.kind_pieces[e.ref.name])
-            if e.ref.kind == "param" and isinstance(e.ref.extra, list):
+            if e.ref.kind is RefKind.PARAM and isinstance(e.ref.extra, list):
                 return len(e.ref.extra)
-            if e.ref.kind == "seats":
+            if e.ref.kind is RefKind.SEATS:
                 return self.plan.n_seats
         if isinstance(e, n.ListLit):
             return len(e.items)
@@ -390,7 +390,7 @@ class Lowerer:
         stack = [x for x in nodes if x is not None]
         while stack:
             x = stack.pop()
-            if isinstance(x, n.Call) and isinstance(x.ref, Ref) and x.ref.kind == "function":
+            if isinstance(x, n.Call) and isinstance(x.ref, Ref) and x.ref.kind is RefKind.FUNCTION:
                 total += self.fn_weight(x.ref.name)
             if isinstance(x, (n.Comp, n.For)):
                 stack.append(x.source)  # once
@@ -407,7 +407,7 @@ class Lowerer:
         param, a list written out, a built-in computed when compiling (`slots(grid)`)."""
         length = self.static_len(e)
         if length is not None or not (isinstance(e, n.Call) and isinstance(e.ref, Ref)
-                                       and e.ref.kind == "builtin"):
+                                       and e.ref.kind is RefKind.BUILTIN):
             return length
         b = e.ref.extra
         if not b.pure:
@@ -552,9 +552,9 @@ class Lowerer:
 
     def x_Call(self, e: n.Call, fx: Fn) -> ast.expr:
         ref: Ref = e.ref
-        if ref.kind == "builtin":
+        if ref.kind is RefKind.BUILTIN:
             return self.builtin(e, fx)
-        if ref.kind == "function":
+        if ref.kind is RefKind.FUNCTION:
             args = [self.checked(a, fx) for a in e.args]
             params = self.inlinable(ref.name, e)
             if params is not None and not _meets_chance(e):  # a small function written into the caller
@@ -565,9 +565,9 @@ class Lowerer:
                 finally:
                     fx.given = saved
             return P.call(P.name(self.functions[ref.name]), self.st(), *args)
-        if ref.kind == "pile_of":
+        if ref.kind is RefKind.PILE_OF:
             return self.pile_of(e, fx)
-        if ref.kind == "procedure":  # one that never waits, giving its value (`return`)
+        if ref.kind is RefKind.PROCEDURE:  # one that never waits, giving its value (`return`)
             args = [self.checked(a, fx) for a in e.args]
             return P.call(self.cg.const(self.procedure_fn(ref.name), ident("p", ref.name)), self.st(), *args)
         raise AssertionError(ref.kind)  # pragma: no cover
@@ -585,7 +585,7 @@ class Lowerer:
             params = list(self.sym.functions[name])
             uses: dict[str, list] = {p: [] for p in params}
             for x in nodes:
-                if isinstance(x, n.Name) and isinstance(x.ref, Ref) and x.ref.kind == "local" \
+                if isinstance(x, n.Name) and isinstance(x.ref, Ref) and x.ref.kind is RefKind.LOCAL \
                         and x.ref.extra.name in uses:
                     uses[x.ref.extra.name].append(x.ref.extra)
             simple = all(isinstance(x, (n.Name, n.Num, n.Bool, n.NoneLit, n.Attr, n.Index, n.BinOp,
@@ -632,7 +632,7 @@ class Lowerer:
                 return out
         args = []
         for p, a in zip(b.params, e.args):
-            args.append(self.items(a, fx, copy=False) if p.type.startswith("items") else self.expr(a, fx))
+            args.append(self.items(a, fx, copy=False) if isinstance(p.type, Items) else self.expr(a, fx))
         consts = [a.value if P.is_const(a) else NOT_CONST for a in args]
         if b.pure and all(c is not NOT_CONST for c in consts):
             try:
@@ -700,7 +700,7 @@ class Lowerer:
             return not chain
         if isinstance(e, n.IfExpr):
             return self.grows(e.then, chain) or self.grows(e.orelse, chain)
-        if isinstance(e, n.Call) and isinstance(e.ref, Ref) and e.ref.kind == "builtin":
+        if isinstance(e, n.Call) and isinstance(e.ref, Ref) and e.ref.kind is RefKind.BUILTIN:
             return e.ref.name == "sum" and not chain
         return False
 
@@ -764,9 +764,9 @@ class Lowerer:
     def place_of(self, t: n.Expr, fx: Fn, store: bool) -> ast.expr:
         """A local, a game variable or `x.VAR` as a place to read or write."""
         ref: Ref = t.ref
-        if ref.kind == "local":
+        if ref.kind is RefKind.LOCAL:
             return self.var(ref.extra, fx, store)
-        if ref.kind == "global":
+        if ref.kind is RefKind.GLOBAL:
             key = P.const(ref.name)
             return P.sub_store(P.attr(self.st(), "g"), key) if store else P.sub(P.attr(self.st(), "g"), key)
         obj = self.expr(t.obj, fx)  # type: ignore[attr-defined]
@@ -778,7 +778,7 @@ class Lowerer:
         it; a function from a value to statements storing it). An item of a list or map is
         stored by storing a changed copy of its container."""
         ref: Ref = t.ref
-        if ref.kind == "item":
+        if ref.kind in (RefKind.LIST_ITEM, RefKind.MAP_ITEM):
             pre, load, store = self.item_place(t.obj, fx)  # type: ignore[attr-defined]
             if isinstance(t, n.Attr):
                 key: ast.expr = P.const(t.name)
@@ -786,12 +786,12 @@ class Lowerer:
                 k = fx.tmp("k")
                 pre = [*pre, P.assign(P.store(k), self.expr(t.index, fx))]  # type: ignore[attr-defined]
                 key = P.name(k)
-            if ref.name == "list":
+            if ref.kind is RefKind.LIST_ITEM:
                 return (pre, P.call(self.h("index"), load, key),
                         lambda v: store(P.call(self.h("put_item"), self.st(), load, key, v)))
             return (pre, P.call(P.attr(load, "get"), key, self.cg.const(ref.extra, "zero")),
                     lambda v: store(P.call(self.h("put_key"), self.st(), load, key, v)))
-        if ref.kind in ("piece_var", "seat_var"):
+        if ref.kind in (RefKind.PIECE_VAR, RefKind.SEAT_VAR):
             o = fx.tmp("o")
             index = P.binop(P.const(self.plan.var_at[ref.name]), ast.Add(), P.name(o))
             vs = P.attr(self.st(), "v")
@@ -801,7 +801,7 @@ class Lowerer:
 
     def s_Assign(self, s: n.Assign, fx: Fn, rule, loops):
         first, (value,) = self.hoisting(fx, s.value)
-        if s.target.ref.kind == "item":  # `xs[i] = v`, `m[k] = v`, `m.key = v`
+        if s.target.ref.kind in (RefKind.LIST_ITEM, RefKind.MAP_ITEM):  # `xs[i] = v`, `m[k] = v`, `m.key = v`
             pre, _load, store = self.item_place(s.target, fx)
             t = fx.tmp()
             return [*first, *pre, P.assign(P.store(t), value), *self.check_stmt(P.name(t), s.value, s.loc),
@@ -816,7 +816,7 @@ class Lowerer:
 
     def s_AugAssign(self, s: n.AugAssign, fx: Fn, rule, loops):
         op = ast.Add() if s.op == "+=" else ast.Sub()
-        if s.target.ref.kind == "item":
+        if s.target.ref.kind in (RefKind.LIST_ITEM, RefKind.MAP_ITEM):
             pre, load, store = self.item_place(s.target, fx)
             t = fx.tmp()
             return [*pre, P.assign(P.store(t), P.binop(load, op, self.expr(s.value, fx))),
@@ -831,7 +831,7 @@ class Lowerer:
     def s_Do(self, s: n.Do, fx: Fn, rule, loops):
         call: n.Call = s.expr  # type: ignore[assignment]
         ref: Ref = call.ref
-        if ref.kind == "procedure":
+        if ref.kind is RefKind.PROCEDURE:
             args = [self.checked(a, fx) for a in call.args]
             target = self.procedure_fn(ref.name)
             return [P.expr_stmt(P.call(self.cg.const(target, ident("p", ref.name)), self.st(), *args))]
@@ -847,7 +847,7 @@ class Lowerer:
         dest = self.expr(s.dest, fx)
         face, bottom = P.const(s.face_up), P.const(s.bottom)
         move = P.attr(self.st(), "move")
-        if s.what.typ in (CARD, "none"):  # one card (`none` moves nothing)
+        if s.what.typ in (CARD, NONE):  # one card (`none` moves nothing)
             d, c = fx.tmp("d"), fx.tmp("c")
             return [P.assign(P.store(d), dest), P.assign(P.store(c), self.expr(s.what, fx)),
                     ast.If(P.compare(P.name(c), ast.IsNot(), P.const(None)),
@@ -941,7 +941,11 @@ class _Static:
 
 
 def _show_int(v):
-    return "none" if v is None else str(v)
+    if v is None:
+        return "none"
+    if not -MAX_INT <= v <= MAX_INT:
+        _big()
+    return str(v)
 
 
 def _show_text(v):
@@ -952,11 +956,12 @@ def reads_only_card(e: n.Expr, card: Local) -> bool:
     """Does `e` read nothing but the card `card`'s fixed properties and constants?"""
     for node in n.walk(e):
         if isinstance(node, n.Name):
-            if not (isinstance(node.ref, Ref) and (node.ref.kind == "param" or
-                                                   (node.ref.kind == "local" and node.ref.extra is card))):
+            ref = node.ref
+            if not (isinstance(ref, Ref) and (ref.kind is RefKind.PARAM or
+                                              (ref.kind is RefKind.LOCAL and ref.extra is card))):
                 return False
         elif isinstance(node, n.Attr):
-            if not (isinstance(node.ref, Ref) and node.ref.kind in ("card_prop", "card_type")):
+            if not (isinstance(node.ref, Ref) and node.ref.kind in (RefKind.CARD_PROP, RefKind.CARD_TYPE)):
                 return False
         elif not isinstance(node, (n.Num, n.Text, n.Bool, n.NoneLit, n.Compare, n.BinOp, n.IfExpr,
                                    n.And, n.Or, n.Not, n.Neg, n.In, n.ListLit)):

@@ -68,20 +68,25 @@ def where(tb: TracebackType | None) -> tuple[Loc | None, str | None, list[tuple[
     return loc, rule, calls
 
 
+# A Python error inside a rule, by its class, said in the rule's terms. Rules are typed before
+# they run, so a TypeError is a value that is `none` where something else was expected (the
+# one value every type has); numbers are checked where they are kept and shown (`MAX_INT`), so an
+# OverflowError is a number that grew past it on the way.
+_SAID: tuple[tuple[type[BaseException], str], ...] = (
+    (ZeroDivisionError, "division by zero (`//` or `%` by 0)"),
+    (TypeError, "a value is `none` here: nothing stands where a piece, card, seat or number "
+                "was expected (an empty slot? a missing card?)"),
+    (RecursionError, "the rules nest too deeply here (a call inside a call ... too many times)"),
+    (MemoryError, "the rules ran out of memory here"),
+    (OverflowError, f"a number beyond the engine's limit ({MAX_INT}) was reached here"),
+)
+
+
 def describe(e: BaseException) -> str:
-    """A Python error raised inside a rule, said in the rule's terms."""
-    text = str(e)
-    if isinstance(e, ZeroDivisionError):
-        return "division by zero (`//` or `%` by 0)"
-    if isinstance(e, TypeError) and "NoneType" in text:
-        return ("a value is `none` here: nothing stands where a piece, card, seat or number "
-                "was expected (an empty slot? a missing card?)")
-    if isinstance(e, RecursionError):
-        return "the rules nest too deeply here (a call inside a call ... too many times)"
-    if isinstance(e, MemoryError):
-        return "the rules ran out of memory here"
-    if isinstance(e, (OverflowError, ValueError)) and ("integer" in text or "int" in text):
-        return f"a number beyond the engine's limit ({MAX_INT}) was reached here"
+    """A Python error raised inside a rule, said in the rule's terms (by its class)."""
+    for cls, said in _SAID:
+        if isinstance(e, cls):
+            return said
     return f"a rule used a value it cannot use here ({type(e).__name__})"
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from . import vm
 from ..lang.errors import RuleError
 from ..lang.show import show, words
-from ..lang.types import CARD, PIECE, PILE, SEAT, elem, is_list, is_map, map_types
+from ..lang.types import ANY, CARD, PIECE, PILE, SEAT, Type, elem, is_list, is_map, map_types
 from .state import State
 from .tally import Counting, Tally
 
@@ -215,7 +215,7 @@ class Game:
             t = p.tie(st, env) if p.tie is not None else 0
             for what, x in (("rank", r), ("tie", t)):
                 if not isinstance(x, int) or isinstance(x, bool):
-                    shown = show(p, "any", x)
+                    shown = show(p, ANY, x)
                     raise RuleError(f"the result's `{what}` of seat {s + 1} is {shown}, not a number",
                                     p.rules.get(f"result.{what}"), f"result.{what}")
             keys.append((r, t))
@@ -250,7 +250,7 @@ class Game:
             for what, x in zip(("rank", "tie"), k):
                 if not isinstance(x, int) or isinstance(x, bool):
                     raise RuleError(f"the result's `also.{what}` of {p.piece_names[pc]} is "
-                                    f"{show(p, 'any', x)}, not a number", p.rules.get(f"result.also.{what}"),
+                                    f"{show(p, ANY, x)}, not a number", p.rules.get(f"result.also.{what}"),
                                     f"result.also.{what}")
             out.append((pc, k))
         return out
@@ -302,7 +302,7 @@ def table_view(p, st, seat: int | None) -> dict:
         info = pieces[name]
         shown = _facts(p, "show", p.shown, st, {"piece": pc}, seat is not None and owner == seat)
         if p.view is None:  # a game without a view: its pieces' visible variables too, by name
-            shown = [fact_text(p, "any", v, k) for k, v in info.items() if k != "owner"] + shown
+            shown = [fact_text(p, ANY, v, k) for k, v in info.items() if k != "owner"] + shown
         info["facts"] = [f for f in shown if f]
     seat_facts = [_facts(p, "view.seats", p.seat_facts, st, {"seat": s}, s == seat) for s in range(p.n_seats)]
     return {"seat": seat, "game": globals_, "boards": boards, "pieces": pieces,
@@ -320,13 +320,13 @@ def _facts(plan, site: str, fns: dict, st, env: dict, own: bool) -> list[str]:
         label, unit, owner_only = plan.fact_meta.get(rule, (name, "", False))
         if owner_only and not own:
             continue
-        text = fact_text(plan, plan.fact_types.get(rule, "any"), fn(st, env), label, unit)
+        text = fact_text(plan, plan.fact_types.get(rule, ANY), fn(st, env), label, unit)
         if text:
             out.append(text)
     return out
 
 
-def fact_text(plan, typ: str, value, label: str, unit: str = "") -> str:
+def fact_text(plan, typ: Type, value, label: str, unit: str = "") -> str:
     """One fact as a player reads it ("" when there is nothing to say)."""
     if value is None or value is False or value == "" or value == [] or value == {}:
         return ""

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..lang.types import Type
+
 # Machine instructions: tuples (op, where, ...); `where` is (Loc, rule id) for errors and traces.
 # STOP (a place a scenario may stop at: after a step, after an event's triggers) is compiled only
 # for scenarios that ask for it.
@@ -21,7 +23,7 @@ class Alternative:
     # no branch in machine code): a bot can play it without the machine. None otherwise.
     effects: list | None = None
     key: str = ""            # what the statistics call it: `CHOICE > OPTION` (see `Tally`)
-    of: str | None = None    # the type it ranges over (a card, piece, seat, number, text, bool),
+    of: Type | None = None   # the type it ranges over (a card, piece, seat, number, text, bool),
                              # counted with the option (a card by its type)
 
 

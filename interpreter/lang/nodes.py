@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator, TypeVar, Union
 
 from .diagnostics import Loc
-from .types import ANY
+from .types import ANY, Type
 
 
 @dataclass(eq=False)
@@ -62,7 +62,7 @@ def walk(node: Node) -> Iterator[Node]:
 
 @dataclass(eq=False)
 class Expr(Node):
-    typ: str = field(default=ANY, kw_only=True)   # set by the checker
+    typ: Type = field(default=ANY, kw_only=True)  # set by the checker
     ref: Any = field(default=None, kw_only=True)  # what a name, attribute or call refers to
 
 

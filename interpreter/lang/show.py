@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from .errors import RuleError
-from .limits import MAX_TEXT
-from .types import ANY, BOOL, CARD, PIECE, PILE, SEAT, elem, is_list, is_map, map_types
+from .limits import MAX_INT, MAX_TEXT
+from .types import ANY, BOOL, CARD, PIECE, PILE, SEAT, Type, elem, is_list, is_map, map_types
 
 
-def show(plan, typ: str, v) -> str:
+def show(plan, typ: Type, v) -> str:
     if v is None:
         return "none"
     if typ == CARD:
@@ -27,10 +27,12 @@ def show(plan, typ: str, v) -> str:
         return "{" + _joined(f"{show(plan, k, a)}: {show(plan, t, b)}" for a, b in v.items()) + "}"
     if typ == ANY and isinstance(v, bool):
         return "yes" if v else "no"
+    if isinstance(v, int) and not -MAX_INT <= v <= MAX_INT:
+        raise RuleError(f"a number beyond the engine's limit ({MAX_INT}) was reached here")
     return str(v)
 
 
-def words(plan, typ: str, v) -> str:
+def words(plan, typ: Type, v) -> str:
     """A value as a sentence reads it (`{...}` in a text): a list as `a, b and c` (`none` when
     empty; a list of lists as `a and b; c and d`), a map as `key: value, key: value`; anything
     else as `show` gives it. No brackets: a person reads it."""

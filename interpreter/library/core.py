@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..lang.errors import RuleError
 from ..lang.show import show
-from ..lang.types import BOOL, CARD, INT, PIECE, PILE, SEAT, TEXT
+from ..lang.types import ANY, BOOL, CARD, INT, PIECE, PILE, SEAT, TEXT, Type, elem, listof
 from .api import Builtin, builtin
 
 
@@ -92,12 +92,12 @@ def _distinct_values(st, xs):
 
 @builtin("distinct", [("items", "what `distinct` goes through")], "list[T]",
          "cards: the first card of each card type; other values: each value once; in order",
-         typed=lambda types: _distinct_cards if types[0] in (PILE, "list[card]") else _distinct_values)
+         typed=lambda types: _distinct_cards if types[0] in (PILE, listof(CARD)) else _distinct_values)
 def _distinct(st, xs):
     return _distinct_values(st, xs)
 
 
-def _shuffler(item_type: str):
+def _shuffler(item_type: Type):
     def shuffled(st, items):
         xs = list(items)
         st.rng.shuffle(xs)
@@ -109,15 +109,15 @@ def _shuffler(item_type: str):
     return shuffled
 
 
-def _item_type(t: str) -> str:
-    return CARD if t == PILE else (t[5:-1] if t.startswith("list[") else "any")
+def _item_type(t: Type) -> Type:
+    return CARD if t == PILE else elem(t)
 
 
 @builtin("shuffled", [("items", "what `shuffled` shuffles")], "list[T]",
          "the items in a random order, from the game's seeded generator",
          typed=lambda types: _shuffler(_item_type(types[0])), chance=True, rng=True)
 def _shuffled(st, xs):
-    return _shuffler("any")(st, xs)
+    return _shuffler(ANY)(st, xs)
 
 
 @builtin("reversed", [("items", "what `reversed` turns around")], "list[T]", "the items in reverse order")
