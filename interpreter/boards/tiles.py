@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, WrapValidator, model_validato
 
 from ..lang.errors import RuleError
 from ..lang.types import BOOL, CARD, INT, PIECE, TEXT, listof
+from ..library.api import Spec
 from .base import BoardKind, on_board, register
 
 SIDES = "NESW"
@@ -275,7 +276,7 @@ def _mask(value) -> int:
 # ---- built-ins ----------------------------------------------------------------------------
 # Each takes the board first (`on_board`): its body is fn(kind, st, board, *the other arguments).
 
-def _tiles(name: str, params: list[tuple[str, str]], returns: str | None, doc: str = "",
+def _tiles(name: str, params: list[tuple[Spec, str]], returns: Spec | None, doc: str = "",
            pure: bool = False):
     """A built-in of a tile grid; `pure`: it reads only the layout."""
     return on_board(Tiles, name, params, returns, doc, pure=pure)

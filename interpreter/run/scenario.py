@@ -22,7 +22,7 @@ from ..lang.diagnostics import Loc, Report, did_you_mean
 from ..lang.errors import RuleError
 from ..lang.parser import parse_block, parse_expr
 from ..lang.show import show
-from ..lang.types import INT, SEAT, compatible
+from ..lang.types import INT, SEAT, Type, compatible
 from ..load.ruleset import load_ruleset, read_file
 from ..load.structure import check_structure
 from ..load.yamlsrc import loc_of
@@ -55,7 +55,7 @@ class _Item:
     remember: list = field(default_factory=list)   # [(name, fn, where)]
     expect: _Check | None = None
     seat: Any = None             # fn giving the expected seat, when `expect_seat` is an expression
-    seat_type: str = INT
+    seat_type: Type = INT
 
 
 @dataclass
@@ -122,7 +122,7 @@ def load_scenario(path: Path) -> tuple[Scenario | None, Outcome]:
     checker = comp.ck.checker
     assert checker is not None  # a checked ruleset keeps its checker for more expressions
     steps = [str(s.id) for ph in comp.rules.phases for s in ph.steps]
-    names: dict[str, str] = {}   # the values remembered so far, by type
+    names: dict[str, Type] = {}   # the values remembered so far, by type
 
     def condition(src: str, node: n.Expr) -> _Check:
         node = checker.expectation(node, names)
