@@ -121,7 +121,7 @@ class Checker:
         self.sym = Declarations(rs, report).build()
         self.rules: Rules = typed_copy(rs.rules)   # the checker types its own copy of the trees
         self.out = Checked(self.sym, self.rules)
-        self.calls: dict[str, list[tuple[str, Loc]]] = {}   # "fn:x" -> [(callee key, where)]
+        self.calls: dict[str, list[tuple[str, Loc | None]]] = {}   # "fn:x" -> [(callee key, where)]
         self._returns: dict[str, list] = {}   # procedure being checked -> [(type, node)] of its returns
         self._trigger_types: dict[str, dict] = {}   # trigger id -> {param: type}
         self._value_call: n.Expr | None = None  # the one place a procedure may give its value now
@@ -147,7 +147,7 @@ class Checker:
         self._hints -= 1
         return _did_you_mean(name, candidates)
 
-    def note_call(self, key: str, loc: Loc) -> None:
+    def note_call(self, key: str, loc: Loc | None) -> None:
         if self._current is not None:
             self.calls.setdefault(self._current, []).append((key, loc))
 
@@ -400,11 +400,11 @@ class Checker:
 
     def _cycles(self) -> None:
         """Functions, procedures and triggers must not reach themselves: report each cycle once."""
-        graph: dict[str, list[tuple[str, Loc]]] = {}
+        graph: dict[str, list[tuple[str, Loc | None]]] = {}
         for key, edges in self.calls.items():
             for callee, loc in edges:
                 if callee.startswith("event:"):
-                    for tr in self.out.handlers.get(callee[6:], []):
+                    for tr in self.out.handlers.get(callee.removeprefix("event:"), []):
                         graph.setdefault(key, []).append((f"trig:{tr.id}", loc))
                 else:
                     graph.setdefault(key, []).append((callee, loc))

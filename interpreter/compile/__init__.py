@@ -2,9 +2,11 @@
 
     plan = compile_ruleset(ruleset, players, report)
 
-`flow.py` drives it (units, machine code, the phase machine); `lower.py` turns typed trees into
-Python `ast`; `inline.py` gives core built-ins Python's own forms; `layout.py` lays out the
-state; `codegen.py` compiles and records what it generated.
+`program.py` drives it: `layout.py` lays out the state, `analysis.py` works out what is known
+before any code is written, `statements.py` (statements) and `lower.py` (expressions) turn typed
+trees into Python `ast`, each construct in one place, for code that never waits and for
+resumable functions alike; `flownodes.py` are the game's flow as statements; `inline.py` gives
+core built-ins Python's own forms; `codegen.py` compiles and records what it generated.
 """
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from dataclasses import replace
 
 from ..check.checker import check
 from ..lang.diagnostics import Report
-from .flow import Compiler, Hooks
+from .program import Compiler, Hooks
 
 
 def make_compiler(rs, n_seats: int, report: Report | None = None, hooks: Hooks | None = None,

@@ -14,7 +14,8 @@ import ast
 from ..lang import nodes as n
 from ..lang.types import CARD, PILE, listof
 from . import pyast as P
-from .lower import Fn, reads_only_card
+from .analysis import reads_only_card
+from .context import Fn
 
 
 def _reduce(python: str, count: bool):

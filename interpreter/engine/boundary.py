@@ -23,8 +23,9 @@ SOURCE = "__source__"
 
 
 class Source(Protocol):
-    def rule_of(self, code: CodeType) -> str | None:
-        """The rule a generated code object (or one nested in it) comes from."""
+    def locate(self, code: CodeType, line: int, col: int) -> tuple[Loc, str] | None:
+        """The position in the rules and the rule of this line and column of a generated code
+        object (or of one nested in it); None for code that is not generated there."""
 
     def inlined_at(self, loc: Loc) -> str | None:
         """The function whose body, written into a caller, is at this position."""
@@ -34,7 +35,8 @@ def _source(frame: FrameType) -> Source | None:
     return frame.f_globals.get(SOURCE)
 
 
-def _position(code: CodeType, lasti: int) -> Loc:
+def _position(code: CodeType, lasti: int) -> tuple[int, int]:
+    """(line, column from 1) of the instruction at `lasti`."""
     positions = list(code.co_positions())
     i = lasti // 2
     line = col = None
@@ -42,7 +44,7 @@ def _position(code: CodeType, lasti: int) -> Loc:
         line, _end, col, _end_col = positions[i]
     if line is None:
         line, col = code.co_firstlineno, 0
-    return Loc(code.co_filename, line, (col or 0) + 1)
+    return line, (col or 0) + 1
 
 
 def where(tb: TracebackType | None) -> tuple[Loc | None, str | None, list[tuple[Loc | None, str]]]:
@@ -52,9 +54,10 @@ def where(tb: TracebackType | None) -> tuple[Loc | None, str | None, list[tuple[
     source = None
     while tb is not None:
         found = _source(tb.tb_frame)
-        rule = found.rule_of(tb.tb_frame.f_code) if found is not None else None
-        if rule is not None:
-            frames.append((_position(tb.tb_frame.f_code, tb.tb_lasti), rule))
+        code = tb.tb_frame.f_code
+        at = found.locate(code, *_position(code, tb.tb_lasti)) if found is not None else None
+        if at is not None:
+            frames.append(at)
             source = found
         tb = tb.tb_next
     if not frames or source is None:

@@ -5,23 +5,29 @@ Nothing here is pydantic; the machine reads only this while playing.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Callable
 
+from ..lang.diagnostics import Loc
 from ..lang.types import Type
 
-# Machine instructions: tuples (op, where, ...); `where` is (Loc, rule id) for errors and traces.
-# STOP (a place a scenario may stop at: after a step, after an event's triggers) is compiled only
-# for scenarios that ask for it.
-EXEC, JMP, JMPF, FOR_INIT, FOR_NEXT, CHOOSE, CALL, RET, SIMUL, TRACE, HALT, STOP = range(12)
+
+class Effects(Enum):
+    """What a bot's look at an option (`vm.preview`) plays of the game."""
+    NONE = "none"    # the option does nothing: the table as it is
+    RUN = "run"      # its own statements, alone (its function `Alternative.run`)
+    PLAY = "play"    # it decides again or branches in the flow: the game, up to the next decision
+
+
+Entry = Callable[..., Any]   # a compiled entry: fn(st, env) (`compile/codegen.py`, `engine/boundary.py`)
 
 
 @dataclass
 class Alternative:
-    label: object            # template: fn(st, env) -> str
+    label: Entry             # template: fn(st, env) -> str
     var: str | None          # the name the option binds, when it ranges over values
-    target: int = 0          # pc of the option's block
-    # The option's block as plain functions fn(st, env), when it is only that (no decision,
-    # no branch in machine code): a bot can play it without the machine. None otherwise.
-    effects: list | None = None
+    effects: Effects = Effects.PLAY
+    run: Entry | None = None  # RUN: the option's statements, fn(st, env) (`env`: the locals, its value too)
     key: str = ""            # what the statistics call it: `CHOICE > OPTION` (see `Tally`)
     of: Type | None = None   # the type it ranges over (a card, piece, seat, number, text, bool),
                              # counted with the option (a card by its type)
@@ -29,14 +35,14 @@ class Alternative:
 
 @dataclass
 class ChooseSpec:
-    prompt: object           # template fn
-    seat: object             # fn(st, env) -> seat
+    """A `choose`: what the rule that waits there gives the machine to ask."""
+    prompt: Entry            # template: fn(st, env) -> str
+    seat: Entry              # fn(st, env) -> seat
     alts: list[Alternative]
-    loc: object
+    loc: Loc | None
     rule: str
-    list_options: object = None  # fn(st, env) -> [(alternative index, value)], generated
 
-    def label(self, st, env, option) -> str:
+    def label(self, st: Any, env: dict[str, Any], option: tuple[int, Any]) -> str:
         i, v = option
         alt = self.alts[i]
         if alt.var is not None:
@@ -88,7 +94,7 @@ class Plan:
     var_visible: dict = field(default_factory=dict)      # (scope, name) -> visibility
     var_types: dict = field(default_factory=dict)        # (scope, name) -> type
     # flow
-    main: list = field(default_factory=list)
+    main: object = None                                  # the game's flow: fn(st, frame) (a unit)
     rank: object = None
     tie: object = None
     descending: bool = True

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..lang.errors import GameTooLong
+from ..lang.limits import Steps, too_many
 
 
 class SharedRandom:
@@ -268,7 +268,7 @@ class State:
         while moved < n:
             self.steps += 1
             if self.steps > limit:
-                raise GameTooLong(f"`draw` went on for more than {limit} steps (`limits.max_steps`)")
+                raise too_many(Steps.DRAW, limit)
             pile = self.piles[src]   # read again each time: a move may have copied it
             if not pile:
                 refill = self.plan.refill.get(src)

@@ -16,7 +16,7 @@ from .types import ANY, Type
 
 @dataclass(eq=False)
 class Node:
-    loc: Loc
+    loc: Loc | None   # where it is written (None: a node the compiler made, written nowhere)
 
     def children(self) -> Iterator["Node"]:
         """The nodes directly inside this one, in source order."""
@@ -47,6 +47,19 @@ def clone(node: N) -> N:
         elif isinstance(value, list):
             fields[name] = [clone(x) if isinstance(x, Node) else x for x in value]
     return c
+
+
+def same(a: Any, b: Any) -> bool:
+    """Do two trees say the same, wherever they are written: the same forms with the same values,
+    their names resolved alike (the checker's `ref`)?"""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, Node):
+        return all(same(getattr(a, f), getattr(b, f)) for f in a.__dataclass_fields__
+                   if f != "loc" and not f.endswith("_loc"))
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return bool(a == b)
 
 
 def walk(node: Node) -> Iterator[Node]:

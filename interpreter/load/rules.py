@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from ..ir.sites import EACH, NAMED, SITES, Site, site_of
+from ..ir.sites import BY_ID, EACH, NAMED, SITES, Site, site_of
 from ..lang import nodes as n
 from ..lang.diagnostics import Loc, Report
 from ..lang.parser import parse_block, parse_expr
@@ -96,6 +96,10 @@ class Rules:
 
     def of(self, site: Site) -> list[Rule]:
         return [r for r in self.rules.values() if r.site is site]
+
+    def of_id(self, site_id: str) -> list[Rule]:
+        """The rules of the site `site_id` (`functions.NAME`)."""
+        return self.of(BY_ID[site_id])
 
     def put(self, rule_id: str, tree: Any) -> None:
         """Set (or add) the tree of rule `rule_id`, which must be a rule of some site."""
