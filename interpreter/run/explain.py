@@ -62,7 +62,7 @@ def explain(loaded, players: int, name: str | None, python: bool) -> str:
             out.append(f"# {rule} ({loc})\n{heading}:\n{text}")
         return "\n".join(out)
     wanted = {r[0] for r in rules}
-    for g in plan.codegen.generated:
+    for g in comp.cg.generated:
         if g.rule in wanted:
             out.append(f"# {g.rule}, from {g.loc}\n{g.python}\n")
     return "\n".join(out)
