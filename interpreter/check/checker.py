@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Any
+from typing import Any, Iterable
 
 from ..boards import KINDS
 from ..ir.sites import SITES, Form, SiteScope
@@ -23,6 +23,7 @@ from ..lang.types import (ANY, BOARD, BOOL, CARD, INT, KEY_TYPES, NONE, PIECE, P
                           mapof, zero)
 from ..library.api import Bound, Builtin, Items, OfKind
 from ..load.rules import Rule, Rules, blocks
+from ..load.ruleset import Ruleset
 from .symbols import BUILTIN_EVENTS, Declarations, Symbols
 
 
@@ -82,7 +83,7 @@ class Scope:
     in_simul: bool = False
     procedure: str | None = None  # the procedure these statements belong to (`return`)
 
-    def child(self, **kw) -> "Scope":
+    def child(self, **kw: Any) -> "Scope":
         s = Scope(dict(self.names), self.rule, self.loops, self.decider, self.in_simul, self.procedure)
         for k, v in kw.items():
             setattr(s, k, v)
@@ -115,7 +116,7 @@ _WANT_WORDS = {INT: "a number", BOOL: "true/false"}
 
 
 class Checker:
-    def __init__(self, rs, report: Report):
+    def __init__(self, rs: Ruleset, report: Report):
         self.rs = rs
         self.report = report
         self.sym = Declarations(rs, report).build()
@@ -130,16 +131,16 @@ class Checker:
 
     # ---- reporting ---------------------------------------------------------------------------
 
-    def error(self, code: str, msg: str, node_or_loc, hint: str | None = None) -> None:
+    def error(self, code: str, msg: str, node_or_loc: n.Node | Loc | None, hint: str | None = None) -> None:
         loc = node_or_loc.loc if isinstance(node_or_loc, n.Node) else node_or_loc
         self.report.add(code, msg, loc, hint)
 
-    def type_error(self, msg: str, node, hint: str | None = None) -> Type:
+    def type_error(self, msg: str, node: n.Node | Loc | None, hint: str | None = None) -> Type:
         self.error("E120", "type error: " + msg.replace(" a int", " an int").replace(" a any", " any value"),
                    node, hint)
         return ANY
 
-    def suggest(self, name: str, candidates) -> str | None:
+    def suggest(self, name: str, candidates: Iterable[object]) -> str | None:
         """A "did you mean" hint, for the first problems only: a file with thousands of unknown
         names is checked in linear time (only the first 200 problems are shown anyway)."""
         if self._hints <= 0:
@@ -304,7 +305,7 @@ class Checker:
                 continue
             self.out.trigger_ok.add(tr.id)
 
-    def sym_name(self, name, what: str) -> bool:
+    def sym_name(self, name: Any, what: str) -> bool:
         from .symbols import valid_name
 
         if not valid_name(str(name)):
@@ -458,7 +459,7 @@ class Checker:
                     waits.add(f"event:{ev}")
                     changed = True
 
-    def may_wait(self, stmts) -> bool:
+    def may_wait(self, stmts: list[n.Stmt]) -> bool:
         return may_wait(stmts, self.out.waits)
 
     # ---- statements ------------------------------------------------------------------------
@@ -649,10 +650,10 @@ class Checker:
     def s_Proceed(self, s: n.Proceed, sc: Scope) -> None:
         self.error("E143", "`proceed` says where the extended rule runs: only in an `around:` extension", s)
 
-    def s_End(self, s, sc) -> None:
+    def s_End(self, s: n.End, sc: Scope) -> None:
         pass
 
-    def s_Pass(self, s, sc) -> None:
+    def s_Pass(self, s: n.Pass, sc: Scope) -> None:
         pass
 
     def s_Break(self, s: n.Break, sc: Scope) -> None:
@@ -754,19 +755,19 @@ class Checker:
             return ANY
         return et
 
-    def x_Num(self, e, sc):
+    def x_Num(self, e: n.Num, sc: Scope) -> Type:
         return INT
 
-    def x_Text(self, e: n.Text, sc):
+    def x_Text(self, e: n.Text, sc: Scope) -> Type:
         for p in e.parts:
             if isinstance(p, n.Expr):
                 self.expr(p, sc)
         return TEXT
 
-    def x_Bool(self, e, sc):
+    def x_Bool(self, e: n.Bool, sc: Scope) -> Type:
         return BOOL
 
-    def x_NoneLit(self, e, sc):
+    def x_NoneLit(self, e: n.NoneLit, sc: Scope) -> Type:
         return NONE
 
     def x_Name(self, e: n.Name, sc: Scope) -> Type:
@@ -921,17 +922,17 @@ class Checker:
             return self.type_error(f"the two branches give {a} and {b}", e)
         return join(a, b)
 
-    def _logic(self, e, sc, word: str) -> Type:
+    def _logic(self, e: n.And | n.Or, sc: Scope, word: str) -> Type:
         for side in (e.left, e.right):
             t = self.expr(side, sc)
             if not compatible(t, BOOL):
                 self.type_error(f"`{word}` needs true or false on both sides, but this is {t}", side)
         return BOOL
 
-    def x_And(self, e, sc):
+    def x_And(self, e: n.And, sc: Scope) -> Type:
         return self._logic(e, sc, "and")
 
-    def x_Or(self, e, sc):
+    def x_Or(self, e: n.Or, sc: Scope) -> Type:
         return self._logic(e, sc, "or")
 
     def x_Not(self, e: n.Not, sc: Scope) -> Type:
@@ -1114,7 +1115,7 @@ def _bind(returns: Type | None, bound: Type) -> Type:
     return returns
 
 
-def may_wait(stmts, waits: set[str]) -> bool:
+def may_wait(stmts: list[n.Stmt], waits: set[str]) -> bool:
     """Can running these statements stop for a decision (given what is known to wait)?"""
     for stmt in stmts:
         for node in n.walk(stmt):
@@ -1137,7 +1138,7 @@ def typed_copy(rules: Rules) -> Rules:
     return replace(rules, rules={k: replace(r, tree=n.clone(r.tree)) for k, r in rules.rules.items()})
 
 
-def check(rs, report: Report) -> Checked | None:
+def check(rs: Ruleset, report: Report) -> Checked | None:
     """Check a loaded ruleset: its typed rules and what the whole program looks like; None when
     anything is wrong. The ruleset is left as it was (checking it again gives the same)."""
     errors = report.errors

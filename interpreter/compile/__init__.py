@@ -13,12 +13,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..check.checker import check
+from ..engine.plan import Plan
+from ..lang import nodes as n
 from ..lang.diagnostics import Report
+from ..load.ruleset import Ruleset
 from .program import Compiler, Hooks
 
 
-def make_compiler(rs, n_seats: int, report: Report | None = None, hooks: Hooks | None = None,
-                  situation=None) -> Compiler | None:
+def make_compiler(rs: Ruleset, n_seats: int, report: Report | None = None, hooks: Hooks | None = None,
+                  situation: n.Block | None = None) -> Compiler | None:
     """Check (once per ruleset) and compile for `n_seats`, with what a scenario adds (`hooks`;
     `situation=` alone is short for `Hooks(situation=...)`); the compiler stays usable for more
     expressions (a scenario's expectations). None when anything is wrong (see `report`)."""
@@ -48,7 +51,8 @@ def make_compiler(rs, n_seats: int, report: Report | None = None, hooks: Hooks |
     return compiler
 
 
-def compile_ruleset(rs, n_seats: int, report: Report | None = None, hooks: Hooks | None = None):
+def compile_ruleset(rs: Ruleset, n_seats: int, report: Report | None = None,
+                    hooks: Hooks | None = None) -> Plan | None:
     c = make_compiler(rs, n_seats, report, hooks)
     return None if c is None else c.plan
 

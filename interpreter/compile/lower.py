@@ -14,10 +14,13 @@ is kept (a variable, an argument, a function's value) when arithmetic computed i
 from __future__ import annotations
 
 import ast
-from typing import Any, Callable
+from functools import partial
+from typing import Any, Callable, NoReturn
 
 from ..check.checker import Checked, Local, Ref, RefKind
 from ..engine.plan import Plan
+from ..engine.state import State
+from ..lang.diagnostics import Loc
 from ..lang import nodes as n
 from ..lang.errors import EndGame, RuleError
 from ..lang.limits import MAX_INT, MAX_LIST, MAX_TEXT, Steps, too_many
@@ -36,56 +39,56 @@ _CMP = {"==": ast.Eq(), "!=": ast.NotEq(), "<": ast.Lt(), "<=": ast.LtE(), ">": 
 
 # ---- run-time helpers (named `h_...` in generated code) ----------------------------------------
 
-def _big():
+def _big() -> NoReturn:
     raise RuleError(f"a number beyond the engine's limit ({MAX_INT})")
 
 
-def _int(v):
+def _int(v: Any) -> Any:
     if v is not None and not -MAX_INT <= v <= MAX_INT:
         _big()
     return v
 
 
-def _ints(xs):
+def _ints(xs: Any) -> Any:
     for v in xs:
         if type(v) is int and not -MAX_INT <= v <= MAX_INT:
             _big()
     return xs
 
 
-def _range(a, b):
+def _range(a: int, b: int) -> list[int]:
     if b - a >= MAX_LIST:
         raise RuleError(f"the range {a}..{b} has more than {MAX_LIST} numbers")
     return list(range(a, b + 1))
 
 
-def _index(xs, i):
+def _index(xs: list[Any], i: int) -> Any:
     if not 1 <= i <= len(xs):
         raise RuleError(f"index {i} is outside the list (1..{len(xs)}); lists count from 1")
     return xs[i - 1]
 
 
-def _end_game():
+def _end_game() -> NoReturn:
     raise EndGame()
 
 
-def _hush(st) -> int:
+def _hush(st: State) -> int:
     """Before a `say`'s text is computed: the game's step count, kept aside (the text counts
     its own steps from zero, as a view does)."""
     steps, st.steps = st.steps, 0
     return steps
 
 
-def _said(st, rule: str, steps: int, text: str) -> None:
+def _said(st: State, rule: str, steps: int, text: str) -> None:
     """A `say`: its line into the game's trace (an empty line says nothing), and the game's step
     count as it was."""
     st.steps = steps
-    if text:
+    if text and st.trace is not None:
         st.trace.append(("say", rule, text))
 
 
-def _pieces_of(at: int, n: int):
-    def pieces(st, seat):
+def _pieces_of(at: int, n: int) -> Callable[[State, int], list[int]]:
+    def pieces(st: State, seat: int) -> list[int]:
         return [i for i, o in enumerate(st.v[at:at + n]) if o == seat]
     return pieces
 
@@ -105,13 +108,13 @@ class Lowerer:
         self._show: dict[Type, ast.expr] = {}
         limit = self.limit
 
-        def each(st, xs):
+        def each(st: State, xs: list[Any]) -> list[Any]:
             st.steps += len(xs)
             if st.steps > limit:
                 raise too_many(Steps.LOOPS, limit)
             return xs
 
-        def each_weighing(st, xs, w):
+        def each_weighing(st: State, xs: list[Any], w: int) -> list[Any]:
             st.steps += len(xs) * w
             if st.steps > limit:
                 raise too_many(Steps.WEIGHED, limit)
@@ -121,31 +124,31 @@ class Lowerer:
 
         # Lists, texts and maps are values: `+` and storing an item copy them. A copy of n items
         # costs n/16 steps, so a loop that grows one stops at the step limit in linear time.
-        def copying(st, n):
+        def copying(st: State, n: int) -> None:
             st.steps += n >> 4
             if st.steps > limit:
                 raise too_many(Steps.COPIES, limit)
 
-        def join_list(st, a, b):
+        def join_list(st: State, a: list[Any], b: list[Any]) -> list[Any]:
             if len(a) + len(b) > MAX_LIST:
                 raise RuleError(f"a list of more than {MAX_LIST} items")
             copying(st, len(a) + len(b))
             return a + b
 
-        def join_text(st, a, b):
+        def join_text(st: State, a: str, b: str) -> str:
             if len(a) + len(b) > MAX_TEXT:
                 raise RuleError(f"a text of more than {MAX_TEXT} characters")
             copying(st, len(a) + len(b))
             return a + b
 
-        def template(st, parts):
+        def template(st: State, parts: tuple[str, ...]) -> str:
             n = sum(map(len, parts))
             if n > MAX_TEXT:
                 raise RuleError(f"a text of more than {MAX_TEXT} characters")
             copying(st, n)
             return "".join(parts)
 
-        def put_item(st, xs, i, v):
+        def put_item(st: State, xs: list[Any], i: int, v: Any) -> list[Any]:
             """A copy of list `xs` with its `i`-th item (from 1) replaced."""
             if not 1 <= i <= len(xs):
                 raise RuleError(f"index {i} is outside the list (1..{len(xs)}); lists count from 1")
@@ -154,7 +157,7 @@ class Lowerer:
             xs[i - 1] = v
             return xs
 
-        def put_key(st, m, k, v):
+        def put_key(st: State, m: dict[Any, Any], k: Any, v: Any) -> dict[Any, Any]:
             """A copy of map `m` with key `k` set to `v`."""
             if k not in m and len(m) >= MAX_LIST:
                 raise RuleError(f"a map of more than {MAX_LIST} keys")
@@ -183,7 +186,7 @@ class Lowerer:
     def st(self) -> ast.Name:
         return P.name("st")
 
-    def steps_charge(self, amount: ast.expr, loc, why: Steps = Steps.LOOPS) -> list[ast.stmt]:
+    def steps_charge(self, amount: ast.expr, loc: Loc | None, why: Steps = Steps.LOOPS) -> list[ast.stmt]:
         """`st.steps += amount`, and a rule error past the limit: the one spelling of the step
         limit's check in generated code (the engine's own checks raise `too_many` too)."""
         why_name = P.name(f"k_steps_{why.name.lower()}")
@@ -212,13 +215,13 @@ class Lowerer:
         found = self._show.get(typ)
         if found is None:
             plan = self.plan
+            fn: Callable[[Any], str]
             if typ == INT:
                 fn = _show_int
             elif typ == TEXT:
                 fn = _show_text
             else:
-                def fn(v, typ=typ):
-                    return words(plan, typ, v)
+                fn = partial(words, plan, typ)
             found = self._show[typ] = self.cg.const(fn, f"show_{typ}")
         return found
 
@@ -228,13 +231,13 @@ class Lowerer:
         out = getattr(self, "x_" + type(e).__name__)(e, fx)
         return P.place(out, e.loc)
 
-    def x_Num(self, e, fx):
+    def x_Num(self, e: n.Num, fx: Fn) -> ast.expr:
         return P.const(e.value)
 
-    def x_Bool(self, e, fx):
+    def x_Bool(self, e: n.Bool, fx: Fn) -> ast.expr:
         return P.const(e.value)
 
-    def x_NoneLit(self, e, fx):
+    def x_NoneLit(self, e: n.NoneLit, fx: Fn) -> ast.expr:
         return P.const(None)
 
     def x_Text(self, e: n.Text, fx: Fn) -> ast.expr:
@@ -333,7 +336,7 @@ class Lowerer:
             return P.place(lst, e.loc)
         return value
 
-    def charge_calls(self, weight: int, loc) -> list[ast.stmt]:
+    def charge_calls(self, weight: int, loc: Loc | None) -> list[ast.stmt]:
         """What a rule that starts call trees of this size charges when it runs."""
         if weight <= 0:
             return []
@@ -391,11 +394,11 @@ class Lowerer:
         cond = self.expr(e.cond, fx)
         return ast.IfExp(cond, self.maybe(e.then, fx), self.maybe(e.orelse, fx))
 
-    def x_And(self, e, fx):
+    def x_And(self, e: n.And, fx: Fn) -> ast.expr:
         left = self.expr(e.left, fx)
         return ast.BoolOp(ast.And(), [left, self.maybe(e.right, fx)])
 
-    def x_Or(self, e, fx):
+    def x_Or(self, e: n.Or, fx: Fn) -> ast.expr:
         left = self.expr(e.left, fx)
         return ast.BoolOp(ast.Or(), [left, self.maybe(e.right, fx)])
 
@@ -407,7 +410,7 @@ class Lowerer:
         finally:
             fx.hoist = saved
 
-    def hoisting(self, fx: Fn, *exprs: n.Expr | None):
+    def hoisting(self, fx: Fn, *exprs: n.Expr | None) -> tuple[list[ast.stmt], list[Any]]:
         """Lower statement parts evaluated unconditionally, in order: (statements to run first,
         their Python forms). A comprehension among them has its list computed and its steps
         counted by those first statements, without a call. Not when a part meets chance: the
@@ -422,7 +425,7 @@ class Lowerer:
         finally:
             fx.hoist = saved
 
-    def x_Not(self, e, fx):
+    def x_Not(self, e: n.Not, fx: Fn) -> ast.expr:
         return ast.UnaryOp(ast.Not(), self.expr(e.operand, fx))
 
     def x_Compare(self, e: n.Compare, fx: Fn) -> ast.expr:
@@ -499,7 +502,8 @@ class Lowerer:
         if fn is None:
             places = p.board_kinds[p.board_names.index(scope)].places
 
-            def pile_at(v, base=base, places=places, name=name, scope=scope):
+            def pile_at(v: int | None, base: int = base, places: int = places, name: str = name,
+                        scope: str = scope) -> int:
                 if v is None or not 1 <= v <= places:
                     raise RuleError(f"`{name}({v})`: `{scope}` has places 1..{places}")
                 return base + v - 1
@@ -567,7 +571,8 @@ class Lowerer:
             return P.place(P.call(self.h("ints"), value), e.loc)
         return value
 
-    def check_stmt(self, target: ast.expr, e: n.Expr | None, loc, chain: bool = False) -> list[ast.stmt]:
+    def check_stmt(self, target: ast.expr, e: n.Expr | None, loc: Loc | None,
+                   chain: bool = False) -> list[ast.stmt]:
         """After `target = e`: a statement checking the number kept, when it may have grown."""
         if e is not None and not self.an.grows(e, chain):
             return []
@@ -580,7 +585,7 @@ class Lowerer:
                                                   [target, P.const(MAX_INT)]))
         return [P.place(ast.If(test, [P.expr_stmt(P.call(self.h("big")))], []), loc)]
 
-def _show_int(v):
+def _show_int(v: int | None) -> str:
     if v is None:
         return "none"
     if not -MAX_INT <= v <= MAX_INT:
@@ -588,7 +593,7 @@ def _show_int(v):
     return str(v)
 
 
-def _show_text(v):
+def _show_text(v: str | None) -> str:
     return "none" if v is None else v
 
 

@@ -7,14 +7,18 @@ other seats' commitments have not happened; the real state then reveals them in 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+import random
+from typing import Any, Callable, TypeVar
 
 from . import vm
 from ..lang.errors import RuleError
 from ..lang.show import show, words
 from ..lang.types import ANY, CARD, PIECE, PILE, SEAT, Type, elem, is_list, is_map, map_types
+from .plan import Plan
 from .state import State
 from .tally import Counting, Tally
+
+T = TypeVar("T")
 
 
 @dataclass(slots=True)
@@ -37,7 +41,7 @@ class Decision:
         return reading(self._st, lambda: [self._spec.label(self._st, self._env, o) for o in self._opts])
 
 
-def reading(st, read):
+def reading(st: State, read: Callable[..., T]) -> T:
     """What `read()` gives, rules run on the table only to look at it (a view, a label, the
     result, a bot's evaluation): they count their steps from zero and leave the game's count
     as it was, so that looking at a game never changes where it stops."""
@@ -50,7 +54,7 @@ def reading(st, read):
 
 
 class Game:
-    def __init__(self, plan, seed: int, trace: bool = False, carried: dict | None = None,
+    def __init__(self, plan: Plan, seed: int, trace: bool = False, carried: dict | None = None,
                  watch: vm.Watch | None = None, tally: str | None = None):
         """`carried`: what the previous game of a series handed on (`Game.carried()`), in place
         before the setup runs. `watch`: what a scenario watches for (forced choices asked, a place
@@ -166,7 +170,7 @@ class Game:
         vm.answer(st, pick)
         self._commit()
 
-    def clone(self, believe=None) -> "Game":
+    def clone(self, believe: random.Random | None = None) -> "Game":
         """A copy to play on; with `believe` (a bot's generator), a belief (`State.clone`)."""
         c = Game.__new__(Game)
         c.plan, c.seed = self.plan, self.seed
@@ -208,6 +212,7 @@ class Game:
     def _result(self) -> dict:
         """Seats in finishing order with their numbers; `winners` are the seats tied first."""
         st, p = self.st, self.plan
+        assert p.rank is not None  # a game file has `result.rank`
         keys = []
         for s in range(p.n_seats):
             env = {"seat": s}
@@ -243,6 +248,7 @@ class Game:
         if p.also_pieces is None:
             return []
         pieces_fn, rank_fn, tie_fn = p.also_pieces, p.also_rank, p.also_tie
+        assert rank_fn is not None  # `result.also` has `rank`
         out = []
         for pc in pieces_fn(st, {}):
             env = {"piece": pc}
@@ -256,7 +262,7 @@ class Game:
         return out
 
 
-def table_view(p, st, seat: int | None) -> dict:
+def table_view(p: Plan, st: State, seat: int | None) -> dict:
     """The table `st` as `seat` may see it (None: a spectator, who sees only public things)."""
     owners = st.values("owner")
     piles = {}
@@ -266,7 +272,8 @@ def table_view(p, st, seat: int | None) -> dict:
         vis = p.pile_visible[pid]
         owner = p.pile_owner[pid]
         scope = p.pile_scope[pid]
-        owner_seat = owner if scope == "seat" else (owners[owner] if scope == "piece" else None)
+        owner_seat = owner if scope == "seat" else (owners[owner] if scope == "piece" and owner is not None
+                                                    else None)
         if vis == "all" or (vis == "owner" and seat is not None and owner_seat == seat):
             shown = [p.card_label(c) if (st.up[c] or vis == "owner") else "(face down)" for c in cards]
         elif vis == "top":
@@ -310,7 +317,7 @@ def table_view(p, st, seat: int | None) -> dict:
             "game_facts": _facts(p, "view.game", p.game_facts, st, {}, False)}
 
 
-def _facts(plan, site: str, fns: dict, st, env: dict, own: bool) -> list[str]:
+def _facts(plan: Plan, site: str, fns: dict, st: State, env: dict, own: bool) -> list[str]:
     """Each fact of a section that has something to say, as players read it: `lap 3`, `money 6
     dollars`, a true fact by its label (`out`); nothing for a false, empty or `none` value, nor for a
     fact seen by its owner only, to anybody else."""
@@ -326,7 +333,7 @@ def _facts(plan, site: str, fns: dict, st, env: dict, own: bool) -> list[str]:
     return out
 
 
-def fact_text(plan, typ: Type, value, label: str, unit: str = "") -> str:
+def fact_text(plan: Plan, typ: Type, value: Any, label: str, unit: str = "") -> str:
     """One fact as a player reads it ("" when there is nothing to say)."""
     if value is None or value is False or value == "" or value == [] or value == {}:
         return ""
@@ -338,13 +345,13 @@ def fact_text(plan, typ: Type, value, label: str, unit: str = "") -> str:
     return f"{label} {text}" if label else text
 
 
-def _readable(plan, key, value):
+def _readable(plan: Plan, key: tuple[str, str], value: Any) -> Any:
     """Seats, pieces and cards in a view read as a person names them (`seat 2`, `red`), also
     inside lists and maps."""
     return _readable_as(plan, plan.var_types.get(key), value)
 
 
-def _readable_as(plan, typ, value):
+def _readable_as(plan: Plan, typ: Type | None, value: Any) -> Any:
     if value is None or typ is None:
         return value
     if typ in (SEAT, PIECE, CARD, PILE):
@@ -373,7 +380,7 @@ def carried(game: Game) -> dict:
             "piles": piles}
 
 
-def _carry_in(plan, st: State, data: dict) -> None:
+def _carry_in(plan: Plan, st: State, data: dict) -> None:
     """Put what the previous game handed on in place: variables set, and for each carried pile the
     cards of those types taken from wherever they start (a type the game lacks is a rule error)."""
     for name, values in data.get("seat", {}).items():

@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 from ..lang.limits import Steps, too_many
+from .plan import Plan
 
 
 class SharedRandom:
@@ -34,10 +35,10 @@ class SharedRandom:
             self._shared = False
         return self._r
 
-    def getstate(self):
+    def getstate(self) -> Any:
         return self._r.getstate()
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self.own(), name)
 
 
@@ -65,7 +66,7 @@ class State:
     __slots__ = ("plan", "piles", "where", "up", "mine", "cards_mine", "g", "v", "bd", "rng", "frames",
                  "pending", "trace", "ended", "steps", "feed", "simul", "believe", "watch", "tally")
 
-    def __init__(self, plan, seed: int):
+    def __init__(self, plan: Plan, seed: int):
         self.plan = plan
         self.piles: list[list[int]] = [[] for _ in range(plan.n_piles)]
         self.where: list[int] = []
@@ -163,7 +164,7 @@ class State:
         at = p.var_at[name]
         return self.v[at:at + (p.n_seats if name in p.seat_init else p.n_pieces)]
 
-    def end(self, pile: int, index: int):
+    def end(self, pile: int, index: int) -> int | None:
         """The top (-1) or bottom (0) card of a pile, or None."""
         b = self.believe
         # in a belief, a pile nobody sees and not yet put in a believed order

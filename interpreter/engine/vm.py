@@ -12,11 +12,13 @@ The functions here are what generated code calls at its waiting points (`h_decid
 """
 from __future__ import annotations
 
+import random
 from typing import Any, Callable
 
 from ..lang.errors import EndGame, RuleError
 from ..lang.limits import Steps, too_many
-from .plan import ChooseSpec, Effects
+from .plan import ChooseSpec, Effects, Unit
+from .state import State
 
 # In a procedure's frame: the name its `return VALUE` sets in the caller's frame; in a frame
 # waiting at a choice: the option taken when it goes on. Engine names: rules cannot name `__` names.
@@ -33,7 +35,7 @@ class SimulRun:
 
     __slots__ = ("seats", "var", "body", "env", "idx", "answers", "start", "done")
 
-    def __init__(self, seats, var, body, env):
+    def __init__(self, seats: list[int], var: str, body: Unit, env: dict[str, Any]):
         self.seats = seats
         self.var = var
         self.body = body
@@ -62,7 +64,7 @@ class Watch:
         self.stopped: str | None = None
 
 
-def run(st) -> None:
+def run(st: State) -> None:
     frames = st.frames
     try:
         while frames:
@@ -76,7 +78,7 @@ def run(st) -> None:
 
 # ---- what generated code calls at its waiting points -----------------------------------------------
 
-def decide(st, spec: ChooseSpec, opts: list, env: dict) -> int:
+def decide(st: State, spec: ChooseSpec, opts: list, env: dict) -> int:
     """The option a choice takes without asking (a single one; at a reveal, the one committed),
     or -1 when its seat must be asked (`st.pending`)."""
     if not opts:
@@ -96,7 +98,7 @@ def decide(st, spec: ChooseSpec, opts: list, env: dict) -> int:
     return -1
 
 
-def _recommit(st, spec, opts, env, pick, committed) -> None:
+def _recommit(st: State, spec: ChooseSpec, opts: list, env: dict, pick: int, committed: tuple) -> None:
     """At a reveal, the option picked on the seat's own copy must still be there: the same
     alternative, with a value that reads the same (another card of the same kind will do)."""
     label = spec.label(st, env, committed)
@@ -105,7 +107,7 @@ def _recommit(st, spec, opts, env, pick, committed) -> None:
                         "(another seat's choice changed it)")
 
 
-def take(st, spec: ChooseSpec, opts: list, env: dict, pick: int) -> tuple:
+def take(st: State, spec: ChooseSpec, opts: list, env: dict, pick: int) -> tuple:
     """The option `pick` taken: traced, counted for statistics, its value in `env` under its name."""
     opt = opts[pick]
     alt = spec.alts[opt[0]]
@@ -120,7 +122,7 @@ def take(st, spec: ChooseSpec, opts: list, env: dict, pick: int) -> tuple:
     return opt
 
 
-def call(st, fn, local: dict, result: str | None) -> None:
+def call(st: State, fn: Unit, local: dict, result: str | None) -> None:
     """A procedure or trigger that waits, called: its frame on top (a step); `result`: where
     its `return VALUE` goes in the caller's frame."""
     frames = st.frames
@@ -134,7 +136,7 @@ def call(st, fn, local: dict, result: str | None) -> None:
     frames.append([fn, 0, local])
 
 
-def ret(st, env: dict, value: Any) -> None:
+def ret(st: State, env: dict, value: Any) -> None:
     """A frame ends: its value (`return VALUE`) to the caller's frame that asked for one."""
     frames = st.frames
     frames.pop()
@@ -142,16 +144,16 @@ def ret(st, env: dict, value: Any) -> None:
         frames[-1][2][env[RESULT]] = value
 
 
-def halt(st) -> None:
+def halt(st: State) -> None:
     st.frames.clear()
     st.ended = True
 
 
-def simul(seats: list, var: str, body, env: dict) -> SimulRun:
+def simul(seats: list, var: str, body: Unit, env: dict) -> SimulRun:
     return SimulRun(seats, var, body, env)
 
 
-def reveal(st, env: dict) -> None:
+def reveal(st: State, env: dict) -> None:
     """Every seat has committed: reveal by running the blocks in seat order (a frame each, on
     top of one that checks every commitment was used), answering their choices from what was
     committed."""
@@ -166,7 +168,7 @@ def reveal(st, env: dict) -> None:
         frames.append([sim.body, 0, local])
 
 
-def _feed_end(st, fr) -> bool:
+def _feed_end(st: State, fr: list) -> bool:
     if st.feed:
         raise RuleError("simultaneous choices no longer fit when revealed (a seat's options "
                         "changed because of another seat's choice)", None, "simultaneously")
@@ -181,7 +183,7 @@ HELPERS: dict[str, Callable[..., Any]] = {
 
 # ---- driving --------------------------------------------------------------------------------------
 
-def answer(st, pick: int) -> None:
+def answer(st: State, pick: int) -> None:
     """Resume after the pending decision with option `pick`."""
     spec, opts, env = st.pending
     st.pending = None
@@ -189,7 +191,7 @@ def answer(st, pick: int) -> None:
     run(st)
 
 
-def preview(st, pick: int, rng=None):
+def preview(st: State, pick: int, rng: random.Random | None = None) -> State:
     """The table right after the pending option `pick` has had its own effects (its afterstate),
     for a bot to score: `st` itself when the option does nothing, else a copy. An option that
     needs the machine (it decides again, or branches in the flow) is played on the copy up to

@@ -9,6 +9,7 @@ import difflib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterable
 
 from .cache import Bounded
 
@@ -159,7 +160,7 @@ class RulesetError(Exception):
         self.report = report
 
 
-def did_you_mean(name: str, candidates) -> str | None:
+def did_you_mean(name: str, candidates: Iterable[object]) -> str | None:
     close = difflib.get_close_matches(str(name), [str(c) for c in candidates], n=3, cutoff=0.6)
     if not close:
         return None

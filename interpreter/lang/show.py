@@ -1,12 +1,22 @@
 """How values read to a person: cards by their type, pieces by name, seats by number."""
 from __future__ import annotations
 
+from typing import Any, Iterable, Protocol
+
 from .errors import RuleError
 from .limits import MAX_INT, MAX_TEXT
 from .types import ANY, BOOL, CARD, PIECE, PILE, SEAT, Type, elem, is_list, is_map, map_types
 
 
-def show(plan, typ: Type, v) -> str:
+class Names(Protocol):
+    """What a game calls its cards, pieces and piles (a compiled `Plan`)."""
+    card_names: list[str]
+    card_type: list[int]
+    piece_names: list[str]
+    pile_names: list[str]
+
+
+def show(plan: Names, typ: Type, v: Any) -> str:
     if v is None:
         return "none"
     if typ == CARD:
@@ -32,7 +42,7 @@ def show(plan, typ: Type, v) -> str:
     return str(v)
 
 
-def words(plan, typ: Type, v) -> str:
+def words(plan: Names, typ: Type, v: Any) -> str:
     """A value as a sentence reads it (`{...}` in a text): a list as `a, b and c` (`none` when
     empty; a list of lists as `a and b; c and d`), a map as `key: value, key: value`; anything
     else as `show` gives it. No brackets: a person reads it."""
@@ -50,7 +60,7 @@ def words(plan, typ: Type, v) -> str:
     return show(plan, typ, v)
 
 
-def _joined(texts) -> str:
+def _joined(texts: Iterable[str]) -> str:
     """The texts joined with commas, stopped as soon as they pass the ceiling of a text."""
     out, size = [], 0
     for t in texts:

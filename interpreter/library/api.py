@@ -44,6 +44,9 @@ class OfKind(Type):
 
 
 T = Bound()
+# The game's table as a built-in sees it (`engine/state.py`'s State; a bot's copy; `_Static` while
+# compiling): built-ins come before the engine, which runs them.
+Table = Any
 Spec = str | Type  # a type as a declaration writes it: text (`"list[T]"`, `"lanes"`) or a type
 _ITEMS = re.compile(r"items(?:\[(.+)\])?")
 _KIND = re.compile(r"[a-z_]+")
@@ -131,9 +134,10 @@ class _NotConst:
 NOT_CONST: Any = _NotConst()
 
 
-def builtin(name: str, params: list[tuple], returns: str | Type | None, doc: str = "", **kw):
+def builtin(name: str, params: list[tuple], returns: str | Type | None, doc: str = "",
+            **kw: Any) -> Callable[[Callable[..., Any]], Builtin]:
     """A decorator declaring the function below it as built-in `name`; a parameter is (type,
     what) or (type, what, True) for one that may be left out."""
-    def wrap(fn):
+    def wrap(fn: Callable[..., Any]) -> Builtin:
         return Builtin(name, tuple(Param(*p) for p in params), returns, fn, doc, **kw)
     return wrap

@@ -22,7 +22,7 @@ wraps the first.
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, Iterator
 
 from ..ir.sites import Extend, Form, site_of
 from ..lang import nodes as n
@@ -47,7 +47,7 @@ def apply_rule_patches(rules: Rules, patches: list[tuple], report: Report) -> No
 
 # ---- finding the parts of the rules ------------------------------------------------------------
 
-def _statement_lists(stmts: list[n.Stmt]):
+def _statement_lists(stmts: list[n.Stmt]) -> Iterator[list[n.Stmt]]:
     """This list and every list of statements inside it."""
     yield stmts
     for s in stmts:
@@ -71,7 +71,8 @@ def _names(rules: Rules, kind: type[Any]) -> list[str]:
                    for s in stmts if isinstance(s, kind) and s.name_tag})
 
 
-def _one(rules: Rules, kind: type, name: str, what: str, target, report: Report):
+def _one(rules: Rules, kind: type, name: str, what: str, target: Any,
+         report: Report) -> tuple[list, int] | None:
     found = _named(rules, kind, name)
     if len(found) == 1:
         return found[0]
@@ -91,7 +92,7 @@ _HINT = ("`extend: procedures.NAME`, `steps.ID`, `triggers.ID`, `phases.ID`, `se
                "`result.rank` ... (a value, `around:` only)")
 
 
-def _value_in_choice(rules: Rules, steps: list):
+def _value_in_choice(rules: Rules, steps: list) -> n.Option | None:
     """(the option, "cond") for `choices.NAME.OPTION.if`, or None."""
     found = _named(rules, n.Choose, steps[1])
     options = [o for stmts, i in found for o in stmts[i].options if o.name_tag == steps[2]]
@@ -102,7 +103,7 @@ def _value_in_choice(rules: Rules, steps: list):
     return None
 
 
-def _extend(rules: Rules, patch, steps: list, target, report: Report) -> None:
+def _extend(rules: Rules, patch: Any, steps: list, target: Any, report: Report) -> None:
     if not all(isinstance(x, str) for x in steps):
         report.add("E050", f"`extend: {target}`: rules are extended by name", loc_of(target), _HINT)
         return
@@ -129,15 +130,15 @@ def _extend(rules: Rules, patch, steps: list, target, report: Report) -> None:
             report.add("E050", f"`{target}` names no value of the game", loc_of(target), _HINT)
         elif _around(patch, how, target, report):
             expr = parse_expr(text, report)
-            if expr is not None:
+            if expr is not None and option.cond is not None:
                 option.cond = _substitute_base(expr, option.cond)
         return
     address = ".".join(steps)
-    found = site_of(address)
-    if found is None or found[0].extend is Extend.NO:
+    at = site_of(address)
+    if at is None or at[0].extend is Extend.NO:
         report.add("E050", f"`extend: {target}`: this cannot be extended", loc_of(target), _HINT)
         return
-    site, names = found
+    site, names = at
     own = rules.tree(address)
     if own is None and site.absent_true:  # a test not written: it always holds
         owner = rules.tree(address.rsplit(".", 1)[0])
@@ -164,7 +165,7 @@ def _extend(rules: Rules, patch, steps: list, target, report: Report) -> None:
         own.body[:] = _combined(list(own.body), block.body, how, text, report)
 
 
-def _around(patch, how: str, target, report: Report) -> bool:
+def _around(patch: Any, how: str, target: Any, report: Report) -> bool:
     """A value is extended `around:` only."""
     if how != "around":
         report.add("E052", f"`{target}` is a value: extend it with `around:` an expression where `base` "
@@ -173,7 +174,7 @@ def _around(patch, how: str, target, report: Report) -> bool:
     return True
 
 
-def _combined(own: list[n.Stmt], new: list[n.Stmt], how: str, text, report: Report) -> list[n.Stmt]:
+def _combined(own: list[n.Stmt], new: list[n.Stmt], how: str, text: Any, report: Report) -> list[n.Stmt]:
     if how == "before":
         return new + own
     if how == "after":
@@ -223,7 +224,7 @@ def _sub_clause(clause: n.CompFor, base: n.Expr) -> n.CompFor:
 
 # ---- options of a named choice --------------------------------------------------------------------
 
-def _choices(rules: Rules, patch, op: str, steps: list, target, report: Report) -> None:
+def _choices(rules: Rules, patch: Any, op: str, steps: list, target: Any, report: Report) -> None:
     if len(steps) < 2 or not isinstance(steps[1], str):
         report.add("E050", "a choice is named: `choices.NAME`", loc_of(target))
         return
@@ -271,7 +272,7 @@ def _choices(rules: Rules, patch, op: str, steps: list, target, report: Report) 
                        "`choices.NAME.OPTION`", loc_of(target))
 
 
-def _option(patch, target, report: Report) -> n.Option | None:
+def _option(patch: Any, target: Any, report: Report) -> n.Option | None:
     text = patch.get("option")
     if text is None:
         report.add("E047", f"`{target}` needs the option, as `option:` rule text", loc_of(target),
@@ -282,7 +283,7 @@ def _option(patch, target, report: Report) -> n.Option | None:
 
 # ---- named statements -------------------------------------------------------------------------------
 
-def _statements(rules: Rules, patch, op: str, steps: list, target, report: Report) -> None:
+def _statements(rules: Rules, patch: Any, op: str, steps: list, target: Any, report: Report) -> None:
     if len(steps) != 2 or op not in ("replace", "remove") or not isinstance(steps[1], str):
         report.add("E050", f"`{op}: {target}`: a named statement is replaced (`do:`), removed or extended",
                    loc_of(target))

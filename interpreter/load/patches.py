@@ -16,6 +16,7 @@ named `choose`, named statements) are applied to the parsed rules: see `load/ext
 from __future__ import annotations
 
 import copy
+from typing import Any
 import re
 
 from ..lang.diagnostics import Loc, Report, did_you_mean
@@ -42,7 +43,7 @@ class Address:
         return self.steps[0] if self.steps and isinstance(self.steps[0], str) else ""
 
 
-def parse_address(target, report: Report) -> Address | None:
+def parse_address(target: Any, report: Report) -> Address | None:
     text = str(target)
     steps: list = []
     pos = 0
@@ -65,7 +66,7 @@ def parse_address(target, report: Report) -> Address | None:
     return Address(steps, text)
 
 
-def _selector(text: str):
+def _selector(text: str) -> Any:
     """`k=v,k2=v2` as a dict; a plain value as itself (for lists of plain values)."""
     if "=" in text:
         out = {}
@@ -76,12 +77,12 @@ def _selector(text: str):
     return ("value", text.strip())
 
 
-def _matches(item, value: str) -> bool:
+def _matches(item: Any, value: str) -> bool:
     """Does a selector value match a YAML value (numbers compared as written)?"""
     return str(item).lower() == value.lower() if isinstance(item, bool) else str(item) == value
 
 
-def _pick(items: list, step, where: str, target, report: Report):
+def _pick(items: list, step: Any, where: str, target: Any, report: Report) -> Any:
     """The index of the list item `step` names, or None (reported)."""
     if isinstance(step, tuple):  # [value] of a list of plain values
         found = [i for i, it in enumerate(items) if not isinstance(it, dict) and _matches(it, step[1])]
@@ -109,7 +110,7 @@ def _pick(items: list, step, where: str, target, report: Report):
     return None
 
 
-def find(data, address: Address, report: Report, target):
+def find(data: Any, address: Address, report: Report, target: Any) -> Any:
     """The container and key (or index) an address leads to; None (reported) if it leads nowhere."""
     steps = address.steps
     head = steps[0]
@@ -132,7 +133,7 @@ def find(data, address: Address, report: Report, target):
     return _descend(data, head, steps[1:], address, report, target)
 
 
-def _descend(container, key, rest, address: Address, report: Report, target):
+def _descend(container: Any, key: Any, rest: list, address: Address, report: Report, target: Any) -> Any:
     path = [str(key)]
     for step in rest:
         node = container[key]
@@ -156,7 +157,7 @@ def _descend(container, key, rest, address: Address, report: Report, target):
     return container, key
 
 
-def copied(data):
+def copied(data: Any) -> Any:
     """A copy that patches may change: the loaded base is never changed."""
     out = copy.copy(data)
     for k in list(out):
@@ -164,7 +165,7 @@ def copied(data):
     return out
 
 
-def operation(patch, report: Report) -> str | None:
+def operation(patch: Any, report: Report) -> str | None:
     """The one thing a patch does; None (reported) when it says none or two."""
     ops = [o for o in OPS if patch.get(o) is not None]
     if len(ops) != 1:
@@ -177,12 +178,12 @@ def operation(patch, report: Report) -> str | None:
     return ops[0]
 
 
-def is_rule_patch(patch, op: str, address: Address) -> bool:
+def is_rule_patch(patch: Any, op: str, address: Address) -> bool:
     """Does this patch change rule text (applied after parsing, in load/extend.py)?"""
     return op == "extend" or address.head in RULE_PARTS
 
 
-def _plain(value):
+def _plain(value: Any) -> Any:
     """A value of a file as plain data (to compare two of them, wherever they were written)."""
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
@@ -191,7 +192,7 @@ def _plain(value):
     return str(value) if isinstance(value, str) else value
 
 
-def prepare(patches, report: Report) -> list[tuple]:
+def prepare(patches: Any, report: Report) -> list[tuple]:
     """Each patch with what it does and where: [(patch, op, address)]; the ill-formed ones are
     reported here, once, and left out."""
     out = []
@@ -205,7 +206,7 @@ def prepare(patches, report: Report) -> list[tuple]:
     return out
 
 
-def apply_patches(data, patches: list[tuple], report: Report, only=None):
+def apply_patches(data: Any, patches: list[tuple], report: Report, only: Any = None) -> Any:
     """`data` with `patches` (from `prepare`) applied, those that `only(patch, op, address)`
     accepts if given: a copy; the loaded base is never changed."""
     data = copied(data)
@@ -255,7 +256,7 @@ def apply_patches(data, patches: list[tuple], report: Report, only=None):
     return data
 
 
-def _change(container, key, patch, target, report: Report) -> None:
+def _change(container: Any, key: Any, patch: Any, target: Any, report: Report) -> None:
     """`change: ADDRESS` with `by: N`: a whole number made N more (N may be negative), whatever it is
     on the track or in the variant applied before."""
     by, value = patch.get("by"), container[key]
@@ -270,7 +271,7 @@ def _change(container, key, patch, target, report: Report) -> None:
     container[key] = value + by
 
 
-def _with_id(m: dict, ident) -> SrcMap:
+def _with_id(m: dict, ident: Any) -> SrcMap:
     """A replacing item keeps the replaced item's id (and its own file positions)."""
     out = SrcMap(m)
     out.loc = getattr(m, "loc", None)  # type: ignore[assignment]
@@ -279,7 +280,7 @@ def _with_id(m: dict, ident) -> SrcMap:
     return out
 
 
-def _remove_value(data, patch, address: Address, target, report: Report) -> None:
+def _remove_value(data: Any, patch: Any, address: Address, target: Any, report: Report) -> None:
     """`remove: include` with `item: FILE`: a value out of a list of values."""
     found = find(data, address, report, target)
     if found is None:
@@ -297,7 +298,7 @@ def _remove_value(data, patch, address: Address, target, report: Report) -> None
                did_you_mean(str(value), [str(i) for i in items]))
 
 
-def _add(data, patch, address: Address, target, report: Report) -> None:
+def _add(data: Any, patch: Any, address: Address, target: Any, report: Report) -> None:
     steps = address.steps
     item = patch.get("item")
     if steps[0] == "steps":
@@ -341,7 +342,7 @@ def _add(data, patch, address: Address, target, report: Report) -> None:
     coll[ident] = item
 
 
-def _insert(items: list, item, patch, target, report: Report) -> None:
+def _insert(items: list, item: Any, patch: Any, target: Any, report: Report) -> None:
     if not isinstance(item, dict) or "id" not in item:
         report.add("E044", f"an item added to `{target}` needs an `id`", loc_of(target))
         return

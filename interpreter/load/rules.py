@@ -109,7 +109,7 @@ class Rules:
         self.rules[rule_id] = Rule(site, rule_id, names[-1] if names else "", tree)
 
 
-def game_texts(game, site: Site) -> Iterator[tuple[tuple[str, ...], Any]]:
+def game_texts(game: Any, site: Site) -> Iterator[tuple[tuple[str, ...], Any]]:
     """(names, text) of each rule of `site` written in a merged game file (`ir.models.GameFile`)."""
     path = site.path
 
@@ -137,7 +137,7 @@ def _field(model: Any, key: str) -> Any:
     return None
 
 
-def parse_rules(game, report: Report) -> Rules:
+def parse_rules(game: Any, report: Report) -> Rules:
     """The rules of a merged game file (`ir.models.GameFile`); syntax errors go to `report`."""
     r = Rules()
     for site in SITES:
