@@ -166,7 +166,7 @@ def zero(t: Type) -> Any:
 _EMPTY_LIST: list = []
 _EMPTY_MAP: dict = {}
 
-_TOKEN = re.compile(r"\s*(?:([A-Za-z_]\w*)|(.))")
+_TOKEN = re.compile(r"\s*(?:([A-Za-z_]\w*)|(\S))")
 
 
 def parse_type(text: str) -> Type | None:
