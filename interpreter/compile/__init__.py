@@ -22,7 +22,7 @@ from .program import Compiler, Hooks
 
 def make_compiler(rs: Ruleset, n_seats: int, report: Report | None = None, hooks: Hooks | None = None,
                   situation: n.Block | None = None) -> Compiler | None:
-    """Check (once per ruleset) and compile for `n_seats`, with what a scenario adds (`hooks`;
+    """Check and compile for `n_seats`, with what a scenario adds (`hooks`;
     `situation=` alone is short for `Hooks(situation=...)`); the compiler stays usable for more
     expressions (a scenario's expectations). None when anything is wrong (see `report`)."""
     report = report if report is not None else Report()

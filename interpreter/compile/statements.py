@@ -29,8 +29,9 @@ import ast
 import copy
 from typing import Any, Callable
 
-from ..check.checker import Local, Ref, RefKind
+from ..check.checker import Ref, RefKind
 from ..engine.plan import Alternative, ChooseSpec, Effects
+from ..engine.vm import TAKEN
 from ..lang import nodes as n
 from ..lang import unparse
 from ..lang.limits import Steps
@@ -40,12 +41,12 @@ from . import pyast as P
 from .analysis import meets_chance
 from .codegen import ident
 from .context import Fn, local_name
-from .flownodes import FLOW, Mark, Records, Rounds, RuleBlock, StepIf, Stop, Turns
+from .flownodes import Mark, Records, Rounds, RuleBlock, StepIf, Stop, Turns
 from .lower import Lowerer
 
-RESULT = "__result"   # in a procedure's frame: the name its `return VALUE` sets in the caller's
-VALUE = "__value"     # ... which is this one, for `let x = proc(...)` (engine names: no rule has them)
-TAKEN = "__taken"     # in a frame waiting at a choice: the option taken, when it goes on
+# Where the `return VALUE` of a procedure that waits goes in the caller's frame, for
+# `let x = proc(...)` (an engine name: no rule has it; see `vm.RESULT`).
+VALUE = "__value"
 
 # One element of a block: (its code, the first and last waiting point it holds; none: hi < lo).
 Element = tuple[list[ast.stmt], int, int]
@@ -225,8 +226,9 @@ class Statements(Lowerer):
         k = fx.unit.point(key)  # type: ignore[union-attr]
         local = ast.Dict([P.const(x) for x in names], args)
         call = P.call(self.h("call"), self.st(), self.cg.const(target, hint), local, P.const(result))
-        return [_if(_not_pc(), [*pre, *self.wait(fx, k, False)[:2], P.expr_stmt(call),
-                                ast.Return(P.const(False))], self.resumed())]
+        go = [self.save(fx, k), P.assign(P.sub_store(P.name("fr"), P.const(1)), P.const(k)),
+              P.expr_stmt(call), ast.Return(P.const(False))]
+        return [_if(_not_pc(), [*pre, *go], self.resumed())]
 
     def waiting_call(self, e: n.Expr | None) -> bool:
         """Is `e` the call of a procedure that waits (its value taken by `let`/`=`)?"""
@@ -757,4 +759,4 @@ class Statements(Lowerer):
         return [P.assign(P.sub_store(P.attr(self.st(), "g"), P.const("__records")), table)]
 
 
-__all__ = ["Statements", "FLOW", "Local", "RESULT", "VALUE", "TAKEN"]
+__all__ = ["Statements", "VALUE"]
