@@ -21,10 +21,14 @@ from ..check.checker import Checked, Local, Ref, RefKind
 from ..check.symbols import BUILTIN_EVENTS
 from ..engine import vm
 from ..engine.plan import Plan
+from ..engine.state import State
 from ..ir.sites import SITES, Form
 from ..lang import nodes as n
 from ..lang.errors import RoundLimit
 from ..lang.types import PIECE, SEAT, elem
+from ..lang.diagnostics import Loc
+from ..load.rules import PhaseDef, TriggerDef
+from ..load.ruleset import Ruleset
 from . import pyast as P
 from .analysis import analyse
 from .codegen import Codegen, ident
@@ -47,7 +51,7 @@ class Hooks:
 
 
 class Compiler(Statements):
-    def __init__(self, rs: Any, checked: Checked, n_seats: int):
+    def __init__(self, rs: Ruleset, checked: Checked, n_seats: int):
         plan = layout(rs, checked, n_seats)
         cg = Codegen()
         super().__init__(checked, plan, cg, analyse(checked, plan))
@@ -62,7 +66,8 @@ class Compiler(Statements):
         cg.helper("round_limit", RoundLimit)
         kinds = plan.board_kinds
 
-        def trace_round(st: Any, rule: str, loc: str) -> None:
+        def trace_round(st: State, rule: str, loc: str) -> None:
+            assert st.trace is not None  # called when the game is told
             st.trace.append(("round", rule, loc, st.g["round"], {k.name: k.positions(st) for k in kinds}))
         cg.helper("trace_round", trace_round)
         for name, locs in self.an.inline_locs.items():
@@ -123,7 +128,7 @@ class Compiler(Statements):
             main += self.event("phase_end", ph.loc)
         return main
 
-    def _rounds(self, ph: Any, first: int) -> Rounds:
+    def _rounds(self, ph: PhaseDef, first: int) -> Rounds:
         rules, rule = self.rules, f"phases.{ph.id}"
         order = rules.tree(f"{rule}.order")
         turn_t = elem(order.typ)
@@ -154,7 +159,7 @@ class Compiler(Statements):
         body = [*self.event("round_start", ph.loc), turns, *self.event("round_end", ph.loc)]
         return Rounds(ph.loc, rule, first, body, rules.tree(f"{rule}.until"), ph.rounds)
 
-    def event(self, name: str, loc: Any) -> list[n.Stmt]:
+    def event(self, name: str, loc: Loc | None) -> list[n.Stmt]:
         """A built-in event: its triggers, then where a scenario may stop after them."""
         out: list[n.Stmt] = [n.Emit(loc, name, [])]
         if self.hooks.stops and name in BUILTIN_EVENTS:
@@ -163,7 +168,7 @@ class Compiler(Statements):
 
     # ---- units and functions -----------------------------------------------------------------
 
-    def unit_fn(self, rule: str, loc: Any, stmts: list[n.Stmt], build: Callable[[Fn], list[ast.stmt]],
+    def unit_fn(self, rule: str, loc: Loc | None, stmts: list[n.Stmt], build: Callable[[Fn], list[ast.stmt]],
                 inputs: list[str] | None, returns: bool = False, decider: n.Expr | None = None,
                 hint: str = "") -> Callable[..., Any]:
         """A resumable function `fn(st, fr)` (see `statements.py`) of these statements, its
@@ -243,7 +248,7 @@ class Compiler(Statements):
         self._procs[name] = made
         return made
 
-    def trigger_fn(self, tr: Any) -> Callable[..., Any]:
+    def trigger_fn(self, tr: TriggerDef) -> Callable[..., Any]:
         """A trigger: fn(st, args...) that tests its `if`, traces and runs its block when it
         never waits, else a unit doing the same in its own frame (where its parameters are)."""
         if tr.id in self._trigs:
@@ -351,7 +356,7 @@ class Compiler(Statements):
         return self.value_fn(expr, rule)
 
 
-def compile_checked(rs: Any, checked: Checked, n_seats: int, hooks: Hooks | None = None) -> Plan:
+def compile_checked(rs: Ruleset, checked: Checked, n_seats: int, hooks: Hooks | None = None) -> Plan:
     return Compiler(rs, checked, n_seats).build(hooks)
 
 

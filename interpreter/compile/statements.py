@@ -35,6 +35,7 @@ from ..engine.vm import TAKEN
 from ..lang import nodes as n
 from ..lang import unparse
 from ..lang.limits import Steps
+from ..load.rules import TriggerDef
 from ..lang.types import ANY, BOOL, CARD, INT, NONE, PIECE, PILE, SEAT, TEXT, Type, iterable_elem
 from ..library.api import NOT_CONST
 from . import pyast as P
@@ -90,7 +91,7 @@ class Statements(Lowerer):
     (`program.py`) provides the rules other rules call: `procedure_fn`, `trigger_fn`,
     `value_fn` and `simul_fn`."""
 
-    def trigger_fn(self, tr: Any) -> Callable[..., Any]:  # pragma: no cover - program.py
+    def trigger_fn(self, tr: TriggerDef) -> Callable[..., Any]:  # pragma: no cover - program.py
         raise NotImplementedError
 
     def value_fn(self, expr: n.Expr, rule: str) -> Callable[..., Any]:  # pragma: no cover - program.py
