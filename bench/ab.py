@@ -35,9 +35,17 @@ def _load_engine(root: Path, alias: str):
         for folder in ("rulesets", "cards", "tracks"):
             (home / folder).symlink_to(root / folder)
         sys.path.insert(0, str(home))
-    return (importlib.import_module(f"{alias}.run.session"), importlib.import_module(f"{alias}.engine.game"),
+    return (_session(alias), importlib.import_module(f"{alias}.engine.game"),
             importlib.import_module(f"{alias}.agents.base"),
             importlib.import_module(f"{alias}.agents.greedy"))
+
+
+def _session(alias: str):
+    """The module that loads a game: `session.load` (`run.session` in older checkouts)."""
+    try:
+        return importlib.import_module(f"{alias}.session.load")
+    except ModuleNotFoundError:
+        return importlib.import_module(f"{alias}.run.session")
 
 
 def _player(engine, root: Path, args):

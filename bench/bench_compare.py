@@ -21,10 +21,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from interpreter.engine.game import Game  # noqa: E402
-from interpreter.run.compare import compare  # noqa: E402
-from interpreter.run.metrics import game_row  # noqa: E402
-from interpreter.run.session import agent_seed, play  # noqa: E402
-from interpreter.run.simulate import BOTS, Setup, compiled  # noqa: E402
+from interpreter.lab.compare import compare  # noqa: E402
+from interpreter.lab.metrics import game_row  # noqa: E402
+from interpreter.session.agents import agent_seed  # noqa: E402
+from interpreter.session.playing import play  # noqa: E402
+from interpreter.lab.simulate import BOTS, Setup, compiled  # noqa: E402
 
 
 def one_process(setup: Setup, games: int, tally: str | None) -> float:

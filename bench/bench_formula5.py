@@ -19,7 +19,8 @@ from formula5_handwritten import play as play_by_hand  # noqa: E402
 
 from interpreter.agents.base import RandomAgent  # noqa: E402
 from interpreter.engine.game import Game  # noqa: E402
-from interpreter.run.session import load, play  # noqa: E402
+from interpreter.session.load import load  # noqa: E402
+from interpreter.session.playing import play  # noqa: E402
 
 
 def engine_rate(games: int, players: int) -> float:

@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from interpreter.agents.base import RandomAgent  # noqa: E402
 from interpreter.agents.greedy import GreedyAgent  # noqa: E402
 from interpreter.engine.game import Game  # noqa: E402
-from interpreter.run.session import load  # noqa: E402
+from interpreter.session.load import load  # noqa: E402
 
 BOTS = {"random": RandomAgent, "greedy": GreedyAgent}
 

@@ -26,8 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from interpreter.agents.greedy import GreedyAgent  # noqa: E402
 from interpreter.agents.kinds import BOTS, problem  # noqa: E402
 from interpreter.engine.game import Game  # noqa: E402
-from interpreter.run.session import load  # noqa: E402
-from interpreter.run.simulate import simulate, wilson  # noqa: E402
+from interpreter.session.load import load  # noqa: E402
+from interpreter.lab.simulate import simulate, wilson  # noqa: E402
 
 GAMES = ("heat", "downforce", "formula5", "tilerace")
 # the matches docs/bots.md reports: (game, bot, other)

@@ -17,7 +17,10 @@ import sys
 from interpreter.agents.base import RandomAgent
 from interpreter.agents.greedy import GreedyAgent
 from interpreter.engine.game import Game
-from interpreter.run.session import load, play
+from interpreter.session.load import load
+
+# (ruleset, variants, track, players, bots, seeds)
+from interpreter.session.playing import play
 
 # (ruleset, variants, track, players, bots, seeds)
 CASES = [

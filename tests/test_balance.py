@@ -10,11 +10,12 @@ from interpreter.agents.base import RandomAgent
 from interpreter.agents.greedy import GreedyAgent
 from interpreter.cli import main
 from interpreter.engine.game import Game
-from interpreter.run import stats
-from interpreter.run.compare import compare
-from interpreter.run.metrics import _lead
-from interpreter.run.session import load, play
-from interpreter.run.simulate import Setup, simulate
+from interpreter.lab import stats
+from interpreter.lab.compare import compare
+from interpreter.lab.metrics import _lead
+from interpreter.session.load import load
+from interpreter.session.playing import play
+from interpreter.lab.simulate import Setup, simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 SEALED = str(ROOT / "tests" / "fixtures" / "sealed" / "rulesets" / "sealed")
@@ -286,7 +287,7 @@ def test_charts_and_report_are_written(tmp_path, capsys):
 
 def test_charts_draw_rates_of_0_and_100_percent():
     pytest.importorskip("matplotlib")
-    from interpreter.run import charts
+    from interpreter.lab import charts
 
     rows: list = []
     s = simulate("formula5", 5, 2, seed=1, jobs=1, rows_out=rows)

@@ -7,7 +7,6 @@ computed from the file's text, never from the tool's output).
 """
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -77,13 +76,13 @@ def where(path: Path, needle: str, nth: int = 1) -> str:
     return f"{path}:{line}:{col}"
 
 
-def play(capsys, path: Path, *more: str) -> tuple[int, str, float]:
-    start = time.perf_counter()
+def play(capsys, path: Path, *more: str) -> tuple[int, str]:
     rc = main(["play", str(path.parent), "--seats", "random,random", "--seed", "1", *more])
-    took = time.perf_counter() - start
     out, err = capsys.readouterr()
     assert "Traceback" not in out + err
-    return rc, out + err, took
+    # stopped by what the rules did (a limit, a rule error), never by the time budget: so at once
+    assert "time budget" not in out + err
+    return rc, out + err
 
 
 # ---- the error boundary: a Python error is a rule error at the failing sub-expression ------
@@ -99,10 +98,9 @@ def test_a_division_by_zero_anywhere_is_a_rule_error_at_its_position(capsys, tmp
                                                                       needle):
     path = game_file(tmp_path, TINY.replace(old, new))
     seats = ["--seats", "greedy,greedy"] if section == "evaluate" else []
-    rc, text, took = play(capsys, path, *seats)
+    rc, text = play(capsys, path, *seats)
     assert rc == 1, text
     assert f"{where(path, needle)}: division by zero" in text, text
-    assert took < 5
 
 
 def test_a_game_compiled_and_dropped_earlier_does_not_hide_where_a_later_game_fails(capsys, tmp_path):
@@ -116,18 +114,18 @@ def test_a_game_compiled_and_dropped_earlier_does_not_hide_where_a_later_game_fa
     plan = compile_ruleset(load_ruleset(first.parent, report=report), 2, report)
     assert plan is not None, report.render()
     second = game_file(tmp_path / "b", text)
-    rc, out, _ = play(capsys, second)  # compiles the second game while the first lives
+    rc, out = play(capsys, second)  # compiles the second game while the first lives
     assert rc == 1 and "in rule `functions.half`" in out, out
     del plan
     gc.collect()
-    rc, out, _ = play(capsys, second)
+    rc, out = play(capsys, second)
     assert rc == 1
     assert f"{where(second, '10 // x')}: division by zero" in out and "in rule `functions.half`" in out, out
 
 
 def test_an_error_inside_a_function_is_placed_in_its_body_with_the_call_as_context(capsys, tmp_path):
     path = game_file(tmp_path, TINY.replace("s.score += 1", "s.score += twice(zero)"))
-    rc, text, _ = play(capsys, path)
+    rc, text = play(capsys, path)
     assert rc == 1
     # `half` is small: it is written into `twice`, whose call from the step is the context
     assert f"{where(path, '10 // x')}: division by zero (`//` or `%` by 0) (in rule `functions.half`, " \
@@ -137,14 +135,14 @@ def test_an_error_inside_a_function_is_placed_in_its_body_with_the_call_as_conte
 def test_the_context_of_an_error_in_a_function_names_where_it_was_called(capsys, tmp_path):
     path = game_file(tmp_path, TINY.replace('value: "10 // x"', 'value: "10 // abs(x)"')
                      .replace("s.score += 1", "s.score += twice(zero)"))
-    rc, text, _ = play(capsys, path)
+    rc, text = play(capsys, path)
     assert rc == 1
     assert f"{where(path, '10 // abs(x)')}: division by zero (`//` or `%` by 0) (in rule `functions.half`, " \
            f"called from `functions.twice` at {where(path, 'half(x) + half(x)')})" in text, text
 
 
 def test_a_scenario_expectation_that_fails_is_placed_in_the_scenario(tmp_path):
-    from interpreter.run.scenario import run_scenario
+    from interpreter.authoring.scenario import run_scenario
 
     path = game_file(tmp_path)
     scenario = path.parent / "broken.yaml"
@@ -179,11 +177,10 @@ def test_a_scenario_expectation_that_fails_is_placed_in_the_scenario(tmp_path):
 ])
 def test_limits_stop_a_runaway_rule_quickly_with_a_clear_error(capsys, tmp_path, code, needle, words):
     path = game_file(tmp_path, TINY.replace("s.score += 1", code))
-    rc, text, took = play(capsys, path)
+    rc, text = play(capsys, path)
     assert rc == 1, text
     assert words in text, text
     assert where(path, needle).rsplit(":", 1)[0] in text, text  # the line of the runaway part
-    assert took < 5, took
 
 
 def test_an_exponential_tree_of_calls_stops_at_once(capsys, tmp_path):
@@ -192,10 +189,9 @@ def test_an_exponential_tree_of_calls_stops_at_once(capsys, tmp_path):
                   for i in range(1, 31))
     text = TINY.replace("functions:\n", "functions:\n  f0:\n    params: {x: int}\n    value: \"x\"\n" + fns)
     path = game_file(tmp_path, text.replace("s.score += 1", "s.score += f30(1)"))
-    rc, out, took = play(capsys, path)
+    rc, out = play(capsys, path)
     assert rc == 1 and "steps (loops and calls)" in out, out
     assert where(path, "s.score += f30(1)").rsplit(":", 1)[0] in out
-    assert took < 5
 
 
 def test_a_rulesets_own_step_limit_cannot_exceed_the_engines(tmp_path):
@@ -268,7 +264,7 @@ def test_hostile_names_in_a_game_built_in_python_are_refused(tmp_path, monkeypat
         from interpreter.ir.models import Pile
         data["piles"] = {bad: Pile()}
     elif where_ == "board":
-        from interpreter.boards.ranking import RankingModel
+        from interpreter.boards.ranking.kind import RankingModel
         data["boards"] = {bad: RankingModel(kind="ranking", slots=2)}
     else:
         from interpreter.ir.models import Procedure
@@ -311,7 +307,7 @@ def test_hostile_text_in_values_is_data_never_code(capsys, tmp_path):
     sneaky = "x'); open('pwned', 'w'); ('"
     path = game_file(tmp_path, TINY.replace('option "one":', f'option "{sneaky}":')
                      .replace("params:\n", f"params:\n  label: \"{sneaky}\"\n"))
-    rc, text, _ = play(capsys, path, "--verbose")
+    rc, text = play(capsys, path, "--verbose")
     assert rc == 0, text
     assert sneaky in text
     assert not (tmp_path / "pwned").exists() and not Path("pwned").exists()
@@ -340,7 +336,7 @@ def test_an_unknown_escape_is_a_syntax_error_at_it():
 
 def test_every_shipped_rule_reads_back_to_the_same_tree():
     """unparse(parse(text)) parses to a tree that unparses the same: the printer loses nothing."""
-    from interpreter.run.session import load
+    from interpreter.session.load import load
 
     for name in ("formula5", "heat", "downforce", "tilerace"):
         rules = load(name).ruleset.rules

@@ -20,7 +20,6 @@ from pathlib import Path
 
 import pytest
 
-import interpreter.run.validate as validate_module
 from interpreter.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -121,12 +120,6 @@ def expect_one(capsys, target: Path, file: Path, at: tuple[int, int] | None, cod
     if hint is not None:
         assert d.hint is not None and hint in d.hint, err
     return d
-
-
-@pytest.fixture(autouse=True)
-def fewer_playouts(monkeypatch):
-    # Seeded playouts are part of validation; two per player count keep the suite fast.
-    monkeypatch.setattr(validate_module, "PLAYOUTS", 2)
 
 
 @pytest.fixture

@@ -9,13 +9,13 @@ import pytest
 
 from interpreter.agents.base import RandomAgent
 from interpreter.agents.greedy import GreedyAgent
-from interpreter.boards.cells import Cells, CellsModel
+from interpreter.boards.cells.kind import Cells, CellsModel
 from interpreter.load.structure import check_structure
 from interpreter.engine.game import Game
 from interpreter.lang.diagnostics import Report
 from interpreter.load.ruleset import read_file
-from interpreter.run.picture import board_picture
-from interpreter.run.session import load
+from interpreter.picture.svg import board_picture
+from interpreter.session.load import load
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -172,7 +172,7 @@ def test_variant_games_end(variant, players):
 
 
 def test_views_show_the_track(base):
-    from interpreter.run.view import render_view
+    from interpreter.table.terminal.view import render_view
 
     plan = base.plan(3)
     game = Game(plan, 5)
@@ -293,13 +293,12 @@ def test_cell_tags_are_names():
 
 
 def test_the_view_is_data_and_draws_as_before():
-    from interpreter.run.boardtext import Extra
-    from interpreter.run.draw_cells import lines
+    from interpreter.draw.text import Extra
 
     kind, data = _board()
     st = _St()
     st.bd = [data]
-    assert lines(kind.view(st, None), {"seat": None, "pieces": {}}) == ["(no pieces)"]
+    assert kind.text(kind.view(st, None), {"seat": None, "pieces": {}}) == ["(no pieces)"]
     data[0][0], data[1][0] = kind.index_of["a2"], 20      # x
     data[0][1], data[1][1] = kind.index_of["b2"], 20      # y
     data[1][2] = 40                                        # z: left the board past the finish
@@ -308,7 +307,7 @@ def test_the_view_is_data_and_draws_as_before():
     assert board["pieces"][0]["next"] == ["a3", "b3"] and board["pieces"][0]["to_go"] == 15
     assert kind.positions(st) == [("x", "cell a2, lane 1"), ("y", "cell b2, lane 2")]
     view = {"seat": 0, "pieces": {"x": {"owner": 1}, "y": {"owner": 2}, "z": {"owner": None}}}
-    text = lines(board, view)
+    text = kind.text(board, view)
     assert text[:3] == ["1. x (you): cell a2, lane 1", "2. y (seat 2): cell b2, lane 2",
                         "off the board: z (no player)"]
     # the strip: the lines' marks, then each lane, a car drawn by its place in the lines above

@@ -1,6 +1,7 @@
 """The engine's own guarantees: commit-then-reveal, cheap clones, exact replays, determinism."""
 import io
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -9,8 +10,9 @@ from interpreter.agents.base import RandomAgent
 from interpreter.cli import main
 from interpreter.engine.game import Game
 from interpreter.lang.errors import RuleError
-from interpreter.run.session import load, play
-from interpreter.run.simulate import simulate, wilson
+from interpreter.session.load import load
+from interpreter.session.playing import play
+from interpreter.lab.simulate import simulate, wilson
 
 ROOT = Path(__file__).resolve().parents[1]
 SEALED = str(ROOT / "tests" / "fixtures" / "sealed" / "rulesets" / "sealed")
@@ -37,6 +39,22 @@ def test_simultaneous_choices_are_hidden_until_all_have_committed():
     assert game.st.values("shown") == [3, 1, 2]
     assert game.view(1)["seats"][0] == {"shown": 3, "score": 3}
     assert game.view(0)["seats"][0]["bid"] == 3
+
+
+def test_a_seat_that_is_not_committing_sees_the_real_table():
+    """While seat 1 commits in secret (Heat: it shifts gear, paying heat, then picks cards), what
+    it did so far is on its own copy: seat 2 and a spectator see the table as it was; seat 1 sees
+    its copy."""
+    game = Game(load("heat").plan(2), 1)
+    before = game.view(1)
+    shift = game.decision().labels().index("shift to gear 3 for 1 heat")
+    game.choose(shift)
+    assert game.decision().seat == 0 and game.decision().simultaneous
+    assert "gear 3" in game.view(0)["pieces"]["black"]["facts"]
+    for seat in (1, None):
+        seen = game.view(seat)
+        assert seen["pieces"]["black"] == before["pieces"]["black"]
+        assert seen["piles"]["engine(seat 1)"] == before["piles"]["engine(seat 1)"]
 
 
 def test_a_full_simultaneous_game_ends_with_the_right_ranking():
@@ -138,6 +156,24 @@ def test_simulate_is_deterministic_whatever_the_processes():
     assert sum(r["wins"] for r in a["wins_by_seat"]) == pytest.approx(40)
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux only")
+def test_simulate_workers_play_the_game_compiled_once_here():
+    """The worker processes play the games this process compiled (they load and compile nothing):
+    given another game's plan here under this setup, they play that one."""
+    import interpreter.lab.simulate as sim
+
+    setup = sim.Setup.of("formula5", ["random"] * 3)
+    short = sim.Setup.of("formula5", ["random"] * 3, ["short-race"])
+    games = sim.seeds(2, 24)
+    (expected,), _ = sim.run([short], [games], sim.LocalBackend(1))
+    sim._COMPILED[setup] = sim.compiled(short)
+    try:
+        (rows,), _ = sim.run([setup], [games], sim.LocalBackend(2))
+    finally:
+        del sim._COMPILED[setup]
+    assert rows == expected
+
+
 def test_simulate_json_has_the_promised_fields(capsys):
     assert main(["simulate", "formula5", "--games", "20", "--players", "5", "--seed", "1",
                  "--jobs", "1", "--json"]) == 0
@@ -176,7 +212,7 @@ def test_greedy_bot_without_evaluation_plays_legal_moves():
 
 
 def test_a_rule_error_points_at_the_sub_expression_that_failed(tmp_path):
-    from interpreter.run.scenario import run_scenario
+    from interpreter.authoring.scenario import run_scenario
 
     scenario = tmp_path / "broken.yaml"
     scenario.write_text(
@@ -354,7 +390,7 @@ def test_sums_and_counts_over_cards_read_the_cards_whatever_their_form(tmp_path)
     """`sum`/`size` of a list of cards whose item reads only the card are computed through a
     table made at compile time; with an item that reads the table (the seat's gear) they are
     computed card by card. Both give the rulebook's numbers."""
-    from interpreter.run.scenario import run_scenario
+    from interpreter.authoring.scenario import run_scenario
 
     scenario = tmp_path / "sums.yaml"
     scenario.write_text(

@@ -14,7 +14,8 @@ import yaml
 from interpreter.agents.base import RandomAgent
 from interpreter.agents.greedy import GreedyAgent
 from interpreter.engine.game import Game
-from interpreter.run.session import load, play
+from interpreter.session.load import load
+from interpreter.session.playing import play
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "heat" / "upgrades.yaml"

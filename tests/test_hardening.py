@@ -3,8 +3,6 @@ results, the greedy bot's `evaluate`), numbers that are too large never crash th
 built-ins given absurd numbers stop at once, and the time and memory budgets hold."""
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from interpreter.cli import main
@@ -14,11 +12,10 @@ from test_compiler import TINY, game_file, where
 
 
 def validate(capsys, path) -> tuple[int, str]:
-    start = time.perf_counter()
     rc = main(["validate", str(path.parent)])
     out, err = capsys.readouterr()
     assert "Traceback" not in out + err
-    assert time.perf_counter() - start < 10
+    assert "time budget" not in out + err  # found by what the rules do, not by running out of time
     return rc, out + err
 
 
@@ -61,32 +58,34 @@ def test_a_huge_span_of_a_lane_track_stops_at_once(tmp_path):
     """`lines_between` over 10^17 spaces (a number a rule may hold) is refused, not computed."""
     from pathlib import Path
 
-    from interpreter.run.scenario import run_scenario
+    from interpreter.authoring.scenario import run_scenario
 
     heat = Path(__file__).resolve().parents[1] / "rulesets" / "heat"
     scenario = tmp_path / "span.yaml"
     scenario.write_text(f"scenario: {{name: span, source: test}}\nruleset: {heat}\nplayers: 2\nexpect:\n"
                         '  - \'size(lines_between(track, 0, 100000000000000000, "corner")) == 0\'\n',
                         encoding="utf-8")
-    start = time.perf_counter()
     out = run_scenario(scenario)
-    assert time.perf_counter() - start < 5
+    # refused by the size of the span, before any line is looked at (not by the time budget)
     assert not out.passed and "more than 100000 lines" in out.report.render()
 
 
 def test_the_time_budget_stops_a_run_that_takes_too_long():
-    from interpreter.run.budget import OutOfTime, budget
+    import signal
 
-    start = time.process_time()
+    from interpreter.session.budget import OutOfTime, budget
+
     with pytest.raises(OutOfTime, match="seconds"):
         with budget(seconds=0.2):
+            # the budget is a timer of the process's own processor time, set to what was asked
+            assert 0.1 < signal.getitimer(signal.ITIMER_PROF)[0] < 0.5  # (the clock counts in ticks)
             while True:
                 pass
-    assert time.process_time() - start < 2
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)  # and it is gone afterwards
 
 
 def test_the_memory_budget_stops_a_run_that_takes_too_much():
-    from interpreter.run.budget import budget
+    from interpreter.session.budget import budget
 
     with pytest.raises(MemoryError):
         with budget(megabytes=64):
@@ -101,7 +100,8 @@ def test_an_interactive_game_runs_the_rules_under_the_budget_but_never_a_persons
 
     from interpreter.agents.base import RandomAgent
     from interpreter.engine.game import Game
-    from interpreter.run.session import load_from, play
+    from interpreter.session.load import load_from
+    from interpreter.session.playing import play
 
     inside = [False]
     runs = []

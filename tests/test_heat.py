@@ -6,11 +6,12 @@ import yaml
 
 from interpreter.agents.base import RandomAgent
 from interpreter.agents.greedy import GreedyAgent
-from interpreter.boards.lanes import Lanes, LanesModel
+from interpreter.boards.lanes.kind import Lanes, LanesModel
 from interpreter.cli import main
 from interpreter.engine.game import Game
-from interpreter.run.session import load, play
-from interpreter.run.view import render_view
+from interpreter.session.load import load
+from interpreter.session.playing import play
+from interpreter.table.terminal.view import render_view
 
 ROOT = Path(__file__).resolve().parents[1]
 TRACKS = ["usa", "great-britain", "italy", "france"]
@@ -282,7 +283,7 @@ def test_greedy_scores_a_boost_by_several_believed_flips():
 def test_a_line_field_of_a_named_track_is_looked_up_by_space(tmp_path, where, kind, expect):
     """`line_limit(track, d, "corner")` on the track named in the rule is a table lookup made at
     compile time; a space with no such line is still a rule error at its position."""
-    from interpreter.run.scenario import run_scenario
+    from interpreter.authoring.scenario import run_scenario
 
     scenario = tmp_path / "limit.yaml"
     check = f"line_limit(track, {where}, {kind}) {expect}" if expect.startswith("==") else \

@@ -1,18 +1,26 @@
 """Heat's Legends and Weather modules as a whole: races that end with them, alone or together and
 with the Garage, at every player count the rulebook allows, on every track; legends ranked among
-the seats; the tokens laid at setup. Each rule is pinned by a scenario (rulesets/heat/scenarios/
-legends-*.yaml, weather-*.yaml, run by tests/test_scenarios.py)."""
+the seats; the tokens laid at setup, and after the draft in a championship. Each rule is pinned by
+a scenario (rulesets/heat/scenarios/legends-*.yaml, weather-*.yaml, run by tests/test_scenarios.py)."""
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
 import pytest
 
 from interpreter.agents.base import RandomAgent
 from interpreter.agents.greedy import GreedyAgent
+from interpreter.compile import make_compiler
+from interpreter.compile import Hooks
 from interpreter.engine.game import Game
-from interpreter.run.session import load, play
+from interpreter.lang.diagnostics import Report
+from interpreter.lang.parser import parse_block
+from interpreter.load.ruleset import load_ruleset
+from interpreter.session.load import load
+from interpreter.session.playing import play
 
+ROOT = Path(__file__).resolve().parents[1]
 TRACKS = ["usa", "great-britain", "italy", "france"]
 
 
@@ -70,3 +78,46 @@ def test_the_weather_and_one_road_token_per_corner_are_laid_before_the_race():
     view = game.view(None)["game"]
     assert set(view["road"]) == {"A", "B", "C", "D"}
     assert all(isinstance(v, str) and "(" in v for v in view["road"].values())  # names a player reads
+
+
+def _starting_cards(variants, modules, token, seed=3):
+    """Each seat's stress cards (deck, hand, discard) and heat cards (engine; deck and hand; discard)
+    when the first round begins, with `token` the only weather token in the stack; and whether the
+    weather was turned up before the first decision of setup."""
+    report = Report()
+    rs = load_ruleset(ROOT / "rulesets" / "heat", variants, modules, report)
+    hooks = Hooks(before_setup=parse_block(f'set_pile(weather_box, ["{token}"])', report))
+    comp = make_compiler(rs, 2, report, hooks=hooks)
+    assert comp is not None, report.render()
+    game = Game(comp.plan, seed)
+    p = game.plan
+    laid_before = len(game.st.piles[p.pile_base["weather"]]) == 1
+    while game.decision().rule != "procedures.shift_gear":   # the draft, if any: the first upgrade
+        game.choose(0)
+    assert game.st.piles[p.pile_base["weather"]], "the weather is laid when the race begins"
+
+    def count(pile, seat, card_type):
+        cards = game.st.piles[p.pile_base[pile] + seat]
+        return sum(1 for c in cards if p.card_types[p.card_type[c]] == card_type)
+    cards = [(count("deck", s, "stress") + count("hand", s, "stress") + count("discard", s, "stress"),
+              count("engine", s, "heat"), count("deck", s, "heat") + count("hand", s, "heat"),
+              count("discard", s, "heat")) for s in range(2)]
+    return cards, laid_before
+
+
+@pytest.mark.parametrize("token", ["weather_cloud", "weather_fog", "weather_storm", "weather_snow",
+                                   "weather_rain", "weather_sun"])
+def test_a_championship_turns_the_weather_up_after_the_draft_with_the_same_effect(token):
+    """The Weather module lays its token before the draft (W-1); a championship race after it (C-11).
+    Either way each seat starts with the stress and heat cards the token says (USA: 3 and 6)."""
+    alone, laid_before = _starting_cards([], ["weather", "garage"], token)
+    assert laid_before
+    championship, laid_before = _starting_cards(["event-7"], [], token)
+    assert not laid_before
+    assert championship == alone
+    stress, engine, in_deck, discarded = alone[0]
+    assert (stress, engine + in_deck + discarded) == {
+        "weather_cloud": (2, 6), "weather_storm": (4, 6), "weather_fog": (3, 7), "weather_snow": (3, 5),
+        "weather_rain": (3, 6), "weather_sun": (3, 6)}[token]
+    assert in_deck == (3 if token == "weather_rain" else 0)
+    assert discarded == (3 if token == "weather_sun" else 0)

@@ -20,7 +20,7 @@ from interpreter.lang.cache import Bounded
 from interpreter.lang.diagnostics import Report
 from interpreter.lang.types import INT, TEXT, ListType, MapType, parse_type
 from interpreter.load.ruleset import load_ruleset
-from interpreter.run.session import load
+from interpreter.session.load import load
 from test_compiler import TINY, game_file, play, where
 
 ROOT = Path(interpreter.__file__).parent
@@ -102,7 +102,7 @@ def test_an_error_in_a_modules_statement_is_placed_in_the_module(capsys, tmp_pat
                        "  - extend: steps.go\n"
                        "    before: |\n"
                        "      s.score += 1 // zero\n", encoding="utf-8")
-    rc, text, _ = play(capsys, path, "--variant", "broken")
+    rc, text = play(capsys, path, "--variant", "broken")
     assert rc == 1
     assert f"{where(variant, '1 // zero')}: division by zero" in text and "in rule `steps.go`" in text, text
 

@@ -14,7 +14,9 @@ from interpreter.agents.mcts import SearchAgent
 from interpreter.cli import main
 from interpreter.engine.game import Game
 from interpreter.lang.errors import RuleError
-from interpreter.run.session import load, make_agents, play
+from interpreter.session.agents import make_agents
+from interpreter.session.load import load
+from interpreter.session.playing import play
 
 ROOT = Path(__file__).resolve().parents[1]
 SEALED = str(ROOT / "tests" / "fixtures" / "sealed" / "rulesets" / "sealed")
@@ -158,7 +160,8 @@ def test_the_seat_kind_reads_budget_and_rollout():
     ("mcts:abc", "`mcts:abc`: the search bot's budget is a whole number of games it plays forward "
                  "per decision, e.g. mcts:200"),
     ("mcts:", "budget is a whole number"),
-    ("mcts:0", "budget is 1 to 1,000,000 games per decision"),
+    ("mcts:0", "budget is 1 to 1,000 games per decision"),
+    ("mcts:1000000", "budget is 1 to 1,000 games per decision (the engine's cap"),
     ("mcts:-5", "budget is a whole number"),
     ("mcts:20:clever", "`mcts:20:clever`: the search bot's rollouts are random or greedy, "
                        "e.g. mcts:20:greedy"),

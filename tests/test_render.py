@@ -12,8 +12,9 @@ import yaml
 from interpreter.agents.base import RandomAgent
 from interpreter.cli import main
 from interpreter.engine.game import Game
-from interpreter.run.picture import table_picture
-from interpreter.run.session import header, load, write_record
+from interpreter.picture.svg import table_picture
+from interpreter.session.load import load
+from interpreter.session.record import header, write_record
 
 ROOT = Path(__file__).resolve().parents[1]
 GEOMETRY = ROOT.parent / "shared" / "data" / "heat" / "geometry.yaml"

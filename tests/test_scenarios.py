@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.run.scenario import run_scenario, run_seeds
+from interpreter.authoring.scenario import run_scenario, run_seeds
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = sorted(ROOT.glob("rulesets/*/scenarios/*.yaml"))

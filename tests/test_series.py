@@ -15,7 +15,7 @@ import yaml
 from interpreter.agents.base import RandomAgent
 from interpreter.cli import main
 from interpreter.lang.diagnostics import Report, RulesetError
-from interpreter.run.series import Series, season_legs, simulate_seasons
+from interpreter.lab.series import Series, season_legs, simulate_seasons
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAT = ROOT / "rulesets" / "heat"

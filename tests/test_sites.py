@@ -14,8 +14,8 @@ from interpreter.ir.sites import EACH, NAMED, SITES, Extend
 from interpreter.lang import unparse
 from interpreter.lang.diagnostics import Report
 from interpreter.load.ruleset import load_ruleset
-from interpreter.run.explain import explain
-from interpreter.run.session import Loaded
+from interpreter.authoring.explain import explain
+from interpreter.session.load import Loaded
 
 FIXTURE = Path(__file__).parent / "fixtures" / "everysite"
 

@@ -13,12 +13,14 @@ import pytest
 from interpreter.cli import main
 from interpreter.engine.game import Game
 from interpreter.lang.diagnostics import Report
-from interpreter.run.budget import budget
-from interpreter.run.human import HumanAgent, Keys, pick_option
-from interpreter.run.screen import Terminal
-from interpreter.run.session import load, make_agents, play
-from interpreter.run.table import Table
-from interpreter.run.view import render_view
+from interpreter.session.budget import budget
+from interpreter.table.terminal.human import HumanAgent, Keys, pick_option
+from interpreter.table.terminal.screen import Terminal
+from interpreter.session.agents import make_agents
+from interpreter.session.load import load
+from interpreter.session.playing import play
+from interpreter.table.terminal.table import Table
+from interpreter.table.terminal.view import render_view
 from interpreter.agents.base import RandomAgent
 
 GAMES = [("formula5", ()), ("tilerace", ()), ("downforce", ()), ("heat", ()),

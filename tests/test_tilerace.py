@@ -5,15 +5,15 @@ import pytest
 
 from interpreter.agents.base import RandomAgent
 from interpreter.agents.greedy import GreedyAgent
-from interpreter.boards.tiles import Tiles
+from interpreter.boards.tiles.kind import Tiles
 from interpreter.cli import main
 from interpreter.engine.game import Game
 from interpreter.lang.diagnostics import Report
 from interpreter.load.ruleset import load_ruleset
-from interpreter.run import draw_tiles
-from interpreter.run.session import load, play
-from interpreter.run.simulate import simulate
-from interpreter.run.view import render_view
+from interpreter.session.load import load
+from interpreter.session.playing import play
+from interpreter.lab.simulate import simulate
+from interpreter.table.terminal.view import render_view
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -83,7 +83,7 @@ def _assert_hidden(game, plan):
             if not st.up[card]:
                 assert info["tile"] is None and info["track"] is None and not info["face_up"]
                 assert view["piles"][f"square({sq})"]["cards"] == ["(face down)"]
-        text = "\n".join(draw_tiles.lines(view["boards"]["table"], view))
+        text = "\n".join(k.text(view["boards"]["table"], view))
         down_types = {plan.card_types[plan.card_type[k.card(st, sq)]] for sq in range(1, k.n + 1)
                       if not st.up[k.card(st, sq)]}
         up_types = {plan.card_types[plan.card_type[k.card(st, sq)]] for sq in range(1, k.n + 1)

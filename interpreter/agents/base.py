@@ -2,13 +2,6 @@
 from __future__ import annotations
 
 import random
-from typing import Protocol
-
-
-class Agent(Protocol):
-    name: str
-
-    def choose(self, game, decision) -> int: ...
 
 
 class RandomAgent:

@@ -14,7 +14,9 @@ from .base import RandomAgent
 from .greedy import GreedyAgent
 from .mcts import BUDGET, ROLLOUTS, SearchAgent
 
-MAX_BUDGET = 1_000_000
+# games played forward per decision: 1,000 keeps a decision of the largest shipped game (with greedy
+# rollouts) within the 10 seconds a bot may take at a table (`session/budget.py`)
+MAX_BUDGET = 1_000
 NAMES = ("random", "greedy", "mcts")
 FORMS = "random, greedy or mcts[:BUDGET[:ROLLOUT]]"
 
@@ -40,7 +42,8 @@ def bot(kind: str):
                              "forward per decision, e.g. mcts:200")
         budget = int(text)
         if not 1 <= budget <= MAX_BUDGET:
-            raise ValueError(f"`{kind}`: the search bot's budget is 1 to {MAX_BUDGET:,} games per decision")
+            raise ValueError(f"`{kind}`: the search bot's budget is 1 to {MAX_BUDGET:,} games per decision "
+                             "(the engine's cap: more takes too long for a decision)")
     rollout = parts[2] if len(parts) > 2 else ROLLOUTS[0]
     if rollout not in ROLLOUTS:
         raise ValueError(f"`{kind}`: the search bot's rollouts are {' or '.join(ROLLOUTS)}, "

@@ -7,10 +7,10 @@ compiler builds one `BoardKind` object per board.
 from __future__ import annotations
 
 from .base import KINDS, BoardKind, register  # noqa: F401
-from . import ranking  # noqa: F401,E402  (each kind registers itself on import)
-from . import lanes  # noqa: F401,E402
-from . import tiles  # noqa: F401,E402
-from . import cells  # noqa: F401,E402
+from .ranking import kind as _ranking  # noqa: F401,E402  (each kind registers itself on import)
+from .lanes import kind as _lanes  # noqa: F401,E402
+from .tiles import kind as _tiles  # noqa: F401,E402
+from .cells import kind as _cells  # noqa: F401,E402
 
 
 def board_models() -> list:

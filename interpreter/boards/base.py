@@ -1,13 +1,17 @@
-"""What every board kind provides to the engine, and how a kind declares its built-ins.
+"""What every board kind provides, and how a kind declares its built-ins.
 
-A kind is a class registered with `@register`: its declaration model (pydantic, with
-`kind: Literal[...]`), its run-time data (plain lists in `st.bd[index]`, copied by `clone`),
-its built-ins (declared once with signatures, `library/api.py`), and a view that is data.
-Turning a view into text or a picture belongs to `run/`.
+A kind is a package `boards/<kind>/` whose class, registered with `@register`, is its one entry
+in `KINDS`: its declaration model (pydantic, with `kind: Literal[...]`), its run-time data (plain
+lists in `st.bd[index]`, copied by `clone`), its built-ins (declared once with signatures,
+`library/api.py`; they exist only in games with a board of the kind), and a view that is data.
+Beside it in its package: `text.py` draws the view as text lines for the terminal, `picture.py`
+paints the board as SVG; each is imported when something first draws (`BoardKind.drawing`).
 """
 from __future__ import annotations
 
 from functools import partial
+from importlib import import_module
+from types import ModuleType
 from typing import Any, Callable
 
 from ..lang.errors import RuleError
@@ -32,6 +36,7 @@ class BoardKind:
     # where a piece stands in the run-time data: (which list of `st.bd[index]`, the value there
     # for a piece that is not on the board)
     piece_at: tuple[int, Any] = (0, None)
+    drawn_empty = False           # a screen draws it even with no piece on it (a grid that is the table)
 
     def __init__(self, name: str, index: int, decl, plan):
         self.name = name
@@ -62,7 +67,7 @@ class BoardKind:
 
     def view(self, st, seat) -> dict:
         """What a seat sees of this board, as data: {"kind", "pieces": [{"piece", "where", ...}],
-        and what else the kind shows}. `run/view.py` draws it as text."""
+        and what else the kind shows}. `text` draws it as text, `paint` as a picture."""
         return {"kind": self.kind, "pieces": [{"piece": p, "where": w} for p, w in self.positions(st)]}
 
     def positions(self, st) -> list[tuple[str, str]]:
@@ -73,6 +78,35 @@ class BoardKind:
         """Rearrange, on a copy of the state, what `seat` cannot see (a bot that looks ahead
         plays on a table it could believe in, not on the hidden truth)."""
         return None
+
+    # ---- drawing: the kind's `text.py` and `picture.py`, imported when first used ---------------
+
+    @classmethod
+    def drawing(cls, part: str) -> ModuleType | None:
+        """The module `part` ("text" or "picture") of the kind's package, or None if it has none."""
+        package = cls.__module__.rpartition(".")[0]
+        try:
+            return import_module(f"{package}.{part}")
+        except ModuleNotFoundError as e:
+            if e.name != f"{package}.{part}":
+                raise  # a module it imports is missing: a bug to see, not a kind without a drawing
+            return None
+
+    def text(self, board: dict, view: dict) -> list[str] | None:
+        """The board's view (`board`, from `view`: the whole seat's view) as text lines for the
+        terminal; None for a kind without a text drawing."""
+        module = self.drawing("text")
+        return None if module is None else module.lines(self, board, view)
+
+    def paint(self, canvas, board: dict | None, scene, top: float) -> bool:
+        """Paint the board on `canvas` (`draw/canvas.py`) below `top`: as declared, and in a game
+        as `board` (its view) shows it, with what `scene` (`draw/scene.py`) knows of the table.
+        False for a kind without a picture."""
+        module = self.drawing("picture")
+        if module is None:
+            return False
+        module.paint(canvas, self, board, scene, top)
+        return True
 
 
 # ---- declaring built-ins -----------------------------------------------------------------------

@@ -17,6 +17,7 @@ from ..ir.sites import SITES, Form, SiteScope
 from ..lang import nodes as n
 from ..lang.diagnostics import Loc, Report
 from ..lang.diagnostics import did_you_mean as _did_you_mean
+from ..lang.limits import MAX_CALL_DEPTH, MAX_CALL_NESTING
 from ..lang.parser import keywords
 from ..lang.types import (ANY, BOARD, BOOL, CARD, INT, KEY_TYPES, NONE, PIECE, PILE, SEAT, TEXT, ListType,
                           Type, compatible, elem, is_list, is_map, iterable_elem, join, listof, map_types,
@@ -439,6 +440,78 @@ class Checker:
                     colour[callee] = 1
                     path.append(callee)
                     stack.append((callee, iter(graph.get(callee, []))))
+        if not reported:
+            self._call_depth(graph)
+
+    def _call_depth(self, graph: dict[str, list[tuple[str, Loc | None]]]) -> None:
+        """Calls nested too deeply are refused at the call past the limit: more than MAX_CALL_DEPTH
+        rules (functions, procedures, triggers through `emit`) each calling the next, or more than
+        MAX_CALL_NESTING levels of blocks and expressions inside them along the way (each rule
+        counted by its deepest part). The engine compiles and runs a call inside a call with
+        Python's own bounded stack. The graph has no cycle here; the longest chain from each rule
+        is found without recursion."""
+        weight = self._nesting()
+        # rule -> (rules in its longest chain, the next in it, where it is called, levels of the chain)
+        longest: dict[str, tuple[int, str | None, Loc | None, int]] = {}
+        for root in sorted(graph):
+            stack = [root]
+            while stack:
+                key = stack[-1]
+                if key in longest:
+                    stack.pop()
+                    continue
+                todo = [c for c, _loc in graph.get(key, []) if c not in longest]
+                if todo:
+                    stack.extend(todo)
+                    continue
+                stack.pop()
+                best: tuple[int, str | None, Loc | None, int] = (1, None, None, weight.get(key, 1))
+                for callee, loc in graph.get(key, []):
+                    calls, _n, _w, levels = longest[callee]
+                    if (calls + 1, levels + weight.get(key, 1)) > (best[0], best[3]):
+                        best = (calls + 1, callee, loc, levels + weight.get(key, 1))
+                longest[key] = best
+        for rank, top, what in ((0, MAX_CALL_DEPTH, "rules"), (3, MAX_CALL_NESTING, "levels")):
+            size: dict[str, int] = {k: v[rank] for k, v in longest.items()}  # type: ignore[misc]
+            deepest = max(size, key=lambda k: (size[k], k), default=None)  # noqa: B023
+            if deepest is not None and size[deepest] > top:
+                self._too_deep(longest, deepest, rank, top, what, weight)
+                return
+
+    def _too_deep(self, longest: dict, key: str, rank: int, top: int, what: str, weight: dict) -> None:
+        """Report a chain of calls past a limit, at the call that passes it."""
+        chain, where, total = [key], None, longest[key][rank]
+        count = 1 if rank == 0 else weight.get(key, 1)
+        while longest[key][1] is not None:
+            step = 1 if rank == 0 else weight.get(longest[key][1], 1)
+            if where is None and count + step > top:
+                where = longest[key][2]
+            key = longest[key][1]
+            count += 1 if rank == 0 else weight.get(key, 1)
+            chain.append(key)
+        names = [f"`{_short(k)}`" for k in chain]
+        shown = " → ".join(names if len(names) <= 6 else [*names[:3], "...", *names[-2:]])
+        how = "each called from the one before" if rank == 0 else "the rules and the blocks inside them"
+        self.error("E148", f"calls nested too deeply: {shown}, {total:,} {what} inside each other ({how}); "
+                   f"at most {top}", where,
+                   "call the rules one after another from one place rather than each from the one before")
+
+    def _nesting(self) -> dict[str, int]:
+        """Each procedure's and trigger's levels: 1, and 1 more for each block inside a block of its
+        statements (`if`, `for`, `while`, `choose`, ...), without recursion. A function is 1: its
+        expression is compiled on its own."""
+        def levels(block: n.Block | None) -> int:
+            best, stack = 1, [(s, 1) for s in (block.body if block is not None else [])]
+            while stack:
+                stmt, d = stack.pop()
+                best = max(best, d)
+                stack.extend((s, d + 1) for inner in n.block_children(stmt) for s in inner)
+            return best
+
+        out = {f"fn:{k}": 1 for k in self.rules.functions}
+        out.update({f"proc:{k}": levels(self.rules.tree(f"procedures.{k}")) for k in self.rules.procedures})
+        out.update({f"trig:{t.id}": levels(self.rules.tree(f"triggers.{t.id}")) for t in self.rules.triggers})
+        return out
 
     def _waits(self) -> None:
         """Which procedures, triggers and events may wait for a decision (a fixed point)."""

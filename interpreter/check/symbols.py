@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from ..boards import KINDS
@@ -31,10 +32,14 @@ PIECE_ATTRS = ("name", "owner")
 CARD_ATTRS = ("type", "face_up", "pile")
 
 
-def builtins() -> dict[str, Builtin]:
-    """Every built-in by name: the core language's and those of every board kind."""
+@lru_cache(maxsize=None)
+def builtins(kinds: frozenset[str] | None = None) -> dict[str, Builtin]:
+    """The built-ins by name: the core language's and those of the board kinds `kinds` (a game's:
+    a game without a ranking may name a function `place`), or of every kind."""
     table = {b.name: b for b in CORE}
     for kind in KINDS.values():
+        if kinds is not None and kind.kind not in kinds:
+            continue
         for b in kind.builtins:
             if b.name in table:  # pragma: no cover - a programming error in a board kind
                 raise RuntimeError(f"board kind {kind.kind} redefines built-in `{b.name}`")
@@ -42,7 +47,7 @@ def builtins() -> dict[str, Builtin]:
     return table
 
 
-BUILTINS = builtins()
+BUILTINS = builtins()  # every kind's
 
 
 @dataclass
@@ -78,7 +83,7 @@ class Declarations:
         self.rs = rs
         self.g = rs.game
         self.report = report
-        self.sym = Symbols()
+        self.sym = Symbols(builtins=builtins(frozenset(b.kind for b in self.g.boards.values())))
         self.owner: dict[str, str] = {}   # global name -> what declares it (for clashes)
 
     def build(self) -> Symbols:
@@ -92,6 +97,11 @@ class Declarations:
         self._carry()
         for i, (name, decl) in enumerate(self.g.boards.items()):
             KINDS[decl.kind](str(name), i, decl, None).check(self.sym, self.report)
+        # the built-ins of kinds the game has no board of are not its names, but a call of one
+        # (of a name the game leaves free) still finds it, to say which board it needs (E150)
+        own = self.sym.builtins
+        self.sym.builtins = {**own, **{name: b for name, b in BUILTINS.items()
+                                       if name not in own and name not in self.owner}}
         return self.sym
 
     def _carry(self) -> None:
@@ -133,7 +143,7 @@ class Declarations:
                 self.report.add("E118", f"`{text}` is {RESERVED[text]}: it cannot be the name of a {what}",
                                 loc, "choose another name")
                 return False
-            if text in BUILTINS:
+            if text in self.sym.builtins:
                 self.report.add("E118", f"`{text}` is a built-in: it cannot be the name of a {what}", loc,
                                 "choose another name")
                 return False

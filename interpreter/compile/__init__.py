@@ -17,7 +17,7 @@ from ..engine.plan import Plan
 from ..lang import nodes as n
 from ..lang.diagnostics import Report
 from ..load.ruleset import Ruleset
-from .program import Compiler, Hooks
+from .program import Compiler, Hooks, compile_checked
 
 
 def make_compiler(rs: Ruleset, n_seats: int, report: Report | None = None, hooks: Hooks | None = None,
@@ -57,4 +57,4 @@ def compile_ruleset(rs: Ruleset, n_seats: int, report: Report | None = None,
     return None if c is None else c.plan
 
 
-__all__ = ["compile_ruleset", "make_compiler", "Compiler", "Hooks"]
+__all__ = ["compile_ruleset", "compile_checked", "make_compiler", "Compiler", "Hooks"]

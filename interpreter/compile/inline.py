@@ -10,19 +10,31 @@ these before the generic call of a built-in's `run`; `None` means "no special fo
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Callable
+from typing import Callable, Protocol
 
+from ..engine.plan import Plan
 from ..lang import nodes as n
 from ..lang.types import CARD, PILE, listof
 from . import pyast as P
 from .analysis import reads_only_card
+from .codegen import Codegen
 from .context import Fn
 
-if TYPE_CHECKING:  # the lowering calls these: no import while it loads
-    from .lower import Lowerer
+
+class Lowerer(Protocol):
+    """What a special form asks of the lowering that calls it (`lower.Lowerer`)."""
+    plan: Plan
+    cg: Codegen
+
+    def st(self) -> ast.Name: ...
+
+    def expr(self, e: n.Expr, fx: Fn) -> ast.expr: ...
+
+    def items(self, e: n.Expr, fx: Fn, copy: bool) -> ast.expr: ...
+
 
 # A special form of a built-in: the Python of a call, or None for the generic call.
-Special = Callable[["Lowerer", n.Call, Fn], "ast.expr | None"]
+Special = Callable[[Lowerer, n.Call, Fn], "ast.expr | None"]
 
 
 def _reduce(python: str, count: bool) -> Special:

@@ -357,6 +357,7 @@ class Compiler(Statements):
 
 
 def compile_checked(rs: Ruleset, checked: Checked, n_seats: int, hooks: Hooks | None = None) -> Plan:
+    """Compile a game checked already (`check.checker.check`) for `n_seats` (in the game's range)."""
     return Compiler(rs, checked, n_seats).build(hooks)
 
 

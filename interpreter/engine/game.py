@@ -198,11 +198,11 @@ class Game:
     # ---- what a seat sees ------------------------------------------------------------------
 
     def view(self, seat: int | None) -> dict:
-        st = self.sub if self.sub is not None else self.st
-        return reading(st, lambda: self._view(seat))
-
-    def _view(self, seat: int | None) -> dict:
-        return table_view(self.plan, self.sub if self.sub is not None else self.st, seat)
+        """The table as `seat` may see it. While a `simultaneously` block collects commitments,
+        the deciding seat sees its own copy (what it committed so far); every other seat and a
+        spectator see the real table, where no commitment has happened yet."""
+        st = self.sub if self.sub is not None and seat == self.waiting()[0] else self.st
+        return reading(st, lambda: table_view(self.plan, st, seat))
 
     # ---- the end ---------------------------------------------------------------------------
 
@@ -351,16 +351,27 @@ def _readable(plan: Plan, key: tuple[str, str], value: Any) -> Any:
     return _readable_as(plan, plan.var_types.get(key), value)
 
 
-def _readable_as(plan: Plan, typ: Type | None, value: Any) -> Any:
+def _readable_as(plan: Plan, typ: Type | None, value: Any,
+                 done: dict[tuple[int, Type], Any] | None = None) -> Any:
+    """`done` holds the lists and maps already read, by identity: a list that holds the same
+    list 99,999 times (cheap for the rules to make) is read once, not 99,999 times."""
     if value is None or typ is None:
         return value
     if typ in (SEAT, PIECE, CARD, PILE):
         return show(plan, typ, value)
-    if is_list(typ):
-        return [_readable_as(plan, elem(typ), x) for x in value]
-    if is_map(typ):
-        key_t, value_t = map_types(typ)
-        return {_readable_as(plan, key_t, k): _readable_as(plan, value_t, x) for k, x in value.items()}
+    if is_list(typ) or is_map(typ):
+        done = {} if done is None else done
+        key = (id(value), typ)
+        if key in done:
+            return done[key]
+        if is_list(typ):
+            out: list | dict = [_readable_as(plan, elem(typ), x, done) for x in value]
+        else:
+            key_t, value_t = map_types(typ)
+            out = {_readable_as(plan, key_t, k, done): _readable_as(plan, value_t, x, done)
+                   for k, x in value.items()}
+        done[key] = out
+        return out
     return value
 
 

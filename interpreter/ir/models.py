@@ -260,6 +260,10 @@ class CardsFile(Strict):
 
 # ---- modules and variants: patches by id --------------------------------------------------
 
+# patches in one module or variant file: each one may walk the game, so thousands take long
+MAX_PATCHES = 1_000
+
+
 class Patch(Strict):
     set: Text | None = Field(None, description="an address: replace the value")
     replace: Text | None = Field(None, description="an address: replace the whole item (a named option or "
@@ -298,14 +302,14 @@ class VariantFile(Strict):
     schema_: Text | None = Field(None, alias="$schema")
     variant: PatchInfo
     include: list[Text] = Field(default_factory=list)
-    patches: list[Patch] = Field(min_length=1)
+    patches: list[Patch] = Field(min_length=1, max_length=MAX_PATCHES)
 
 
 class ModuleFile(Strict):
     schema_: Text | None = Field(None, alias="$schema")
     module: PatchInfo
     include: list[Text] = Field(default_factory=list)
-    patches: list[Patch] = Field(min_length=1)
+    patches: list[Patch] = Field(min_length=1, max_length=MAX_PATCHES)
 
 
 # ---- scenarios ---------------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..lang.files import CannotWrite, write_atomic
 from .models import FILE_KINDS
 
 SCHEMA_BASE = "https://racecraft.invalid/schemas/"
@@ -22,10 +23,13 @@ def schema_text(kind: str) -> str:
 
 
 def write_schemas(folder: Path) -> list[Path]:
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise CannotWrite(f"cannot write {folder}: {e.strerror or e}") from None
     written = []
     for kind in FILE_KINDS:
         path = folder / f"{kind}.schema.json"
-        path.write_text(schema_text(kind), encoding="utf-8")
+        write_atomic(path, schema_text(kind))
         written.append(path)
     return written

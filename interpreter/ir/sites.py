@@ -73,7 +73,7 @@ class Site:
     extend: Extend = Extend.VALUE
     explain: bool = True
     into: str = ""             # ENTRY: the plan's field holding its compiled function(s)
-    heading: str = ""          # `explain`'s heading; see `run/explain.py` for the {fields}
+    heading: str = ""          # `explain`'s heading; see `authoring/explain.py` for the {fields}
     absent_true: bool = False  # a test that is not written is `true` (a module may still extend it)
 
     @property

@@ -73,12 +73,22 @@ class Diagnostic:
 SOURCES: Bounded[str, str] = Bounded(512)
 
 
+# A file a snippet reads (one no reader kept in SOURCES) is read only if it is a regular file of at
+# most this size; a line longer than SNIPPET_WHOLE characters is shown as SNIPPET of them, around
+# the column (a 10 MB line is not printed whole).
+SNIPPET_FILE_BYTES = 4_000_000
+SNIPPET_WHOLE = 4_000
+SNIPPET = 200
+
+
 def _lines(file: str, sources: dict[str, str] | None) -> list[str] | None:
     text = sources.get(file) if sources else SOURCES.get(file)
     if text is None:
+        from .files import FileRefused, read_limited
+
         try:
-            text = Path(file).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            text = read_limited(Path(file), SNIPPET_FILE_BYTES).decode("utf-8")
+        except (FileRefused, UnicodeDecodeError):
             return None
     return text.splitlines()
 
@@ -96,11 +106,16 @@ def _snippet(loc: Loc | None, sources: dict[str, str] | None,
     if lines is None or not 0 < loc.line <= len(lines):
         return ""
     raw = lines[loc.line - 1].replace("\t", " ")
+    col = max(loc.col - 1, 0)
+    if len(raw) > SNIPPET_WHOLE:  # a very long line: the part around the column
+        start = max(0, min(col - SNIPPET // 2, len(raw) - SNIPPET))
+        head, tail = ("..." if start else ""), ("..." if start + SNIPPET < len(raw) else "")
+        raw, col = head + raw[start:start + SNIPPET] + tail, col - start + len(head)
     # shown with its invisible characters escaped, the caret moved by as much as they grew
     line = visible(raw)
     num = str(loc.line)
     pad = " " * len(num)
-    caret = " " * len(visible(raw[:max(loc.col - 1, 0)])) + "^"
+    caret = " " * len(visible(raw[:col])) + "^"
     return f"{pad} |\n{num} | {line}\n{pad} | {caret}"
 
 

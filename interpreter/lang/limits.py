@@ -16,6 +16,18 @@ MAX_STEPS = 10_000_000      # a ruleset's `max_steps` is capped here
 MAX_ROUNDS = 100_000        # a ruleset's `max_rounds` is capped here
 MAX_NUMBER_DIGITS = len(str(MAX_INT))
 
+# The size of the program itself, each checked once, early, with a diagnostic at the rule's position
+# (a file under the 2 MB limit could otherwise hold rules that take minutes to read or compile):
+# (the figures in brackets: the largest shipped game with all its modules)
+MAX_RULE_CHARS = 20_000     # characters in one rule text (a `do:`, a `value:`, ...; the longest: 2,300)
+MAX_GAME_RULE_CHARS = 200_000  # characters in all the rule texts of a game (30,000)
+MAX_GAME_RULES = 2_000      # rule texts of a game: functions, steps, triggers, ... (200)
+MAX_ELIF = 100              # `elif` branches of one `if`
+MAX_LOOP_DEPTH = 16         # loops (`for`, `while`, `simultaneously`, an option's `for`) inside each other
+MAX_CALL_DEPTH = 100        # functions, procedures and triggers (through `emit`) calling each other
+MAX_CALL_NESTING = 200      # and the rules and blocks inside each other along such a chain (20)
+MAX_EXPANDED = 20_000       # parts of a rule as extensions make it (`proceed` and `base` copy the rule)
+
 
 class Steps(Enum):
     """What a game's steps (`limits.max_steps`) were counting when it ran past them: every check

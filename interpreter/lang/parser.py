@@ -10,59 +10,27 @@ from __future__ import annotations
 import hashlib
 import linecache
 from functools import lru_cache
-from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.indenter import DedentError, Indenter
 
 from . import nodes as n
+from . import tables
 from .cache import Bounded
 from .diagnostics import Loc, Report, did_you_mean
-from .limits import MAX_INT, MAX_NUMBER_DIGITS
+from .limits import MAX_ELIF, MAX_INT, MAX_LOOP_DEPTH, MAX_NUMBER_DIGITS, MAX_RULE_CHARS
 
-_GRAMMAR = Path(__file__).with_name("grammar.lark")
 
 # Passes walk trees recursively: a rule nested deeper than this is refused here with a
 # diagnostic instead of overflowing Python's stack later.
 MAX_RULE_DEPTH = 100
 
 
-class _Indent(Indenter):
-    NL_type = "_NL"
-    OPEN_PAREN_types = ["LPAR", "LSQB"]
-    CLOSE_PAREN_types = ["RPAR", "RSQB"]
-    INDENT_type = "_INDENT"
-    DEDENT_type = "_DEDENT"
-    tab_len = 4
-
-    def handle_NL(self, token: Token) -> Iterator[Token]:
-        if "\n" not in token:  # a comment that ends the text: no line break, no indentation
-            if self.paren_level == 0:
-                yield token
-            return
-        try:
-            yield from super().handle_NL(token)
-        except DedentError:
-            raise _BadDedent(token.end_line or 1, token.end_column or 1) from None
-
-
-class _BadDedent(Exception):
-    """A line dedents to an indentation that no enclosing block has; at its first character."""
-
-    def __init__(self, line: int, col: int):
-        super().__init__(line, col)
-        self.line, self.col = line, col
-
-
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    # Built once per process (about half a second). No cache file: a parser table loaded
-    # from a shared folder would be code anybody could plant.
-    return Lark(_GRAMMAR.read_text(encoding="utf-8"), parser="lalr", postlex=_Indent(),
-                start=["start_block", "start_expr", "start_option"], propagate_positions=True,
-                maybe_placeholders=True)
+    # From the tables written at development time, a module of the package (`tables.py`)
+    return tables.parser()
 
 
 Locate = Callable[[int, int], Loc]
@@ -141,12 +109,17 @@ def _lark_tree(text: str, start: str, locate: Locate, report: Report) -> Tree | 
     cached = _TREES.get((start, text))
     if cached is not None:
         return cached
+    if len(text) > MAX_RULE_CHARS:  # refused before it is read: parsing takes time in its length
+        report.add("E106", f"this rule is {len(text):,} characters long: a rule has at most "
+                   f"{MAX_RULE_CHARS:,}", locate(1, 1),
+                   "split it into functions and procedures (each its own rule)")
+        return None
     try:
         tree = _parser().parse(text, start=start)
     except UnexpectedInput as e:
         _syntax_error(e, text, locate, report)
         return None
-    except _BadDedent as e:
+    except tables.BadDedent as e:
         report.add("E101", "syntax error in rule: this line's indentation matches no enclosing block",
                    locate(e.line, e.col), "indent the lines of a block consistently")
         return None
@@ -158,6 +131,16 @@ def _lark_tree(text: str, start: str, locate: Locate, report: Report) -> Tree | 
     if deep is not None:
         report.add("E103", "rule is nested too deeply", locate(*deep),
                    "split it into smaller parts with `let`, a function or a procedure")
+        return None
+    loops = _loops_too_deep(tree)
+    if loops is not None:
+        where, elifs = loops
+        if elifs:
+            report.add("E103", f"an `if` with more than {MAX_ELIF} `elif` branches", locate(*where),
+                       "look the value up in a list or a map, or split the branches into functions")
+        else:
+            report.add("E103", f"loops nested more than {MAX_LOOP_DEPTH} deep", locate(*where),
+                       "move the inner loops into a procedure")
         return None
     _TREES[(start, text)] = tree
     return tree
@@ -207,6 +190,33 @@ def _too_deep(tree: Tree) -> tuple[int, int] | None:
                 return 1, 1
             return meta.line, meta.column
         stack.extend((c, depth + 1) for c in node.children if isinstance(c, Tree))
+    return None
+
+
+_LOOPS = {"for_stmt", "while_stmt", "simul_stmt", "option_for"}
+
+
+def _loops_too_deep(tree: Tree) -> tuple[tuple[int, int], bool] | None:
+    """(the position, whether it is an `elif`) of the first loop inside MAX_LOOP_DEPTH others, or
+    of the `elif` past MAX_ELIF of an `if`; None. Each loop is a block of the Python it compiles to,
+    which allows 20 inside each other (a rule's own `try`, a `move`'s loop and an option's `for`
+    take some of them); each `elif` is an `if` inside the one before."""
+    def at(node: Tree) -> tuple[int, int]:
+        meta = node.meta
+        return (1, 1) if getattr(meta, "empty", True) else (meta.line, meta.column)
+
+    stack = [(tree, 0)]
+    while stack:
+        node, loops = stack.pop()
+        if node.data in _LOOPS:
+            loops += 1
+            if loops > MAX_LOOP_DEPTH:
+                return at(node), False
+        elif node.data == "if_stmt":
+            elifs = [c for c in node.children if isinstance(c, Tree) and c.data == "elif_clause"]
+            if len(elifs) > MAX_ELIF:
+                return at(elifs[MAX_ELIF]), True
+        stack.extend((c, loops) for c in node.children if isinstance(c, Tree))
     return None
 
 

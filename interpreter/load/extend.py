@@ -27,22 +27,37 @@ from typing import Any, Iterator
 from ..ir.sites import Extend, Form, site_of
 from ..lang import nodes as n
 from ..lang.diagnostics import Report, did_you_mean
-from ..lang.parser import parse_block, parse_expr, parse_option
+from ..lang.limits import MAX_EXPANDED
+from ..lang.parser import MAX_RULE_DEPTH, parse_block, parse_expr, parse_option
 from .rules import Rules, blocks
 from .yamlsrc import loc_of
 
 
 
 def apply_rule_patches(rules: Rules, patches: list[tuple], report: Report) -> None:
-    """Apply the patches (from `patches.prepare`) that change rule text."""
-    for patch, op, address in patches:
-        target = patch[op]
-        if op == "extend":
-            _extend(rules, patch, address.steps, target, report)
-        elif address.head == "choices":
-            _choices(rules, patch, op, address.steps, target, report)
-        elif address.head == "statements":
-            _statements(rules, patch, op, address.steps, target, report)
+    """Apply the patches (from `patches.prepare`) that change rule text: at most MAX_RULE_PATCHES of
+    them (each finds its target by walking the game's statements)."""
+    if len(patches) > MAX_RULE_PATCHES:
+        patch, op, _address = patches[MAX_RULE_PATCHES]
+        report.add("E053", f"the game's modules and variants change its rules with {len(patches):,} patches "
+                   f"(`extend`, named choices and statements): at most {MAX_RULE_PATCHES:,}",
+                   loc_of(patch[op]), "change a procedure once rather than each of its statements")
+        return
+    try:
+        for patch, op, address in patches:
+            target = patch[op]
+            if op == "extend":
+                _extend(rules, patch, address.steps, target, report)
+            elif address.head == "choices":
+                _choices(rules, patch, op, address.steps, target, report)
+            elif address.head == "statements":
+                _statements(rules, patch, op, address.steps, target, report)
+    except _TooLarge:  # said; the extensions after it would only grow the rule more
+        return
+
+
+class _TooLarge(Exception):
+    """An extension made a rule too large (reported)."""
 
 
 # ---- finding the parts of the rules ------------------------------------------------------------
@@ -86,6 +101,38 @@ def _one(rules: Rules, kind: type, name: str, what: str, target: Any,
 
 
 # ---- extend ---------------------------------------------------------------------------------------
+
+# rule patches of a game (its modules and variants together)
+MAX_RULE_PATCHES = 500
+
+
+def _measure(nodes: list[n.Node]) -> tuple[int, int]:
+    """(how many nodes, how deep) the trees hold (no recursion: they may be deep)."""
+    count = depth = 0
+    stack = [(x, 1) for x in nodes]
+    while stack:
+        node, d = stack.pop()
+        count += 1
+        depth = max(depth, d)
+        stack.extend((c, d + 1) for c in node.children())
+    return count, depth
+
+
+def _check_growth(new: list, copies: int, own: list, text: Any, report: Report) -> None:
+    """An extension that would make the rule larger than MAX_EXPANDED parts or nest it deeper than
+    MAX_RULE_DEPTH is reported (E053) and stops the extensions (`_TooLarge`): `copies` copies of
+    `own` go inside `new` (each `proceed` or `base`). Each extension of the same rule copies all
+    the ones before it: 40 `around:`s with two `proceed`s each would be 2**40 statements."""
+    size, depth = _measure(new)
+    own_size, own_depth = _measure(own)
+    total = size + copies * own_size
+    if total > MAX_EXPANDED or depth + own_depth > MAX_RULE_DEPTH:
+        what = f"{total:,} parts" if total > MAX_EXPANDED else f"parts nested {depth + own_depth} deep"
+        report.add("E053", f"with this extension the rule would have {what} (each `proceed` or `base` "
+                   f"is a copy of the rule as it was): at most {MAX_EXPANDED:,} parts, {MAX_RULE_DEPTH} deep",
+                   loc_of(text), "extend the rule fewer times, or call a procedure or function from it")
+        raise _TooLarge
+
 
 _HINT = ("`extend: procedures.NAME`, `steps.ID`, `triggers.ID`, `phases.ID`, `setup` or "
                "`statements.NAME` (statements); `functions.NAME`, `phases.ID.until`, `steps.ID.if`, "
@@ -131,6 +178,7 @@ def _extend(rules: Rules, patch: Any, steps: list, target: Any, report: Report) 
         elif _around(patch, how, target, report):
             expr = parse_expr(text, report)
             if expr is not None and option.cond is not None:
+                _check_growth([expr], _bases(expr), [option.cond], text, report)
                 option.cond = _substitute_base(expr, option.cond)
         return
     address = ".".join(steps)
@@ -158,6 +206,7 @@ def _extend(rules: Rules, patch: Any, steps: list, target: Any, report: Report) 
         if _around(patch, how, target, report):
             expr = parse_expr(text, report)
             if expr is not None:
+                _check_growth([expr], _bases(expr), [own], text, report)
                 rules.put(address, _substitute_base(expr, own))
         return
     block = parse_block(text, report)
@@ -174,6 +223,11 @@ def _around(patch: Any, how: str, target: Any, report: Report) -> bool:
     return True
 
 
+def _bases(expr: n.Expr) -> int:
+    """How many copies of the own value `base` makes in `expr`."""
+    return sum(1 for x in n.walk(expr) if isinstance(x, n.Name) and x.id == "base")
+
+
 def _combined(own: list[n.Stmt], new: list[n.Stmt], how: str, text: Any, report: Report) -> list[n.Stmt]:
     if how == "before":
         return new + own
@@ -185,16 +239,18 @@ def _combined(own: list[n.Stmt], new: list[n.Stmt], how: str, text: Any, report:
         report.add("E052", "an `around:` extension says where the rule runs with `proceed`", loc_of(text),
                    "without it, `replace` the rule instead")
         return own
-    _replace_proceed(new, own)
+    _check_growth(new, len(proceeds), own, text, report)
+    _replace_proceed(new, own, copy_it=len(proceeds) > 1)
     return new
 
 
-def _replace_proceed(stmts: list[n.Stmt], own: list[n.Stmt]) -> None:
+def _replace_proceed(stmts: list[n.Stmt], own: list[n.Stmt], copy_it: bool = True) -> None:
+    """Each `proceed` replaced by the rule's own statements (a copy each, when there are several)."""
     for inner in _statement_lists(stmts):
         i = 0
         while i < len(inner):
             if isinstance(inner[i], n.Proceed):
-                inner[i:i + 1] = copy.deepcopy(own)
+                inner[i:i + 1] = copy.deepcopy(own) if copy_it else own
                 i += len(own)
             else:
                 i += 1

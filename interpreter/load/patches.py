@@ -15,12 +15,11 @@ named `choose`, named statements) are applied to the parsed rules: see `load/ext
 """
 from __future__ import annotations
 
-import copy
 from typing import Any
 import re
 
 from ..lang.diagnostics import Loc, Report, did_you_mean
-from .yamlsrc import SrcMap, loc_of
+from .yamlsrc import SrcList, SrcMap, loc_of
 
 _LISTS = ("phases", "triggers")
 _MAPPINGS = ("params", "pieces", "boards", "piles", "state", "functions", "procedures", "record", "show",
@@ -110,18 +109,51 @@ def _pick(items: list, step: Any, where: str, target: Any, report: Report) -> An
     return None
 
 
-def find(data: Any, address: Address, report: Report, target: Any) -> Any:
-    """The container and key (or index) an address leads to; None (reported) if it leads nowhere."""
+class Owned:
+    """Copy-on-write over the loaded data: the containers one application of patches made (copies)
+    may change in place; any other (the loaded files, shared by every game loaded from them, or a
+    patch's own item) is copied, with its positions, before it changes."""
+
+    def __init__(self, top: Any):
+        self.ids = {id(top)}
+        self.made = [top]  # kept alive, so that an id is never reused while this lives
+
+    def take(self, parent: Any, key: Any) -> Any:
+        """`parent[key]` as a container this application may change (`parent` is one already)."""
+        node = parent[key]
+        if isinstance(node, (dict, list)) and id(node) not in self.ids:
+            node = parent[key] = shallow(node)
+            self.ids.add(id(node))
+            self.made.append(node)
+        return node
+
+
+def shallow(node: Any) -> Any:
+    """A copy of a mapping or list, one level deep, with its file positions."""
+    out = type(node)(node)
+    if isinstance(node, (SrcMap, SrcList)):
+        out.__dict__.update(node.__dict__)
+        if isinstance(node, SrcMap) and "key_locs" in node.__dict__:
+            out.key_locs = dict(node.key_locs)
+    return out
+
+
+def find(data: Any, address: Address, report: Report, target: Any, owned: Owned | None = None) -> Any:
+    """The container and key (or index) an address leads to; None (reported) if it leads nowhere.
+    With `owned`, every container on the way is one this application may change (copied first)."""
     steps = address.steps
     head = steps[0]
     if head == "steps":  # a step, by id, in whichever phase it is
         if len(steps) < 2 or not isinstance(steps[1], str):
             report.add("E041", "a step patch names the step: `steps.ID`", loc_of(target))
             return None
-        for phase in data.get("phases", []):
+        for p, phase in enumerate(data.get("phases", [])):
             for i, step in enumerate(phase.get("steps", [])):
                 if step.get("id") == steps[1]:
-                    return _descend(phase["steps"], i, steps[2:], address, report, target)
+                    if owned is not None:
+                        phase = owned.take(owned.take(data, "phases"), p)
+                        owned.take(phase, "steps")
+                    return _descend(phase["steps"], i, steps[2:], address, report, target, owned)
         ids = [s.get("id") for p in data.get("phases", []) for s in p.get("steps", [])]
         report.add("E042", f"patch aims at step `{steps[1]}`, which does not exist", loc_of(target),
                    did_you_mean(steps[1], ids))
@@ -130,13 +162,14 @@ def find(data: Any, address: Address, report: Report, target: Any) -> Any:
         report.add("E042", f"patch aims at `{head}`, which the game does not have", loc_of(target),
                    did_you_mean(str(head), list(data)))
         return None
-    return _descend(data, head, steps[1:], address, report, target)
+    return _descend(data, head, steps[1:], address, report, target, owned)
 
 
-def _descend(container: Any, key: Any, rest: list, address: Address, report: Report, target: Any) -> Any:
+def _descend(container: Any, key: Any, rest: list, address: Address, report: Report, target: Any,
+             owned: Owned | None) -> Any:
     path = [str(key)]
     for step in rest:
-        node = container[key]
+        node = container[key] if owned is None else owned.take(container, key)
         where = ".".join(path)
         if isinstance(node, list):
             index = _pick(node, step, where, target, report)
@@ -155,14 +188,6 @@ def _descend(container: Any, key: Any, rest: list, address: Address, report: Rep
             return None
         path.append(str(step) if isinstance(step, str) else "[...]")
     return container, key
-
-
-def copied(data: Any) -> Any:
-    """A copy that patches may change: the loaded base is never changed."""
-    out = copy.copy(data)
-    for k in list(out):
-        out[k] = copy.deepcopy(out[k])
-    return out
 
 
 def operation(patch: Any, report: Report) -> str | None:
@@ -208,19 +233,23 @@ def prepare(patches: Any, report: Report) -> list[tuple]:
 
 def apply_patches(data: Any, patches: list[tuple], report: Report, only: Any = None) -> Any:
     """`data` with `patches` (from `prepare`) applied, those that `only(patch, op, address)`
-    accepts if given: a copy; the loaded base is never changed."""
-    data = copied(data)
+    accepts if given: a copy; the loaded base is never changed. Only what a patch changes is
+    copied (`Owned`): the rest stays shared with the loaded files."""
+    data = shallow(data)
+    owned = Owned(data)
+    ids = _Ids()
     for patch, op, address in patches:
         target = patch[op]
         if only is not None and not only(patch, op, address):
             continue
         if op == "add":
-            _add(data, patch, address, target, report)
+            _add(data, patch, address, target, report, owned, ids)
             continue
+        ids.clear()  # another change may have changed a list's items
         if op == "remove" and patch.get("item") is not None:  # a value out of a list
-            _remove_value(data, patch, address, target, report)
+            _remove_value(data, patch, address, target, report, owned)
             continue
-        found = find(data, address, report, target)
+        found = find(data, address, report, target, owned)
         if found is None:
             continue
         container, key = found
@@ -248,7 +277,7 @@ def apply_patches(data: Any, patches: list[tuple], report: Report, only: Any = N
                 report.add("E043", "`update` merges a mapping into a mapping", loc_of(target),
                            "use `set` or `replace` for other values")
                 continue
-            merged = copy.copy(container[key])
+            merged = shallow(container[key])
             merged.update(new)
             container[key] = merged
         elif op == "remove":
@@ -280,13 +309,13 @@ def _with_id(m: dict, ident: Any) -> SrcMap:
     return out
 
 
-def _remove_value(data: Any, patch: Any, address: Address, target: Any, report: Report) -> None:
+def _remove_value(data: Any, patch: Any, address: Address, target: Any, report: Report, owned: Owned) -> None:
     """`remove: include` with `item: FILE`: a value out of a list of values."""
-    found = find(data, address, report, target)
+    found = find(data, address, report, target, owned)
     if found is None:
         return
     container, key = found
-    items, value = container[key], patch.get("item")
+    items, value = owned.take(container, key), patch.get("item")
     if not isinstance(items, list):
         report.add("E043", f"`remove: {target}` with `item:` takes a value out of a list", loc_of(target))
         return
@@ -298,36 +327,41 @@ def _remove_value(data: Any, patch: Any, address: Address, target: Any, report: 
                did_you_mean(str(value), [str(i) for i in items]))
 
 
-def _add(data: Any, patch: Any, address: Address, target: Any, report: Report) -> None:
+def _add(data: Any, patch: Any, address: Address, target: Any, report: Report, owned: Owned,
+         ids: "_Ids") -> None:
     steps = address.steps
     item = patch.get("item")
     if steps[0] == "steps":
         if len(steps) != 2:
             report.add("E041", "add a step with `add: steps.PHASE`", loc_of(target))
             return
-        phases = [p for p in data.get("phases", []) if p.get("id") == steps[1]]
+        phases = [i for i, p in enumerate(data.get("phases", [])) if p.get("id") == steps[1]]
         if not phases:
             report.add("E042", f"patch aims at phase `{steps[1]}`, which does not exist", loc_of(target),
                        did_you_mean(steps[1], [p.get("id") for p in data.get("phases", [])]))
             return
-        _insert(phases[0].setdefault("steps", []), item, patch, target, report)
+        phase = owned.take(owned.take(data, "phases"), phases[0])
+        phase.setdefault("steps", [])
+        _insert(owned.take(phase, "steps"), item, patch, target, report, ids)
         return
     if steps[0] in _LISTS and len(steps) == 1:
-        _insert(data.setdefault(steps[0], []), item, patch, target, report)
+        data.setdefault(steps[0], [])
+        _insert(owned.take(data, steps[0]), item, patch, target, report, ids)
         return
     if steps[0] in ("include",) and len(steps) == 1:
-        data.setdefault("include", []).append(item)
+        data.setdefault("include", [])
+        owned.take(data, "include").append(item)
         return
     if steps[0] in _MAPPINGS and len(steps) == 1 and steps[0] not in data:
         data[steps[0]] = SrcMap()  # the game has none yet: the module or variant brings the first
-    found = find(data, address, report, target)
+    found = find(data, address, report, target, owned)
     if found is None:
         return
     container, key = found
-    coll = container[key]
+    coll = owned.take(container, key)
     if isinstance(coll, list):  # a list of a board (lines, cells, ...)
         if isinstance(item, dict) and "id" in item:
-            _insert(coll, item, patch, target, report)
+            _insert(coll, item, patch, target, report, ids)
         else:
             coll.append(item)
         return
@@ -342,15 +376,41 @@ def _add(data: Any, patch: Any, address: Address, target: Any, report: Report) -
     coll[ident] = item
 
 
-def _insert(items: list, item: Any, patch: Any, target: Any, report: Report) -> None:
+class _Ids:
+    """The ids of the items of each list items are added to, kept while patch after patch adds to
+    it: a module adding thousands of triggers checks each new id in constant time, not by going
+    through the list each time."""
+
+    def __init__(self) -> None:
+        self._of: dict[int, tuple[list, set]] = {}
+
+    def of(self, items: list) -> set:
+        entry = self._of.get(id(items))
+        if entry is None or entry[0] is not items:
+            entry = (items, {_key(i.get("id")) for i in items if isinstance(i, dict)})
+            self._of[id(items)] = entry
+        return entry[1]
+
+    def clear(self) -> None:
+        self._of.clear()
+
+
+def _key(ident: Any) -> Any:
+    """An id as a set holds it (a YAML value may be a list)."""
+    return ident if isinstance(ident, (str, int, float, bool, type(None))) else repr(ident)
+
+
+def _insert(items: list, item: Any, patch: Any, target: Any, report: Report, ids: _Ids) -> None:
     if not isinstance(item, dict) or "id" not in item:
         report.add("E044", f"an item added to `{target}` needs an `id`", loc_of(target))
         return
     anchor = patch.get("after") or patch.get("before")
-    if any(i.get("id") == item["id"] for i in items):
+    known = ids.of(items)
+    if _key(item["id"]) in known:
         report.add("E045", f"`{item['id']}` already exists in `{target}`", loc_of(item["id"]),
                    "use `replace` or `update` to change it")
         return
+    known.add(_key(item["id"]))
     if anchor is None:
         items.append(item)
         return
@@ -358,6 +418,7 @@ def _insert(items: list, item: Any, patch: Any, target: Any, report: Report) -> 
         if existing.get("id") == anchor:
             items.insert(i + 1 if patch.get("after") else i, item)
             return
+    known.discard(_key(item["id"]))
     report.add("E042", f"patch places the item next to `{anchor}`, which does not exist in `{target}`",
                loc_of(anchor), did_you_mean(str(anchor), [i.get("id") for i in items]))
 

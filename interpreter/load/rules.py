@@ -16,6 +16,7 @@ from typing import Any, Iterator
 from ..ir.sites import BY_ID, EACH, NAMED, SITES, Site, site_of
 from ..lang import nodes as n
 from ..lang.diagnostics import Loc, Report
+from ..lang.limits import MAX_GAME_RULE_CHARS, MAX_GAME_RULES, MAX_RULE_CHARS
 from ..lang.parser import parse_block, parse_expr
 from .yamlsrc import loc_of
 
@@ -137,11 +138,42 @@ def _field(model: Any, key: str) -> Any:
     return None
 
 
+class _Size:
+    """The rule texts of a game counted as they are read: at most MAX_GAME_RULES of them, together
+    at most MAX_GAME_RULE_CHARS characters (each at most MAX_RULE_CHARS, `lang/parser.py`); the first
+    past a limit is reported at its position, and it and the rest are not read (reading, checking
+    and compiling take time in their number and length)."""
+
+    def __init__(self, report: Report):
+        self.report, self.count, self.total, self.over = report, 0, 0, False
+
+    def fits(self, text: str) -> bool:
+        if len(text) > MAX_RULE_CHARS:  # refused on its own by the parser
+            return True
+        self.count += 1
+        self.total += len(text)
+        if self.over:
+            return False
+        if self.count > MAX_GAME_RULES:
+            what = f"more than {MAX_GAME_RULES:,} rules"
+        elif self.total > MAX_GAME_RULE_CHARS:
+            what = f"rules more than {MAX_GAME_RULE_CHARS:,} characters long together"
+        else:
+            return True
+        self.over = True
+        self.report.add("E106", f"the game has {what} (with its modules and variants)", loc_of(text),
+                        "a game's rules are short: reuse functions and procedures rather than copy them")
+        return False
+
+
 def parse_rules(game: Any, report: Report) -> Rules:
     """The rules of a merged game file (`ir.models.GameFile`); syntax errors go to `report`."""
+    size = _Size(report)
     r = Rules()
     for site in SITES:
         for names, text in game_texts(game, site):
+            if text is None or not size.fits(text):
+                continue
             tree = parse_block(text, report) if site.form.block else parse_expr(text, report)
             if tree is not None:
                 rule_id = site.rule_id(names)

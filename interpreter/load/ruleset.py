@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..ir.models import CardsFile, CardType, GameFile, TrackFile, kind_of
-from ..lang.diagnostics import Loc, Report, did_you_mean
+from ..lang.diagnostics import SOURCES, Loc, Report, did_you_mean
 from .extend import apply_rule_patches
-from .patches import apply_patches, is_rule_patch, prepare
+from .patches import apply_patches, is_rule_patch, prepare, shallow
 from .rules import Rules, parse_rules
 from .structure import check_structure, loc_at
 from .yamlsrc import SrcMap, decode_text, loc_of, parse_yaml, read_bytes, read_text
@@ -48,6 +48,32 @@ class Ruleset:
     rules: Rules = field(default_factory=Rules)  # every rule text, parsed once
     # the tracks of `tracks/<game id>/` that `--track` may name and the game does not include
     other_tracks: list[str] = field(default_factory=list)
+    files: list[tuple[str, str]] = field(default_factory=list)  # (path, sha256) of every file read
+
+
+# Each file read in this process, parsed once, by (its name in diagnostics, the digest of its bytes):
+# a ruleset's games (each variant, module and track) are made of the same files. The parsed data
+# is shared and never changed: patches copy what they change (`patches.Owned`).
+_PARSED: dict[tuple[str, str], tuple[object, str]] = {}
+_MAX_PARSED = 128  # files: a ruleset with its variants, modules, cards and tracks is some forty
+_STRUCTURES: dict[tuple[str, str, int], tuple[object, object]] = {}  # (kind, name, id) -> (data, model)
+
+
+def _parsed(raw: bytes, digest: str, name: str, report: Report) -> Any:
+    """A file's bytes as data with positions (`parse_yaml`), parsed once per process."""
+    hit = _PARSED.get((name, digest))
+    if hit is not None:
+        SOURCES[name] = hit[1]  # the snippets show this text
+        return hit[0]
+    text = decode_text(raw, name, report)
+    data = None if text is None else parse_yaml(text, name, report)
+    if data is not None:
+        assert text is not None
+        if len(_PARSED) >= _MAX_PARSED:
+            _PARSED.clear()
+            _STRUCTURES.clear()
+        _PARSED[(name, digest)] = (data, text)
+    return data
 
 
 def is_name(name: Any) -> bool:
@@ -155,6 +181,7 @@ class _Loader:
         self.cards: dict = {}    # card id -> its entry (raw data, with positions), in order
         self.boards: dict = {}   # board name -> its declaration (raw data), from track files
         self.seen_includes: set[Path] = set()
+        self.files: list[tuple[str, str]] = []  # (path, sha256) of each file read
 
     def tracks(self) -> Path:
         """Where the track files are: the project's tracks/ (a ruleset outside a project: its own)."""
@@ -174,14 +201,26 @@ class _Loader:
             self.report.add("E035", said, Loc(name), _ALLOWED)
             return None
         raw = read_bytes(real, self.report, name)
-        text = None if raw is None else decode_text(raw, name, self.report)
-        data = None if text is None else parse_yaml(text, name, self.report)
+        if raw is None:
+            return None
+        digest = hashlib.sha256(raw).hexdigest()
+        data = _parsed(raw, digest, name, self.report)
         if data is not None:
-            assert raw is not None
             rel = real.relative_to(self.root) if _within(real, self.root) else real.name
             self.hash.update(str(rel).encode())
             self.hash.update(raw)
+            self.files.append((str(real), digest))
         return data
+
+    def structure(self, data: Any, kind: str, name: str) -> Any:
+        """`check_structure` of a file as read (the same file read again is checked once)."""
+        entry = _STRUCTURES.get((kind, name, id(data)))
+        if entry is not None and entry[0] is data:
+            return entry[1]
+        model = check_structure(data, kind, name, self.report)
+        if model is not None:  # (kept with its data: the id stays that data's)
+            _STRUCTURES[(kind, name, id(data))] = (data, model)
+        return model
 
     def include_areas(self) -> list[Path]:
         return [self.folder, *self.shared]
@@ -227,12 +266,12 @@ class _Loader:
                 continue
             kind = kind_of(data) if isinstance(data, dict) else None
             if kind == "cards":
-                model = check_structure(data, "cards", str(target), self.report)
+                model = self.structure(data, "cards", str(target))
                 if isinstance(model, CardsFile):
                     for entry in data["cards"]:
                         self.add_card(entry)
             elif kind == "track":
-                model = check_structure(data, "track", str(target), self.report)
+                model = self.structure(data, "track", str(target))
                 if isinstance(model, TrackFile):
                     for name in model.boards:
                         self.boards[name] = data["boards"][name]
@@ -260,7 +299,7 @@ def load_ruleset(path: str | Path, variants: Sequence[str] = (), modules: Sequen
     data = ld.read(game_path, [ld.folder], "the game file")
     if data is None:
         return None
-    if check_structure(data, "game", str(game_path), report) is None:
+    if ld.structure(data, "game", str(game_path)) is None:
         return None
     # The patch files, in order: modules, then variants.
     files: list[tuple[str, str, Path, dict]] = []
@@ -276,6 +315,7 @@ def load_ruleset(path: str | Path, variants: Sequence[str] = (), modules: Sequen
     ld.includes(game_path, data.get("include", []), data)
     for _kind, _name, patch_path, pdata in files:
         ld.includes(patch_path, pdata.get("include", []), pdata)
+    data = shallow(data)  # the loaded file is shared (`_parsed`): what changes below is copied first
     _merge(ld, data, report)
     # 3. `--track NAME` swaps in the boards of a track file
     if track is not None:
@@ -312,7 +352,7 @@ def load_ruleset(path: str | Path, variants: Sequence[str] = (), modules: Sequen
         others = sorted(p.stem for p in track_folder.glob("*.yaml")
                         if is_name(p.stem) and _resolved(p) not in ld.seen_includes)
     return Ruleset(game=game, folder=folder, cards=cards, applied=applied,
-                   digest=ld.hash.hexdigest()[:16], rules=rules, other_tracks=others)
+                   digest=ld.hash.hexdigest()[:16], rules=rules, other_tracks=others, files=ld.files)
 
 
 def _set_params(data: Any, params: dict, report: Report) -> Any:
@@ -347,7 +387,7 @@ def _patch_file(ld: _Loader, folder: Path, kind: str, name: Any, applied: list[s
     pdata = ld.read(patch_path, [ld.folder], f"{kind} `{name}`")
     if pdata is None:
         return None
-    if check_structure(pdata, kind, str(patch_path), report) is None:
+    if ld.structure(pdata, kind, str(patch_path)) is None:
         return None
     return kind, str(name), patch_path, pdata
 
@@ -377,14 +417,14 @@ def _merge(ld: _Loader, data: Any, report: Report) -> None:
     """The included cards join the game's own `cards:`; the boards of included track files join
     its `boards:` (the game's own declaration of a board wins)."""
     if ld.cards:
-        cards = data.setdefault("cards", SrcMap())
+        cards = data["cards"] = shallow(data.get("cards", SrcMap()))
         for ident, spec in ld.cards.items():
             if ident in cards:
                 report.add("E114", f"card type `{ident}` is defined twice", loc_of(ident))
                 continue
             cards[ident] = spec
     if ld.boards:
-        boards = data.setdefault("boards", SrcMap())
+        boards = data["boards"] = shallow(data.get("boards", SrcMap()))
         for name, board in ld.boards.items():
             boards.setdefault(name, board)
 
@@ -412,10 +452,10 @@ def _replace_track(ld: _Loader, data: Any, track: str, report: Report) -> None:
     tdata = ld.read(path, [ld.tracks()], f"track `{track}`")
     if tdata is None:
         return
-    model = check_structure(tdata, "track", str(path), report)
+    model = ld.structure(tdata, "track", str(path))
     if not isinstance(model, TrackFile):
         return
-    boards = data.setdefault("boards", SrcMap())
+    boards = data["boards"] = shallow(data.get("boards", SrcMap()))
     for name in model.boards:
         if name not in boards:
             report.add("E034", f"track `{track}` has board `{name}`, which the game does not have",

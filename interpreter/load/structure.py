@@ -14,6 +14,7 @@ from pydantic import ValidationError
 from ..ir.models import FILE_KINDS
 from ..ir.schema import schema_for
 from ..lang.diagnostics import Loc, Report, did_you_mean
+from ..lang.files import excerpt
 
 
 def loc_at(data: Any, path: Any, fallback: Loc | None = None, key: bool = False) -> Loc | None:
@@ -157,8 +158,20 @@ def _report_error(err: Any, data: Any, schema: dict, report: Report) -> None:
         at = loc_at(data, path)
         if "propertyNames" in err.relative_schema_path:  # a key: point at it
             at = loc_at(data, path + [err.instance], key=True)
-        report.add("E025", f"`{err.instance}` is not a valid name for `{where}`",
-                   at, "names start with a letter and use letters, digits and _")
+        given = excerpt(str(err.instance), 60)
+        pattern = str(err.schema.get("pattern", ""))
+        if "propertyNames" in err.relative_schema_path or "A-Za-z" in pattern:
+            report.add("E025", f"`{given}` is not a valid name for `{where}`",
+                       at, "names start with a letter and use letters, digits and _")
+        else:  # another written form (a cell's outline): what the field says it is
+            about, up = err.schema.get("description"), err.parent
+            while about is None and up is not None:  # `str | None`: said by the field around it
+                about, up = (up.schema.get("description") if isinstance(up.schema, dict) else None), up.parent
+            report.add("E025", f"`{given}` is not a valid value for `{where}`", at, about)
+    elif err.validator in ("maxItems", "maxProperties", "maxLength"):
+        top = err.schema.get(err.validator)
+        what = {"maxItems": "items", "maxProperties": "keys", "maxLength": "characters"}[err.validator]
+        report.add("E026", f"`{where}` has {len(err.instance):,} {what}: at most {top:,}", loc_at(data, path))
     else:
         report.add("E026", f"invalid value for `{where}`: {err.message}", loc_at(data, path))
 
@@ -172,6 +185,11 @@ def check_structure(data: Any, kind: str, file: str, report: Report) -> Any:
                            f"not {_TYPE_WORDS.get(type(data).__name__, type(data).__name__)}",
                    getattr(data, "loc", Loc(file)))
         return None
+    for key, sub in schema.get("properties", {}).items():  # a list too long: said before it is read
+        top, value = sub.get("maxItems"), data.get(key)
+        if top is not None and isinstance(value, list) and len(value) > top:
+            report.add("E026", f"`{key}` has {len(value):,} items: at most {top:,}", loc_at(data, [key]))
+            return None
     for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
         _report_error(err, data, schema, report)
     if len(report.items) > before:

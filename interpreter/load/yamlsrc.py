@@ -10,8 +10,6 @@ pipe or a device), never more than MAX_BYTES of them.
 """
 from __future__ import annotations
 
-import os
-import stat
 from pathlib import Path
 
 from typing import Any, NoReturn
@@ -19,6 +17,7 @@ from typing import Any, NoReturn
 import yaml
 
 from ..lang.diagnostics import SOURCES, Loc, Report, RulesetError
+from ..lang.files import FileRefused, read_limited
 from ..lang.limits import MAX_INT
 
 MAX_BYTES = 2_000_000
@@ -44,13 +43,17 @@ class SrcStr(str):
     # other scalars: (their lines of the file, start line, start col, end line, end col, style),
     # 0-based; quotes, escapes and folded lines make the value differ from the text: `at` maps it
     _span: tuple | None = None
+    _placed: list | None | bool = False  # the file position of each character (`_places`), once known
 
     def at(self, line: int, col: int) -> Loc:
         base = self.loc
         if self._block_indent is not None:
             return Loc(base.file, base.line + line - 1, self._block_indent + col)
         if self._span is not None:
-            found = _map_span(str(self), self._span, line, col)
+            placed = self._placed
+            if placed is False:  # worked out once: a string's positions are asked for often
+                placed = self._placed = _places(str(self), self._span)
+            found = _map_span(str(self), placed if isinstance(placed, list) else None, line, col)
             if found is not None:
                 return Loc(base.file, *found)
         if line == 1:
@@ -71,9 +74,9 @@ _ESCAPES = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "
 _HEX = {"x": 2, "u": 4, "U": 8}
 
 
-def _map_span(value: str, span: tuple, line: int, col: int) -> tuple[int, int] | None:
-    """The 1-based file position of the value's (line, col), or None if it cannot be placed."""
-    places = _places(value, span)
+def _map_span(value: str, places: list | None, line: int, col: int) -> tuple[int, int] | None:
+    """The 1-based file position of the value's (line, col), given where each of its characters is
+    (`_places`), or None if it cannot be placed."""
     if places is None:
         return None
     rows = value.split("\n")
@@ -189,62 +192,6 @@ class SrcMap(dict):
 
 class SrcList(list):
     loc: Loc
-
-
-class FileRefused(Exception):
-    """A file `read_limited` will not read: `kind` is "os" (it cannot be read), "kind" (not a
-    regular file) or "size" (over the limit); the message says why, without the file's name."""
-
-    def __init__(self, kind: str, message: str):
-        super().__init__(message)
-        self.kind, self.message = kind, message
-
-
-def _not_regular(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "it is a folder, not a file"
-    if stat.S_ISFIFO(mode):
-        return "it is a named pipe (FIFO), not a regular file"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "it is a device, not a regular file"
-    if stat.S_ISSOCK(mode):
-        return "it is a socket, not a regular file"
-    return "it is not a regular file"
-
-
-_OPEN_FLAGS = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-               | getattr(os, "O_BINARY", 0))
-
-
-def read_limited(path: Path, limit: int) -> bytes:
-    """The bytes of a regular file of at most `limit` bytes, or `FileRefused`.
-
-    Its kind and size are checked (`os.stat`) before it is opened, so a named pipe, a device
-    (`/dev/zero`) or a huge file is never read; it is opened without blocking and checked again
-    (it may have been replaced meanwhile), and at most `limit + 1` bytes are read (it may have
-    grown)."""
-    try:
-        st = os.stat(path)
-    except OSError as e:
-        raise FileRefused("os", f"cannot read file: {e.strerror or e}") from None
-    except ValueError:  # a NUL in the name
-        raise FileRefused("os", "cannot read file: its name holds a NUL character") from None
-    if not stat.S_ISREG(st.st_mode):
-        raise FileRefused("kind", f"cannot read file: {_not_regular(st.st_mode)}")
-    if st.st_size > limit:
-        raise FileRefused("size", f"file is too large ({st.st_size} bytes, limit {limit})")
-    try:
-        fd = os.open(path, _OPEN_FLAGS)
-        with open(fd, "rb", closefd=True) as f:
-            st = os.fstat(f.fileno())
-            if not stat.S_ISREG(st.st_mode):
-                raise FileRefused("kind", f"cannot read file: {_not_regular(st.st_mode)}")
-            raw = f.read(limit + 1)
-    except OSError as e:
-        raise FileRefused("os", f"cannot read file: {e.strerror or e}") from None
-    if len(raw) > limit:
-        raise FileRefused("size", f"file is too large (more than {limit} bytes, limit {limit})")
-    return raw
 
 
 def read_bytes(path: Path, report: Report, name: str | None = None) -> bytes | None:

@@ -1,0 +1,1 @@
+"""What a designer checks a ruleset with: validate, scenarios (`check`), explain."""

@@ -1,0 +1,150 @@
+"""The designer's commands: `racecraft validate`, `check` (scenarios), `explain` and `schemas`."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..session.args import MAX_SEED, bounded, game_args, max_jobs, params, print_report, rules_args
+
+MAX_CHECK_SEEDS = 10_000   # seeds `check --seeds` plays each scenario with
+MAX_SMOKE_GAMES = 1_000    # games `validate --play` plays of each game at each player count
+
+
+def add_validate(sub) -> None:
+    v = sub.add_parser("validate", help="check a ruleset folder or any file a designer writes")
+    v.add_argument("path", help="a ruleset: a folder name under rulesets/, or a path (folder or file)")
+    rules_args(v, "check")
+    v.add_argument("--play", type=bounded(1, MAX_SMOKE_GAMES), default=1, metavar="N",
+                   help="seeded smoke games for each game at each player count it is played at "
+                        f"(default 1, at most {MAX_SMOKE_GAMES}; the last with greedy bots)")
+    v.add_argument("--jobs", type=bounded(1, max_jobs), help="processes (default: all cores)")
+    v.add_argument("--no-cache", dest="cache", action="store_false",
+                   help="check every game again, even those whose files have not changed since a "
+                        "run that kept its verdict (in ~/.cache/racecraft)")
+    v.add_argument("--progress", action="store_true",
+                   help="say what is being checked on standard error even when it is not a terminal")
+    v.set_defaults(fn=cmd_validate)
+
+
+def add_check(sub) -> None:
+    c = sub.add_parser("check", help="run scenario files (a file or a folder of them)")
+    c.add_argument("files", nargs="+")
+    cs = c.add_mutually_exclusive_group()
+    cs.add_argument("--seed", type=bounded(0, MAX_SEED),
+                    help="play each scenario with this seed instead of its own (0 to 2**63-1)")
+    cs.add_argument("--seeds", type=_seed_range,
+                    help=f"play each scenario with each of these seeds: 1..20, or 3,7,12 (at most "
+                         f"{MAX_CHECK_SEEDS:,})")
+    c.set_defaults(fn=cmd_check)
+
+
+def add_explain(sub) -> None:
+    ex = sub.add_parser("explain",
+                        help="print the rules as the engine understood them (or the Python made of them)")
+    game_args(ex)
+    ex.add_argument("name", nargs="?",
+                    help="one rule: an id (`functions.value_of`, `steps.play`) or a name (`value_of`)")
+    ex.add_argument("--python", action="store_true", help="print the Python the compiler generated")
+    ex.set_defaults(fn=cmd_explain)
+
+
+def add_schemas(sub) -> None:
+    sc = sub.add_parser("schemas", help="write the JSON Schemas of the file kinds")
+    sc.add_argument("--out", default="schemas")
+    sc.set_defaults(fn=cmd_schemas)
+
+
+COMMANDS = {"validate": add_validate, "check": add_check, "explain": add_explain, "schemas": add_schemas}
+
+
+def cmd_validate(args) -> int:
+    from .validate import Progress, validate_path
+
+    # what it is doing, from the first second, where a person watches (or when asked)
+    tty = getattr(sys.stderr, "isatty", lambda: False)()
+    progress = Progress(lines=not tty) if tty or args.progress else None
+    if progress is not None:
+        progress.say(f"checking {args.path}", force=True)
+    from ..load.ruleset import find_ruleset
+
+    # a ruleset's name (as `play` takes it) or any path: a folder, a game or variant file
+    try:
+        v = validate_path(find_ruleset(args.path) or Path(args.path), args.variant, args.module, args.track,
+                          params(args), play=args.play, jobs=args.jobs, cache=args.cache, progress=progress)
+    finally:
+        if progress is not None:
+            progress.done()
+    if not v.report.ok:
+        print_report(v.report)
+        return 1
+    if v.report.items:  # warnings
+        print_report(v.report)
+    print("\n".join(v.summary))
+    return 0
+
+
+def cmd_check(args) -> int:
+    from .scenario import run_seeds
+
+    paths = []
+    for p in args.files:
+        path = Path(p)
+        paths.extend(sorted(path.glob("*.yaml")) if path.is_dir() else [path])
+    seeds: list = args.seeds or [args.seed]   # None: each file's own seed
+    failed = 0
+    for path in paths:
+        outs = run_seeds(path, seeds)
+        bad = [o for o in outs if not o.passed]
+        tried = f"  (seed {seeds[0]})" if seeds != [None] and len(seeds) == 1 else ""
+        if len(seeds) > 1:
+            tried = f"  ({len(seeds)} seeds)" if not bad else \
+                f"  (fails with seed {', '.join(str(o.seed) for o in bad)} of {len(outs)})"
+        if not bad:
+            print(f"ok    {path}  {outs[0].name}{tried}")
+            continue
+        failed += 1
+        print(f"FAIL  {path}  {outs[0].name}{tried}")
+        first = bad[0]
+        shown = f"with seed {first.seed}:\n" if len(seeds) > 1 and first.seed is not None else ""
+        print(shown + first.report.render(), file=sys.stderr)
+    print(f"{len(paths) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def _seed_range(text: str) -> list[int]:
+    """`--seeds 1..20` (or `3,7,12`, or both: `1..5,9`): the seeds, in order."""
+    seeds: list[int] = []
+    one = bounded(0, MAX_SEED)
+    for part in text.split(","):
+        lo, dots, hi = part.partition("..")
+        try:
+            span = range(one(lo), one(hi) + 1) if dots else [one(part)]
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"\"{part}\" is not a seed or a range of seeds: write A..B "
+                                             "(1..20) or A,B,C") from None
+        if len(seeds) + len(span) > MAX_CHECK_SEEDS:
+            raise argparse.ArgumentTypeError(f"at most {MAX_CHECK_SEEDS:,} seeds")
+        seeds.extend(span)
+    if not seeds:
+        raise argparse.ArgumentTypeError(f"no seed in \"{text}\": write A..B (1..20) or A,B,C")
+    return seeds
+
+
+def cmd_explain(args) -> int:
+    from .explain import explain
+    from ..session.load import load
+
+    loaded = load(args.ruleset, variants=args.variant, modules=args.module, track=args.track,
+                  params=params(args))
+    players = args.players or loaded.ruleset.game.game.players.min
+    print(explain(loaded, players, args.name, args.python))
+    return 0
+
+
+def cmd_schemas(args) -> int:
+    from ..ir.schema import write_schemas
+
+    for path in write_schemas(Path(args.out)):
+        print(path)
+    return 0

@@ -1,0 +1,1 @@
+"""The lane track: the kind (`kind.py`), its text drawing (`text.py`) and its picture (`picture.py`)."""

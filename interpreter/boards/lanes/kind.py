@@ -1,0 +1,508 @@
+"""The lane track: spaces in a loop, a few spots per space, lines across the track.
+
+A piece on the track stands at a *progress* (spaces covered since the start/finish line:
+`lap * spaces + space`, negative on a start grid that lies before the line) and a *spot*
+(1..spots). Lines lie before a space (`at: P` is between space P-1 and P) and have a kind named
+by the ruleset, optionally a limit, a name and the spot that is the race line from there on.
+
+Run-time data is `st.bd[index] = [progress per piece, spot per piece]` (None: off the track),
+copied in a clone as two short lists. The layout (lines, race line per space) stays on the
+kind object. Moves pass through other pieces; a move that ends on a full space ends on the
+nearest free spot behind it (blocking). Which spot of a space a piece takes first, and which of
+two pieces in one space is ahead, is the board's `spot_order`: the race line first, or the
+spots in number order.
+"""
+from __future__ import annotations
+
+from bisect import bisect_right
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from ...lang.errors import RuleError
+from ...lang.limits import MAX_LIST
+from ...lang.types import BOOL, INT, PIECE, TEXT, listof
+from ...library.api import Builtin, Param, Read, Spec
+from ..base import BoardKind, kind_at, of_piece, on_board, register
+
+
+class LaneLine(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, title="LaneLine")
+    at: int = Field(ge=0, description="the line lies before this space (between space at-1 and at)")
+    kind: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$",
+                      description="what the line is; the rules ask for lines of a kind")
+    limit: int | None = Field(None, description="a number the rules compare with (e.g. a limit)")
+    name: str | None = Field(None, description="a label shown on the picture and in views")
+    race_line: int | None = Field(None, ge=1, description="the spot that is the race line from this line on")
+
+
+class LanesPicture(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, title="LanesPicture")
+    source: str | None = Field(None, description="where the positions come from (a printed board, a scan)")
+    size: list[float] = Field(min_length=2, max_length=2,
+                              description="[width, height] of the printed board, in the units of `spots`")
+    spots: list[list[float]] = Field(
+        description="where each spot lies on the printed board: [space, spot, x, y, angle], x to the right "
+                    "and y down from the top left, angle the direction of travel in degrees "
+                    "clockwise from +x; one row for every spot of every space")
+
+
+class LanesModel(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, title="LanesBoard")
+    kind: Literal["lanes"] = Field(description="lanes: spaces in a loop with a few spots each, "
+                                               "lines across it")
+    spaces: int = Field(ge=2, le=1000,
+                        description="spaces per lap; space 0 is the first after the start/finish line")
+    spots: int = Field(2, ge=1, le=6, description="spots per space")
+    laps: int = Field(1, ge=1, le=50, description="laps to the finish")
+    race_line: int = Field(1, ge=1, description="the race line spot where no line says otherwise")
+    spot_order: Literal["race_line", "number"] = Field(
+        "race_line", description="which spot of a space a piece takes first, and which of two pieces in one "
+                                 "space is ahead: `race_line`: the race line spot, then the others in number "
+                                 "order; `number`: the spots in number order 1, 2, ... (the race line aside)")
+    lines: list[LaneLine] = Field(default_factory=list)
+    grid: list[list[int]] = Field(
+        default_factory=list, description="start grid, slot 1 first: [space, spot]; spaces before "
+                                          "the line count as the lap before the first")
+    facts: dict[str, int] = Field(default_factory=dict,
+                                  description="numbers printed on the board that the rules read "
+                                              "with `board_fact`")
+    picture: LanesPicture | None = Field(
+        None, description="where the spots lie on the printed board, for `racecraft render` (without it "
+                          "the track is drawn as an oval)")
+
+    @model_validator(mode="after")
+    def _fits(self):
+        for ln in self.lines:
+            if ln.at >= self.spaces:
+                raise ValueError(f"a line at space {ln.at} is outside the {self.spaces} spaces")
+            if ln.race_line is not None and ln.race_line > self.spots:
+                raise ValueError(f"race_line {ln.race_line} is not one of the {self.spots} spots")
+        if self.race_line > self.spots:
+            raise ValueError(f"race_line {self.race_line} is not one of the {self.spots} spots")
+        for place in self.grid:
+            if len(place) != 2:
+                raise ValueError(f"a grid place is [space, spot], not {place}")
+            space, spot = place
+            if not (0 <= space < self.spaces and 1 <= spot <= self.spots):
+                raise ValueError(f"grid place [{space}, {spot}] is not a spot of the track")
+        if len({tuple(g) for g in self.grid}) != len(self.grid):
+            raise ValueError("the grid names a spot twice")
+        if self.picture is not None:
+            self._picture_fits(self.picture)
+        return self
+
+    def _picture_fits(self, pic: LanesPicture) -> None:
+        w, h = pic.size
+        seen = set()
+        for row in pic.spots:
+            if len(row) != 5:
+                raise ValueError(f"a picture spot is [space, spot, x, y, angle], not {row}")
+            space, spot, x, y, _a = row
+            key = (space, spot)
+            if space != int(space) or spot != int(spot) or not (0 <= space < self.spaces
+                                                                 and 1 <= spot <= self.spots):
+                raise ValueError(f"picture spot [{space}, {spot}] is not a spot of the track")
+            if key in seen:
+                raise ValueError(f"the picture places spot [{space:g}, {spot:g}] twice")
+            if not (0 <= x <= w and 0 <= y <= h):
+                raise ValueError(f"picture spot [{space:g}, {spot:g}] at ({x:g}, {y:g}) is outside "
+                                 f"the board's size {w:g} x {h:g}")
+            seen.add(key)
+        missing = self.spaces * self.spots - len(seen)
+        if missing:
+            raise ValueError(f"the picture places {len(seen)} spots, but the track has "
+                             f"{self.spaces * self.spots}: place every spot of every space")
+
+
+# Lines are looked up in a table grown lap by lap for progress up to this far (a race is a few
+# hundred spaces); beyond it (only a rule with absurd numbers goes there) they are computed.
+_TABLE = 100_000
+
+
+@register
+class Lanes(BoardKind):
+    kind = "lanes"
+    noun = "a lane track"
+    Model = LanesModel
+    has_places = False
+    piece_at = (0, None)
+
+    def __init__(self, name, index, decl, plan):
+        super().__init__(name, index, decl, plan)
+        d = decl
+        self.L = d.spaces
+        self.spots = d.spots
+        self.finish = d.laps * d.spaces
+        # race line per space: the last line with `race_line` at or before it (wrapping)
+        rl_lines = sorted((ln.at, ln.race_line) for ln in d.lines if ln.race_line is not None)
+        rl = [d.race_line] * self.L
+        if rl_lines:
+            current = rl_lines[-1][1]
+            marks = dict(rl_lines)
+            for s in range(self.L):
+                current = marks.get(s, current)
+                rl[s] = current
+        self.race = rl
+        # spots of each space in order of preference (`spot_order`): the race line first, then
+        # the others; or all in number order
+        if d.spot_order == "number":
+            self.prefer = [list(range(1, self.spots + 1)) for _r in rl]
+        else:
+            self.prefer = [[r] + [k for k in range(1, self.spots + 1) if k != r] for r in rl]
+        self.rank = [{k: i for i, k in enumerate(p)} for p in self.prefer]
+        self.by_kind: dict[str, list] = {}
+        for ln in sorted(d.lines, key=lambda x: x.at):
+            self.by_kind.setdefault(ln.kind, []).append(ln)
+        self.at_space = {k: {ln.at: ln for ln in lines} for k, lines in self.by_kind.items()}
+        # kind -> progress of its lines, lap after lap (grown when asked)
+        self.marks: dict[str, list[int]] = {}
+        self.n_pieces = plan.n_pieces if plan is not None else 0
+
+    # ---- run-time data ------------------------------------------------------------------
+
+    def init(self, st):
+        return [[None] * self.n_pieces, [0] * self.n_pieces]
+
+    def clone(self, data):
+        return [data[0][:], data[1][:]]
+
+
+    # ---- geometry (static) ----------------------------------------------------------------
+
+    def space(self, d: int) -> int:
+        return d % self.L
+
+    def _marks(self, kind: str, upto: int) -> list[int]:
+        lines = self.by_kind[kind]
+        marks = self.marks.setdefault(kind, [])
+        while len(marks) // len(lines) * self.L <= upto:
+            base = len(marks) // len(lines) * self.L
+            marks.extend(base + ln.at for ln in lines)
+        return marks
+
+    def lines_between(self, a: int, b: int, kind: str) -> list[int]:
+        """Progress values P (the first space after the line) of the lines with a < P <= b."""
+        out: list[int] = []
+        lines = self.by_kind.get(kind, ())
+        if not lines or b <= a:
+            return out
+        if (b - a) // self.L * len(lines) > MAX_LIST:
+            raise RuleError(f"lines between {a} and {b}: more than {MAX_LIST} lines")
+        if 0 <= a and b <= _TABLE:
+            marks = self.marks.get(kind)
+            if marks is None or marks[-1] < b:
+                marks = self._marks(kind, b)
+            return marks[bisect_right(marks, a):bisect_right(marks, b)]
+        lap = a // self.L
+        while lap * self.L <= b:
+            base = lap * self.L
+            for ln in lines:
+                p = base + ln.at
+                if a < p <= b:
+                    out.append(p)
+            lap += 1
+        return out
+
+    def line_at(self, d: int, kind: str):
+        return self.at_space.get(kind, {}).get(d % self.L)
+
+    def next_lines(self, d: int, kind: str, n: int) -> list[int]:
+        lines = self.by_kind.get(kind, ())
+        if not lines or n <= 0:
+            return []
+        if n > MAX_LIST:
+            raise RuleError(f"the next {n} lines: more than {MAX_LIST}")
+        if 0 <= d <= _TABLE:
+            marks = self._marks(kind, d + (n // len(lines) + 1) * self.L)
+            i = bisect_right(marks, d)
+            return marks[i:i + n]
+        out: list[int] = []
+        lap = d // self.L
+        while len(out) < n:
+            for ln in lines:
+                p = lap * self.L + ln.at
+                if p > d:
+                    out.append(p)
+                    if len(out) == n:
+                        break
+            lap += 1
+        return out
+
+    # ---- pieces ---------------------------------------------------------------------------
+
+    def occupants(self, data, d: int, but=None) -> list:
+        pos = data[0]
+        return [pc for pc, p in enumerate(pos) if p == d and pc != but]
+
+    def free_spot(self, data, d: int, but=None):
+        taken = {data[1][pc] for pc in self.occupants(data, d, but)}
+        for k in self.prefer[d % self.L]:
+            if k not in taken:
+                return k
+        return None
+
+    def settle(self, data, pc: int, d: int, floor=None) -> None:
+        """Put pc on the nearest free spot at progress d or behind (never behind `floor`)."""
+        while True:
+            k = self.free_spot(data, d, pc)
+            if k is not None or (floor is not None and d <= floor):
+                break
+            d -= 1
+        if k is None:  # pragma: no cover - its own spot at `floor` is always free
+            k = self.prefer[d % self.L][0]
+        data[0][pc] = d
+        data[1][pc] = k
+
+    def order(self, data) -> list:
+        pos, spot = data
+        on = [pc for pc, p in enumerate(pos) if p is not None]
+        on.sort(key=lambda pc: (-pos[pc], self.rank[pos[pc] % self.L][spot[pc]], pc))
+        return on
+
+    # ---- what a seat sees -------------------------------------------------------------------
+
+    def _where(self, d: int, spot: int) -> str:
+        if d >= self.finish:
+            return "past the finish"
+        return f"space {d % self.L} spot {spot}, lap {max(d // self.L + 1, 1)}/{self.decl.laps}"
+
+    def positions(self, st) -> list[tuple[str, str]]:
+        data = st.bd[self.index]
+        names = self.plan.piece_names
+        return [(names[pc], self._where(data[0][pc], data[1][pc])) for pc in self.order(data)]
+
+    def view(self, st, seat) -> dict:
+        """The track and each piece on it in race order: where it stands, and the next two lines
+        (before the finish) of each kind of line that has limits."""
+        data = st.bd[self.index]
+        names = self.plan.piece_names
+        limited = [k for k, lines in self.by_kind.items() if any(ln.limit is not None for ln in lines)]
+        pieces = []
+        for pc in self.order(data):
+            d, spot = data[0][pc], data[1][pc]
+            ahead = []
+            for k in limited:
+                for p in self.next_lines(d, k, 2):
+                    if p >= self.finish:
+                        continue
+                    ln = self.line_at(p, k)
+                    ahead.append({"kind": k, "name": ln.name, "limit": ln.limit, "in": p - d})
+            pieces.append({"piece": names[pc], "where": self._where(d, spot), "space": d % self.L,
+                           "spot": spot, "progress": d, "lap": d // self.L + 1,
+                           "finished": d >= self.finish, "next": ahead})
+        return {"kind": self.kind, "spaces": self.L, "laps": self.decl.laps, "finish": self.finish,
+                "pieces": pieces}
+
+
+# ---- built-ins -----------------------------------------------------------------------------
+# Functions of a piece find the track it stands on (`of_piece`: in a game with one track, found
+# when compiling); functions of a board take the board first (`on_board`: a board named in the
+# rule is found when compiling). What reads only the track's printed data is `pure`: computed
+# once when compiling for a board named in the rule.
+
+def _lanes(plan) -> list:
+    return [(i, k) for i, k in enumerate(plan.board_kinds) if isinstance(k, Lanes)]
+
+
+def _piece_fn(name: str, typ: Spec, doc: str, compute) -> Builtin:
+    """A function of one piece on a lane track: compute(kind, data, piece)."""
+    return of_piece(Lanes, name, [], typ, doc)(compute)
+
+
+_progress = _piece_fn("progress", INT,
+                      "spaces covered since the start/finish line (negative on a grid before it)",
+                      lambda k, data, p: data[0][p])
+
+
+def _progress_bind(plan, consts):
+    boards = _lanes(plan)
+    # in a game with one track, a read of the piece's progress (None: off the track, an error)
+    return Read(boards[0][0], 0, None) if len(boards) == 1 else None
+
+
+_progress.bind = _progress_bind
+_space_of = _piece_fn("space_of", INT, "the space it stands on, 0..spaces-1",
+                      lambda k, data, p: data[0][p] % k.L)
+_spot_of = _piece_fn("spot_of", INT, "the spot it stands on, 1..spots", lambda k, data, p: data[1][p])
+_lap_of = _piece_fn("lap_of", INT, "the lap it is on, from 1 (0 on a grid before the line)",
+                    lambda k, data, p: data[0][p] // k.L + 1)
+_on_race_line = _piece_fn("on_race_line", BOOL, "true if it stands on the race line spot of its space",
+                          lambda k, data, p: k.race[data[0][p] % k.L] == data[1][p])
+
+
+def _on_track_run(st, p):
+    if p is None:
+        return False
+    return any(st.bd[i][0][p] is not None for i, _k in _lanes(st.plan))
+
+
+def _on_track_bind(plan, consts):
+    boards = [i for i, _k in _lanes(plan)]
+    if len(boards) != 1:
+        return None
+    (i,) = boards  # the usual game: one track
+
+    def on_track(st, p):
+        return p is not None and st.bd[i][0][p] is not None
+    return on_track
+
+
+_on_track = Builtin("on_track", (Param(PIECE, "the piece of `on_track`"),), BOOL, _on_track_run,
+                    "true if the piece stands on a lane track (false for none)", bind=_on_track_bind,
+                    kind="lanes")
+
+
+@on_board(Lanes, "race_order", [], listof(PIECE), "the pieces on the track, the leader first")
+def _race_order(k, st, _b):
+    return k.order(st.bd[k.index])
+
+
+@on_board(Lanes, "pieces_in_space", [(INT, "the progress of `pieces_in_space`")], listof(PIECE),
+          "the pieces at this progress, the one ahead first")
+def _pieces_in_space(k, st, _b, d):
+    data = st.bd[k.index]
+    pcs = k.occupants(data, d)
+    pcs.sort(key=lambda pc: k.rank[d % k.L][data[1][pc]])
+    return pcs
+
+
+@on_board(Lanes, "lines_between", [(INT, "the progress a move starts from"),
+                                   (INT, "the progress a move ends at"), (TEXT, "the kind of line")],
+          listof(INT),
+          "the progress (first space after it) of each line of this kind a move from a to b crosses")
+def _lines_between(k, st, _b, a, b, kind):
+    return k.lines_between(a, b, kind)
+
+
+@on_board(Lanes, "next_lines", [(INT, "the progress to look ahead from"), (TEXT, "the kind of line"),
+                                (INT, "how many lines")], listof(INT),
+          "the progress (first space after it) of the next n lines of this kind ahead")
+def _next_lines(k, st, _b, d, kind, n):
+    return k.next_lines(d, kind, n)
+
+
+_NO_LINE = object()
+
+
+def _line_field(name: str, attr: str, typ: Spec, doc: str) -> Builtin:
+    def field(k, st, _b, d, kind):
+        ln = k.line_at(d, kind)
+        if ln is None:
+            raise RuleError(f"no line of kind `{kind}` lies before space {d % k.L}")
+        return getattr(ln, attr)
+
+    b = on_board(Lanes, name, [(INT, "the progress of the line (the first space after it)"),
+                               (TEXT, "the kind of line")], typ, doc)(field)
+    by_board = b.bind
+
+    def bind(plan, consts):
+        track, kname = consts[0], consts[2]
+        if not isinstance(track, int) or not isinstance(kname, str) \
+                or not isinstance(plan.board_kinds[track], Lanes):
+            return by_board(plan, consts)
+        # a named track and a kind written out: the field by space, looked up in a table made now
+        k = plan.board_kinds[track]
+        values = {space: getattr(ln, attr) for space, ln in k.at_space.get(kname, {}).items()}
+        L = k.L
+
+        def looked_up(st, _b, d, _kind):
+            v = values.get(d % L, _NO_LINE)
+            if v is _NO_LINE:
+                raise RuleError(f"no line of kind `{kname}` lies before space {d % L}")
+            return v
+        return looked_up
+    b.bind = bind
+    return b
+
+
+_line_limit = _line_field("line_limit", "limit", INT, "the limit of the line of this kind before progress d")
+_line_name = _line_field("line_name", "name", TEXT, "the name of the line of this kind before progress d")
+
+
+def _board_number(name: str, doc: str, compute) -> Builtin:
+    # the track's printed data: a board named in the rule gives a constant
+    return on_board(Lanes, name, [], INT, doc, pure=True)(lambda k, st, _b: compute(k))
+
+
+_finish_at = _board_number("finish_at", "the progress of the finish (laps × spaces)", lambda k: k.finish)
+_lap_length = _board_number("lap_length", "spaces per lap", lambda k: k.L)
+_lap_count = _board_number("lap_count", "laps to the finish", lambda k: k.decl.laps)
+
+
+@on_board(Lanes, "board_fact", [(TEXT, "the name of the fact")], INT,
+          "a number printed on the board (`facts:`)", pure=True)
+def _board_fact(k, st, _b, name):
+    if name not in k.decl.facts:
+        raise RuleError(f"board `{k.name}` has no fact `{name}` (facts: {', '.join(k.decl.facts) or 'none'})")
+    return k.decl.facts[name]
+
+
+# ---- effects -------------------------------------------------------------------------------
+
+def _line_up_run(st, p, b):
+    """The piece takes the next free place of the start grid."""
+    k = kind_at(st, b, Lanes, "line_up")
+    data = st.bd[b]
+    if p is None or data[0][p] is not None:
+        raise RuleError("`line_up` needs a piece that is not on the track yet")
+    for space, spot in k.decl.grid:
+        d = space - k.L
+        if not any(data[0][q] == d and data[1][q] == spot for q in range(len(data[0]))):
+            data[0][p], data[1][p] = d, spot
+            return
+    raise RuleError("the start grid is full")
+
+
+_line_up = Builtin("line_up", (Param(PIECE, "the first argument of `line_up`"),
+                               Param("lanes", "the second argument of `line_up`")), None, _line_up_run,
+                   "the piece takes the next free place of the track's start grid", kind="lanes")
+
+
+def _put_at_run(st, p, b, d, spot):
+    """Stand exactly there (scenarios arrange the table)."""
+    k = kind_at(st, b, Lanes, "put_at")
+    if p is None:
+        raise RuleError("`put_at`: a piece was expected, not none")
+    if not 1 <= spot <= k.spots:
+        raise RuleError(f"spot {spot} is not one of 1..{k.spots}")
+    for i, _k in _lanes(st.plan):
+        st.bd[i][0][p] = None
+    data = st.bd[b]
+    if any(data[0][q] == d and data[1][q] == spot for q in range(len(data[0]))):
+        raise RuleError(f"spot {spot} of progress {d} is taken")
+    data[0][p], data[1][p] = d, spot
+
+
+_put_at = Builtin("put_at", (Param(PIECE, "the first argument of `put_at`"),
+                             Param("lanes", "the second argument of `put_at`"),
+                             Param(INT, "the progress of `put_at`"), Param(INT, "the spot of `put_at`")),
+                  None, _put_at_run, "the piece stands exactly at this progress and spot (scenarios "
+                                     "arrange the table)", kind="lanes")
+
+
+@of_piece(Lanes, "advance", [(INT, "how many spaces `advance` moves")], None,
+          "n spaces forward through other pieces; a full space blocks (the nearest free spot behind)")
+def _advance(k, data, p, n):
+    if n <= 0:
+        return
+    start = data[0][p]
+    k.settle(data, p, start + n, floor=start)
+
+
+@of_piece(Lanes, "drop_back", [(INT, "the progress of `drop_back`")], None,
+          "the nearest free spot at this progress or behind it")
+def _drop_back(k, data, p, d):
+    k.settle(data, p, d)
+
+
+@of_piece(Lanes, "take_off", [], None, "the piece leaves the track")
+def _take_off(k, data, p):
+    data[0][p] = None
+    data[1][p] = 0
+
+
+Lanes.builtins = [_progress, _space_of, _spot_of, _lap_of, _on_race_line, _on_track, _race_order,
+                  _pieces_in_space, _lines_between, _next_lines, _line_limit, _line_name, _finish_at,
+                  _lap_length, _lap_count, _board_fact,
+                  _line_up, _put_at, _advance, _drop_back, _take_off]

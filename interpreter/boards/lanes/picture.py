@@ -1,0 +1,186 @@
+"""A lane track drawn: in its real shape when the board declares where its spots lie (`picture:`),
+else as a stadium-shaped loop. Spaces as cells (the race line's spot shaded), lines across the
+track with their labels, the start/finish line, the grid's numbers; in a game, the cars on their
+spots and the tokens the game keeps by a line's name."""
+from __future__ import annotations
+
+import math
+from statistics import median
+
+from ...draw.canvas import Canvas
+from ...draw.scene import Scene
+
+LINE_COLOURS = ["#c00", "#06a", "#a60", "#080", "#808"]
+
+
+class _Oval:
+    """The loop as a stadium: space s, spot k lies between fractions s/L and (s+1)/L of the loop,
+    at the k-th ring from the inside."""
+
+    def __init__(self, spaces: int, spots: int):
+        self.L, self.k = spaces, spots
+        cell, self.lane = 22.0, 16.0
+        self.straight = spaces * cell * 0.32
+        self.r0 = max(60.0, (spaces * cell - 2 * self.straight) / (2 * math.pi))
+        w = spots * self.lane
+        pad = 40
+        self.cx1, self.cy = pad + self.r0 + w, pad + self.r0 + w
+        self.cx2 = self.cx1 + self.straight
+        self.perim = 2 * self.straight + 2 * math.pi * self.r0
+        self.scale = 1.0
+        self.font = 11.0
+        self.car = (16.0, 11.0)
+
+    def point(self, t: float, r: float) -> tuple[float, float]:
+        s = (t % 1.0) * self.perim
+        st, r0 = self.straight, self.r0
+        if s < st:                               # top straight, left to right
+            return self.cx1 + s, self.cy - r
+        s -= st
+        if s < math.pi * r0:                     # right bend
+            a = -math.pi / 2 + s / r0
+            return self.cx2 + r * math.cos(a), self.cy + r * math.sin(a)
+        s -= math.pi * r0
+        if s < st:                               # bottom straight, right to left
+            return self.cx2 - s, self.cy + r
+        s -= st
+        a = math.pi / 2 + s / r0
+        return self.cx1 + r * math.cos(a), self.cy + r * math.sin(a)
+
+    def centre(self, space: int, spot: int) -> tuple[float, float, float]:
+        t = (space + 0.5) / self.L
+        r = self.r0 + (spot - 0.5) * self.lane
+        (x1, y1), (x2, y2) = self.point(t - 0.01, r), self.point(t + 0.01, r)
+        x, y = self.point(t, r)
+        return x, y, math.degrees(math.atan2(y2 - y1, x2 - x1))
+
+    def cell(self, space: int, spot: int) -> list[tuple[float, float]]:
+        t0, t1 = space / self.L, (space + 1) / self.L
+        ri, ro = self.r0 + (spot - 1) * self.lane, self.r0 + spot * self.lane
+        return [self.point(t0, ri), self.point(t0, ro), self.point(t1, ro), self.point(t1, ri)]
+
+    def across(self, at: int) -> tuple[tuple[float, float], tuple[float, float]]:
+        """The line before space `at`, from the inner edge to the outer edge."""
+        t = at / self.L
+        return self.point(t, self.r0 - 3), self.point(t, self.r0 + self.k * self.lane + 3)
+
+
+class _Placed:
+    """The spots where the board's `picture` puts them: each a cell as long as the usual distance
+    between two spaces and as wide as the usual distance between two spots, turned to the
+    direction of travel."""
+
+    def __init__(self, spaces: int, spots: int, picture):
+        self.L, self.k = spaces, spots
+        self.at = {(int(r[0]), int(r[1])): (r[2], r[3], r[4]) for r in picture.spots}
+        steps = [math.dist(self.at[(s, k)][:2], self.at[((s + 1) % spaces, k)][:2])
+                 for s in range(spaces) for k in range(1, spots + 1)]
+        self.long = median(steps) * 0.92
+        sides = [math.dist(self.at[(s, 1)][:2], self.at[(s, k)][:2])
+                 for s in range(spaces) for k in range(2, spots + 1)]
+        self.wide = (median(sides) / max(1, spots - 1)) * 0.92 if sides else self.long * 0.5
+        width = picture.size[0]
+        self.scale = min(1.0, 1100.0 / width)    # a printed board fits a screen
+        self.font = 13.0
+        self.car = (self.long * 0.8 * self.scale, self.wide * 0.72 * self.scale)
+
+    def centre(self, space: int, spot: int) -> tuple[float, float, float]:
+        return self.at[(space % self.L, spot)]
+
+    def cell(self, space: int, spot: int) -> list[tuple[float, float]]:
+        x, y, a = self.centre(space, spot)
+        return _turned(x, y, a, self.long, self.wide)
+
+    def across(self, at: int) -> tuple[tuple[float, float], tuple[float, float]]:
+        before = (at - 1) % self.L
+        mids = []
+        for k in range(1, self.k + 1):
+            (x1, y1, _a), (x2, y2, _b) = self.centre(before, k), self.centre(at, k)
+            mids.append(((x1 + x2) / 2, (y1 + y2) / 2))
+        (ax, ay), (bx, by) = mids[0], mids[-1]
+        if self.k > 1:
+            d = math.dist(mids[0], mids[-1]) or 1.0
+            ux, uy = (bx - ax) / d, (by - ay) / d
+        else:  # across the direction of travel
+            a = math.radians(self.centre(at, 1)[2])
+            ux, uy = -math.sin(a), math.cos(a)
+        h = self.wide * 0.6
+        return (ax - ux * h, ay - uy * h), (bx + ux * h, by + uy * h)
+
+
+def _turned(x: float, y: float, angle: float, long: float, wide: float) -> list[tuple[float, float]]:
+    """The four points of a `long` x `wide` rectangle centred at (x, y), its length along `angle`."""
+    a = math.radians(angle)
+    ux, uy = math.cos(a), math.sin(a)
+    vx, vy = -uy, ux
+    hl, hw = long / 2, wide / 2
+    return [(x - ux * hl - vx * hw, y - uy * hl - vy * hw), (x + ux * hl - vx * hw, y + uy * hl - vy * hw),
+            (x + ux * hl + vx * hw, y + uy * hl + vy * hw), (x - ux * hl + vx * hw, y - uy * hl + vy * hw)]
+
+
+def layout(kind):
+    d = kind.decl
+    return _Placed(d.spaces, d.spots, d.picture) if d.picture is not None else _Oval(d.spaces, d.spots)
+
+
+def paint(canvas: Canvas, kind, board: dict | None, table: Scene | None, top: float) -> None:
+    d = kind.decl
+    lay = layout(kind)
+    canvas.frame_from([p for s in range(d.spaces) for k in range(1, d.spots + 1) for p in lay.cell(s, k)],
+                      lay.scale, top)
+    f = lay.font
+    # spaces: one cell per spot, the race line's shaded; labels keep off the track
+    for s in range(d.spaces):
+        for spot in range(1, d.spots + 1):
+            fill = "#cfe3ff" if kind.race[s] == spot else "#ffffff"
+            pts = lay.cell(s, spot)
+            canvas.polygon(pts, fill, attrs=f' class="spot" data-space="{s}" data-spot="{spot}"')
+            canvas.avoid(pts)
+    # lines across: a colour per kind, dashed without a limit; the start/finish line
+    kinds = list(kind.by_kind)
+    for ln in d.lines:
+        colour = LINE_COLOURS[kinds.index(ln.kind) % len(LINE_COLOURS)]
+        a, b = lay.across(ln.at)
+        canvas.line(a, b, colour, 3.0, None if ln.limit is not None else "5,4")
+    a, b = lay.across(0)
+    canvas.line(a, b, "#000", 5.0, "3,3")
+    # the pieces, before the labels so that the labels keep off them
+    cars = []
+    if board is not None and table is not None:
+        for p in board["pieces"]:
+            x, y, ang = lay.centre(p["space"], p["spot"])
+            cw, ch = lay.car
+            pts = _turned(x, y, ang, cw / lay.scale, ch / lay.scale)
+            canvas.polygon(pts, table.colour(p["piece"]), "#111", 1.4, layer="pieces", obstacle=True,
+                           attrs=f' class="piece" data-piece="{p["piece"]}"')
+            cars.append((p, (x, y)))
+    # labels: the start/finish line, lines, the tokens kept by a line's name, spaces, grid, cars
+    canvas.label("start/finish", b, f, away=f * 0.6)
+    tokens = table.tokens() if table is not None else {}
+    named = set()  # a token lies by the first line of its name
+    for ln in d.lines:
+        colour = LINE_COLOURS[kinds.index(ln.kind) % len(LINE_COLOURS)]
+        words = " ".join(str(v) for v in (ln.kind, ln.name) if v is not None)
+        text = words + (f" ({ln.limit})" if ln.limit is not None else "")
+        _a, b = lay.across(ln.at)
+        canvas.label(text, b, f, colour, away=f * 0.6)
+        if ln.name is not None and ln.name not in named:
+            named.add(ln.name)
+            for name, value in tokens.get(ln.name, []):
+                canvas.label(f"{name} {ln.name}: {value}", b, f * 0.85, "#608", away=f * 1.8)
+    for s in range(0, d.spaces, 5):
+        x, y, _a = lay.centre(s, (d.spots + 1) // 2)
+        canvas.label(str(s), (x, y), f * 0.75, "#555")
+    if board is None:
+        for slot, (s, spot) in enumerate(d.grid, 1):
+            x, y, _a = lay.centre(s, spot)
+            canvas.label(str(slot), (x, y), f * 0.8, "#060", over=True)
+    for p, (x, y) in cars:
+        canvas.label(p["piece"], (x, y), f, "#000", away=max(lay.car) * 0.6, bold=True)
+    # the caption: what the picture shows
+    facts = ", ".join(f"{n} {v}" for n, v in d.facts.items())
+    canvas.lines([f"{kind.name}: {d.spaces} spaces, {d.spots} spots, {d.laps} lap(s)"
+                  + (f"; {facts}" if facts else "")
+                  + "; shaded spot: the race line; lines: kind, name (limit); "
+                  + ("green numbers: the start grid" if board is None else "cars on their spots")],
+                 f * 0.9)

@@ -1,0 +1,327 @@
+"""The lab's commands: `racecraft simulate` (many seeded games and their statistics), `compare`
+(two setups on the same seeds) and `championship` (a season of games in a row)."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from ..session.args import (JOBS_PER_CORE, MAX_GAMES, MAX_JOBS, MAX_PLAYERS, MAX_SEED, Usage, bots, bounded,
+                            game_args, max_jobs, params, raw, seat_problem, writable)
+
+
+def _lab_args(sp) -> None:
+    sp.add_argument("--counts", action="store_true",
+                    help="count how often each rule, named statement, option and card fired or was "
+                         "chosen, and the win rate of the seats that chose each (slower)")
+    sp.add_argument("--export", metavar="FILE", help="write one JSON line per game here (JSONL)")
+    sp.add_argument("--csv", metavar="FILE", help="write one line per game here (CSV)")
+    sp.add_argument("--plot", metavar="DIR", help="write charts into this folder (needs matplotlib: "
+                                                  "pip install 'racecraft[plots]')")
+    sp.add_argument("--plot-format", choices=("png", "svg"), default="png", help="the charts' format")
+    sp.add_argument("--report", metavar="FILE", help="write one HTML page with the tables and charts "
+                                                     "(needs matplotlib)")
+    sp.add_argument("--backend", choices=("local", "ray"), default="local",
+                    help="where the games run: this machine's processes (default), or a Ray cluster "
+                         "(pip install 'racecraft[cluster]'); the results are the same")
+    sp.add_argument("--ray-address", metavar="ADDRESS",
+                    help="the Ray cluster to use (default: $RAY_ADDRESS, else a Ray started here)")
+
+
+def add_simulate(sub) -> None:
+    s = sub.add_parser("simulate", help="play many seeded games with random bots and print statistics")
+    game_args(s)
+    s.add_argument("--games", type=bounded(None, MAX_GAMES), default=1000,
+                   help=f"how many games (1 to {MAX_GAMES:,}; default 1000)")
+    s.add_argument("--seats", help="the bot at each seat: random, greedy or mcts[:BUDGET[:ROLLOUT]] "
+                   "(default: all random)")
+    s.add_argument("--jobs", type=bounded(1, max_jobs),
+                   help=f"processes (default: all cores; at most {JOBS_PER_CORE} per core and {MAX_JOBS})")
+    s.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    _lab_args(s)
+    s.set_defaults(fn=cmd_simulate)
+
+
+
+def add_compare(sub) -> None:
+    cp = sub.add_parser("compare", help="play a game and a changed game on the same seeds with the same "
+                                        "bots, and test every difference")
+    cp.add_argument("ruleset", help="a ruleset: a folder name under rulesets/, or a path")
+    cp.add_argument("--variant", action="append", default=[], metavar="NAME",
+                    help="the change compared: the variant side applies rulesets/<game>/variants/NAME.yaml "
+                         "(repeatable)")
+    cp.add_argument("--against-module", action="append", default=[], metavar="NAME",
+                    help="the change compared: the variant side adds this module (repeatable)")
+    cp.add_argument("--against-track", metavar="NAME", help="the change compared: the variant side races "
+                                                            "on this track")
+    cp.add_argument("--against-param", action="append", default=[], metavar="NAME=VALUE",
+                    help="the change compared: the variant side gives the param this value (repeatable)")
+    cp.add_argument("--against-seats", metavar="BOTS",
+                    help="the change compared: the variant side's bots (random or greedy at each seat)")
+    cp.add_argument("--against-seed", type=bounded(0, MAX_SEED), metavar="SEED",
+                    help="play the variant side on the games of another seed: the sides are no longer "
+                         "paired (a check of how large chance differences are)")
+    cp.add_argument("--base-variant", action="append", default=[], metavar="NAME",
+                    help="a variant both sides play (repeatable)")
+    cp.add_argument("--module", action="append", default=[], metavar="NAME",
+                    help="a module both sides play (repeatable)")
+    cp.add_argument("--track", metavar="NAME", help="the track both sides race on (tracks/<game>/NAME.yaml)")
+    cp.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                    help="a param value both sides play with (repeatable)")
+    cp.add_argument("--seed", type=bounded(0, MAX_SEED), default=1,
+                    help="the seed of every shuffle and bot (0 to 2**63-1; default 1)")
+    cp.add_argument("--players", type=bounded(1, MAX_PLAYERS),
+                    help=f"how many seats (1 to {MAX_PLAYERS}, within what the game allows)")
+    cp.add_argument("--games", type=bounded(None, MAX_GAMES), default=1000,
+                    help=f"how many games a side (1 to {MAX_GAMES:,}; default 1000)")
+    cp.add_argument("--seats",
+                    help="the bot at each seat of both sides: random or greedy (default: all random)")
+    cp.add_argument("--jobs", type=bounded(1, max_jobs),
+                    help=f"processes (default: all cores; at most {JOBS_PER_CORE} per core and {MAX_JOBS})")
+    cp.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    _lab_args(cp)
+    cp.set_defaults(fn=cmd_compare)
+
+
+
+def add_championship(sub) -> None:
+    ch = sub.add_parser("championship", aliases=["series"],
+                        help="play a season: games in a row with standings (seasons/NAME.yaml)")
+    ch.add_argument("ruleset", nargs="?", help="a ruleset: a folder name under rulesets/, or a path (with "
+                    "--resume: only where the save's game is not found by its name or path)")
+    ch.add_argument("--season", metavar="NAME", help="the season: rulesets/<game>/seasons/NAME.yaml")
+    ch.add_argument("--seats", help="who sits at each seat: human, random, greedy or mcts[:BUDGET[:ROLLOUT]] "
+                    "(default human,random)")
+    ch.add_argument("--seed", type=bounded(0, MAX_SEED), default=1,
+                    help="the seed of the season: every game's shuffles and bots (default 1)")
+    ch.add_argument("--variant", action="append", default=[], metavar="NAME",
+                    help="apply rulesets/<game>/variants/NAME.yaml to every game (repeatable)")
+    ch.add_argument("--module", action="append", default=[], metavar="NAME",
+                    help="apply rulesets/<game>/modules/NAME.yaml to every game (repeatable)")
+    ch.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                    help="give a param of every game this value (repeatable)")
+    ch.add_argument("--save", metavar="FILE", help="write the season here after every game and when stopped")
+    ch.add_argument("--stop-after", type=bounded(1, 1000), metavar="N", help="stop after N games")
+    ch.add_argument("--resume", metavar="FILE", help="carry on a season saved with --save")
+    ch.add_argument("--games", type=bounded(1, 100_000), metavar="N",
+                    help="simulate N whole seasons with bots and print the champions by seat")
+    ch.add_argument("--jobs", type=bounded(1, max_jobs), help="processes for --games (default: all cores)")
+    ch.add_argument("--json", action="store_true", help="with --games: print the statistics as JSON")
+    ch.set_defaults(fn=cmd_championship)
+
+
+COMMANDS = {"simulate": add_simulate, "compare": add_compare, "championship": add_championship}
+
+
+def _outputs_checked(args) -> None:
+    """The files and folder a run writes, refused before it plays rather than after."""
+    for option in ("export", "csv", "report"):
+        value = getattr(args, option, None)
+        if value:
+            writable(value, f"--{option}", "a file name")
+    if getattr(args, "plot", None) or getattr(args, "report", None):
+        from .charts import ChartsUnavailable, check_available
+
+        try:
+            check_available()
+        except ChartsUnavailable as e:
+            raise Usage(str(e)) from None
+    if getattr(args, "plot", None):
+        folder = Path(args.plot)
+        if folder.exists() and not folder.is_dir():
+            raise Usage(f"--plot {args.plot}: that is a file; give a folder for the charts")
+        if not folder.parent.is_dir():
+            raise Usage(f"--plot {args.plot}: the folder {folder.parent} does not exist")
+
+
+def _write_outputs(args, rows, series, title, lines, compared=None) -> bool:
+    """--export, --csv, --plot and --report of a simulation or a comparison, each on its own: one that
+    cannot be written (said, naming its file) keeps none of the others from being written. False when
+    one failed."""
+    from ..lang.files import CannotWrite
+    from .export import write_csv, write_jsonl
+
+    failed = []
+
+    def output(write, done: str) -> None:
+        try:
+            write()
+        except CannotWrite as e:
+            failed.append(str(e))
+            print(f"racecraft {args.command}: error: {e}", file=sys.stderr)
+        else:
+            print(done, file=sys.stderr)
+
+    if args.export:
+        output(lambda: write_jsonl(Path(args.export), rows), f"{len(rows)} games written to {args.export}")
+    if args.csv:
+        output(lambda: write_csv(Path(args.csv), rows), f"{len(rows)} games written to {args.csv}")
+    if args.plot or args.report:
+        from ..lang.files import write_atomic
+        from . import charts
+
+        formats = ({args.plot_format} if args.plot else set()) | ({"png"} if args.report else set())
+        drawn = charts.images(series, sorted(formats), compared)
+        if args.plot:
+            written: list = []
+            output(lambda: written.extend(charts.write(drawn, Path(args.plot), args.plot_format)),
+                   f"{len(drawn)} charts written to {args.plot}")
+        if args.report:
+            page = charts.report_html(title, lines, series, drawn, compared)
+            output(lambda: write_atomic(Path(args.report), page), f"report written to {args.report}")
+    return not failed
+
+
+def _progress_bar(args, total: int, what: str):
+    """(progress function, bar to stop) on the error stream, none with --json."""
+    if args.json:
+        return None, None
+    if sys.stderr.isatty():
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+        # the bar draws with escape sequences of its own: on the real stderr, not the escaping one;
+        # and nothing else is redirected through it (what is printed stays escaped)
+        bar = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                       TimeRemainingColumn(), transient=True, console=Console(file=raw(sys.stderr)),
+                       redirect_stdout=False, redirect_stderr=False)
+        bar.start()
+        task = bar.add_task(what, total=total)
+        return (lambda done, _total: bar.update(task, completed=done)), bar
+    step = max(1, total // 10)
+    marks = set()
+
+    def progress(done, all_games):
+        k = done // step
+        if k not in marks:
+            marks.add(k)
+            print(f"  {done}/{all_games} games", file=sys.stderr)
+    return progress, None
+
+
+def cmd_simulate(args) -> int:
+    from .simulate import fewest_players, render, simulate
+
+    if args.games < 1:
+        raise Usage("--games must be at least 1")
+    _outputs_checked(args)
+    seats = bots(args.seats, args.players)
+    players = args.players or (len(seats) if seats else None)
+    if players is None:
+        players = fewest_players(args.ruleset, args.variant, args.module, args.track, params(args))
+    backend = _backend(args)
+    progress, bar = _progress_bar(args, args.games, "simulating")
+    rows: list = []
+    try:
+        stats = simulate(args.ruleset, args.games, players, args.seed, args.jobs, args.variant,
+                         args.module, progress, seats, args.track, params(args), counts=args.counts,
+                         backend=backend, rows_out=rows)
+    finally:
+        if bar is not None:
+            bar.stop()
+        if backend is not None:
+            backend.close()
+    if args.json:
+        print(json.dumps(stats, indent=2))
+    else:
+        print(render(stats))
+    title = f"{stats['game']}: {stats['games']} games"
+    lines = [f"{players} players, seats {', '.join(stats['seats'])}, seed {args.seed}"
+             + (f", track {stats['track']}" if stats.get("track") else "")
+             + "".join(f", variant {v}" for v in stats["variants"])
+             + "".join(f", module {m}" for m in stats["modules"])]
+    written = _write_outputs(args, [(None, r) for r in rows], [(stats["game"], stats, rows)], title, lines)
+    return 0 if stats["failed"] == 0 and written else 1
+
+
+def cmd_compare(args) -> int:
+    from .compare import compare, render
+    from .simulate import Setup, fewest_players
+
+    if args.games < 1:
+        raise Usage("--games must be at least 1")
+    _outputs_checked(args)
+    seats = bots(args.seats, args.players)
+    against = bots(args.against_seats, args.players or (len(seats) if seats else None), "--against-seats")
+    players = args.players or (len(seats) if seats else None) or (len(against) if against else None)
+    if players is None:
+        players = fewest_players(args.ruleset, args.base_variant, args.module, args.track, params(args))
+    seats = seats or ["random"] * players
+    if against and len(against) != len(seats):
+        raise Usage(f"--against-seats names {len(against)} seats but the base has {len(seats)}")
+    given = params(args) or {}
+    changed = dict(given)
+    changed.update(params(argparse.Namespace(param=args.against_param)) or {})
+    base = Setup.of(args.ruleset, seats, args.base_variant, args.module, args.track, given, args.counts)
+    variant = Setup.of(args.ruleset, against or seats, [*args.base_variant, *args.variant],
+                       [*args.module, *args.against_module], args.against_track or args.track, changed,
+                       args.counts)
+    backend = _backend(args)
+    progress, bar = _progress_bar(args, 2 * args.games, "comparing")
+    rows: list = []
+    try:
+        result = compare(base, variant, args.games, args.seed, args.jobs, progress,
+                         backend=backend, variant_seed=args.against_seed, rows_out=rows)
+    finally:
+        if bar is not None:
+            bar.stop()
+        if backend is not None:
+            backend.close()
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print(render(result))
+    series = [("base", result["base"], [r for side, r in rows if side == "base"]),
+              ("variant", result["variant"], [r for side, r in rows if side == "variant"])]
+    title = f"{result['game']}: compare"
+    lines = [f"base: {result['base']['setup']}", f"variant: {result['variant']['setup']}",
+             f"{args.games} games a side, seed {args.seed}"]
+    written = _write_outputs(args, rows, series, title, lines, result)
+    return 0 if result["base"]["failed"] == 0 and result["variant"]["failed"] == 0 and written else 1
+
+
+def _backend(args):
+    """The backend `--backend` names (None: the local processes, sized by the command)."""
+    from .cluster import ClusterUnavailable, make_backend
+
+    try:
+        return make_backend(args.backend, args.jobs, args.ray_address)
+    except ClusterUnavailable as e:
+        raise Usage(str(e)) from None
+
+
+def cmd_championship(args) -> int:
+    """A season: several games in a row (`seasons/NAME.yaml`), with standings; saved and resumed."""
+    from ..session.budget import budget
+    from .series import Series, play_at_terminal, render_seasons, simulate_seasons
+
+    if args.resume:
+        if args.season or args.seats:
+            raise Usage("--resume FILE carries on a saved season: give no --season or --seats (a ruleset "
+                        "only where the save's game is not found)")
+        save: Path | None = writable(args.save or args.resume, "--save" if args.save else "--resume",
+                                     "the save's file name")
+        series = Series.resume(Path(args.resume), args.ruleset)
+    else:
+        if not args.ruleset or not args.season:
+            raise Usage("give a ruleset and --season NAME (or --resume FILE)")
+        kinds = [k.strip() for k in (args.seats or "human,random").split(",") if k.strip()]
+        if len(kinds) > MAX_PLAYERS or not kinds:
+            raise Usage(f"--seats names {len(kinds)} seats: 1 to {MAX_PLAYERS}")
+        bad = seat_problem(kinds)
+        if bad:
+            raise Usage(bad)
+        if args.games is not None:
+            if "human" in kinds:
+                raise Usage("--games simulates seasons with bots: seats are random, greedy or mcts")
+            jobs = args.jobs or os.cpu_count() or 1
+            stats = simulate_seasons(args.ruleset, args.season, kinds, args.games, args.seed, jobs,
+                                     args.variant, args.module, params(args))
+            print(json.dumps(stats, indent=2) if args.json else render_seasons(stats))
+            return 0 if stats["failed"] == 0 else 1
+        save = writable(args.save, "--save", "the save's file name") if args.save else None
+        series = Series.start(args.ruleset, args.season, args.seed, kinds, args.variant, args.module,
+                              params(args))
+    return play_at_terminal(series, save, args.stop_after, sys.stdout, budget)

@@ -1,0 +1,152 @@
+"""`racecraft render`: a picture (SVG) of a board, or of a game's table at a decision.
+
+What is drawn depends on the file given: a track file, a game file or a ruleset draws its board;
+a game record (`play --log`) draws the table after its first N decisions (`--at N`, default: all
+of them); a scenario file draws its table as its situation sets it, after the first N choices of
+its script (`--at N`, default: the whole script).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..compile import make_compiler
+from ..engine.game import Game
+from ..ir.models import kind_of
+from ..lang.diagnostics import Loc, Report, RulesetError
+from ..lang.parser import parse_block
+from ..load.ruleset import load_ruleset, read_file
+from ..load.structure import check_structure
+from .svg import board_picture, table_picture
+
+
+@dataclass
+class Picture:
+    svg: str
+    name: str      # the default file name's stem
+
+
+class Refused(Exception):
+    """A request the file cannot answer (the command's usage error)."""
+
+
+def is_record(path: Path) -> bool:
+    """A game record: JSON lines, the first one a `{` (a YAML file never is one)."""
+    if path.suffix in (".yaml", ".yml"):
+        return False
+    try:
+        with path.open("rb") as f:
+            head = f.read(256).lstrip()
+    except OSError:
+        return False
+    return head.startswith(b"{")
+
+
+def _at(at: int | None, total: int, what: str) -> int:
+    if at is None:
+        return total
+    if at > total:
+        raise Refused(f"--at {at}: {what} has {total} decision{'s' if total != 1 else ''}")
+    return at
+
+
+def _status(game: Game, done: int, total: int, what: str) -> str:
+    where = f"after {done} of {total} {what}"
+    rnd = game.view(None)["game"].get("round")
+    if rnd is not None:
+        where += f", round {rnd}"
+    if game.over:
+        res = game.result()
+        won = ", ".join(f"seat {s + 1}" for s in res["winners"]) or "nobody"
+        return f"{where}; the game is over, won by {won}"
+    d = game.decision()
+    if d is None or d.seat is None:
+        return where
+    return f"{where}; seat {d.seat + 1} decides: {d.prompt}"
+
+
+def recorded(path: Path, at: int | None, ruleset: str | None = None, board: str | None = None) -> Picture:
+    """The table of a game record after its first `at` decisions (all when None)."""
+    from ..table.replay import checked_pick, open_record
+
+    report = Report()
+    rec, plan = open_record(path, ruleset, "draw it")
+    head, decisions = rec.head, rec.decisions
+    n = _at(at, len(decisions), "the record")
+    game = Game(plan, head["seed"])
+    for i, d in enumerate(decisions[:n], 1):
+        game.choose(checked_pick(game, d, i, path, report))
+    extras = [*head.get("modules", []), *head.get("variants", []), *[t for t in [head.get("track")] if t]]
+    title = plan.name + (f" ({', '.join(map(str, extras))})" if extras else "") + f", seed {head['seed']}"
+    seats = head.get("seats") if isinstance(head.get("seats"), list) else None
+    svg = table_picture(game.view(None), plan, title, _status(game, n, len(decisions), "decisions"),
+                        _boards(plan, board), [str(s) for s in seats] if seats else None)
+    return Picture(svg, f"{path.stem}-{n}")
+
+
+def scenario(path: Path, at: int | None, board: str | None = None) -> Picture:
+    """The table a scenario sets, after the first `at` choices of its script (all when None)."""
+    report = Report()
+    data = read_file(path, report)
+    sc = check_structure(data, "scenario", str(path), report) if data is not None else None
+    if sc is None:
+        raise RulesetError(report)
+    rs = load_ruleset(path.parent / sc.ruleset, sc.variants, sc.modules, report, track=sc.track,
+                      params=dict(sc.params) or None)
+    situation = parse_block(sc.situation, report) if rs is not None and sc.situation is not None else None
+    comp = (make_compiler(rs, sc.players, report, situation=situation)
+            if rs is not None and report.ok else None)
+    if comp is None:
+        raise RulesetError(report)
+    plan = comp.plan
+    choices = [item.choose for item in sc.script if item.choose is not None]
+    n = _at(at, len(choices), "the script")
+    game = Game(plan, sc.seed)
+    for i, choice in enumerate(choices[:n], 1):
+        d = game.decision()
+        labels = d.labels() if d is not None else []
+        if str(choice) not in labels:
+            report.add("E407", f"choice {i} of the script, \"{choice}\", is not an option now",
+                       getattr(choice, "loc", None) or Loc(str(path)))
+            raise RulesetError(report)
+        game.choose(labels.index(str(choice)))
+    title = f"{plan.name}: {sc.scenario.name}"
+    svg = table_picture(game.view(None), plan, title, _status(game, n, len(choices), "choices of the script"),
+                        _boards(plan, board))
+    return Picture(svg, f"{path.stem}-{n}")
+
+
+def _boards(plan, board: str | None) -> list[str] | None:
+    if board is None:
+        return None
+    if board not in plan.board_names:
+        raise Refused(f"no board `{board}`; boards: {', '.join(plan.board_names)}")
+    return [board]
+
+
+def board(boards: dict, name: str | None, plan=None) -> Picture:
+    """One board of a track file or a game (its declaration), with the game's piles on it when
+    the game's `plan` is given."""
+    from ..boards import KINDS
+
+    if not boards:
+        raise Refused("there is no board to draw")
+    name = name or next(iter(boards))
+    if name not in boards:
+        raise Refused(f"no board `{name}`; boards: {', '.join(boards)}")
+    if plan is not None:
+        kind = plan.board_kinds[plan.board_names.index(name)]
+    else:
+        kind = KINDS[boards[name].kind](name, 0, boards[name], None)
+    svg = board_picture(kind, plan)
+    if svg is None:
+        raise Refused(f"boards of kind {kind.kind} have no picture")
+    return Picture(svg, name)
+
+
+def file_kind(path: Path, report: Report):
+    """(the kind of a YAML file: track, game, scenario, ..., its data)."""
+    data = read_file(path, report)
+    if data is None or not isinstance(data, dict):
+        return None, data
+    return kind_of(data), data

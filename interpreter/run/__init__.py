@@ -1,1 +1,0 @@
-"""Racecraft: run."""

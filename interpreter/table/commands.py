@@ -1,0 +1,235 @@
+"""The table's commands: `racecraft play` (a game at the terminal, people and bots, with its record)
+and `racecraft replay` (a record printed again or stepped through)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..lang.diagnostics import Report, RulesetError
+from ..lang.errors import RuleError
+from ..session.args import MAX_PLAYERS, Usage, bounded, game_args, params, raw, seat_problem, writable
+
+
+def add_play(sub) -> None:
+    pl = sub.add_parser("play", help="play a game in the terminal, with people and bots")
+    game_args(pl, optional=True)
+    pl.add_argument("--seats",
+                    help="who sits at each seat: human, random, greedy or mcts[:BUDGET[:ROLLOUT]] "
+                         "(the search bot, see docs/bots.md), e.g. human,greedy,mcts:200")
+    pl.add_argument("--log", metavar="FILE", help="write the game record (JSONL) here")
+    pl.add_argument("--resume", metavar="RECORD",
+                    help="go on with the game of this record (written by --log, also when a game is "
+                         "abandoned); it is written again there unless --log says elsewhere")
+    pl.add_argument("--verbose", action="store_true", help="also print each bot's choice and where the "
+                                                           "pieces are at each round")
+    pl.set_defaults(fn=cmd_play)
+
+
+def add_replay(sub) -> None:
+    r = sub.add_parser("replay", help="replay a game record: its narrated log, or step through it")
+    r.add_argument("record")
+    r.add_argument("--ruleset", metavar="PATH",
+                   help="replay with this ruleset (a folder, or a name under rulesets/) instead of "
+                        "the game the record names, found by its name")
+    r.add_argument("--rules", action="store_true",
+                   help="print each rule as it fires, each chance and each choice, with the log")
+    r.add_argument("--at", type=bounded(1, 10_000_000), metavar="N",
+                   help="show the table before decision N (the log of its round, the view, the choice)")
+    r.add_argument("--step", action="store_true",
+                   help="step through the game: Enter goes forward a decision, b back, a number to it")
+    r.add_argument("--seat", type=bounded(1, MAX_PLAYERS), metavar="N",
+                   help="see the table as seat N does (default: as the seat that decides)")
+    r.set_defaults(fn=cmd_replay)
+
+
+COMMANDS = {"play": add_play, "replay": add_replay}
+
+
+def seats(args, plan_players: tuple[int, int]) -> list[str]:
+    """Who sits where: `--seats`, else a person and random bots for `--players` (or the fewest the
+    game allows)."""
+    if args.seats:
+        kinds = [s.strip() for s in args.seats.split(",") if s.strip()]
+    else:
+        n = args.players or plan_players[0]
+        kinds = ["human"] + ["random"] * (n - 1)
+    if len(kinds) > MAX_PLAYERS:
+        raise Usage(f"--seats names {len(kinds)} seats: at most {MAX_PLAYERS}")
+    bad = seat_problem(kinds)
+    if bad:
+        raise Usage(bad)
+    if args.players and args.players != len(kinds):
+        raise Usage(f"--players {args.players} but --seats names {len(kinds)} seats")
+    return kinds
+
+
+class _Setting:
+    """The game `play` sits down to: its rules, seats and seed, new or from the record resumed."""
+
+    def __init__(self, args):
+        from ..session.load import load, load_recorded
+        from ..session.record import read_record
+
+        self.record = None
+        if args.resume:
+            report = Report()
+            self.record = read_record(Path(args.resume), report)
+            if self.record is None:
+                raise RulesetError(report)
+            for note in self.record.notes():
+                print(f"note: {note}", file=sys.stderr)
+        self.log = writable(args.log) if args.log else (writable(args.resume, "--resume") if args.resume
+                                                        else None)
+        self.log_name = args.log or args.resume
+        self.same_file = bool(args.resume) and (not args.log or _same(args.log, args.resume))
+        if self.record is None:
+            if not args.ruleset:
+                raise Usage("name the game to play (e.g. racecraft play GAME), or --resume RECORD")
+            self.loaded = load(args.ruleset, args.variant, args.module, args.track, params(args))
+            players = self.loaded.ruleset.game.game.players
+            self.kinds = seats(args, (players.min, players.max))
+            self.plan = self.loaded.plan(len(self.kinds))
+            self.seed = args.seed
+            return
+        head = self.record.head
+        self.loaded = load_recorded(head, Path(args.resume), args.ruleset)
+        kinds = seats(args, (1, MAX_PLAYERS)) if args.seats else [str(k) for k in head.get("seats", [])]
+        if len(kinds) != head["players"] or seat_problem(kinds) is not None:
+            kinds = ["human"] + ["random"] * (head["players"] - 1)
+        self.kinds = kinds
+        self.plan = self.loaded.plan(head["players"])
+        if self.plan.digest != head["digest"]:
+            raise Usage(f"--resume {args.resume}: the rules changed since the game was recorded")
+        self.seed = head["seed"]
+
+    def open_log(self, decisions: list[dict]):
+        """The record the game is written to as it goes (`RecordFile`), None without --log. A game
+        resumed into its own record appends to it when the record is whole and names the same
+        game and seats; otherwise the record is written again (a new file renamed over the old)."""
+        from ..session.record import RecordFile, header
+
+        if self.log is None:
+            return None
+        head = header(self.loaded, self.plan, self.seed, self.kinds)
+        rec = self.record
+        append = (rec is not None and self.same_file and rec.whole and rec.head == head
+                  and len(rec.decisions) == len(decisions))
+        return RecordFile(self.log, head, decisions, append=append,
+                          finished=append and rec is not None and rec.result is not None)
+
+
+def _same(a: str, b: str) -> bool:
+    import os
+
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.abspath(a) == os.path.abspath(b)
+
+
+def cmd_play(args) -> int:
+    from ..engine.game import Game
+    from ..session.agents import make_agents
+    from ..session.budget import budget
+    from ..session.stop import stopped_like_ctrl_c
+    from .terminal.human import HumanAgent
+    from .terminal.screen import Terminal
+    from .terminal.table import Table
+
+    at = _Setting(args)
+    term = Terminal(sys.stdout, raw(sys.stdout))
+    try:
+        # the game is told as it is played (trace on): the narrated log of what the rules `say`
+        with budget():
+            game = Game(at.plan, at.seed, trace=True)
+    except RuleError as e:
+        print(f"rule error: {e}", file=sys.stderr)
+        return 1
+    table = Table(game, at.kinds, term, sys.stdin, bool(args.verbose))
+    agents = make_agents(at.kinds, at.seed, human_factory=lambda: HumanAgent(sys.stdin, sys.stdout, table))
+    print(f"{at.plan.name}: {len(at.kinds)} players "
+          f"({', '.join(f'seat {i + 1} {k}' for i, k in enumerate(at.kinds))}), seed {at.seed}")
+    with stopped_like_ctrl_c():
+        if at.record is not None:
+            _resume(table, at.record.decisions, args.resume, budget)
+        table.log = at.open_log(table.decisions)
+        try:
+            result = _played(table, agents, at, budget)
+            if result is None:
+                return 1
+            if table.log is not None:
+                table.log.result({k: result[k] for k in ("order", "winners", "scores", "rounds")})
+        finally:
+            if table.log is not None:
+                table.log.close()
+        _print_result(game, at, result)
+    if at.log:
+        print(f"game record written to {at.log_name}")
+    return 0
+
+
+def _resume(table, recorded: list[dict], record: str, guard) -> None:
+    """The recorded decisions taken again at the table, each checked as `replay` checks it."""
+    try:
+        table.resume(recorded, Path(record), guard)
+    except RuleError as e:
+        raise Usage(f"--resume {record}: its decisions do not fit these rules ({e})") from None
+    print(f"resumed after {len(recorded)} decisions")
+
+
+def _played(table, agents, at: _Setting, guard) -> dict | None:
+    """The game played to its end, or None (said) when it stops; every decision taken is in the
+    record already (it is written as the game goes)."""
+    from ..lang.files import CannotWrite
+
+    again = f" (go on with: racecraft play --resume {at.log_name})" if at.log else ""
+    try:
+        return table.run(agents, guard)
+    except RuleError as e:
+        _say(f"rule error: {e}")
+    except CannotWrite as e:
+        _say(f"racecraft play: error: {e}\ngame abandoned: the record keeps the decisions before this one"
+             + again)
+    except (EOFError, KeyboardInterrupt):
+        _say("\ngame abandoned" + again)
+    return None
+
+
+def _say(text: str) -> None:
+    """A last word on the error stream, which may be gone (the terminal closed: SIGHUP)."""
+    try:
+        print(text, file=sys.stderr)
+    except (OSError, ValueError):
+        pass
+
+
+def _print_result(game, at: _Setting, result: dict) -> None:
+    from .ask import placings
+    from .terminal.view import render_view
+
+    kinds = at.kinds
+    print("\nFinal table:")
+    print(render_view(game.view(None), at.plan))
+    print("\nResult:")
+    for p in placings(result):
+        if p.seat is not None:
+            mark = "  winner" if p.winner else ""
+            print(f"  {p.place}. seat {p.seat + 1} ({kinds[p.seat]}): {p.score}{mark}")
+        else:  # a piece the game drives
+            print(f"  {p.place}. {p.piece} (driven by the game): {p.score}")
+    if len(kinds) > 1 and len(result["winners"]) == len(kinds):
+        print("  a draw: every seat is tied")
+    print(f"{result['rounds']} rounds, {result['decisions']} decisions")
+
+
+def cmd_replay(args) -> int:
+    from .terminal.replay import replay, stepper
+    from .terminal.screen import Terminal
+
+    if args.step or args.at is not None or args.seat is not None:
+        if args.rules:
+            raise Usage("--rules prints the whole game; --at, --step and --seat show a table")
+        seat = None if args.seat is None else args.seat - 1
+        return stepper(Path(args.record), Terminal(sys.stdout, raw(sys.stdout)), sys.stdin, args.ruleset,
+                       args.at, args.step, seat)
+    return replay(Path(args.record), sys.stdout, args.ruleset, args.rules)

@@ -1,0 +1,113 @@
+"""What a seat sees at the table, as data a page draws: the title and the game's facts, each seat
+with its pieces, facts and the piles it shows of every seat, the seat's own piles (a hand, its
+cards grouped and sorted as the game's `view:` says) and the game's piles. The boards are drawn
+apart (`picture/svg.py`); the terminal's screen (`terminal/view.py`) says the same as lines.
+
+Everything here comes from the seat's view (`Game.view`) and the plan's declarations: a seat
+learns nothing from it that its view does not hold."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..draw.cards import groups, pile_text
+
+
+@dataclass(frozen=True)
+class Pile:
+    label: str
+    count: int
+    cards: list[tuple[str, int]] | None   # (card, how many alike) as shown; None: only its size
+    text: str                             # the pile in words: `2, 3 ×2, blue`, `11 cards`
+
+
+@dataclass(frozen=True)
+class PieceSight:
+    name: str
+    facts: list[str]          # the game's facts about it (`show:`), as players read them
+
+
+@dataclass(frozen=True)
+class SeatSight:
+    seat: int                 # 0-based
+    you: bool
+    pieces: list[PieceSight]
+    facts: list[str]          # as players read them (`lap 2`, `out`)
+    piles: list[Pile] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Sight:
+    title: str                # the game's name
+    facts: list[str]          # `round 3` and the game's facts
+    seats: list[SeatSight]
+    mine: list[Pile]          # the viewing seat's own piles
+    table: list[Pile]         # the game's piles
+
+
+def _pile(label: str, info: dict, how: dict | None) -> Pile:
+    how = how or {}
+    cards = info["cards"]
+    shown = None
+    if cards is not None and how.get("show") != "count":
+        shown = groups(cards[-1:] if how.get("show") == "top" else cards, bool(how.get("sort")))
+    return Pile(label, info["count"], shown, pile_text(info, None, None, how))
+
+
+def _value(v) -> str:
+    """A variable's value, in a game without a `view:` section (a designer's game)."""
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, list):
+        return ", ".join(_value(x) for x in v) or "none"
+    if isinstance(v, dict):
+        return ", ".join(f"{_value(k)} {_value(x)}" for k, x in v.items()) or "none"
+    return "none" if v is None else str(v)
+
+
+def sight(view: dict, plan) -> Sight:
+    """The seat's view (`Game.view`) as a page shows it."""
+    me = view["seat"]
+    facts = []
+    rnd = view["game"].get("round")
+    if isinstance(rnd, int) and rnd > 0:
+        facts.append(f"round {rnd}")
+    if plan.view is not None:
+        facts.extend(view.get("game_facts", []))
+    else:
+        facts.extend(f"{k} {_value(v)}" for k, v in view["game"].items() if k != "round" and v is not None)
+    owners: dict[int, list[PieceSight]] = {}
+    for name, info in view["pieces"].items():
+        if info.get("owner") is not None:
+            owners.setdefault(info["owner"] - 1, []).append(PieceSight(name, list(info.get("facts", []))))
+    seat_facts = view.get("seat_facts", [])
+    seats = [SeatSight(s, s == me, owners.get(s, []), list(seat_facts[s]) if s < len(seat_facts) else [])
+             for s in range(plan.n_seats)]
+    mine: list[Pile] = []
+    table: list[Pile] = []
+    piles = view["piles"]
+    declared = plan.view
+    for pid in range(plan.n_piles):
+        name = plan.pile_names[pid]
+        info = piles.get(name)
+        scope = plan.pile_scope[pid]
+        if info is None or scope not in ("game", "seat"):
+            continue  # not seen, or kept on a board or a piece (drawn with it)
+        base = plan.pile_decl[pid]
+        how = None if declared is None else declared.get(base)
+        if declared is not None and how is None:
+            continue  # the game's view does not show it
+        label = how["label"] if how else base
+        if scope == "game":
+            if info["count"] or declared is None:
+                table.append(_pile(label, info, how))
+            continue
+        owner = plan.pile_owner[pid]
+        if owner == me and (how is None or how["whose"] == "mine"):
+            mine.append(_pile(label, info, how))
+        elif how is None or how["whose"] == "all":
+            if info["count"]:
+                seats[owner].piles.append(_pile(label, info, how))
+    if declared is None:
+        for s, values in enumerate(view["seats"]):
+            seats[s].facts.extend(f"{k} {_value(v)}" for k, v in values.items())
+    return Sight(plan.name, facts, seats, mine, table)

@@ -1,0 +1,349 @@
+"""The web table's HTTP side (FastAPI): the JSON API, its live updates (server-sent events), the
+pictures, the records and replays, and the pages (`static/`, plain HTML, CSS and JavaScript).
+
+What every response holds is decided in `tables.py` (a seat's view, the log, its own options);
+here each request is checked: the seat's token (403), whose decision it is (409), an option
+offered (422), the size of a body (413), a table that exists (404). Every error is a JSON
+message, never a traceback."""
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import threading
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response, StreamingResponse
+from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+
+from .bots import Bots
+from .games import catalogue
+from .replays import Replays
+from .store import Store
+from .tables import Refused, Setup, Tables
+
+MAX_BODY = 64 * 1024            # a request's body (JSON)
+MAX_RECORD_BODY = 4 * 1024 * 1024   # a record file opened in the browser
+EVENT_KEEPALIVE = 15.0          # seconds between two comments of a quiet event stream
+EVENT_STREAM_FOR = 600.0        # an event stream ends after this; the browser opens another
+
+PAGE_SECURITY = {
+    # the pages load only their own scripts and styles, and no other site may frame them
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; "
+                               "script-src 'self'; connect-src 'self'; frame-ancestors 'none'; "
+                               "base-uri 'none'; form-action 'self'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+}
+SVG_SECURITY = {"Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
+                "X-Content-Type-Options": "nosniff"}
+
+
+# ---- request bodies ----------------------------------------------------------------------------
+
+class NewTable(BaseModel):
+    game: str = Field(max_length=100)
+    players: int | None = Field(None, ge=1, le=16)
+    seats: list[str] = Field(max_length=16)
+    variants: list[str] = Field(default_factory=list, max_length=32)
+    modules: list[str] = Field(default_factory=list, max_length=32)
+    track: str | None = Field(None, max_length=100)
+    seed: int | None = None
+
+
+class Decide(BaseModel):
+    token: str = Field(max_length=200)
+    option: int
+    # the decision answered (`decision` of the view): 409 if the table has moved on
+    decision: str | None = Field(None, max_length=64)
+
+
+class Undo(BaseModel):
+    token: str = Field(max_length=200)
+
+
+# ---- the body's size ------------------------------------------------------------------------------
+
+class BodyLimit:
+    """Refuse a request body larger than its cap with 413, before the route reads it."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        cap = MAX_RECORD_BODY if scope["path"] == "/api/replays" else MAX_BODY
+        length = dict(scope.get("headers") or []).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > cap):
+            return await _too_large(send, cap)
+        seen = 0
+
+        async def counted():
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > cap:
+                    raise _TooLarge()
+            return message
+
+        try:
+            await self.app(scope, counted, send)
+        except _TooLarge:
+            await _too_large(send, cap)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _too_large(send, cap: int) -> None:
+    body = json.dumps({"error": f"the request is too large: at most {cap // 1024} KB"}).encode()
+    await send({"type": "http.response.start", "status": 413,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+# ---- the app -----------------------------------------------------------------------------------
+
+def static_text(name: str) -> str:
+    return resources.files("interpreter.web").joinpath("static", name).read_text(encoding="utf-8")
+
+
+def create_app(db: Path | str, threads: int = 2, processes: int = 1,
+               hosts: list[str] | None = None) -> FastAPI:
+    """The web table's app, keeping its tables in the SQLite file `db`. `hosts`: the names a request
+    may be addressed to (a server on loopback answers no page of another site that a DNS name was
+    pointed at it for); None: any."""
+    store = Store(db)
+    bots = Bots(threads, processes)
+    tables = Tables(store, bots)
+    replays = Replays()
+    games_cache: list = []
+    games_lock = threading.Lock()
+    closing = asyncio.Event()
+
+    @asynccontextmanager
+    async def lifespan(app):
+        tables.restore()
+        yield
+        closing.set()
+        bots.close()
+        store.close()
+
+    app = FastAPI(title="Racecraft web table", version="1",
+                  description="Play any game of the rulesets folder in a browser: a lobby, a table per "
+                              "seat, live updates, replays. Every response to a seat holds only what "
+                              "that seat may see.", lifespan=lifespan,
+                  # the description is /openapi.json; FastAPI's pages for it would load scripts from a CDN
+                  docs_url=None, redoc_url=None)
+    app.state.tables = tables
+    app.add_middleware(BodyLimit)
+    if hosts is not None:
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts)
+
+    def games() -> list:
+        with games_lock:
+            if not games_cache:
+                games_cache.extend(catalogue())
+            return games_cache
+
+    # ---- errors: a JSON message, never a traceback ----
+
+    @app.exception_handler(Refused)
+    async def refused(request: Request, e: Refused):
+        return JSONResponse({"error": e.message}, status_code=e.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, e: RequestValidationError):
+        parts = []
+        for err in e.errors()[:3]:
+            where = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
+            parts.append(f"{where}: {err.get('msg', 'not valid')}" if where else str(err.get("msg")))
+        return JSONResponse({"error": "the request is not valid: " + "; ".join(parts)}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, e: StarletteHTTPException):
+        message = e.detail if isinstance(e.detail, str) else "the request cannot be answered"
+        return JSONResponse({"error": message}, status_code=e.status_code)
+
+    @app.exception_handler(Exception)
+    async def internal(request: Request, e: Exception):
+        return JSONResponse({"error": "internal error: the server could not answer this request"},
+                            status_code=500)
+
+    # ---- the pages ----
+
+    def page(name: str) -> Response:
+        return Response(static_text(name), media_type="text/html; charset=utf-8", headers=PAGE_SECURITY)
+
+    @app.get("/", include_in_schema=False)
+    def lobby_page():
+        return page("lobby.html")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon():
+        return Response(status_code=204)
+
+    @app.get("/table/{table_id}", include_in_schema=False)
+    def table_page(table_id: str):
+        return page("table.html")
+
+    @app.get("/replay", include_in_schema=False)
+    @app.get("/replay/{table_id}", include_in_schema=False)
+    def replay_page(table_id: str = ""):
+        return page("replay.html")
+
+    @app.get("/static/{name}", include_in_schema=False)
+    def static(name: str):
+        kinds = {".css": "text/css", ".js": "text/javascript", ".svg": "image/svg+xml"}
+        suffix = Path(name).suffix
+        if suffix not in kinds or "/" in name or name.startswith("."):
+            raise Refused(404, "no such file")
+        try:
+            text = static_text(name)
+        except (FileNotFoundError, OSError):
+            raise Refused(404, "no such file") from None
+        return Response(text, media_type=f"{kinds[suffix]}; charset=utf-8", headers=PAGE_SECURITY)
+
+    # ---- the API ----
+
+    @app.get("/api/games", summary="The games a table can be created for")
+    def list_games():
+        return {"games": games()}
+
+    @app.post("/api/tables", status_code=201, summary="Create a table",
+              description="Each person's seat gets a token: the seat's private link carries it. "
+                          "Bots' seats have none.")
+    def create_table(body: NewTable):
+        seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
+        setup = Setup.checked(body.game, body.seats, body.variants, body.modules, body.track, seed,
+                              body.players)
+        table, tokens = tables.create(setup)
+        seats = []
+        for i, (kind, token) in enumerate(zip(setup.seats, tokens)):
+            url = f"/table/{table.id}#{token}" if token else None
+            seats.append({"seat": i + 1, "kind": kind, "token": token, "url": url})
+        people = [t for t in tokens if t]
+        return {"id": table.id, "seats": seats,
+                "url": f"/table/{table.id}#{','.join(people)}" if people else f"/replay/{table.id}"}
+
+    @app.get("/api/tables", summary="The tables, newest first, with their state")
+    def list_tables():
+        return {"tables": tables.listing()}
+
+    @app.get("/api/tables/{table_id}", summary="What a seat sees: the view, the log, its options")
+    def seat_view(table_id: str, token: str | None = None, since: int = 0):
+        table = tables.get(table_id)
+        return JSONResponse(table.told(table.seat_of(token), since))
+
+    @app.post("/api/tables/{table_id}/decide", summary="Take one of the options offered to the seat")
+    def decide(table_id: str, body: Decide):
+        table = tables.get(table_id)
+        seat = table.seat_of(body.token)
+        table.decide(seat, body.option, body.decision)
+        return JSONResponse(table.told(seat))
+
+    @app.post("/api/tables/{table_id}/undo",
+              summary="Take back the seat's last decision (alone against bots)")
+    def undo(table_id: str, body: Undo):
+        table = tables.get(table_id)
+        seat = table.seat_of(body.token)
+        table.undo(seat)
+        return JSONResponse(table.told(seat))
+
+    @app.get("/api/tables/{table_id}/record", summary="The game record (JSON lines, as `play --log`)",
+             description="Whole once the game is over; while it runs, to a seat (its token): without "
+                         "the seed, and with the other seats' choices left out.")
+    def record(table_id: str, token: str | None = None):
+        table = tables.get(table_id)
+        seat = None if token is None and table.state != "playing" else table.seat_of(token)
+        name = f"{table.setup.game}-{table.id}.jsonl"
+        return Response(table.record_text(seat), media_type="application/x-ndjson",
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    @app.get("/api/tables/{table_id}/picture.svg", summary="The table as the seat sees it, as a picture")
+    def picture(table_id: str, token: str | None = None):
+        table = tables.get(table_id)
+        seat = None if token is None and table.state != "playing" else table.seat_of(token)
+        return Response(table.picture(seat), media_type="image/svg+xml", headers=SVG_SECURITY)
+
+    @app.get("/api/tables/{table_id}/events", summary="Live updates (server-sent events)",
+             description="Each event is the seat's view, as `GET /api/tables/{id}` gives it, with the "
+                         "log lines not sent yet.")
+    async def events(table_id: str, request: Request, token: str | None = None, since: int = 0):
+        table = await run_in_threadpool(tables.get, table_id)
+        seat = table.seat_of(token)
+        return StreamingResponse(_stream(table, seat, since, request, closing),
+                                 media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    # ---- replays ----
+
+    @app.get("/api/tables/{table_id}/replay", summary="The table before a decision, as a replay shows it",
+             description="A finished table to anybody; a running one to a seat, as that seat saw it.")
+    def table_replay(table_id: str, at: int = 0, token: str | None = None, seat: int | None = None):
+        table = tables.get(table_id)
+        playing = table.state == "playing"
+        me = table.seat_of(token) if (playing or token) else None
+        return JSONResponse(replays.of_table(table, at, me, seat, playing))
+
+    @app.get("/api/tables/{table_id}/replay.svg", summary="The picture of a replay's step")
+    def table_replay_picture(table_id: str, at: int = 0, token: str | None = None, seat: int | None = None):
+        table = tables.get(table_id)
+        playing = table.state == "playing"
+        me = table.seat_of(token) if (playing or token) else None
+        return Response(replays.table_picture(table, at, me, seat, playing), media_type="image/svg+xml",
+                        headers=SVG_SECURITY)
+
+    @app.post("/api/replays", status_code=201, summary="Open a game record (the body: its JSON lines)")
+    async def open_replay(request: Request):
+        body = await request.body()
+        return await run_in_threadpool(replays.open, body)
+
+    @app.get("/api/replays/{replay_id}", summary="A record's table before a decision")
+    def record_replay(replay_id: str, at: int = 0, seat: int | None = None):
+        return JSONResponse(replays.of_record(replay_id, at, seat))
+
+    @app.get("/api/replays/{replay_id}/replay.svg", summary="The picture of a record's step")
+    def record_replay_picture(replay_id: str, at: int = 0, seat: int | None = None):
+        return Response(replays.record_picture(replay_id, at, seat), media_type="image/svg+xml",
+                        headers=SVG_SECURITY)
+
+    return app
+
+
+async def _stream(table, seat: int, since: int, request: Request, closing: asyncio.Event):
+    """What the seat is told, each time that changes, with the log lines not sent yet. A change the
+    seat cannot see (another seat committing in secret) sends nothing."""
+    loop = asyncio.get_running_loop()
+    ends = loop.time() + EVENT_STREAM_FOR
+    seen = -1
+    sent = since
+    last = None
+    while not closing.is_set() and loop.time() < ends:
+        version = table.changes.version
+        if version != seen:
+            seen = version
+            told = await run_in_threadpool(table.told, seat, sent)
+            same = json.dumps({**told, "log": [], "log_start": 0, "log_end": 0, "as_of": 0})
+            if same != last or told["log"]:
+                last = same
+                sent = told["log_end"]
+                yield f"event: table\ndata: {json.dumps(told)}\n\n"
+            continue
+        await table.changes.wait(seen, EVENT_KEEPALIVE)
+        if await request.is_disconnected():
+            return
+        if table.changes.version == seen:
+            yield ": still here\n\n"

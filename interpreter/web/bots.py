@@ -1,0 +1,109 @@
+"""Bots deciding at web tables without holding anybody up: random and greedy bots in a pool of
+threads, the search bot in worker processes (it plays hundreds of games forward per decision).
+
+A bot decides on a copy of the table (a thread) or on the game played again from its decisions
+(a worker process, which keeps the games it has built to go on from them); its answer comes
+back to the table, which takes it as it takes a person's: only if the table still waits for that
+decision, and only an option offered (`Table.bot_answered`).
+
+Each decision of a bot is seeded by the table's seed, the seat and the decision's number, so a
+table rebuilt after a restart has its bots decide as they would have."""
+from __future__ import annotations
+
+import multiprocessing
+from collections import OrderedDict
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+
+from ..agents.kinds import BOTS
+
+
+def bot_seed(seed: int, seat: int, n: int) -> str:
+    """The seed of a bot's decision: the table's seed, its seat (0-based), the decision's number."""
+    return f"{seed}/{seat}/{n}"
+
+
+def is_search(kind: str) -> bool:
+    return kind.split(":")[0] == "mcts"
+
+
+def pick_here(kind: str, seed: str, game) -> int:
+    """A bot's pick on `game` (a copy of the table)."""
+    return BOTS[kind](seed).choose(game, game.decision())
+
+
+# ---- in a worker process ------------------------------------------------------------------------
+
+_PLANS: dict = {}
+_GAMES: OrderedDict = OrderedDict()   # table id -> the game last built for it
+KEPT_GAMES = 16
+
+
+def pick_in_worker(table_id: str, setup: dict, answers: list[int], kind: str, seed: str) -> int:
+    """The search bot's pick on the table `table_id` after `answers`, in a worker process."""
+    from ..engine.game import Game
+    from ..session.load import load
+
+    key = (setup["game"], tuple(setup["variants"]), tuple(setup["modules"]), setup.get("track"),
+           len(setup["seats"]))
+    plan = _PLANS.get(key)
+    if plan is None:
+        plan = _PLANS[key] = load(setup["game"], setup["variants"], setup["modules"],
+                                  setup.get("track")).plan(len(setup["seats"]))
+    game = _GAMES.pop(table_id, None)
+    if game is None or game.plan is not plan or game.answers != answers[:len(game.answers)]:
+        game = Game(plan, setup["seed"])
+    for pick in answers[len(game.answers):]:
+        game.choose(pick)
+    _GAMES[table_id] = game
+    while len(_GAMES) > KEPT_GAMES:
+        _GAMES.popitem(last=False)
+    return pick_here(kind, seed, game.clone())
+
+
+# ---- the pools ---------------------------------------------------------------------------------
+
+class Bots:
+    def __init__(self, threads: int = 2, processes: int = 1):
+        self.threads = ThreadPoolExecutor(threads, thread_name_prefix="racecraft-bot")
+        self.n_processes = processes
+        self.processes: ProcessPoolExecutor | None = None   # started for the first search bot
+
+    def ask(self, table, turn: int, kind: str, seed: str, game) -> None:
+        """Have the bot `kind` decide at `table` on `game` (a copy of it, taken at `turn`); its
+        answer goes back to `table.bot_answered(turn, pick)`, or `table.bot_failed(turn, error)`."""
+        if is_search(kind):
+            if self.processes is None:
+                # spawned, not forked: the server runs threads, which a fork would copy mid-step
+                self.processes = ProcessPoolExecutor(self.n_processes,
+                                                     mp_context=multiprocessing.get_context("spawn"))
+            fut = self.processes.submit(pick_in_worker, table.id, table.setup.as_dict(),
+                                        list(game.answers), kind, seed)
+            fut.add_done_callback(lambda f: self._back(table, turn, f))
+        else:
+            self.threads.submit(self._here, table, turn, kind, seed, game)
+
+    def _here(self, table, turn: int, kind: str, seed: str, game) -> None:
+        try:
+            pick = pick_here(kind, seed, game)
+        except Exception as e:  # a rule error while the bot looks ahead: the table says so
+            table.bot_failed(turn, e)
+            return
+        table.bot_answered(turn, pick)
+
+    def _back(self, table, turn: int, fut: Future) -> None:
+        """A worker's answer, taken on a thread of the pool (not the process pool's own)."""
+        if fut.cancelled():
+            return
+        error = fut.exception()
+        try:
+            if error is not None:
+                self.threads.submit(table.bot_failed, turn, error)
+            else:
+                self.threads.submit(table.bot_answered, turn, fut.result())
+        except RuntimeError:  # the server is closing
+            pass
+
+    def close(self) -> None:
+        self.threads.shutdown(wait=False, cancel_futures=True)
+        if self.processes is not None:
+            self.processes.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,106 @@
+// Shared by the lobby, the table and the replay pages. Every text that comes from a game (names,
+// labels, the log) is put in the page with textContent, never parsed as HTML.
+"use strict";
+
+const racecraft = (() => {
+  function el(tag, text, cls, attrs) {
+    const node = document.createElement(tag);
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    if (cls) node.className = cls;
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+    return node;
+  }
+
+  function clear(node) {
+    while (node.firstChild) node.removeChild(node.firstChild);
+    return node;
+  }
+
+  async function api(path, body) {
+    const init = body === undefined ? {} : {
+      method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)};
+    const response = await fetch(path, init);
+    let data = null;
+    try { data = await response.json(); } catch (e) { data = {error: "the server did not answer"}; }
+    if (!response.ok) {
+      const error = new Error(data && data.error ? data.error : `error ${response.status}`);
+      error.status = response.status;
+      throw error;
+    }
+    return data;
+  }
+
+  // A pile of cards: each card once, with how many alike (sight.Pile: label, count, cards, text).
+  function pile(p, cls) {
+    const box = el("div", null, "pile " + (cls || ""));
+    box.appendChild(el("div", p.label, "pile-label"));
+    if (!p.cards || p.cards.length === 0) {
+      box.appendChild(el("div", p.text, "pile-text"));
+      return box;
+    }
+    const row = el("div", null, "cards");
+    for (const [name, n] of p.cards) {
+      const card = el("div", null, name.startsWith("(") ? "card hidden-card" : "card");
+      card.appendChild(el("span", name, "card-name"));
+      if (n > 1) card.appendChild(el("span", "×" + n, "card-count"));
+      row.appendChild(card);
+    }
+    box.appendChild(row);
+    return box;
+  }
+
+  // What a seat sees, besides the board: the seat's own piles, each seat's facts, the game's piles.
+  function sight(container, s, seats) {
+    clear(container);
+    if (s.mine.length) {
+      const mine = el("section", null, "mine");
+      mine.appendChild(el("h2", "Your cards"));
+      for (const p of s.mine) mine.appendChild(pile(p, "own"));
+      container.appendChild(mine);
+    }
+    const list = el("section", null, "seats");
+    list.appendChild(el("h2", "Seats"));
+    for (const seat of s.seats) {
+      const kind = seats && seats[seat.seat] ? seats[seat.seat].kind : "";
+      const row = el("div", null, seat.you ? "seat you" : "seat");
+      const who = "seat " + (seat.seat + 1) + (seat.you ? " (you)" : "") + (kind && kind !== "human" ? " · " + kind : "");
+      row.appendChild(el("div", who, "seat-name"));
+      for (const piece of seat.pieces) {
+        row.appendChild(el("div", piece.name + (piece.facts.length ? ": " + piece.facts.join(", ") : ""), "seat-pieces"));
+      }
+      if (seat.facts.length) row.appendChild(el("div", seat.facts.join(" · "), "seat-facts"));
+      for (const p of seat.piles) row.appendChild(el("div", p.label + ": " + p.text, "seat-pile"));
+      list.appendChild(row);
+    }
+    container.appendChild(list);
+    if (s.table.length) {
+      const table = el("section", null, "game-piles");
+      table.appendChild(el("h2", "On the table"));
+      for (const p of s.table) table.appendChild(pile(p, "public"));
+      container.appendChild(table);
+    }
+  }
+
+  function result(container, res) {
+    clear(container);
+    if (!res) return;
+    container.appendChild(el("h2", "Result"));
+    const list = el("ol", null, "placings");
+    for (const p of res.placings) {
+      const who = p.seat ? "seat " + p.seat : p.piece + " (driven by the game)";
+      list.appendChild(el("li", who + ": " + p.score + (p.winner ? " — winner" : ""), p.winner ? "winner" : ""));
+    }
+    container.appendChild(list);
+    container.appendChild(el("p", res.rounds + " rounds" + (res.seed !== undefined && res.seed !== null ? ", seed " + res.seed : "")));
+  }
+
+  function log(container, lines) {
+    clear(container);
+    for (const line of lines) {
+      container.appendChild(el("div", line.trim(), line.startsWith(" ") ? "log-line" : "log-heading"));
+    }
+    container.scrollTop = container.scrollHeight;
+  }
+
+  return {el, clear, api, pile, sight, result, log};
+})();

@@ -1,0 +1,144 @@
+// The lobby: pick a game and who sits where, create the table, hand out the seats' links.
+"use strict";
+(() => {
+  const {el, clear, api} = racecraft;
+  const $ = (id) => document.getElementById(id);
+  const KINDS = [["human", "a person"], ["random", "random bot"], ["greedy", "greedy bot"], ["mcts:200", "search bot"]];
+  let games = [];
+
+  function showError(message) {
+    $("error").textContent = message || "";
+    $("error").hidden = !message;
+  }
+
+  function game() {
+    return games.find((g) => g.id === $("game").value);
+  }
+
+  function seatRows() {
+    const g = game();
+    const n = Math.max(g.players.min, Math.min(g.players.max, Number($("players").value) || g.players.min));
+    $("players").value = n;
+    const box = $("seats");
+    const old = [...box.querySelectorAll("select")].map((s) => s.value);
+    for (const row of [...box.querySelectorAll("label")]) row.remove();
+    for (let i = 0; i < n; i++) {
+      const select = el("select", null, null, {"data-seat": String(i + 1)});
+      for (const [value, text] of KINDS) select.appendChild(el("option", text, null, {value}));
+      select.value = old[i] || (i === 0 ? "human" : "greedy");
+      const label = el("label", `seat ${i + 1} `);
+      label.appendChild(select);
+      box.appendChild(label);
+    }
+  }
+
+  function checks(container, items, box) {
+    clear(container);
+    $(box).hidden = !items.length;
+    for (const item of items) {
+      const label = el("label", null, "check", {title: item.description});
+      label.appendChild(el("input", null, null, {type: "checkbox", value: item.id}));
+      label.appendChild(document.createTextNode(" " + item.name));
+      container.appendChild(label);
+    }
+  }
+
+  function chooseGame() {
+    const g = game();
+    $("game-description").textContent = g.description;
+    $("players").min = g.players.min;
+    $("players").max = g.players.max;
+    checks($("variants"), g.variants, "variants-box");
+    checks($("modules"), g.modules, "modules-box");
+    const track = clear($("track"));
+    track.appendChild(el("option", "the game's own", null, {value: ""}));
+    for (const t of g.tracks) track.appendChild(el("option", t, null, {value: t}));
+    $("track-box").hidden = !g.tracks.length;
+    seatRows();
+  }
+
+  async function create(event) {
+    event.preventDefault();
+    showError("");
+    const picked = (id) => [...$(id).querySelectorAll("input:checked")].map((i) => i.value);
+    const body = {
+      game: $("game").value,
+      seats: [...$("seats").querySelectorAll("select")].map((s) => s.value),
+      variants: picked("variants"), modules: picked("modules"),
+      track: $("track").value || null,
+    };
+    if ($("seed").value !== "") body.seed = Number($("seed").value);
+    $("create").disabled = true;
+    try {
+      const table = await api("/api/tables", body);
+      const links = clear($("links"));
+      for (const seat of table.seats) {
+        const item = el("li", `seat ${seat.seat}: `);
+        if (seat.url) {
+          const url = new URL(seat.url, location.href).href;
+          const a = el("a", url, "seat-link", {href: url});
+          item.appendChild(a);
+        } else {
+          item.appendChild(el("span", seat.kind + " (a bot)"));
+        }
+        links.appendChild(item);
+      }
+      const people = table.seats.filter((s) => s.token);
+      $("here").href = table.url;
+      $("here").textContent = people.length > 1 ? "Play every person's seat here, taking turns at this screen"
+                                                : people.length ? "Play your seat here" : "Watch the bots play";
+      $("created").hidden = false;
+      loadTables();
+    } catch (e) {
+      showError(e.message);
+    } finally {
+      $("create").disabled = false;
+    }
+  }
+
+  async function loadTables() {
+    const body = $("tables").querySelector("tbody");
+    const {tables} = await api("/api/tables");
+    clear(body);
+    for (const t of tables.slice(0, 30)) {
+      const row = el("tr");
+      const extras = [...t.modules, ...t.variants, ...(t.track ? [t.track] : [])];
+      row.appendChild(el("td", t.game + (extras.length ? " (" + extras.join(", ") + ")" : "")));
+      row.appendChild(el("td", t.seats.join(", ")));
+      row.appendChild(el("td", t.state));
+      const cell = el("td");
+      if (t.state !== "playing") cell.appendChild(el("a", "replay", null, {href: `/replay/${encodeURIComponent(t.id)}`}));
+      row.appendChild(cell);
+      body.appendChild(row);
+    }
+  }
+
+  async function openRecord() {
+    const file = $("record-file").files[0];
+    if (!file) return;
+    showError("");
+    try {
+      const text = await file.text();
+      const response = await fetch("/api/replays", {method: "POST", body: text});
+      const data = await response.json();
+      if (!response.ok) throw new Error(data.error || "the record cannot be opened");
+      location.href = `/replay?r=${encodeURIComponent(data.id)}`;
+    } catch (e) {
+      showError(e.message);
+    }
+  }
+
+  async function start() {
+    ({games} = await api("/api/games"));
+    const select = $("game");
+    for (const g of games) select.appendChild(el("option", g.name, null, {value: g.id}));
+    select.addEventListener("change", chooseGame);
+    $("players").addEventListener("change", seatRows);
+    $("new-table").addEventListener("submit", create);
+    $("record-file").addEventListener("change", openRecord);
+    chooseGame();
+    await loadTables();
+  }
+
+  start().catch((e) => showError(e.message));
+})();

@@ -1,0 +1,242 @@
+// The table as a seat sees it. The link's fragment holds the seat's token (several, comma
+// separated, for people taking turns at one screen); the fragment never reaches the server's logs.
+"use strict";
+(() => {
+  const {el, clear, api, sight, result, log: showLog} = racecraft;
+  const tableId = decodeURIComponent(location.pathname.split("/").pop());
+  const tokens = location.hash.slice(1).split(",").filter(Boolean);
+  const $ = (id) => document.getElementById(id);
+
+  const state = {told: {}, log: [], shown: null, passedTo: null, busy: false, typed: "", viewKey: null};
+
+  function mover() {
+    // the token of ours whose seat decides now, else the first
+    for (const t of tokens) {
+      const told = state.told[t];
+      if (told && told.to_move === told.seat && told.options.length) return t;
+    }
+    return tokens[0];
+  }
+
+  function newer(token, told) {
+    // answers may cross (a decision's answer, an event): the later one stays
+    const now = state.told[token];
+    return !now || told.as_of >= now.as_of;
+  }
+
+  function takeLog(told) {
+    if (told.log_start > state.log.length) return false;   // lines missed: ask again from the start
+    state.log = state.log.slice(0, told.log_start).concat(told.log);
+    return true;
+  }
+
+  async function fetchAll(since) {
+    const fresh = {};
+    for (const t of tokens) {
+      fresh[t] = await api(`/api/tables/${encodeURIComponent(tableId)}?token=${encodeURIComponent(t)}&since=${since}`);
+    }
+    // the log is the same for every seat: taken once, from the last answer
+    const last = fresh[tokens[tokens.length - 1]];
+    if (!newer(tokens[tokens.length - 1], last)) return render();
+    if (!takeLog(last)) return fetchAll(0);
+    state.told = fresh;
+    render();
+  }
+
+  // one refresh at a time: a change that comes meanwhile asks for one more after it
+  let refreshing = null;
+  let again = false;
+  async function refresh() {
+    if (refreshing) { again = true; return refreshing; }
+    $("turn").setAttribute("aria-busy", "true");
+    refreshing = (async () => {
+      do { again = false; await fetchAll(state.log.length); } while (again);
+    })();
+    try { await refreshing; } catch (e) { showError(e.message); } finally {
+      refreshing = null;
+      $("turn").setAttribute("aria-busy", state.busy ? "true" : "false");
+    }
+  }
+
+  function showError(message) {
+    const box = $("error");
+    box.textContent = message || "";
+    box.hidden = !message;
+  }
+
+  function render() {
+    const token = mover();
+    const told = state.told[token];
+    if (!told) return;
+    const several = tokens.length > 1;
+    // people at one screen: the last one's cards are covered until the next says they are ready
+    if (several && told.options.length && state.passedTo !== null && state.passedTo !== told.seat) {
+      $("pass-text").textContent = `Pass to seat ${told.seat}: press Ready when seat ${told.seat} is at the screen.`;
+      $("pass").hidden = false;
+      $("pass").dataset.seat = told.seat;
+      document.body.classList.add("covered");
+      state.optionsKey = null;
+      clear($("options"));
+      return;
+    }
+    $("pass").hidden = true;
+    document.body.classList.remove("covered");
+    if (told.options.length) state.passedTo = told.seat;
+    state.shown = token;
+    document.title = `${told.game} · seat ${told.seat}`;
+    $("title").textContent = told.game;
+    $("facts").textContent = [...told.sight.facts, `you are seat ${told.seat}`].join(" · ");
+    const key = JSON.stringify([told.view, told.seat]);
+    if (key !== state.viewKey) {
+      state.viewKey = key;
+      state.pictureCount = (state.pictureCount || 0) + 1;
+      $("picture").src = `/api/tables/${encodeURIComponent(tableId)}/picture.svg?token=${encodeURIComponent(token)}&n=${state.pictureCount}`;
+    }
+    let status = "";
+    if (told.state === "finished") status = "The game is over.";
+    else if (told.state === "stopped") status = "The game stopped: " + (told.problem || "");
+    else if (told.waiting) status = told.waiting[0].toUpperCase() + told.waiting.slice(1) + (told.secret ? " (deciding in secret)" : "") + "…";
+    else if (told.options.length) status = `Seat ${told.seat}: your decision` + (told.secret ? " (in secret: the others see it when all have decided)" : "");
+    $("status").textContent = status;
+    $("prompt").textContent = told.prompt || "";
+    // the buttons are made again only when the options change (a button under the pointer stays)
+    const optionsKey = JSON.stringify([token, told.decision, told.options]);
+    if (optionsKey !== state.optionsKey) {
+      state.optionsKey = optionsKey;
+      const options = clear($("options"));
+      for (const o of told.options) {
+        const button = el("button", null, "option", {type: "button", "data-key": String(o.key)});
+        button.appendChild(el("span", String(o.key), "key"));
+        button.appendChild(el("span", o.label, "label"));
+        if (o.preview) button.appendChild(el("span", "→ " + o.preview, "preview"));
+        button.addEventListener("click", () => decide(o.key));
+        options.appendChild(button);
+      }
+    }
+    for (const button of $("options").querySelectorAll("button")) button.disabled = state.busy;
+    $("turn").setAttribute("aria-busy", state.busy || refreshing ? "true" : "false");
+    $("undo").hidden = !told.can_undo;
+    $("replay-link").href = `/replay/${encodeURIComponent(tableId)}#${encodeURIComponent(token)}`;
+    $("record-link").href = `/api/tables/${encodeURIComponent(tableId)}/record?token=${encodeURIComponent(token)}`;
+    const sightKey = JSON.stringify([told.sight, told.result]);
+    if (sightKey !== state.sightKey) {
+      state.sightKey = sightKey;
+      result($("result"), told.result);
+      sight($("sight"), told.sight, told.seats.reduce((m, s) => { m[s.seat - 1] = s; return m; }, {}));
+    }
+    const logKey = state.log.length + ":" + (state.log[state.log.length - 1] || "");
+    if (logKey !== state.logShown) {
+      state.logShown = logKey;
+      showLog($("log"), state.log);
+    }
+    $("typed").hidden = !state.typed;
+    $("typed").textContent = state.typed ? "typed: " + state.typed + " (Enter)" : "";
+  }
+
+  async function decide(key) {
+    const token = state.shown;
+    const told = state.told[token];
+    if (!told || state.busy) return;
+    state.busy = true;
+    state.typed = "";
+    showError("");
+    if (document.activeElement && document.activeElement.blur) document.activeElement.blur();
+    try {
+      const after = await api(`/api/tables/${encodeURIComponent(tableId)}/decide`,
+                              {token, option: key, decision: told.decision});
+      if (tokens.length > 1) await refresh();
+      else if (newer(token, after)) {
+        if (takeLog(after)) state.told[token] = after;
+        else await refresh();
+      }
+    } catch (e) {
+      showError(e.message);
+      await refresh();
+    } finally {
+      state.busy = false;
+      render();
+    }
+  }
+
+  async function undo() {
+    const token = state.shown;
+    if (state.busy) return;
+    state.busy = true;
+    showError("");
+    try {
+      const after = await api(`/api/tables/${encodeURIComponent(tableId)}/undo`, {token});
+      if (newer(token, after) && takeLog(after)) state.told[token] = after;
+    } catch (e) {
+      showError(e.message);
+    } finally {
+      state.busy = false;
+      render();
+    }
+  }
+
+  function listen() {
+    const source = new EventSource(`/api/tables/${encodeURIComponent(tableId)}/events?token=${encodeURIComponent(tokens[0])}&since=${state.log.length}`);
+    source.addEventListener("table", (event) => {
+      const told = JSON.parse(event.data);
+      if (tokens.length > 1 || refreshing) {
+        refresh();
+        return;
+      }
+      if (!newer(tokens[0], told)) return;
+      if (!takeLog(told)) { refresh(); return; }
+      state.told[tokens[0]] = told;
+      render();
+    });
+  }
+
+  document.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (!$("pass").hidden) {
+      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); ready(); }
+      return;
+    }
+    const told = state.told[state.shown];
+    if (!told) return;
+    const keys = told.options.map((o) => String(o.key));
+    if (/^[0-9]$/.test(event.key) && keys.length) {
+      state.typed += event.key;
+      // taken at once when no other key starts with what was typed
+      if (keys.includes(state.typed) && !keys.some((k) => k !== state.typed && k.startsWith(state.typed))) {
+        decide(Number(state.typed));
+        return;
+      }
+      if (!keys.some((k) => k.startsWith(state.typed))) {
+        showError(`${state.typed} is not one of the options`);
+        state.typed = "";
+      }
+      render();
+    } else if (event.key === "Enter" && state.typed) {
+      if (keys.includes(state.typed)) decide(Number(state.typed));
+      else { showError(`${state.typed} is not one of the options`); state.typed = ""; render(); }
+    } else if (event.key === "Backspace" && state.typed) {
+      state.typed = state.typed.slice(0, -1);
+      render();
+    } else if (event.key === "Escape") {
+      state.typed = "";
+      showError("");
+      render();
+    } else if ((event.key === "u" || event.key === "U") && told.can_undo) {
+      undo();
+    }
+  });
+
+  function ready() {
+    state.passedTo = Number($("pass").dataset.seat);
+    render();
+  }
+
+  $("pass-ready").addEventListener("click", ready);
+  $("undo").addEventListener("click", undo);
+
+  if (!tokens.length) {
+    showError("This link holds no seat: open the link the lobby gave for your seat.");
+    return;
+  }
+  fetchAll(0).then(listen).catch((e) => showError(e.message));
+  window.addEventListener("hashchange", () => location.reload());
+})();

@@ -1,0 +1,111 @@
+"""The tables kept in SQLite (the standard library's `sqlite3`): each table's setup (the game and
+how it was created, the hashes of its seats' tokens), and each decision taken at it, committed
+in its own transaction before anybody is told it was taken. A table is rebuilt by playing its
+decisions again from its seed (`tables.py`); nothing else of a game is stored.
+
+One connection, shared by the server's threads under a lock; the journal is write-ahead
+(`WAL`) and every commit is synchronous, so a decision acknowledged survives the server being
+killed, and the machine losing power."""
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    setup TEXT NOT NULL,       -- JSON: game, players, seats, variants, modules, track, seed, digest
+    tokens TEXT NOT NULL,      -- JSON: the SHA-256 of each seat's token, in seat order
+    state TEXT NOT NULL,       -- playing, finished, stopped
+    result TEXT                -- JSON: the result line of the record, once finished
+);
+CREATE TABLE IF NOT EXISTS decisions (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    n INTEGER NOT NULL,        -- 1, 2, ...: the decision's place in the game
+    line TEXT NOT NULL,        -- JSON: the record's decision line
+    PRIMARY KEY (table_id, n)
+);
+"""
+
+
+def default_path() -> Path:
+    """`$XDG_DATA_HOME/racecraft/tables.db`, else `~/.local/share/racecraft/tables.db`."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "racecraft" / "tables.db"
+
+
+class Store:
+    def __init__(self, path: Path | str):
+        path = Path(path)
+        if str(path) != ":memory:":
+            path.parent.mkdir(parents=True, exist_ok=True)
+        self.lock = threading.Lock()
+        self.db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        self.db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        with self.lock:
+            self.db.close()
+
+    def _write(self, *statements: tuple[str, tuple]) -> None:
+        """Run the statements in one transaction: all of them are stored, or none."""
+        with self.lock:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                for sql, args in statements:
+                    self.db.execute(sql, args)
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            self.db.execute("COMMIT")
+
+    def add_table(self, table_id: str, setup: dict, token_hashes: list[str | None]) -> None:
+        self._write(("INSERT INTO tables (id, created, setup, tokens, state) VALUES (?, ?, ?, ?, 'playing')",
+                     (table_id, time.time(), json.dumps(setup), json.dumps(token_hashes))))
+
+    def add_decision(self, table_id: str, line: dict) -> None:
+        self._write(("INSERT INTO decisions (table_id, n, line) VALUES (?, ?, ?)",
+                     (table_id, line["n"], json.dumps(line))))
+
+    def take_back(self, table_id: str, keep: int) -> None:
+        """Forget the decisions after the first `keep` (undo)."""
+        self._write(("DELETE FROM decisions WHERE table_id = ? AND n > ?", (table_id, keep)),
+                    ("UPDATE tables SET state = 'playing', result = NULL WHERE id = ?", (table_id,)))
+
+    def finish(self, table_id: str, state: str, result: dict | None) -> None:
+        self._write(("UPDATE tables SET state = ?, result = ? WHERE id = ?",
+                     (state, None if result is None else json.dumps(result), table_id)))
+
+    def tables(self, state: str | None = None) -> list[dict]:
+        """Every table (or those in `state`), oldest first: id, created, setup, tokens, state, result."""
+        with self.lock:
+            rows = self.db.execute(
+                "SELECT id, created, setup, tokens, state, result FROM tables"
+                + (" WHERE state = ?" if state else "") + " ORDER BY created", (state,) if state else ()
+            ).fetchall()
+        return [_row(r) for r in rows]
+
+    def table(self, table_id: str) -> dict | None:
+        with self.lock:
+            row = self.db.execute("SELECT id, created, setup, tokens, state, result FROM tables WHERE id = ?",
+                                  (table_id,)).fetchone()
+        return None if row is None else _row(row)
+
+    def decisions(self, table_id: str) -> list[dict]:
+        with self.lock:
+            rows = self.db.execute("SELECT line FROM decisions WHERE table_id = ? ORDER BY n",
+                                   (table_id,)).fetchall()
+        return [json.loads(line) for (line,) in rows]
+
+
+def _row(r) -> dict:
+    return {"id": r[0], "created": r[1], "setup": json.loads(r[2]), "tokens": json.loads(r[3]),
+            "state": r[4], "result": None if r[5] is None else json.loads(r[5])}

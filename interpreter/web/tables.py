@@ -1,0 +1,588 @@
+"""The tables a server keeps: each a game with people and bots (`Table`, a `Sitting` of the view
+model), created from a setup, stored decision by decision (`store.py`), rebuilt after a restart by
+playing its decisions again, and what each seat is told, built from the seat's view alone.
+
+What a seat is told (`Table.told`) comes from `Game.view(seat)`, the narrated log (what the rules
+say aloud), and, when the seat decides, its own options; never from the table itself: no other
+seat's hand, no commitment before its reveal, no seed while the game runs. Nothing here speaks
+HTTP (`app.py` does)."""
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import secrets
+import tempfile
+import threading
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from ..agents.kinds import bot
+from ..engine.game import Game
+from ..lang.diagnostics import RulesetError
+from ..lang.errors import RuleError
+from ..load.ruleset import is_name
+from ..session.args import MAX_PLAYERS, MAX_SEED
+from ..session.load import load
+from ..session.record import header, write_record
+from ..table.ask import asked, placings
+from ..table.keys import Keys
+from ..table.sight import sight
+from ..table.sitting import Sitting
+from .bots import Bots, bot_seed
+from .store import Store
+
+# The search bot's budget at a web table: a bigger one would hold a worker for minutes a decision
+MAX_SEARCH_BUDGET = 2000
+# Finished tables kept in memory (the oldest are forgotten, and built again from the store if asked for)
+KEPT_FINISHED = 200
+
+
+class Refused(Exception):
+    """A request the tables refuse: an HTTP status and a message for a person."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+@dataclass
+class Setup:
+    """How a table was created: enough to build its game again."""
+    game: str
+    seats: list[str]
+    variants: list[str] = field(default_factory=list)
+    modules: list[str] = field(default_factory=list)
+    track: str | None = None
+    seed: int = 1
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def checked(cls, game, seats, variants, modules, track, seed, players=None) -> "Setup":
+        """A setup from a request, every part checked: names are names (never paths), seats are
+        people or bots, numbers in range."""
+        if not is_name(game):
+            raise Refused(422, "`game` is the name of a game of the lobby")
+        for what, names in (("variants", variants), ("modules", modules)):
+            if not all(is_name(n) for n in names) or len(names) > 32:
+                raise Refused(422, f"`{what}` are names of the game's {what}")
+        if track is not None and not is_name(track):
+            raise Refused(422, "`track` is the name of one of the game's tracks")
+        if not 1 <= len(seats) <= MAX_PLAYERS:
+            raise Refused(422, f"a table has 1 to {MAX_PLAYERS} seats")
+        if players is not None and players != len(seats):
+            raise Refused(422, f"`players` is {players} but `seats` names {len(seats)}")
+        for kind in seats:
+            if kind != "human":
+                problem = _bot_problem(kind)
+                if problem:
+                    raise Refused(422, problem)
+        if not 0 <= seed <= MAX_SEED:
+            raise Refused(422, f"the seed is a whole number from 0 to {MAX_SEED}")
+        return cls(game, list(seats), list(variants), list(modules), track, seed)
+
+
+def _bot_problem(kind: str) -> str | None:
+    try:
+        made = bot(kind)
+    except ValueError as e:
+        return f"{e}; a seat is human, random, greedy or mcts[:BUDGET[:ROLLOUT]]"
+    budget = getattr(made, "keywords", {}).get("budget", 0)
+    if budget > MAX_SEARCH_BUDGET:
+        return f"`{kind}`: at a web table the search bot plays at most {MAX_SEARCH_BUDGET} games per decision"
+    return None
+
+
+class Plans:
+    """Games compiled once per setup (game, variants, modules, track, players)."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.cache: dict[tuple, tuple] = {}
+
+    def get(self, setup: Setup):
+        """(the loaded ruleset, its plan); `Refused` with the ruleset's own message when it does
+        not load."""
+        key = (setup.game, tuple(setup.variants), tuple(setup.modules), setup.track, len(setup.seats))
+        with self.lock:
+            if key not in self.cache:
+                try:
+                    loaded = load(setup.game, setup.variants, setup.modules, setup.track)
+                    players = loaded.ruleset.game.game.players
+                    if not players.min <= len(setup.seats) <= players.max:
+                        raise Refused(422, f"{loaded.ruleset.game.game.name} is for {players.min} to "
+                                           f"{players.max} players, not {len(setup.seats)}")
+                    self.cache[key] = (loaded, loaded.plan(len(setup.seats)))
+                except RulesetError as e:
+                    raise Refused(422, _first_problem(e)) from None
+            return self.cache[key]
+
+
+def _first_problem(e: RulesetError) -> str:
+    items = getattr(e.report, "items", [])
+    return items[0].message if items else "the game cannot be loaded"
+
+
+class Changes:
+    """A table's version, and the event-loop tasks waiting for it to change (server-sent events)."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.version = 0
+        self.waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future]] = []
+
+    def bump(self) -> None:
+        """Anything changed (from any thread): wake every waiter."""
+        with self.lock:
+            self.version += 1
+            waiters, self.waiters = self.waiters, []
+        for loop, fut in waiters:
+            try:
+                loop.call_soon_threadsafe(_wake, fut)
+            except RuntimeError:  # that loop is closed
+                pass
+
+    async def wait(self, seen: int, timeout: float) -> int:
+        """The version, once it is not `seen` any more or after `timeout` seconds."""
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        with self.lock:
+            if self.version != seen:
+                return self.version
+            self.waiters.append((loop, fut))
+        try:
+            await asyncio.wait_for(fut, timeout)
+        except TimeoutError:
+            pass
+        finally:
+            with self.lock:
+                if (loop, fut) in self.waiters:
+                    self.waiters.remove((loop, fut))
+        return self.version
+
+
+def _wake(fut: asyncio.Future) -> None:
+    if not fut.done():
+        fut.set_result(None)
+
+
+class Table(Sitting):
+    """One game at a web table. Every change happens under `lock`: a person's decision, a bot's,
+    undo; each is stored before it is taken, and each bumps `changes`."""
+
+    def __init__(self, table_id: str, setup: Setup, loaded, plan, token_hashes: list[str | None],
+                 store: Store, bots: Bots, created: float):
+        super().__init__(Game(plan, setup.seed, trace=True), setup.seats)
+        self.id = table_id
+        self.setup = setup
+        self.loaded = loaded
+        self.plan = plan
+        self.token_hashes = token_hashes
+        self.store = store
+        self.bots = bots
+        self.created = created
+        self.lock = threading.RLock()
+        self.changes = Changes()
+        self.keys = Keys()
+        self.offered: tuple | None = None    # (decision, labels, keys) of a person's pending decision
+        self.narrated: list[str] = []
+        self.problem: str | None = None      # why the game stopped, when the rules failed
+        self.result: dict | None = None
+        self.turn = 0                        # counts every change: a bot answers the turn it was asked
+        self._asked: tuple | None = None     # (turn, Asked) of the pending decision, once computed
+        # While a `simultaneously` block collects commitments (one seat after another), the block and
+        # where its decisions start: until the reveal, nobody else learns how many decisions a seat
+        # took there (its record, its replay and the decisions' numbers stop at the block's start)
+        self._block = None
+        self.collecting_from: int | None = None
+        # names the pending decision opaquely (`decision_id`), the same after a restart
+        self.secret = hashlib.sha256(f"{table_id}:{token_hashes}".encode()).digest()
+
+    # ---- building ------------------------------------------------------------------------------
+
+    def replay(self, entries: list[dict]) -> None:
+        """The game played again from its seed with these decisions (a restart, an undo): the
+        keys of the options as they were shown, the log as it was told."""
+        self.game = Game(self.plan, self.setup.seed, trace=True)
+        self.teller.game = self.game
+        self.teller.told = 0
+        self.keys = Keys()
+        self.decisions = []
+        self.narrated = []
+        self.result = None
+        for i, entry in enumerate(entries, 1):
+            d = self._offer()
+            if d is None:
+                raise RuleError(f"decision {i} of the table: the game asks for no decision there")
+            pick = entry.get("pick")
+            labels = d.labels()
+            if not isinstance(pick, int) or isinstance(pick, bool) or not 0 <= pick < d.count \
+                    or labels[pick] != entry.get("label"):
+                raise RuleError(f"decision {i} of the table does not fit these rules")
+            self.decisions.append(dict(entry))
+            self.game.choose(pick)
+        self.narrated.extend(self.teller.news())
+        self._offer()
+
+    # ---- who is who ------------------------------------------------------------------------------
+
+    def seat_of(self, token: str | None) -> int:
+        """The seat a token acts for; `Refused` 403 for none or a wrong one."""
+        if not token:
+            raise Refused(403, "this needs the token of a seat (from the seat's link)")
+        h = token_hash(token)
+        for s, known in enumerate(self.token_hashes):
+            if known is not None and hmac.compare_digest(h, known):
+                return s
+        raise Refused(403, "this token is not one of this table's seats")
+
+    @property
+    def state(self) -> str:
+        if self.problem is not None:
+            return "stopped"
+        return "finished" if self.game.over else "playing"
+
+    # ---- the game going on ---------------------------------------------------------------------
+
+    def _offer(self):
+        """The pending decision; a person's gets its options' keys (kept while the same choice
+        comes back), given in the same order of decisions whenever the table is built."""
+        d = self.game.decision()
+        self.offered = None
+        self._asked = None
+        block = self.game.st.simul if d is not None and d.simultaneous else None
+        if block is None:
+            self.collecting_from = None
+        elif block is not self._block:
+            self.collecting_from = len(self.decisions)
+        self._block = block
+        if d is not None and d.seat is not None and self.kinds[d.seat] == "human":
+            labels = d.labels()
+            self.offered = (d, labels, self.keys.assign(d.seat, d.rule, labels))
+        return d
+
+    def _arrived(self, store: bool = True) -> None:
+        """After any change: tell the log, take the decisions nobody makes, finish the game or ask
+        the seat that decides (a bot: off this thread)."""
+        self.turn += 1
+        try:
+            while True:
+                self.narrated.extend(self.teller.news())
+                if self.problem is not None:
+                    break
+                if self.game.over:
+                    self._finish(store)
+                    break
+                d = self._offer()
+                if d is not None and d.seat is None:  # nobody decides: the first option
+                    self._take(d, 0, store)
+                    continue
+                if d is not None and store and self.kinds[d.seat] != "human":
+                    seed = bot_seed(self.setup.seed, d.seat, len(self.decisions) + 1)
+                    try:
+                        self.bots.ask(self, self.turn, self.kinds[d.seat], seed, self.game.clone())
+                    except RuntimeError:  # the server is closing: the bot decides after the restart
+                        pass
+                break
+        except RuleError as e:
+            self._stop(str(e), store)
+        self.changes.bump()
+
+    def _take(self, d, pick: int, store: bool = True) -> None:
+        """Store the decision, then take it."""
+        self.record(d, pick)
+        if store:
+            try:
+                self.store.add_decision(self.id, self.decisions[-1])
+            except Exception:
+                self.decisions.pop()
+                raise Refused(503, "the decision could not be stored; try again") from None
+        self.game.choose(pick)
+
+    def _finish(self, store: bool) -> None:
+        if self.result is not None:
+            return
+        res = self.game.result()
+        self.result = {k: res[k] for k in ("order", "winners", "scores", "rounds")}
+        if store:
+            self.store.finish(self.id, "finished", self.result)
+
+    def _stop(self, problem: str, store: bool) -> None:
+        self.problem = problem
+        if store:
+            self.store.finish(self.id, "stopped", {"problem": problem})
+
+    def decision_id(self) -> str:
+        """The pending decision's name for its seat: opaque, so that it does not count the decisions
+        other seats took in secret meanwhile."""
+        n = str(len(self.decisions) + 1).encode()
+        return hmac.new(self.secret, n, hashlib.sha256).hexdigest()[:16]
+
+    def known_decisions(self) -> list[dict]:
+        """The decisions taken, up to a secret block still collecting commitments."""
+        end = self.collecting_from if self.collecting_from is not None else len(self.decisions)
+        return [dict(d) for d in self.decisions[:end]]
+
+    def decide(self, seat: int, key, at: str | None = None) -> None:
+        """A person's decision: the option with key `key` of the decision they are asked."""
+        with self.lock:
+            d = self._pending(seat, at)
+            assert self.offered is not None
+            _d, labels, keys = self.offered
+            if isinstance(key, bool) or key not in keys:
+                shown = ", ".join(str(k) for k in sorted(keys))
+                raise Refused(422, f"option {key} is not offered: the options are {shown}")
+            try:
+                self._take(d, keys.index(key))
+            except RuleError as e:
+                self._stop(str(e), True)
+            self._arrived()
+
+    def _pending(self, seat: int, at: str | None):
+        if self.state != "playing":
+            raise Refused(409, "the game is over" if self.problem is None else "the game has stopped")
+        d = self.game.decision()
+        if d is None or d.seat != seat:
+            who = "nobody" if d is None else f"seat {d.seat + 1}"
+            raise Refused(409, f"it is not your decision: waiting for {who}")
+        if at is not None and not hmac.compare_digest(str(at), self.decision_id()):
+            raise Refused(409, "that decision was taken already: the table has moved on")
+        return d
+
+    def bot_answered(self, turn: int, pick: int) -> None:
+        """A bot's answer, taken if the table still waits for it and it is an option."""
+        with self.lock:
+            if turn != self.turn or self.state != "playing":
+                return  # an undo or a restart came first
+            d = self.game.decision()
+            if d is None or not isinstance(pick, int) or not 0 <= pick < d.count:
+                return
+            try:
+                self._take(d, pick)
+            except RuleError as e:
+                self._stop(str(e), True)
+            except Refused:
+                return  # not stored: nothing happened, and the bot is asked again at the restart
+            self._arrived()
+
+    def bot_failed(self, turn: int, error: BaseException) -> None:
+        with self.lock:
+            if turn != self.turn or self.state != "playing":
+                return
+            self._stop(str(error) if isinstance(error, RuleError) else "a bot could not decide", True)
+            self.changes.bump()
+
+    def undo(self, seat: int, guard=None) -> None:  # type: ignore[override]
+        """Take back the seat's last decision (a person alone against bots)."""
+        with self.lock:
+            if self.state == "stopped" or not self.may_undo(seat):
+                raise Refused(409, "undo is for a person playing alone against bots, after a "
+                                   "decision of their own")
+            last = max(i for i, d in enumerate(self.decisions) if d["seat"] == seat)
+            self.store.take_back(self.id, last)
+            try:
+                self.replay(self.decisions[:last])
+            except RuleError as e:
+                self._stop(str(e), True)
+            self._arrived()
+
+    # ---- what a seat is told -------------------------------------------------------------------
+
+    def told(self, seat: int | None, since: int = 0) -> dict:
+        """Everything a seat is told now, as JSON data: from its view, the log, its own options."""
+        with self.lock:
+            game = self.game
+            view = game.view(seat)
+            d = None if self.state != "playing" else game.decision()
+            mine = d is not None and seat is not None and d.seat == seat and self.offered is not None
+            options: list[dict] = []
+            prompt = None
+            if mine:
+                if self._asked is None or self._asked[0] != self.turn:
+                    _d, labels, keys = self.offered  # type: ignore[misc]
+                    self._asked = (self.turn, asked(game, d, labels, keys))
+                a = self._asked[1]
+                prompt = a.prompt
+                options = [{"key": o.key, "label": o.label, "preview": o.effect}
+                           for o in sorted(a.options, key=lambda o: o.key)]
+            since = max(0, min(since, len(self.narrated)))
+            log = self.narrated[since:]
+            to_move = None if d is None else d.seat
+            return {
+                "table": self.id, "game": self.plan.name, "game_id": self.setup.game,
+                "seat": None if seat is None else seat + 1,
+                "seats": [{"seat": i + 1, "kind": k} for i, k in enumerate(self.kinds)],
+                "state": self.state, "finished": self.state != "playing",
+                "round": view["game"].get("round"),
+                "decision": self.decision_id() if mine else None,
+                "to_move": None if to_move is None else to_move + 1,
+                "secret": bool(d is not None and d.simultaneous),
+                "waiting": self._waiting(seat, to_move),
+                "prompt": prompt, "options": options,
+                "can_undo": bool(seat is not None and self.state == "playing" and self.may_undo(seat)),
+                "result": self._result_data(),
+                "problem": self.problem,
+                "view": view, "sight": asdict(sight(view, self.plan)),
+                "log": log, "log_start": since, "log_end": len(self.narrated),
+                # when this was true (the system's monotonic clock, in nanoseconds): of two answers,
+                # a page keeps the later (an answer counts no change the seat cannot see)
+                "as_of": time.monotonic_ns(),
+            }
+
+    def _waiting(self, seat: int | None, to_move: int | None) -> str | None:
+        if to_move is None or to_move == seat:
+            return None
+        kind = self.kinds[to_move]
+        who = f"seat {to_move + 1}" + ("" if kind == "human" else f" ({kind})")
+        return f"waiting for {who}"
+
+    def _result_data(self) -> dict | None:
+        if self.result is None:
+            return None
+        placed = [{"place": p.place, "seat": None if p.seat is None else p.seat + 1, "piece": p.piece,
+                   "score": p.score, "winner": p.winner} for p in placings(self.result)]
+        return {"placings": placed, "rounds": self.result["rounds"],
+                "winners": [s + 1 for s in self.result["winners"]], "seed": self.setup.seed}
+
+    def picture(self, seat: int | None) -> str:
+        """The table as an SVG picture, drawn from the seat's view."""
+        from ..picture.svg import table_picture
+
+        with self.lock:
+            view = self.game.view(seat)
+            status = self._status()
+        return table_picture(view, self.plan, self.plan.name, status, None, self.kinds)
+
+    def _status(self) -> str:
+        if self.problem is not None:
+            return "the game stopped: a rule failed"
+        if self.game.over:
+            won = ", ".join(f"seat {s + 1}" for s in self.result["winners"]) if self.result else ""
+            return f"the game is over, won by {won or 'nobody'}"
+        # (not who decides: while seats commit in secret one after another, when the next one is
+        # asked would tell the others how many decisions the one before took)
+        return f"round {self.game.view(None)['game'].get('round')}"
+
+    def record_text(self, seat: int | None) -> str:
+        """The game record (the format of `play --log`), as `seat` may see it: while the game runs,
+        without the seed, with other seats' decisions as decisions taken (who, which rule), not
+        what was chosen, and up to a secret block still collecting; once it is over, whole."""
+        with self.lock:
+            head = header(self.loaded, self.plan, self.setup.seed, self.kinds)
+            over = self.state != "playing"
+            decisions = [dict(d) for d in self.decisions] if over else self.known_decisions()
+            result = self.result
+        if not over:
+            del head["seed"]
+            for d in decisions:
+                if d["seat"] != seat:
+                    d.pop("pick", None)
+                    d.pop("label", None)
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "record.jsonl"
+            write_record(path, head, decisions, result if over else None)
+            return path.read_text(encoding="utf-8")
+
+
+class Tables:
+    """Every table of the server: created, found, rebuilt from the store at start."""
+
+    def __init__(self, store: Store, bots: Bots):
+        self.store = store
+        self.bots = bots
+        self.plans = Plans()
+        self.lock = threading.Lock()
+        self.live: dict[str, Table] = {}
+
+    def create(self, setup: Setup) -> tuple[Table, list[str | None]]:
+        """A new table; the token of each person's seat (None for a bot's)."""
+        loaded, plan = self.plans.get(setup)
+        tokens = [secrets.token_urlsafe(24) if k == "human" else None for k in setup.seats]
+        hashes = [None if t is None else token_hash(t) for t in tokens]
+        table_id = secrets.token_urlsafe(9)
+        try:
+            table = Table(table_id, setup, loaded, plan, hashes, self.store, self.bots, time.time())
+        except RuleError as e:
+            raise Refused(422, f"the game cannot start: {e}") from None
+        self.store.add_table(table_id, {**setup.as_dict(), "digest": plan.digest}, hashes)
+        with self.lock:
+            self.live[table_id] = table
+            self._forget_finished()
+        with table.lock:
+            table._arrived()
+        return table, tokens
+
+    def _forget_finished(self) -> None:
+        """Keep the newest `KEPT_FINISHED` finished tables in memory (under `self.lock`)."""
+        done = [t for t in self.live.values() if t.state != "playing"]
+        for table in done[:max(0, len(done) - KEPT_FINISHED)]:
+            del self.live[table.id]
+
+    def get(self, table_id: str) -> Table:
+        with self.lock:
+            table = self.live.get(table_id)
+            if table is not None:
+                return table
+            row = self.store.table(table_id) if len(table_id) <= 64 else None
+            if row is None:
+                raise Refused(404, "no such table")
+            return self._rebuilt(row)
+
+    def restore(self) -> int:
+        """Rebuild every table still playing (at the server's start); how many."""
+        rows = self.store.tables("playing")
+        with self.lock:
+            for row in rows:
+                if row["id"] not in self.live:
+                    try:
+                        self._rebuilt(row)
+                    except Refused:  # its game is gone: it says so when asked for
+                        continue
+        return len(rows)
+
+    def _rebuilt(self, row: dict) -> Table:
+        """A stored table played again from its decisions (under `self.lock`), its bots asked on."""
+        s = row["setup"]
+        setup = Setup(s["game"], s["seats"], s.get("variants", []), s.get("modules", []), s.get("track"),
+                      s["seed"])
+        try:
+            loaded, plan = self.plans.get(setup)
+        except Refused as e:
+            raise Refused(410, f"this table's game cannot be loaded any more: {e.message}") from None
+        try:
+            table = Table(row["id"], setup, loaded, plan, row["tokens"], self.store, self.bots,
+                          row["created"])
+        except RuleError as e:
+            raise Refused(410, f"this table's game cannot start any more: {e}") from None
+        with table.lock:
+            if plan.digest != s.get("digest"):
+                table.problem = "the game's rules have changed since this table was created"
+            else:
+                try:
+                    table.replay(self.store.decisions(row["id"]))
+                except RuleError as e:
+                    table.problem = str(e)
+            if row["state"] == "stopped" and table.problem is None:
+                table.problem = (row["result"] or {}).get("problem") or "the game stopped"
+            self.live[row["id"]] = table
+            table._arrived(store=row["state"] == "playing")
+        return table
+
+    def listing(self, limit: int = 100) -> list[dict]:
+        """The tables, newest first: id, game, seats' kinds, state (no tokens, no seed)."""
+        out = []
+        for row in reversed(self.store.tables()[-limit:]):
+            s = row["setup"]
+            out.append({"id": row["id"], "game": s["game"], "seats": s["seats"],
+                        "variants": s.get("variants", []),
+                        "modules": s.get("modules", []), "track": s.get("track"), "state": row["state"],
+                        "created": row["created"]})
+        return out

@@ -1,0 +1,63 @@
+"""Loading shares what is shared: each file is parsed once per process, and a variant, a module,
+a track or a param patches a copy-on-write view of the loaded files, never the files' data
+itself (every game of `validate` is loaded from the same parsed files)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from interpreter.lang.diagnostics import Report
+from interpreter.load import ruleset as loading
+from interpreter.load.yamlsrc import parse_yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _same(a, b, path="") -> None:
+    """The same data, of the same types, at the same file positions."""
+    assert type(a) is type(b), path
+    assert getattr(a, "loc", None) == getattr(b, "loc", None), path
+    if isinstance(a, dict):
+        assert list(a) == list(b), path
+        assert getattr(a, "key_locs", None) == getattr(b, "key_locs", None), path
+        for k in a:
+            _same(a[k], b[k], f"{path}.{k}")
+    elif isinstance(a, list):
+        assert len(a) == len(b), path
+        for i, (x, y) in enumerate(zip(a, b)):
+            _same(x, y, f"{path}[{i}]")
+    else:
+        assert a == b, path
+
+
+def test_every_game_of_heat_loads_from_files_parsed_once_and_left_unchanged():
+    heat = ROOT / "rulesets" / "heat"
+    loading._PARSED.clear()
+    base = loading.load_ruleset(heat, report=Report())
+    assert base is not None
+    parsed = dict(loading._PARSED)
+    # every module and variant, with a param; and on every other track the game alone and a
+    # variant that patches the track's own data
+    combos = [([], [m.stem], None) for m in sorted((heat / "modules").glob("*.yaml"))]
+    combos += [([v.stem], [], None) for v in sorted((heat / "variants").glob("*.yaml"))]
+    combos += [(variants, [], t) for t in base.other_tracks for variants in ([], ["sprint"])]
+    for variants, modules, track in combos:
+        r = Report()
+        rs = loading.load_ruleset(heat, variants=variants, modules=modules, track=track, report=r,
+                                  params={"hand_size": 6} if track is None else None)
+        assert rs is not None and r.ok, r.render()
+    # the game file and its includes were parsed by the first load only; and however the games
+    # patched them, the parsed files hold what a fresh parse of their text holds
+    assert all(parsed[key] is loading._PARSED[key] for key in parsed)
+    assert len(loading._PARSED) > len(parsed)  # the variants, modules and tracks, once each
+    for (name, _digest), (data, text) in loading._PARSED.items():
+        _same(data, parse_yaml(text, name, Report()), name)
+
+
+def test_a_variant_patches_its_own_copy_of_the_game():
+    heat = ROOT / "rulesets" / "heat"
+    sprint = loading.load_ruleset(heat, variants=["sprint"], report=Report())
+    base = loading.load_ruleset(heat, report=Report())
+    assert sprint is not None and base is not None
+    assert sprint.game.boards != base.game.boards
+    again = loading.load_ruleset(heat, report=Report())
+    assert again is not None and again.game.model_dump() == base.game.model_dump()

@@ -1,0 +1,497 @@
+"""The web table's API through an in-process client: every game played to its end by people (the
+test, choosing through the API) and bots (on the server), the errors a request meets (403, 404,
+409, 413, 422, never a traceback), undo, records, replays, and a restart that resumes every table
+exactly."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+import warnings
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from interpreter.web.app import create_app  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+# (Heat with modules, and every game with people alone, are played to the end through the API by
+# test_web_isolation.py)
+GAMES = [("formula5", [], 3), ("tilerace", ["quick"], 2), ("downforce", [], 3), ("heat", [], 2)]
+
+
+@pytest.fixture
+def client(tmp_path):
+    with TestClient(create_app(tmp_path / "tables.db")) as c:
+        yield c
+
+
+def create(client, game="formula5", seats=("human", "random", "random"), seed=5, **more) -> dict:
+    r = client.post("/api/tables", json={"game": game, "seats": list(seats), "seed": seed, **more})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def seen(client, table: dict, seat: int = 1, since: int = 0) -> dict:
+    r = client.get(f"/api/tables/{table['id']}", params={"token": token(table, seat), "since": since})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def token(table: dict, seat: int) -> str:
+    return table["seats"][seat - 1]["token"]
+
+
+def until_mine(client, table: dict, seat: int = 1, seconds: float = 30.0) -> dict:
+    """The seat's view once it decides or the game is over (bots decide on the server meanwhile)."""
+    end = time.monotonic() + seconds
+    while True:
+        v = seen(client, table, seat)
+        if v["finished"] or v["to_move"] == seat:
+            return v
+        assert time.monotonic() < end, f"the bots did not get to seat {seat}: {v['waiting']}"
+        time.sleep(0.005)
+
+
+def decide(client, table: dict, seat: int, option, **more):
+    return client.post(f"/api/tables/{table['id']}/decide",
+                       json={"token": token(table, seat), "option": option, **more})
+
+
+def play_out(client, table: dict, seat: int = 1, rng=None, limit: int = 3000) -> dict:
+    rng = rng or random.Random(0)
+    for _ in range(limit):
+        v = until_mine(client, table, seat)
+        if v["finished"]:
+            return v
+        assert v["options"] and v["prompt"]
+        r = decide(client, table, seat, rng.choice(v["options"])["key"], decision=v["decision"])
+        assert r.status_code == 200, r.text
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("game, modules, players", GAMES, ids=["formula5", "tilerace", "downforce", "heat"])
+def test_every_game_plays_to_its_end_through_the_api(client, game, modules, players):
+    seats = ["human"] + ["greedy" if game == "heat" else "random"] * (players - 1)
+    extras = {"modules": modules} if game == "heat" else {"variants": modules}
+    table = create(client, game, seats, seed=11, **extras)
+    assert table["seats"][0]["url"] == f"/table/{table['id']}#{token(table, 1)}"
+    assert [s["token"] for s in table["seats"][1:]] == [None] * (players - 1)
+    end = play_out(client, table)
+    assert end["state"] == "finished" and end["problem"] is None
+    places = end["result"]["placings"]
+    assert sorted(p["seat"] for p in places if p["seat"]) == list(range(1, players + 1))
+    assert any(line.startswith("Round ") for line in end["log"])
+    # once over, the record is whole, and replays to the same result
+    record = client.get(f"/api/tables/{table['id']}/record").text.splitlines()
+    head, *decisions, result = [json.loads(line) for line in record]
+    assert head["type"] == "game" and head["seed"] == 11 and head["seats"] == seats
+    assert result["type"] == "result" and [s + 1 for s in result["winners"]] == end["result"]["winners"]
+    assert all("pick" in d and "label" in d for d in decisions)
+
+
+def test_two_people_at_one_table_each_decide_only_their_own(client):
+    table = create(client, "formula5", ["human", "human", "random"], seed=3)
+    rng = random.Random(1)
+    for _ in range(400):
+        a, b = seen(client, table, 1), seen(client, table, 2)
+        if a["finished"]:
+            break
+        mover = a["to_move"]
+        if mover not in (1, 2):
+            time.sleep(0.005)
+            continue
+        other = 2 if mover == 1 else 1
+        view = a if mover == 1 else b
+        assert (b if mover == 1 else a)["options"] == []
+        assert (b if mover == 1 else a)["waiting"] == f"waiting for seat {mover}"
+        wrong = decide(client, table, other, view["options"][0]["key"])
+        assert wrong.status_code == 409 and "not your decision" in wrong.json()["error"]
+        assert decide(client, table, mover, rng.choice(view["options"])["key"]).status_code == 200
+    assert seen(client, table, 1)["finished"]
+
+
+def test_requests_that_are_refused_say_why_and_never_show_a_traceback(client):
+    table = create(client, "formula5", ["human", "human", "random"], seed=8)
+    tid = table["id"]
+    other = create(client, "formula5", ["human", "random"], seed=8)
+    v = until_mine(client, table, 1)
+    key = v["options"][0]["key"]
+    answers = {
+        "no token": client.get(f"/api/tables/{tid}"),
+        "a wrong token": client.get(f"/api/tables/{tid}", params={"token": "x" * 32}),
+        "another table's token": client.get(f"/api/tables/{tid}", params={"token": token(other, 1)}),
+        "deciding without a token": client.post(f"/api/tables/{tid}/decide", json={"option": key}),
+        "deciding with another table's token": client.post(f"/api/tables/{tid}/decide",
+                                                           json={"token": token(other, 1), "option": key}),
+        "not this seat's decision": decide(client, table, 2, key),
+        "an option not offered": decide(client, table, 1, 999),
+        "an option that is not a number": decide(client, table, 1, "play red"),
+        "a decision already taken": decide(client, table, 1, key, decision="0" * 16),
+        "a body too large": client.post(f"/api/tables/{tid}/decide", content=b"{" + b" " * 70_000 + b"}",
+                                        headers={"content-type": "application/json"}),
+        "a record too large": client.post("/api/replays", content=b"x" * (5 * 1024 * 1024)),
+        "not JSON": client.post(f"/api/tables/{tid}/decide", content=b"{nope",
+                                headers={"content-type": "application/json"}),
+        "an unknown table": client.get("/api/tables/nosuchtable", params={"token": token(table, 1)}),
+        "an unknown game": client.post("/api/tables", json={"game": "nosuchgame", "seats": ["human"]}),
+        "a path for a game": client.post("/api/tables", json={"game": "../rulesets/heat",
+                                                              "seats": ["human"]}),
+        "a path for a variant": client.post("/api/tables", json={"game": "heat", "seats": ["human", "human"],
+                                                                 "variants": ["../../x"]}),
+        "too many players": client.post("/api/tables", json={"game": "formula5", "seats": ["human"] * 9}),
+        "an unknown seat kind": client.post("/api/tables", json={"game": "formula5",
+                                                                 "seats": ["human", "cat"]}),
+        "a search bot too big": client.post("/api/tables", json={"game": "formula5",
+                                                                 "seats": ["human", "mcts:1000000"]}),
+        "undo with people at the table": client.post(f"/api/tables/{tid}/undo",
+                                                     json={"token": token(table, 1)}),
+        "a record of a running game without a token": client.get(f"/api/tables/{tid}/record"),
+    }
+    status = {what: r.status_code for what, r in answers.items()}
+    assert status == {
+        "no token": 403, "a wrong token": 403, "another table's token": 403,
+        "deciding without a token": 422, "deciding with another table's token": 403,
+        "not this seat's decision": 409, "an option not offered": 422, "an option that is not a number": 422,
+        "a decision already taken": 409, "a body too large": 413, "a record too large": 413, "not JSON": 422,
+        "an unknown table": 404, "an unknown game": 422, "a path for a game": 422,
+        "a path for a variant": 422,
+        "too many players": 422, "an unknown seat kind": 422, "a search bot too big": 422,
+        "undo with people at the table": 409, "a record of a running game without a token": 403,
+    }
+    for what, r in answers.items():
+        body = r.json()
+        assert set(body) == {"error"} and body["error"], what
+        assert "Traceback" not in r.text and "File \"" not in r.text, what
+    assert "the options are" in answers["an option not offered"].json()["error"]
+    assert "waiting for seat 1" in answers["not this seat's decision"].json()["error"]
+    # nothing refused changed the table
+    assert seen(client, table, 1)["decision"] == v["decision"]
+    assert decide(client, table, 1, key, decision=v["decision"]).status_code == 200
+    assert decide(client, table, 1, key, decision=v["decision"]).status_code == 409
+
+
+def test_undo_takes_back_a_persons_last_decision_against_bots(client):
+    table = create(client, "formula5", ["human", "random", "random"], seed=21)
+    first = until_mine(client, table)
+    assert not first["can_undo"]
+    chosen = first["options"][-1]
+    assert decide(client, table, 1, chosen["key"]).status_code == 200
+    v = until_mine(client, table)
+    assert v["can_undo"] and v["decision"] != first["decision"]
+    r = client.post(f"/api/tables/{table['id']}/undo", json={"token": token(table, 1)})
+    assert r.status_code == 200, r.text
+    back = r.json()
+    assert back["decision"] == first["decision"] and back["to_move"] == 1
+    assert back["options"] == first["options"] and back["view"] == first["view"]
+    assert back["log"] == first["log"]
+
+
+def test_a_restarted_server_resumes_every_table_exactly(tmp_path):
+    db = tmp_path / "tables.db"
+    rng = random.Random(4)
+    with TestClient(create_app(db)) as c:
+        people = create(c, "heat", ["human", "human"], seed=77)
+        bots = create(c, "formula5", ["human", "greedy", "random"], seed=78)
+        for _ in range(9):
+            for seat in (1, 2):
+                v = seen(c, people, seat)
+                if v["to_move"] == seat:
+                    assert decide(c, people, seat, rng.choice(v["options"])["key"]).status_code == 200
+        for _ in range(3):
+            v = until_mine(c, bots)
+            assert decide(c, bots, 1, v["options"][0]["key"]).status_code == 200
+        before = [seen(c, people, 1), seen(c, people, 2), until_mine(c, bots)]
+        record = c.get(f"/api/tables/{people['id']}/record", params={"token": token(people, 1)}).text
+    assert len(record.splitlines()) > 10
+    # a new server on the same file: every table where it was, the same decision asked the same way
+    with TestClient(create_app(db)) as c:
+        after = [seen(c, people, 1), seen(c, people, 2), until_mine(c, bots)]
+        for b, a in zip(before, after):
+            for key in ("decision", "to_move", "view", "sight", "log", "options", "prompt", "round", "state"):
+                assert a[key] == b[key], key
+        assert c.get(f"/api/tables/{people['id']}/record", params={"token": token(people, 1)}).text == record
+        assert play_out(c, bots)["state"] == "finished"
+        listed = {t["id"]: t["state"] for t in c.get("/api/tables").json()["tables"]}
+        assert listed == {people["id"]: "playing", bots["id"]: "finished"}
+
+
+def test_every_acknowledged_decision_is_in_the_file_before_the_answer(tmp_path):
+    """The store is read by another connection right after each answer: the decision is there."""
+    import sqlite3
+
+    db = tmp_path / "tables.db"
+    with TestClient(create_app(db)) as c:
+        table = create(c, "formula5", ["human", "human"], seed=9)
+        for n in range(1, 7):
+            seat = seen(c, table, 1)["to_move"]
+            key = seen(c, table, seat)["options"][0]["key"]
+            assert decide(c, table, seat, key).status_code == 200
+            other = sqlite3.connect(db)
+            stored = other.execute("SELECT line FROM decisions WHERE table_id = ? ORDER BY n",
+                                   (table["id"],)).fetchall()
+            other.close()
+            assert len(stored) == n and json.loads(stored[-1][0])["seat"] == seat - 1
+
+
+def test_a_running_tables_record_to_a_seat_holds_its_own_choices_only(client):
+    table = create(client, "formula5", ["human", "human"], seed=123456789)
+    for _ in range(4):
+        seat = seen(client, table, 1)["to_move"]
+        assert decide(client, table, seat, seen(client, table, seat)["options"][-1]["key"]).status_code == 200
+    lines = [json.loads(x) for x in client.get(f"/api/tables/{table['id']}/record",
+                                                params={"token": token(table, 2)}).text.splitlines()]
+    head, decisions = lines[0], lines[1:]
+    assert head["type"] == "game" and "seed" not in head
+    assert "123456789" not in json.dumps(lines)
+    assert len(decisions) == 4 and all(d["type"] == "decision" for d in decisions)
+    assert {d["seat"] for d in decisions} == {0, 1}
+    for d in decisions:
+        assert ("pick" in d) == (d["seat"] == 1) and ("label" in d) == (d["seat"] == 1)
+    assert "123456789" not in json.dumps(seen(client, table, 2))
+
+
+def test_a_table_is_replayed_step_by_step(client):
+    table = create(client, "formula5", ["human", "random"], seed=31)
+    end = play_out(client, table)
+    tid = table["id"]
+    first = client.get(f"/api/tables/{tid}/replay", params={"at": 0}).json()
+    total = first["total"]
+    assert first["at"] == 0 and first["decision"]["n"] == 1 and first["decision"]["chose"]
+    last = client.get(f"/api/tables/{tid}/replay", params={"at": total}).json()
+    assert last["result"]["winners"] == end["result"]["winners"] and last["decision"] is None
+    middle = client.get(f"/api/tables/{tid}/replay", params={"at": total // 2, "seat": 2}).json()
+    assert middle["seat"] == 2 and middle["view"]["seat"] == 1
+    assert client.get(f"/api/tables/{tid}/replay", params={"at": 3, "seat": 9}).status_code == 422
+    svg = client.get(f"/api/tables/{tid}/replay.svg", params={"at": 2})
+    assert svg.status_code == 200 and svg.text.startswith("<svg")
+    assert svg.headers["content-type"] == "image/svg+xml"
+    # the record, opened as a file
+    record = client.get(f"/api/tables/{tid}/record").content
+    opened = client.post("/api/replays", content=record)
+    assert opened.status_code == 201, opened.text
+    rid = opened.json()["id"]
+    assert opened.json()["decisions"] == total
+    again = client.get(f"/api/replays/{rid}", params={"at": total // 2, "seat": 2}).json()
+    assert again["view"] == middle["view"] and again["log"] == middle["log"]
+    assert client.get(f"/api/replays/{rid}/replay.svg", params={"at": 1}).text.startswith("<svg")
+    bad = client.post("/api/replays", content=b'{"type": "game"}\n')
+    assert bad.status_code == 422 and "game" in bad.json()["error"]
+
+
+def test_a_running_tables_replay_shows_a_seat_only_what_it_saw(client):
+    table = create(client, "formula5", ["human", "human"], seed=41)
+    for _ in range(5):
+        seat = seen(client, table, 1)["to_move"]
+        assert decide(client, table, seat, seen(client, table, seat)["options"][0]["key"]).status_code == 200
+    tid = table["id"]
+    assert client.get(f"/api/tables/{tid}/replay", params={"at": 0}).status_code == 403
+    steps = [client.get(f"/api/tables/{tid}/replay",
+                        params={"at": n, "token": token(table, 2), "seat": 1}).json() for n in range(6)]
+    for step in steps:
+        assert step["seat"] == 2 and step["view"]["seat"] == 1 and step["seed"] is None
+        d = step["decision"]
+        if d is not None and d["seat"] == 1:
+            assert d["chose"] is None and d["prompt"] is None
+        elif d is not None:
+            assert d["chose"] and d["prompt"]
+
+
+def test_the_pages_and_the_api_description_are_served(client):
+    for path in ("/", "/table/abc", "/replay", "/replay/abc"):
+        r = client.get(path)
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+        assert "script-src 'self'" in r.headers["content-security-policy"]
+    spec = client.get("/openapi.json").json()
+    assert {"/api/tables", "/api/tables/{table_id}", "/api/tables/{table_id}/decide",
+            "/api/tables/{table_id}/undo", "/api/tables/{table_id}/record", "/api/tables/{table_id}/events",
+            "/api/tables/{table_id}/picture.svg"} <= set(spec["paths"])
+    assert client.get("/static/../app.py").status_code == 404
+    assert client.get("/docs").status_code == 404  # FastAPI's page would load scripts from a CDN
+    # nothing is fetched from elsewhere: the pages work offline
+    from importlib import resources
+    for page in resources.files("interpreter.web").joinpath("static").iterdir():
+        text = page.read_text(encoding="utf-8")
+        assert "http://" not in text and "https://" not in text and "//cdn" not in text, page.name
+        assert ".innerHTML" not in text and "insertAdjacentHTML" not in text and "document.write" not in text
+    games = {g["id"]: g for g in client.get("/api/games").json()["games"]}
+    assert {"formula5", "heat", "downforce", "tilerace"} <= set(games)
+    heat = games["heat"]
+    assert {"garage", "weather"} <= {m["id"] for m in heat["modules"]}
+    assert "italy" in heat["tracks"] and heat["players"]["min"] >= 1
+
+
+def test_the_search_bot_decides_in_a_worker_process(client):
+    table = create(client, "formula5", ["human", "mcts:30", "random"], seed=17)
+    tables = client.app.state.tables
+    end = play_out(client, table)
+    assert end["state"] == "finished"
+    pool = tables.bots.processes
+    assert pool is not None, "the search bot never went to a worker"
+    assert any(p.pid != os.getpid() for p in pool._processes.values())
+    record = [json.loads(x) for x in client.get(f"/api/tables/{table['id']}/record").text.splitlines()]
+    assert any(d.get("seat") == 1 for d in record if d["type"] == "decision")
+
+
+def test_a_killed_server_loses_no_acknowledged_decision(tmp_path):
+    """`racecraft serve` as a real process, killed (SIGKILL) right after answering decisions, then
+    started again on the same file: every answered decision is there, the game goes on."""
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import urllib.request
+
+    def free_port() -> int:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            return s.getsockname()[1]
+
+    def start(port: int):
+        proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", "--port", str(port),
+                                 "--db", str(tmp_path / "tables.db")], stderr=subprocess.PIPE, text=True)
+        end = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=1)
+                return proc
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < end, proc.stderr.read()
+                time.sleep(0.1)
+
+    def call(port, path, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data,
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.loads(r.read())
+
+    port = free_port()
+    proc = start(port)
+    try:
+        table = call(port, "/api/tables", {"game": "formula5", "seats": ["human", "human"], "seed": 2})
+        tokens = [s["token"] for s in table["seats"]]
+        answered = []
+        for _ in range(7):
+            v = call(port, f"/api/tables/{table['id']}?token={tokens[0]}")
+            seat = v["to_move"]
+            mine = call(port, f"/api/tables/{table['id']}?token={tokens[seat - 1]}")
+            key = mine["options"][-1]["key"]
+            call(port, f"/api/tables/{table['id']}/decide", {"token": tokens[seat - 1], "option": key})
+            answered.append((seat, next(o["label"] for o in mine["options"] if o["key"] == key)))
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+    port = free_port()
+    proc = start(port)
+    try:
+        record = urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables/{table['id']}/record?token={tokens[0]}",
+                                        timeout=10).read().decode()
+        mine_or_theirs = [json.loads(x) for x in record.splitlines()[1:]]
+        assert [(d["seat"] + 1) for d in mine_or_theirs] == [s for s, _l in answered]
+        mine = [d["label"] for d in mine_or_theirs if d["seat"] == 0]
+        assert mine == [label for s, label in answered if s == 1]
+        v = call(port, f"/api/tables/{table['id']}?token={tokens[0]}")
+        assert v["state"] == "playing" and v["to_move"] in (1, 2)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_the_example_bot_of_the_docs_plays_a_game_through_the_api(tmp_path):
+    """docs/web/example_bot.py, two of them at one table over loopback, each its own seat."""
+    import importlib.util
+    import threading
+    import urllib.request
+
+    from conftest import ROOT, serve_in_thread
+
+    spec = importlib.util.spec_from_file_location("example_bot", ROOT / "docs" / "web" / "example_bot.py")
+    bot = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bot)
+    base, stop = serve_in_thread(tmp_path / "tables.db")
+    try:
+        body = {"game": "formula5", "seats": ["human", "human", "greedy"], "seed": 4}
+        req = urllib.request.Request(base + "/api/tables", headers={"Content-Type": "application/json"},
+                                     data=json.dumps(body).encode())
+        table = json.loads(urllib.request.urlopen(req, timeout=10).read())
+        results: dict = {}
+
+        def seat(s: dict) -> None:
+            results[s["seat"]] = bot.play(base + s["url"], 1)
+
+        players = [threading.Thread(target=seat, args=(s,)) for s in table["seats"] if s["token"]]
+        for p in players:
+            p.start()
+        for p in players:
+            p.join(60)
+        assert set(results) == {1, 2} and results[1] == results[2]
+        assert sorted(p["seat"] for p in results[1]["placings"]) == [1, 2, 3]
+    finally:
+        stop()
+
+
+def test_a_table_whose_rules_changed_says_so_after_a_restart(tmp_path, monkeypatch):
+    import shutil
+
+    from conftest import ROOT
+
+    shutil.copytree(ROOT / "tests" / "fixtures" / "canaries" / "rulesets", tmp_path / "rulesets")
+    monkeypatch.chdir(tmp_path)
+    db = tmp_path / "tables.db"
+    with TestClient(create_app(db)) as c:
+        table = create(c, "canaries", ["human", "human"], seed=1)
+        v = seen(c, table, 1)
+        assert decide(c, table, 1, v["options"][0]["key"]).status_code == 200
+    game = tmp_path / "rulesets" / "canaries" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("rounds: 3", "rounds: 4"), encoding="utf-8")
+    with TestClient(create_app(db)) as c:
+        v = seen(c, table, 2)
+        assert v["state"] == "stopped" and "rules have changed" in v["problem"] and v["options"] == []
+        assert decide(c, table, 2, 1).status_code == 409
+    shutil.rmtree(tmp_path / "rulesets" / "canaries")
+    with TestClient(create_app(db)) as c:  # the game is gone: the server starts all the same
+        r = c.get(f"/api/tables/{table['id']}", params={"token": token(table, 1)})
+        assert r.status_code == 410 and "cannot be loaded" in r.json()["error"]
+
+
+def test_a_server_on_loopback_answers_only_requests_addressed_to_it(tmp_path):
+    app = create_app(tmp_path / "tables.db", hosts=["127.0.0.1", "localhost"])
+    with TestClient(app, base_url="http://localhost:8000") as c:
+        assert c.get("/api/tables").status_code == 200
+        assert c.get("/api/tables", headers={"host": "racecraft.example.com"}).status_code == 400
+
+
+def test_serve_refuses_a_folder_for_its_database(tmp_path, capsys):
+    from interpreter.cli import main
+
+    assert main(["serve", "--db", str(tmp_path)]) == 2
+    assert "that is a folder" in capsys.readouterr().err
+
+
+def test_finished_tables_are_forgotten_in_memory_and_built_again_when_asked_for(client, monkeypatch):
+    from interpreter.web import tables as web_tables
+
+    monkeypatch.setattr(web_tables, "KEPT_FINISHED", 1)
+    tables = client.app.state.tables
+    first = create(client, "formula5", ["random", "random"], seed=1)
+    end = time.monotonic() + 20
+    while tables.get(first["id"]).state == "playing":
+        assert time.monotonic() < end
+        time.sleep(0.01)
+    second = create(client, "formula5", ["random", "random"], seed=2)
+    while tables.get(second["id"]).state == "playing":
+        assert time.monotonic() < end
+        time.sleep(0.01)
+    create(client, "formula5", ["human", "random"], seed=3)
+    assert first["id"] not in tables.live
+    again = client.get(f"/api/tables/{first['id']}/replay", params={"at": 1000}).json()
+    assert again["result"] is not None and first["id"] in tables.live

@@ -1,0 +1,187 @@
+"""The web table in a real browser: Debian's chromium driven by Playwright (never a browser
+downloaded at run time; the tests skip, saying why, where chromium is not installed). A Formula 5
+game for two people at one screen played by clicking, a Heat race against a bot played by
+clicking and typing keys, and a finished game stepped through with the replay's slider."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+import urllib.request
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"no chromium at {CHROMIUM} (Debian's package `chromium`; .ci/run installs it)",
+                allow_module_level=True)
+playwright_api = pytest.importorskip("playwright.sync_api")
+expect = playwright_api.expect
+pytest.importorskip("uvicorn")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    from conftest import serve_in_thread
+
+    base, stop = serve_in_thread(tmp_path_factory.mktemp("web") / "tables.db")
+    yield base
+    stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    pg = context.new_page()
+    pg.set_default_timeout(5000)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    yield pg
+    context.close()
+    assert not errors, errors
+
+
+# what a player waits for: an option to take, a screen to pass, the result
+OPTION = ".option:not([disabled])"
+# (`aria-busy`: the page is sending a decision or asking for the table)
+NEXT = "#turn[aria-busy=false] .option:not([disabled]), #pass:not([hidden]), #result h2"
+
+
+def wait_next(page) -> None:
+    try:
+        page.wait_for_selector(NEXT, timeout=15000)
+    except playwright_api.TimeoutError:
+        raise AssertionError(f"the page is stuck: {page.text_content('#status')!r}, "
+                             f"error {page.text_content('#error')!r}, "
+                             f"busy {page.get_attribute('#turn', 'aria-busy')}") from None
+
+
+def act(do):
+    """Do something with an option, which may be gone meanwhile (a bot moved, the game ended):
+    what it gave, or False."""
+    try:
+        return do(timeout=1000)
+    except playwright_api.TimeoutError:
+        return False
+
+
+def post(base: str, path: str, body: dict) -> dict:
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read())
+
+
+def test_a_formula5_game_for_two_people_at_one_screen_played_by_clicking(server, page):
+    page.goto(server + "/")
+    page.select_option("#game", "formula5")
+    page.fill("#players", "2")
+    page.dispatch_event("#players", "change")
+    page.select_option("#seats select[data-seat='1']", "human")
+    page.select_option("#seats select[data-seat='2']", "human")
+    page.check("#variants input[value='short-race']")
+    page.fill("#seed", "12")
+    page.click("#create")
+    page.wait_for_selector("#created:not([hidden])")
+    assert page.locator(".seat-link").count() == 2
+    page.click("#here")
+    passes = clicks = 0
+    for _ in range(400):
+        wait_next(page)
+        if page.locator("#result h2").count():
+            break
+        if page.locator("#pass").is_visible():
+            text = page.text_content("#pass-text")
+            assert text.startswith("Pass to seat")
+            # the last seat's cards are covered meanwhile
+            assert page.evaluate("getComputedStyle(document.querySelector('main')).visibility") == "hidden"
+            if act(lambda **t: page.click("#pass-ready", **t)) is not False:
+                passes += 1
+            continue
+        if act(lambda **t: page.locator(".option:not([disabled])").first.click(**t)) is not False:
+            clicks += 1
+        expect(page.locator(".option[disabled]")).to_have_count(0)
+    assert page.locator("#result h2").text_content() == "Result"
+    assert clicks > 5 and passes > 2
+    assert page.locator("#log .log-heading").count() > 3
+    assert page.locator(".placings li.winner").count() >= 1
+
+
+def test_a_heat_race_against_a_bot_played_by_clicking_and_keys(server, page):
+    table = post(server, "/api/tables", {"game": "heat", "seats": ["human", "greedy"], "seed": 3,
+                                         "variants": ["sprint"]})
+    page.goto(server + table["url"])
+    page.wait_for_selector(".option")
+    assert page.locator("#picture").get_attribute("src").startswith(f"/api/tables/{table['id']}/picture.svg")
+    expect(page.locator("#picture")).to_have_js_property("complete", True)
+    assert page.locator("#picture").evaluate("img => img.naturalWidth") > 100
+    # the hand as cards, the seats with their cars
+    assert page.locator(".mine .card").count() >= 3
+    assert "black" in page.locator(".seat.you").text_content()
+    typed = 0
+    for i in range(600):
+        wait_next(page)
+        if page.locator("#result h2").count():
+            break
+        if i % 3 == 0:
+            key = act(lambda **t: page.locator(OPTION).first.get_attribute("data-key", **t))
+            if not key:
+                continue
+            page.keyboard.type(key)
+            if len(key) > 1 or page.locator(f".option[data-key^='{key}']").count() > 1:
+                page.keyboard.press("Enter")
+            typed += 1
+        else:
+            act(lambda **t: page.locator(OPTION).last.click(**t))
+        expect(page.locator(".option[disabled]")).to_have_count(0)
+    assert page.locator("#result h2").text_content() == "Result"
+    assert typed > 3
+    assert "The game is over" in page.text_content("#status")
+    assert page.locator(".placings li").count() == 2
+
+
+def test_a_finished_game_replayed_with_the_slider_and_arrow_keys(server, page):
+    table = post(server, "/api/tables", {"game": "formula5", "seats": ["random", "random", "greedy"],
+                                         "seed": 6})
+    tid = table["id"]
+    end = time.monotonic() + 20
+    while True:
+        listed = json.loads(urllib.request.urlopen(server + "/api/tables", timeout=10).read())["tables"]
+        if next(t for t in listed if t["id"] == tid)["state"] == "finished":
+            break
+        assert time.monotonic() < end
+        time.sleep(0.05)
+    page.goto(f"{server}/replay/{tid}")
+    expect(page.locator("#where")).to_have_text(re.compile("^0 of"))
+    total = int(page.get_attribute("#slider", "max"))
+    assert total > 10
+    assert page.text_content("#decision").startswith("Decision 1: seat")
+    page.locator("#slider").fill(str(total // 2))
+    expect(page.locator("#where")).to_have_text(re.compile(f"^{total // 2} of"))
+    picture = page.get_attribute("#picture", "src")
+    assert f"at={total // 2}" in picture
+    page.locator("body").press("ArrowRight")
+    expect(page.locator("#where")).to_have_text(re.compile(f"^{total // 2 + 1} of"))
+    page.locator("body").press("ArrowLeft")
+    page.locator("body").press("ArrowLeft")
+    expect(page.locator("#where")).to_have_text(re.compile(f"^{total // 2 - 1} of"))
+    page.locator("body").press("End")
+    expect(page.locator("#where")).to_have_text(re.compile(f"^{total} of"))
+    assert page.locator("#result h2").text_content() == "Result"
+    # as another seat
+    page.select_option("#seat", "2")
+    expect(page.locator("#facts")).to_contain_text("as seat 2")
+    assert page.locator(".seat.you .seat-name").text_content().startswith("seat 2")
