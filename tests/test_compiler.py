@@ -18,7 +18,7 @@ from interpreter.lang import nodes as n
 from interpreter.lang import unparse
 from interpreter.lang.diagnostics import Report
 from interpreter.lang.parser import parse_block, parse_expr
-from interpreter.load.rules import parse_rules
+from interpreter.load.rules import blocks, parse_rules
 from interpreter.load.ruleset import Ruleset, load_ruleset
 from test_diagnostics import find
 
@@ -340,12 +340,8 @@ def test_every_shipped_rule_reads_back_to_the_same_tree():
 
     for name in ("formula5", "heat", "downforce", "tilerace"):
         rules = load(name).ruleset.rules
-        blocks = [p.body for p in rules.procedures.values()] + [rules.setup]
-        blocks += [s.body for ph in rules.phases for s in ph.steps if s.body is not None]
-        for b in blocks:
-            if b is None:
-                continue
-            text = unparse.block(b.body)
+        for _rule, body in blocks(rules):
+            text = unparse.block(body)
             again = parse_block(text, Report())
             assert again is not None and unparse.block(again.body) == text, text
 
@@ -398,3 +394,35 @@ def test_explain_prints_a_rule_and_its_python(capsys, tmp_path):
     assert main(["explain", str(path.parent), "half", "--python"]) == 0
     out = capsys.readouterr().out
     assert "def f_half(st, v_x):" in out and "10 // v_x" in out and f"from {path}" in out.replace("\\", "/")
+
+
+def test_checking_and_compiling_leave_the_loaded_rules_as_parsed(tmp_path):
+    """Each pass returns its result: the checker types a copy, nothing is written back onto the
+    ruleset, and checking again gives the same."""
+    from interpreter.lang import nodes as n
+    from interpreter.lang.types import ANY
+
+    rs = load_ruleset(game_file(tmp_path, TINY.replace("s.score += 1", "s.score += twice(1)")).parent)
+    first, second = compile_ruleset(rs, 2), compile_ruleset(rs, 2)
+    assert [g.python for g in first.codegen.generated] == [g.python for g in second.codegen.generated]
+    for rule in rs.rules.rules.values():
+        for node in n.walk(rule.tree):
+            assert getattr(node, "ref", None) is None and getattr(node, "typ", ANY) == ANY, node
+    assert not hasattr(rs, "checked")
+
+
+def test_a_dropped_game_leaves_nothing_behind(tmp_path):
+    """What the error boundary knows of generated code lives with that code: a plan no longer
+    used is collected whole (no registry in the engine keeps it, or its positions)."""
+    import gc
+    import weakref
+
+    from interpreter.engine import boundary
+
+    plan = compile_ruleset(load_ruleset(game_file(tmp_path, TINY.replace(
+        "s.score += 1", "s.score += twice(zero)")).parent), 2)
+    gone = weakref.ref(plan.codegen)
+    del plan
+    gc.collect()
+    assert gone() is None
+    assert not [k for k, v in vars(boundary).items() if isinstance(v, dict) and not k.startswith("__")]

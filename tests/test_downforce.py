@@ -210,7 +210,7 @@ def _rules(players=3):
 
     def value(text):
         expr = parse_expr(text, report)
-        comp.ck.checker.expectation(expr)   # typed as a condition: compare to get a value
+        expr = comp.ck.checker.expectation(expr)   # typed as a condition: compare to get a value
         assert report.ok, report.render()
         return comp.expectation(expr)(game.st, {})
     return comp, game, value, report

@@ -15,8 +15,6 @@ ROOT = Path(__file__).resolve().parents[1] / "interpreter"
 # the packages in pipeline order (and the command line last)
 PIPELINE = ["lang", "library", "draw", "boards", "ir", "load", "check", "engine", "compile", "agents",
             "session", "table", "lab", "picture", "authoring", "web", "cli"]
-# a circle the compiler's rewrite removes (issue #22, point 2): delete this line with it
-KNOWN_CIRCLES = {frozenset({"interpreter.compile.lower", "interpreter.compile.inline"})}
 
 
 def _module(path: Path) -> str:
@@ -101,7 +99,7 @@ def _circles() -> list[list[str]]:
 
 
 def test_no_module_reaches_itself_through_imports():
-    circles = [c for c in _circles() if frozenset(c) not in KNOWN_CIRCLES]
+    circles = _circles()
     assert not circles, "import circles: " + "; ".join(" ↔ ".join(c) for c in circles)
 
 

@@ -12,7 +12,7 @@ import pytest
 from interpreter.agents.base import RandomAgent
 from interpreter.agents.greedy import GreedyAgent
 from interpreter.compile import make_compiler
-from interpreter.compile.flow import Hooks
+from interpreter.compile import Hooks
 from interpreter.engine.game import Game
 from interpreter.lang.diagnostics import Report
 from interpreter.lang.parser import parse_block

@@ -17,6 +17,7 @@ from ..engine import vm
 from ..engine.game import reading
 from ..lang.errors import RuleError
 from ..lang.show import show
+from ..lang.types import ANY
 
 # Believed outcomes averaged for an option that meets chance (a draw from an unseen pile, a
 # shuffle): with one, a lucky draw makes a risky option look safe; measured in docs/architecture.md.
@@ -77,6 +78,6 @@ class GreedyAgent:
 def _number(plan, value, seat: int):
     """The evaluation, which must be a number to be compared."""
     if not isinstance(value, int) or isinstance(value, bool):
-        raise RuleError(f"`evaluate` for seat {seat + 1} is {show(plan, 'any', value)}, not a number",
+        raise RuleError(f"`evaluate` for seat {seat + 1} is {show(plan, ANY, value)}, not a number",
                         plan.evaluate_loc, "evaluate")
     return value

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..agents.base import RandomAgent
+from ..check.checker import RefKind
 from ..check.symbols import BUILTIN_EVENTS
 from ..compile import Hooks, make_compiler
 from ..engine.game import Game, reading
@@ -22,7 +23,7 @@ from ..lang.diagnostics import Loc, Report, did_you_mean
 from ..lang.errors import RuleError
 from ..lang.parser import parse_block, parse_expr
 from ..lang.show import show
-from ..lang.types import INT, SEAT, compatible
+from ..lang.types import INT, SEAT, Type, compatible
 from ..load.ruleset import load_ruleset, read_file
 from ..load.structure import check_structure
 from ..load.yamlsrc import loc_of
@@ -55,7 +56,7 @@ class _Item:
     remember: list = field(default_factory=list)   # [(name, fn, where)]
     expect: _Check | None = None
     seat: Any = None             # fn giving the expected seat, when `expect_seat` is an expression
-    seat_type: str = INT
+    seat_type: Type = INT
 
 
 @dataclass
@@ -122,10 +123,10 @@ def load_scenario(path: Path) -> tuple[Scenario | None, Outcome]:
     checker = comp.ck.checker
     assert checker is not None  # a checked ruleset keeps its checker for more expressions
     steps = [str(s.id) for ph in comp.rules.phases for s in ph.steps]
-    names: dict[str, str] = {}   # the values remembered so far, by type
+    names: dict[str, Type] = {}   # the values remembered so far, by type
 
     def condition(src: str, node: n.Expr) -> _Check:
-        checker.expectation(node, names)
+        node = checker.expectation(node, names)
         return _Check(src, node, comp.expectation(node) if report.ok else None)
 
     for item, exprs in zip(items, parsed):
@@ -137,14 +138,14 @@ def load_scenario(path: Path) -> tuple[Scenario | None, Outcome]:
                 report.add("E412", f"`remember` cannot use this name: {why}", loc_of(name, item.loc),
                            "choose another name")
                 continue
-            typ = checker.scenario_value(node, names)
+            node, typ = checker.scenario_value(node, names)
             item.remember.append((str(name), comp.expectation(node) if report.ok else None, loc_of(code)))
             names[str(name)] = typ
         if exprs["expect"] is not None:
             item.expect = condition(src.expect, exprs["expect"])
         if exprs["seat"] is not None:
             node = exprs["seat"]
-            item.seat_type = checker.scenario_value(node, names)
+            node, item.seat_type = checker.scenario_value(node, names)
             if not (compatible(item.seat_type, SEAT) or compatible(item.seat_type, INT)):
                 checker.type_error(f"`expect_seat` must be a seat or a seat number, not {item.seat_type}",
                                    node)
@@ -430,7 +431,7 @@ def _constant(e: n.Expr) -> bool:
         return _constant(e.operand)
     if isinstance(e, n.ListLit):
         return all(_constant(x) for x in e.items)
-    if isinstance(e, n.Call) and getattr(e.ref, "kind", None) == "builtin":
+    if isinstance(e, n.Call) and getattr(e.ref, "kind", None) is RefKind.BUILTIN:
         return bool(getattr(e.ref.extra, "pure", False)) and all(_constant(a) for a in e.args)
     return False
 

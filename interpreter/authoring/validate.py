@@ -110,7 +110,8 @@ def check_game(folder: Path, params: dict | None, job: Job, games: int) -> dict:
     """Load, check and compile the game of `job`, and play its smoke games; its verdict as plain
     data (`verdicts.py`): the diagnostics, the player counts played, the games that ended, their
     fewest and most rounds, and the files the game read (None when it could not be loaded)."""
-    from ..compile import compile_ruleset
+    from ..check.checker import check
+    from ..compile import compile_checked
     from ..load.ruleset import load_ruleset
 
     r = Report()
@@ -123,10 +124,11 @@ def check_game(folder: Path, params: dict | None, job: Job, games: int) -> dict:
         counts = {"all": list(range(p.min, p.max + 1)), "ends": sorted({p.min, p.max}),
                   "fewest": [p.min], "most": [p.max]}[job.counts]
         rounds: list[int] = []
+        checked = check(rs, r)  # once, compiled for each count
         for n in counts:
-            plan = compile_ruleset(rs, n, r)  # checked once, for the first count
-            if plan is None:
+            if checked is None:
                 break
+            plan = compile_checked(rs, checked, n)
             out["counts"].append(n)
             ended, more, lasting = playouts(plan, games, r, job.track)
             out["ended"] += ended

@@ -15,7 +15,7 @@ from types import ModuleType
 from typing import Any, Callable
 
 from ..lang.errors import RuleError
-from ..library.api import Builtin, Param
+from ..library.api import Builtin, Param, Spec
 
 KINDS: dict[str, type["BoardKind"]] = {}
 
@@ -126,7 +126,7 @@ def kind_at(st, b, cls, name: str):
     return k
 
 
-def on_board(cls, name: str, params: list[tuple[str, str]], returns: str | None, doc: str = "", **kw):
+def on_board(cls, name: str, params: list[tuple[Spec, str]], returns: Spec | None, doc: str = "", **kw):
     """A built-in whose first argument is a board of kind `cls`: the function below it is
     fn(kind, st, board, *the other arguments), `kind` being the board's `BoardKind`. For a board
     named in the rule (found when compiling) the call goes straight to it: `partial(fn, kind)`."""
@@ -145,7 +145,7 @@ def on_board(cls, name: str, params: list[tuple[str, str]], returns: str | None,
     return wrap
 
 
-def of_piece(cls, name: str, params: list[tuple[str, str]], returns: str | None, doc: str = "",
+def of_piece(cls, name: str, params: list[tuple[Spec, str]], returns: Spec | None, doc: str = "",
              off: Callable | None = None):
     """A built-in whose first argument is a piece on a board of kind `cls`: the function below
     it is fn(kind, data, piece, *the other arguments), for the board the piece stands on (in a

@@ -8,19 +8,23 @@ triggers and events may wait for a decision (the compiler turns those into machi
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import Any, Iterable
 
 from ..boards import KINDS
+from ..ir.sites import SITES, Form, SiteScope
 from ..lang import nodes as n
 from ..lang.diagnostics import Loc, Report
 from ..lang.diagnostics import did_you_mean as _did_you_mean
 from ..lang.limits import MAX_CALL_DEPTH, MAX_CALL_NESTING
 from ..lang.parser import keywords
-from ..lang.types import (ANY, BOARD, BOOL, CARD, INT, NONE, PIECE, PILE, SEAT, TEXT, compatible, elem,
-                          is_list, is_map, iterable_elem, join, listof, map_types, mapof, zero, KEY_TYPES)
-from ..library.api import Builtin
-from ..load.rules import Rules
+from ..lang.types import (ANY, BOARD, BOOL, CARD, INT, KEY_TYPES, NONE, PIECE, PILE, SEAT, TEXT, ListType,
+                          Type, compatible, elem, is_list, is_map, iterable_elem, join, listof, map_types,
+                          mapof, zero)
+from ..library.api import Bound, Builtin, Items, OfKind
+from ..load.rules import Rule, Rules, blocks
+from ..load.ruleset import Ruleset
 from .symbols import BUILTIN_EVENTS, Declarations, Symbols
 
 
@@ -30,12 +34,43 @@ from .symbols import BUILTIN_EVENTS, Declarations, Symbols
 class Local:
     """A local name of a rule: a parameter, `let`, a loop's or an option's variable."""
     name: str
-    typ: str
+    typ: Type
+
+
+class RefKind(Enum):
+    """What a name, attribute, call or place refers to (`Ref.name` and `Ref.extra` say more)."""
+    LOCAL = "local"                # a rule's local: extra is its `Local`
+    PARAM = "param"                # a game param: extra is its value
+    GLOBAL = "global"              # a game state variable (or `round`)
+    PILE = "pile"                  # a pile of the game
+    BOARD = "board"
+    PIECES = "pieces"              # a kind of pieces: the list of them
+    SEATS = "seats"
+    CARD_TYPE = "card_type"        # `c.type`
+    CARD_FACE_UP = "card_face_up"
+    CARD_PILE = "card_pile"
+    CARD_PROP = "card_prop"        # `c.PROP`: name is the property
+    PIECE_NAME = "piece_name"
+    PIECE_VAR = "piece_var"        # `p.VAR`: name is the variable
+    SEAT_VAR = "seat_var"
+    SEAT_NUMBER = "seat_number"
+    SEAT_PIECES = "seat_pieces"
+    MAP_GET = "map_get"            # `m.key`, `m[k]`: name is the key of `m.key`; extra the value's zero
+    FUNCTION = "function"
+    PROCEDURE = "procedure"
+    BUILTIN = "builtin"            # extra is its `Builtin`
+    PILE_OF = "pile_of"            # `hand(s)`: extra is what it is one per
+    LIST_ITEM = "list_item"        # a place `xs[i]`
+    MAP_ITEM = "map_item"          # a place `m[k]`, `m.key`: name is the key of `m.key`; extra the zero
+    TURN_SEAT = "turn_seat"        # who chooses by default: the seat whose turn it is (name: the turn's name)
+    TURN_OWNER = "turn_owner"      # ... the owner of the piece whose turn it is
+    SIMUL_SEAT = "simul_seat"      # ... the seat of a `simultaneously` block
+    MACHINE_VALUE = "machine_value"  # the value a procedure that waits gave (the compiler's)
 
 
 @dataclass(frozen=True)
 class Ref:
-    kind: str          # see the lowering (compile/lower.py) for every kind
+    kind: RefKind
     name: str = ""
     extra: Any = None
 
@@ -45,17 +80,17 @@ class Scope:
     names: dict[str, Local]
     rule: str
     loops: int = 0            # enclosing loops: `break` is allowed inside one
-    decider: Ref | None = None  # who chooses by default in a step: Ref("turn_seat"/"turn_owner", turn)
+    decider: Ref | None = None  # who chooses by default in a step: Ref(RefKind.TURN_SEAT/"turn_owner", turn)
     in_simul: bool = False
     procedure: str | None = None  # the procedure these statements belong to (`return`)
 
-    def child(self, **kw) -> "Scope":
+    def child(self, **kw: Any) -> "Scope":
         s = Scope(dict(self.names), self.rule, self.loops, self.decider, self.in_simul, self.procedure)
         for k, v in kw.items():
             setattr(s, k, v)
         return s
 
-    def bind(self, name: str, typ: str) -> Local:
+    def bind(self, name: str, typ: Type) -> Local:
         local = Local(name, typ)
         self.names[name] = local
         return local
@@ -67,28 +102,28 @@ class Checked:
     program looks like (function types, which rules wait for decisions)."""
     symbols: Symbols
     rules: Rules
-    function_types: dict[str, str] = field(default_factory=dict)
+    function_types: dict[str, Type] = field(default_factory=dict)
     waits: set[str] = field(default_factory=set)   # "proc:NAME", "trig:ID", "event:NAME"
-    procedure_types: dict[str, str] = field(default_factory=dict)  # procedures that give a value
-    event_params: dict[str, dict] = field(default_factory=dict)    # event -> {param: type}
+    procedure_types: dict[str, Type] = field(default_factory=dict)  # procedures that give a value
+    event_params: dict[str, dict[str, Type]] = field(default_factory=dict)    # event -> {param: type}
     trigger_ok: set[str] = field(default_factory=set)               # triggers whose params agree
     handlers: dict[str, list] = field(default_factory=dict)   # event -> [TriggerDef]
     emitted: set[str] = field(default_factory=set)
     checker: "Checker | None" = None               # to check more rules later (a scenario's)
 
 
-def _a(t: str) -> str:
-    return "an int" if t == INT else ("any value" if t == ANY else f"a {t}")
+# How a message names the types a site may want, when it wants one of several.
+_WANT_WORDS = {INT: "a number", BOOL: "true/false"}
 
 
 class Checker:
-    def __init__(self, rs, report: Report):
+    def __init__(self, rs: Ruleset, report: Report):
         self.rs = rs
         self.report = report
         self.sym = Declarations(rs, report).build()
-        self.rules: Rules = rs.rules
+        self.rules: Rules = typed_copy(rs.rules)   # the checker types its own copy of the trees
         self.out = Checked(self.sym, self.rules)
-        self.calls: dict[str, list[tuple[str, Loc]]] = {}   # "fn:x" -> [(callee key, where)]
+        self.calls: dict[str, list[tuple[str, Loc | None]]] = {}   # "fn:x" -> [(callee key, where)]
         self._returns: dict[str, list] = {}   # procedure being checked -> [(type, node)] of its returns
         self._trigger_types: dict[str, dict] = {}   # trigger id -> {param: type}
         self._value_call: n.Expr | None = None  # the one place a procedure may give its value now
@@ -97,16 +132,16 @@ class Checker:
 
     # ---- reporting ---------------------------------------------------------------------------
 
-    def error(self, code: str, msg: str, node_or_loc, hint: str | None = None) -> None:
+    def error(self, code: str, msg: str, node_or_loc: n.Node | Loc | None, hint: str | None = None) -> None:
         loc = node_or_loc.loc if isinstance(node_or_loc, n.Node) else node_or_loc
         self.report.add(code, msg, loc, hint)
 
-    def type_error(self, msg: str, node, hint: str | None = None) -> str:
+    def type_error(self, msg: str, node: n.Node | Loc | None, hint: str | None = None) -> Type:
         self.error("E120", "type error: " + msg.replace(" a int", " an int").replace(" a any", " any value"),
                    node, hint)
         return ANY
 
-    def suggest(self, name: str, candidates) -> str | None:
+    def suggest(self, name: str, candidates: Iterable[object]) -> str | None:
         """A "did you mean" hint, for the first problems only: a file with thousands of unknown
         names is checked in linear time (only the first 200 problems are shown anyway)."""
         if self._hints <= 0:
@@ -114,7 +149,7 @@ class Checker:
         self._hints -= 1
         return _did_you_mean(name, candidates)
 
-    def note_call(self, key: str, loc: Loc) -> None:
+    def note_call(self, key: str, loc: Loc | None) -> None:
         if self._current is not None:
             self.calls.setdefault(self._current, []).append((key, loc))
 
@@ -130,86 +165,116 @@ class Checker:
                            tr.on_loc, self.suggest(tr.on, BUILTIN_EVENTS) or
                            "use `emit NAME` in a rule, or a built-in event")
         self._events()
-        self._functions()
-        self._procedures()
-        if r.setup is not None:
-            self._unit(None)
-            self.block(r.setup.body, Scope({}, "setup"))
-        for ph in r.phases:
-            self._phase(ph)
-        for tr in r.triggers:
-            self._unit(f"trig:{tr.id}")
-            sc = Scope({p: Local(p, t) for p, t in self._trigger_types.get(tr.id, {}).items()},
-                       f"triggers.{tr.id}")
-            if tr.cond is not None:
-                self.want_bool(tr.cond, sc, "a trigger's `if`", loose=True)
-            if tr.body is not None:
-                self.block(tr.body.body, sc)
+        self._phases()
+        for site in SITES:  # every rule of the game, site by site (`ir/sites.py`)
+            if site.form is Form.FUNCTION:
+                self._functions()
+            elif site.form is Form.PROCEDURE:
+                self._procedures()
+            else:
+                for rule in r.of(site):
+                    self._rule(rule)
         self._unit(None)
-        seat_scope = {"seat": Local("seat", SEAT)}
-        for what, expr in (("rank", r.rank), ("tie", r.tie)):
-            if expr is not None:
-                self.want(expr, Scope(dict(seat_scope), "result"), INT, f"`{what}`", loose=True)
-        if r.also_pieces is not None:
-            self.want(r.also_pieces, Scope({}, "result.also"), listof(PIECE), "`also.pieces`", loose=True)
-        for what, expr in (("also.rank", r.also_rank), ("also.tie", r.also_tie)):
-            if expr is not None:
-                sc = Scope({"piece": Local("piece", PIECE)}, "result.also")
-                self.want(expr, sc, INT, f"`{what}`", loose=True)
-        for name, expr in r.records.items():
-            self.expr(expr, Scope(dict(seat_scope), f"record.{name}"))
-        for name, expr in r.show.items():
-            self.expr(expr, Scope({"piece": Local("piece", PIECE)}, f"show.{name}"))
-        for name, expr in r.seat_facts.items():
-            self.expr(expr, Scope(dict(seat_scope), f"view.seats.{name}"))
-        for name, expr in r.game_facts.items():
-            self.expr(expr, Scope({}, f"view.game.{name}"))
         kinds = {k for b in self.rs.game.boards.values() for k in KINDS[b.kind].line_kinds(b)}
         for kind, loc in r.line_kinds:
             if kind not in kinds:
                 self.report.add("E153", f"`view.lines` tells of lines of kind `{kind}`, which no board has",
                                 loc, self.suggest(kind, sorted(kinds)) or "the kinds of line are the `kind:` "
                                                                              "of a board's `lines`")
-        for kind, facts in r.line_facts.items():
-            for name, expr in facts.items():
-                self.expr(expr, Scope({"d": Local("d", INT)}, f"view.lines.{kind}.{name}"))
         for name, loc in r.view_piles:
             if name not in self.sym.piles:
                 self.report.add("E152", f"the view shows pile `{name}`, which the game does not have", loc,
                                 self.suggest(name, list(self.sym.piles)))
-        if r.evaluate is not None:
-            self.want(r.evaluate, Scope(dict(seat_scope), "evaluate"), INT, "`evaluate`", loose=True)
-        if r.progress is not None:
-            self.want(r.progress, Scope(dict(seat_scope), "progress"), INT, "`progress`", loose=True)
-        for name, expr in r.metrics.items():
-            t = self.expr(expr, Scope({}, f"metrics.{name}"))
-            if not (compatible(t, INT) or compatible(t, BOOL)):
-                self.type_error(f"metric `{name}` must be a number or true/false, but this is {t}", expr)
         self._cycles()
         self._waits()
         self.out.checker = self
         return self.out
 
+    def _rule(self, rule: Rule) -> None:
+        """Check one rule of a flow, trigger, test, order or entry site, in its site's scope."""
+        site = rule.site
+        names = {k: Local(k, t) for k, t in site.scope.names().items()}
+        decider = None
+        self._unit(None)
+        if site.scope is SiteScope.EVENT:
+            tr = next(t for t in self.rules.triggers if t.id == rule.name)
+            self._unit(f"trig:{tr.id}")
+            names = {p: Local(p, t) for p, t in self._trigger_types.get(tr.id, {}).items()}
+        elif site.scope is SiteScope.TURN:
+            phase = self._step_phase[rule.name]
+            if phase.id not in self._rounds:
+                return  # the phase is not one of rounds (reported once, for the phase)
+            turn_t = self._turn_types.get(phase.id, ANY)
+            names = {phase.turn: Local(phase.turn, turn_t)}
+            if turn_t == SEAT:
+                decider = Ref(RefKind.TURN_SEAT, phase.turn)
+            elif turn_t == PIECE:
+                decider = Ref(RefKind.TURN_OWNER, phase.turn)
+        elif rule.site.id in ("phases.ID.order", "phases.ID.until") and rule.name not in self._rounds:
+            return
+        sc = Scope(names, rule.id, decider=decider)
+        if site.form.block:
+            self.block(rule.tree.body, sc)
+        elif site.form is Form.ORDER:
+            t = self.expr(rule.tree, sc)
+            phase = next(ph for ph in self.rules.phases if ph.id == rule.name)
+            if not (is_list(t) or t == ANY):
+                self.error("E120", f"type error: `order` must be a list, not {t}", phase.order_loc)
+            self._turn_types[phase.id] = elem(t) if is_list(t) else ANY
+        elif not site.want:
+            self.expr(rule.tree, sc)
+        elif len(site.want) == 1:
+            self.want(rule.tree, sc, site.want[0], site.what.format(name=rule.name), loose=True)
+        else:
+            t = self.expr(rule.tree, sc)
+            if not any(compatible(t, w) for w in site.want):
+                shown = " or ".join(_WANT_WORDS.get(w, str(w)) for w in site.want)
+                what = site.what.format(name=rule.name)
+                self.type_error(f"{what} must be {shown}, but this is {t}", rule.tree)
+
+    def _phases(self) -> None:
+        """A phase is one block or rounds of turns: which phases' rounds are checked (`_rounds`)."""
+        self._rounds: set[str] = set()
+        self._turn_types: dict[str, Type] = {}
+        self._step_phase = {st.id: ph for ph in self.rules.phases for st in ph.steps}
+        for ph in self.rules.phases:
+            if ph.has_do:
+                if ph.steps or ph.has_order:
+                    self.error("E136", f"phase `{ph.id}` has both `do` and rounds (`order`/`steps`)", ph.loc,
+                               "a phase is either one block or rounds of turns")
+            elif not ph.has_order:
+                self.error("E137", f"phase `{ph.id}` needs `order` (who takes turns) or `do`", ph.loc)
+            elif not ph.has_until and ph.rounds is None:
+                self.error("E138", f"phase `{ph.id}` never ends: give it `until` or `rounds`", ph.loc)
+            else:
+                self._rounds.add(ph.id)
+
     # ---- rules checked after the game: a scenario's situation and expectations -----------------
 
-    def situation(self, block: n.Block) -> None:
+    def situation(self, block: n.Block) -> n.Block:
+        """A scenario's block of statements, typed (a copy)."""
         self._unit(None)
+        block = n.clone(block)
         self.block(block.body, Scope({}, "situation"))
         if self.may_wait(block.body):
             self.error("E142", "a scenario's situation cannot wait for a decision", block,
                        "arrange the table with statements; script the decisions under `script:`")
+        return block
 
-    def expectation(self, expr: n.Expr, names: dict[str, str] | None = None) -> None:
-        """A scenario's condition; `names`: the values it remembered so far, by type."""
+    def expectation(self, expr: n.Expr, names: dict[str, Type] | None = None) -> n.Expr:
+        """A scenario's condition, typed (a copy); `names`: the values it remembered so far, by type."""
         self._unit(None)
+        expr = n.clone(expr)
         self.want(expr, self._scenario(names), BOOL, "an expectation", loose=True)
+        return expr
 
-    def scenario_value(self, expr: n.Expr, names: dict[str, str] | None = None) -> str:
-        """A value a scenario remembers (its type), or the seat it expects to decide."""
+    def scenario_value(self, expr: n.Expr, names: dict[str, Type] | None = None) -> tuple[n.Expr, Type]:
+        """A value a scenario remembers, or the seat it expects to decide: typed (a copy), and its type."""
         self._unit(None)
-        return self.expr(expr, self._scenario(names))
+        expr = n.clone(expr)
+        return expr, self.expr(expr, self._scenario(names))
 
-    def _scenario(self, names: dict[str, str] | None) -> Scope:
+    def _scenario(self, names: dict[str, Type] | None) -> Scope:
         return Scope({k: Local(k, t) for k, t in (names or {}).items()}, "scenario")
 
     def scenario_name(self, name: str) -> str | None:
@@ -247,7 +312,7 @@ class Checker:
                 continue
             self.out.trigger_ok.add(tr.id)
 
-    def sym_name(self, name, what: str) -> bool:
+    def sym_name(self, name: Any, what: str) -> bool:
         from .symbols import valid_name
 
         if not valid_name(str(name)):
@@ -257,13 +322,14 @@ class Checker:
 
     def _procedures(self) -> None:
         """Check procedures after those they call (a procedure may give a value with `return`)."""
-        procs = {k: v for k, v in self.rules.procedures.items() if k in self.sym.procedures}
+        procs = {k: tree for k in self.rules.procedures if k in self.sym.procedures
+                 and (tree := self.rules.tree(f"procedures.{k}")) is not None}
         order: list[str] = []
         state: dict[str, int] = {}
 
         def callees(name: str) -> list[str]:
             out = []
-            for node in n.walk(procs[name].body):
+            for node in n.walk(procs[name]):
                 if isinstance(node, n.Call) and node.name in procs:
                     out.append(node.name)
             return out
@@ -288,10 +354,10 @@ class Checker:
             sc = Scope({p: Local(p, t) for p, t in self.sym.procedures[name].items()}, f"procedures.{name}",
                        procedure=name)
             self._returns[name] = []
-            self.block(procs[name].body.body, sc)
+            self.block(procs[name].body, sc)
             types = self._returns.pop(name)
             if types:
-                t = NONE
+                t: Type = NONE
                 for rt, node in types:
                     if not compatible(t, rt):
                         self.type_error(f"`return` gives {rt} here and {t} elsewhere in `{name}`", node)
@@ -300,12 +366,9 @@ class Checker:
         self._unit(None)
 
     def _emits(self) -> None:
-        bodies = [ph.do for ph in self.rules.phases] + [s.body for ph in self.rules.phases for s in ph.steps]
-        bodies += [p.body for p in self.rules.procedures.values()] + [t.body for t in self.rules.triggers]
-        bodies.append(self.rules.setup)
-        for body in bodies:
-            if body is not None:
-                for node in n.walk(body):
+        for _rule, body in blocks(self.rules):
+            for stmt in body:
+                for node in n.walk(stmt):
                     if isinstance(node, n.Emit):
                         self.out.emitted.add(node.event)
 
@@ -313,10 +376,11 @@ class Checker:
         """Type each function after the functions it calls (a cycle is reported later)."""
         order: list[str] = []
         state: dict[str, int] = {}
-        fns = {k: v for k, v in self.rules.functions.items() if k in self.sym.functions}
+        fns = {k: tree for k in self.rules.functions if k in self.sym.functions
+               and (tree := self.rules.tree(f"functions.{k}")) is not None}
 
         def visit(name: str) -> None:
-            stack = [(name, iter(self._callees(fns[name].body)))]
+            stack = [(name, iter(self._callees(fns[name])))]
             state[name] = 1
             while stack:
                 cur, it = stack[-1]
@@ -327,7 +391,7 @@ class Checker:
                     order.append(cur)
                 elif nxt in fns and nxt not in state:
                     state[nxt] = 1
-                    stack.append((nxt, iter(self._callees(fns[nxt].body))))
+                    stack.append((nxt, iter(self._callees(fns[nxt]))))
         for name in fns:
             if name not in state:
                 visit(name)
@@ -335,55 +399,20 @@ class Checker:
             self._unit(f"fn:{name}")
             params = self.sym.functions[name]
             sc = Scope({p: Local(p, t) for p, t in params.items()}, f"functions.{name}")
-            self.out.function_types[name] = self.expr(fns[name].body, sc)
+            self.out.function_types[name] = self.expr(fns[name], sc)
         self._unit(None)
 
     @staticmethod
     def _callees(expr: n.Expr) -> list[str]:
         return [c.name for c in n.walk(expr) if isinstance(c, n.Call)]
 
-    def _phase(self, ph) -> None:
-        self._unit(None)
-        if ph.has_do:
-            if ph.steps or ph.has_order:
-                self.error("E136", f"phase `{ph.id}` has both `do` and rounds (`order`/`steps`)", ph.loc,
-                           "a phase is either one block or rounds of turns")
-            if ph.do is not None:
-                self.block(ph.do.body, Scope({}, f"phases.{ph.id}"))
-            return
-        if not ph.has_order:
-            self.error("E137", f"phase `{ph.id}` needs `order` (who takes turns) or `do`", ph.loc)
-            return
-        if not ph.has_until and ph.rounds is None:
-            self.error("E138", f"phase `{ph.id}` never ends: give it `until` or `rounds`", ph.loc)
-            return
-        turn_t = ANY
-        if ph.order is not None:
-            t = self.expr(ph.order, Scope({}, f"phases.{ph.id}.order"))
-            if not (is_list(t) or t == ANY):
-                self.error("E120", f"type error: `order` must be a list, not {t}", ph.order_loc)
-            turn_t = elem(t) if is_list(t) else ANY
-        decider = None
-        if turn_t == SEAT:
-            decider = Ref("turn_seat", ph.turn)
-        elif turn_t == PIECE:
-            decider = Ref("turn_owner", ph.turn)
-        for step in ph.steps:
-            sc = Scope({ph.turn: Local(ph.turn, turn_t)}, f"steps.{step.id}", decider=decider)
-            if step.cond is not None:
-                self.want_bool(step.cond, sc, "a step's `if`", loose=True)
-            if step.body is not None:
-                self.block(step.body.body, sc)
-        if ph.until is not None:
-            self.want_bool(ph.until, Scope({}, f"phases.{ph.id}.until"), "`until`", loose=True)
-
     def _cycles(self) -> None:
         """Functions, procedures and triggers must not reach themselves: report each cycle once."""
-        graph: dict[str, list[tuple[str, Loc]]] = {}
+        graph: dict[str, list[tuple[str, Loc | None]]] = {}
         for key, edges in self.calls.items():
             for callee, loc in edges:
                 if callee.startswith("event:"):
-                    for tr in self.out.handlers.get(callee[6:], []):
+                    for tr in self.out.handlers.get(callee.removeprefix("event:"), []):
                         graph.setdefault(key, []).append((f"trig:{tr.id}", loc))
                 else:
                     graph.setdefault(key, []).append((callee, loc))
@@ -420,7 +449,7 @@ class Checker:
         if not reported:
             self._call_depth(graph)
 
-    def _call_depth(self, graph: dict[str, list[tuple[str, Loc]]]) -> None:
+    def _call_depth(self, graph: dict[str, list[tuple[str, Loc | None]]]) -> None:
         """Calls nested too deeply are refused at the call past the limit: more than MAX_CALL_DEPTH
         rules (functions, procedures, triggers through `emit`) each calling the next, or more than
         MAX_CALL_NESTING levels of blocks and expressions inside them along the way (each rule
@@ -486,15 +515,16 @@ class Checker:
             return best
 
         out = {f"fn:{k}": 1 for k in self.rules.functions}
-        out.update({f"proc:{k}": levels(p.body) for k, p in self.rules.procedures.items()})
-        out.update({f"trig:{t.id}": levels(t.body) for t in self.rules.triggers})
+        out.update({f"proc:{k}": levels(self.rules.tree(f"procedures.{k}")) for k in self.rules.procedures})
+        out.update({f"trig:{t.id}": levels(self.rules.tree(f"triggers.{t.id}")) for t in self.rules.triggers})
         return out
 
     def _waits(self) -> None:
         """Which procedures, triggers and events may wait for a decision (a fixed point)."""
-        bodies: dict[str, n.Block | None] = {f"proc:{k}": p.body for k, p in self.rules.procedures.items()}
+        bodies: dict[str, n.Block | None] = {f"proc:{k}": self.rules.tree(f"procedures.{k}")
+                                             for k in self.rules.procedures}
         for tr in self.rules.triggers:
-            bodies[f"trig:{tr.id}"] = tr.body
+            bodies[f"trig:{tr.id}"] = self.rules.tree(f"triggers.{tr.id}")
         waits = self.out.waits
         changed = True
         while changed:
@@ -508,7 +538,7 @@ class Checker:
                     waits.add(f"event:{ev}")
                     changed = True
 
-    def may_wait(self, stmts) -> bool:
+    def may_wait(self, stmts: list[n.Stmt]) -> bool:
         return may_wait(stmts, self.out.waits)
 
     # ---- statements ------------------------------------------------------------------------
@@ -517,7 +547,7 @@ class Checker:
         for s in stmts:
             getattr(self, "s_" + type(s).__name__)(s, sc)
 
-    def value_of_statement(self, e: n.Expr, sc: Scope) -> str:
+    def value_of_statement(self, e: n.Expr, sc: Scope) -> Type:
         """The value of `let x = ...`, `x = ...` or `return ...`: where a procedure may give one."""
         self._value_call = e
         try:
@@ -539,13 +569,13 @@ class Checker:
         s.rebinds = s.name in sc.names
         s.ref = sc.bind(s.name, typ)
 
-    def target(self, t: n.Expr, sc: Scope) -> str | None:
+    def target(self, t: n.Expr, sc: Scope) -> Type | None:
         """The type of an assignable place (and `t.ref` set), or None after an error."""
         sym = self.sym
         if isinstance(t, n.Name):
             name = t.id
             if name in sc.names:
-                t.ref = Ref("local", name, sc.names[name])
+                t.ref = Ref(RefKind.LOCAL, name, sc.names[name])
                 return sc.names[name].typ
             if name in sym.params:
                 self.error("E126", f"`{name}` is a parameter of the game: it cannot change during play", t,
@@ -555,7 +585,7 @@ class Checker:
                 self.error("E126", "`round` is counted by the game and cannot be set", t)
                 return None
             if name in sym.globals:
-                t.ref = Ref("global", name)
+                t.ref = Ref(RefKind.GLOBAL, name)
                 return sym.globals[name]
             self.error("E110", f"unknown name `{name}`", t,
                        self.suggest(name, list(sc.names) + list(sym.globals) + ["round"]) or
@@ -574,13 +604,13 @@ class Checker:
                 self.error("E110", f"a {obj_t} has no state `{t.name}`", t,
                            self.suggest(t.name, variables) or f"declare it under `state:` with `of: {scope}`")
                 return None
-            t.ref = Ref(f"{scope}_var", t.name)
+            t.ref = Ref(RefKind.PIECE_VAR if scope == "piece" else RefKind.SEAT_VAR, t.name)
             return variables[t.name]
         self.error("E127", "only a name, `x.state` or an item of a list or map (`xs[i]`, `m[k]`) "
                            "can be assigned", t)
         return None
 
-    def _peek(self, e: n.Expr, sc: Scope) -> str:
+    def _peek(self, e: n.Expr, sc: Scope) -> Type:
         """The type of `e` with no problem reported (they are, where `e` is checked for real)."""
         saved, self.report = self.report, Report()
         try:
@@ -588,7 +618,7 @@ class Checker:
         finally:
             self.report = saved
 
-    def _item_target(self, t: n.Expr, sc: Scope) -> str | None:
+    def _item_target(self, t: n.Expr, sc: Scope) -> Type | None:
         """`xs[i] = ...`, `m[k] = ...` or `m.key = ...`: the list or map must be a place itself;
         the value stored there is a new list or map with that item changed."""
         container = t.obj  # type: ignore[attr-defined]
@@ -596,7 +626,7 @@ class Checker:
         if typ is None:
             return None
         if isinstance(t, n.Attr):
-            t.ref = Ref("item", t.name, zero(map_types(typ)[1]))
+            t.ref = Ref(RefKind.MAP_ITEM, t.name, zero(map_types(typ)[1]))
             return map_types(typ)[1]
         assert isinstance(t, n.Index)
         it = self.expr(t.index, sc)
@@ -605,13 +635,13 @@ class Checker:
             if not compatible(it, key_t):
                 self.type_error(f"the keys of this map are {key_t}, not {it}", t.index)
                 return None
-            t.ref = Ref("item", "", zero(value_t))
+            t.ref = Ref(RefKind.MAP_ITEM, "", zero(value_t))
             return value_t
         if is_list(typ):
             if not compatible(it, INT):
                 self.type_error(f"a list index must be int, not {it}", t.index)
                 return None
-            t.ref = Ref("item", "list")
+            t.ref = Ref(RefKind.LIST_ITEM)
             return elem(typ)
         if typ != ANY:
             self.type_error(f"only items of lists and maps can be set, not of a {typ}", t)
@@ -645,7 +675,7 @@ class Checker:
         if name in self.sym.procedures:
             params = self.sym.procedures[name]
             self.args(call, name, params, sc)
-            call.ref = Ref("procedure", name)
+            call.ref = Ref(RefKind.PROCEDURE, name)
             self.note_call(f"proc:{name}", call.loc)
             return
         if name in self.sym.functions or b is not None:
@@ -699,10 +729,10 @@ class Checker:
     def s_Proceed(self, s: n.Proceed, sc: Scope) -> None:
         self.error("E143", "`proceed` says where the extended rule runs: only in an `around:` extension", s)
 
-    def s_End(self, s, sc) -> None:
+    def s_End(self, s: n.End, sc: Scope) -> None:
         pass
 
-    def s_Pass(self, s, sc) -> None:
+    def s_Pass(self, s: n.Pass, sc: Scope) -> None:
         pass
 
     def s_Break(self, s: n.Break, sc: Scope) -> None:
@@ -724,12 +754,12 @@ class Checker:
         for x in n.walk(e):
             if not isinstance(x, n.Call) or not isinstance(x.ref, Ref):
                 continue
-            if x.ref.kind == "builtin" and getattr(x.ref.extra, "rng", False):
+            if x.ref.kind is RefKind.BUILTIN and getattr(x.ref.extra, "rng", False):
                 return x.name
-            fn = self.rules.functions.get(x.name) if x.ref.kind == "function" else None
+            fn = self.rules.tree(f"functions.{x.name}") if x.ref.kind is RefKind.FUNCTION else None
             if fn is not None and x.name not in seen:
                 seen.add(x.name)
-                found = self._draws_chance(fn.body, seen)
+                found = self._draws_chance(fn, seen)
                 if found is not None:
                     return found
         return None
@@ -775,17 +805,17 @@ class Checker:
             self.type_error(f"`simultaneously` goes through seats, not {et}", s.seats)
         if sc.in_simul or any(isinstance(x, n.Simultaneously) for b in s.body for x in n.walk(b)):
             self.error("E134", "`simultaneously` blocks cannot nest", s)
-        inner = sc.child(loops=0, decider=Ref("simul_seat", s.var), in_simul=True)
+        inner = sc.child(loops=0, decider=Ref(RefKind.SIMUL_SEAT, s.var), in_simul=True)
         s.ref = inner.bind(s.var, SEAT)
         self.block(s.body, inner)
 
     # ---- expressions ---------------------------------------------------------------------------
 
-    def expr(self, e: n.Expr, sc: Scope) -> str:
+    def expr(self, e: n.Expr, sc: Scope) -> Type:
         e.typ = getattr(self, "x_" + type(e).__name__)(e, sc)
         return e.typ
 
-    def want(self, e: n.Expr, sc: Scope, want: str, what: str, loose: bool = False) -> str:
+    def want(self, e: n.Expr, sc: Scope, want: Type, what: str, loose: bool = False) -> Type:
         t = self.expr(e, sc)
         if not compatible(t, want):
             shown = "true or false (bool)" if want == BOOL and not loose else want
@@ -796,7 +826,7 @@ class Checker:
     def want_bool(self, e: n.Expr, sc: Scope, what: str, loose: bool = False) -> None:
         self.want(e, sc, BOOL, what, loose)
 
-    def iterate(self, e: n.Expr, sc: Scope, message: str) -> str:
+    def iterate(self, e: n.Expr, sc: Scope, message: str) -> Type:
         t = self.expr(e, sc)
         et = iterable_elem(t)
         if et is None:
@@ -804,35 +834,35 @@ class Checker:
             return ANY
         return et
 
-    def x_Num(self, e, sc):
+    def x_Num(self, e: n.Num, sc: Scope) -> Type:
         return INT
 
-    def x_Text(self, e: n.Text, sc):
+    def x_Text(self, e: n.Text, sc: Scope) -> Type:
         for p in e.parts:
             if isinstance(p, n.Expr):
                 self.expr(p, sc)
         return TEXT
 
-    def x_Bool(self, e, sc):
+    def x_Bool(self, e: n.Bool, sc: Scope) -> Type:
         return BOOL
 
-    def x_NoneLit(self, e, sc):
+    def x_NoneLit(self, e: n.NoneLit, sc: Scope) -> Type:
         return NONE
 
-    def x_Name(self, e: n.Name, sc: Scope) -> str:
+    def x_Name(self, e: n.Name, sc: Scope) -> Type:
         name, sym = e.id, self.sym
         if name in sc.names:
-            e.ref = Ref("local", name, sc.names[name])
+            e.ref = Ref(RefKind.LOCAL, name, sc.names[name])
             return sc.names[name].typ
         if name in sym.params:
             value, typ = sym.params[name]
-            e.ref = Ref("param", name, value)
+            e.ref = Ref(RefKind.PARAM, name, value)
             return typ
         if name == "round":
-            e.ref = Ref("global", "round")
+            e.ref = Ref(RefKind.GLOBAL, "round")
             return INT
         if name in sym.globals:
-            e.ref = Ref("global", name)
+            e.ref = Ref(RefKind.GLOBAL, name)
             return sym.globals[name]
         if name in sym.piles:
             of = sym.piles[name]
@@ -841,60 +871,60 @@ class Checker:
             if of != "game":
                 self.error("E121", f"pile `{name}` is one per {of}: say whose, as `{name}(...)`", e)
                 return ANY
-            e.ref = Ref("pile", name)
+            e.ref = Ref(RefKind.PILE, name)
             return PILE
         if name in sym.boards:
-            e.ref = Ref("board", name)
+            e.ref = Ref(RefKind.BOARD, name)
             return BOARD
         if name in sym.pieces:
-            e.ref = Ref("pieces", name)
+            e.ref = Ref(RefKind.PIECES, name)
             return listof(PIECE)
         if name == "seats":
-            e.ref = Ref("seats")
+            e.ref = Ref(RefKind.SEATS)
             return listof(SEAT)
         self.error("E110", f"unknown name `{name}`", e,
                    self.suggest(name, list(sc.names) + sym.global_names()))
         return ANY
 
-    def x_Attr(self, e: n.Attr, sc: Scope) -> str:
+    def x_Attr(self, e: n.Attr, sc: Scope) -> Type:
         typ = self.expr(e.obj, sc)
         sym, name = self.sym, e.name
         if typ == CARD:
             if name == "type":
-                e.ref = Ref("card_type")
+                e.ref = Ref(RefKind.CARD_TYPE)
                 return TEXT
             if name == "face_up":
-                e.ref = Ref("card_face_up")
+                e.ref = Ref(RefKind.CARD_FACE_UP)
                 return BOOL
             if name == "pile":
-                e.ref = Ref("card_pile")
+                e.ref = Ref(RefKind.CARD_PILE)
                 return PILE
             if name in sym.card_props:
-                e.ref = Ref("card_prop", name)
+                e.ref = Ref(RefKind.CARD_PROP, name)
                 return sym.card_props[name]
             have = ["type", "face_up", "pile", *sym.card_props]
         elif typ == PIECE:
             if name == "name":
-                e.ref = Ref("piece_name")
+                e.ref = Ref(RefKind.PIECE_NAME)
                 return TEXT
             if name in sym.piece_vars:
-                e.ref = Ref("piece_var", name)
+                e.ref = Ref(RefKind.PIECE_VAR, name)
                 return sym.piece_vars[name]
             have = ["name", *sym.piece_vars]
         elif typ == SEAT:
             if name == "number":
-                e.ref = Ref("seat_number")
+                e.ref = Ref(RefKind.SEAT_NUMBER)
                 return INT
             if name == "pieces":
-                e.ref = Ref("seat_pieces")
+                e.ref = Ref(RefKind.SEAT_PIECES)
                 return listof(PIECE)
             if name in sym.seat_vars:
-                e.ref = Ref("seat_var", name)
+                e.ref = Ref(RefKind.SEAT_VAR, name)
                 return sym.seat_vars[name]
             have = ["number", "pieces", *sym.seat_vars]
         elif is_map(typ) and compatible(map_types(typ)[0], TEXT):
             value_t = map_types(typ)[1]
-            e.ref = Ref("map_get", name, zero(value_t))  # `m.key` reads `m["key"]`
+            e.ref = Ref(RefKind.MAP_GET, name, zero(value_t))  # `m.key` reads `m["key"]`
             return value_t
         elif typ == ANY:
             return ANY  # an earlier error (reported where it is) or an empty list
@@ -904,14 +934,14 @@ class Checker:
         self.error("E110", f"a {typ} has no `{name}`", e, self.suggest(name, have))
         return ANY
 
-    def x_Index(self, e: n.Index, sc: Scope) -> str:
+    def x_Index(self, e: n.Index, sc: Scope) -> Type:
         typ = self.expr(e.obj, sc)
         ityp = self.expr(e.index, sc)
         if is_map(typ):
             key_t, value_t = map_types(typ)
             if not compatible(ityp, key_t):
                 return self.type_error(f"the keys of this map are {key_t}, not {ityp}", e.index)
-            e.ref = Ref("map_get", "", zero(value_t))  # an absent key reads as 0, false or none
+            e.ref = Ref(RefKind.MAP_GET, "", zero(value_t))  # an absent key reads as 0, false or none
             return value_t
         if not compatible(ityp, INT):
             return self.type_error(f"a list index must be int, not {ityp}", e.index)
@@ -919,8 +949,8 @@ class Checker:
             return self.type_error(f"only lists and maps can be indexed, not {typ}", e.obj)
         return elem(typ)
 
-    def x_ListLit(self, e: n.ListLit, sc: Scope) -> str:
-        typ = NONE
+    def x_ListLit(self, e: n.ListLit, sc: Scope) -> Type:
+        typ: Type = NONE
         for item in e.items:
             it = self.expr(item, sc)
             if not compatible(typ, it):
@@ -928,8 +958,9 @@ class Checker:
             typ = join(typ, it)
         return listof(ANY if typ == NONE else typ)
 
-    def x_MapLit(self, e: n.MapLit, sc: Scope) -> str:
-        key_t = value_t = NONE
+    def x_MapLit(self, e: n.MapLit, sc: Scope) -> Type:
+        key_t: Type = NONE
+        value_t: Type = NONE
         for k, v in zip(e.keys, e.values):
             kt, vt = self.expr(k, sc), self.expr(v, sc)
             if not compatible(key_t, kt):
@@ -941,7 +972,7 @@ class Checker:
             return self.type_error(f"a map's keys are int, text, seat, piece or card, not {key_t}", e)
         return mapof(ANY if key_t == NONE else key_t, ANY if value_t == NONE else value_t)
 
-    def x_Comp(self, e: n.Comp, sc: Scope) -> str:
+    def x_Comp(self, e: n.Comp, sc: Scope) -> Type:
         src_t = self.expr(e.source, sc)
         et = iterable_elem(src_t)
         if et is None:
@@ -962,7 +993,7 @@ class Checker:
         body_t = self.expr(e.item, inner)
         return listof(body_t)
 
-    def x_IfExpr(self, e: n.IfExpr, sc: Scope) -> str:
+    def x_IfExpr(self, e: n.IfExpr, sc: Scope) -> Type:
         self.want_bool(e.cond, sc, "condition")
         a = self.expr(e.then, sc)
         b = self.expr(e.orelse, sc)
@@ -970,26 +1001,26 @@ class Checker:
             return self.type_error(f"the two branches give {a} and {b}", e)
         return join(a, b)
 
-    def _logic(self, e, sc, word: str) -> str:
+    def _logic(self, e: n.And | n.Or, sc: Scope, word: str) -> Type:
         for side in (e.left, e.right):
             t = self.expr(side, sc)
             if not compatible(t, BOOL):
                 self.type_error(f"`{word}` needs true or false on both sides, but this is {t}", side)
         return BOOL
 
-    def x_And(self, e, sc):
+    def x_And(self, e: n.And, sc: Scope) -> Type:
         return self._logic(e, sc, "and")
 
-    def x_Or(self, e, sc):
+    def x_Or(self, e: n.Or, sc: Scope) -> Type:
         return self._logic(e, sc, "or")
 
-    def x_Not(self, e: n.Not, sc: Scope) -> str:
+    def x_Not(self, e: n.Not, sc: Scope) -> Type:
         t = self.expr(e.operand, sc)
         if not compatible(t, BOOL):
             self.type_error(f"`not` needs true or false, but this is {t}", e.operand)
         return BOOL
 
-    def x_Compare(self, e: n.Compare, sc: Scope) -> str:
+    def x_Compare(self, e: n.Compare, sc: Scope) -> Type:
         a = self.expr(e.left, sc)
         b = self.expr(e.right, sc)
         if e.op in ("==", "!="):
@@ -999,7 +1030,7 @@ class Checker:
             return self.type_error(f"`{e.op}` compares numbers, not {a} and {b}", e)
         return BOOL
 
-    def x_In(self, e: n.In, sc: Scope) -> str:
+    def x_In(self, e: n.In, sc: Scope) -> Type:
         a = self.expr(e.item, sc)
         b = self.expr(e.container, sc)
         et = iterable_elem(b)
@@ -1009,14 +1040,14 @@ class Checker:
             return self.type_error(f"a {a} is never in a list of {et}", e)
         return BOOL
 
-    def x_Range(self, e: n.Range, sc: Scope) -> str:
+    def x_Range(self, e: n.Range, sc: Scope) -> Type:
         a = self.expr(e.lo, sc)
         b = self.expr(e.hi, sc)
         if not (compatible(a, INT) and compatible(b, INT)):
             return self.type_error("a range `a..b` needs two ints", e)
         return listof(INT)
 
-    def x_BinOp(self, e: n.BinOp, sc: Scope) -> str:
+    def x_BinOp(self, e: n.BinOp, sc: Scope) -> Type:
         a = self.expr(e.left, sc)
         b = self.expr(e.right, sc)
         if e.op == "+" and a == b == TEXT:
@@ -1029,13 +1060,13 @@ class Checker:
             return self.type_error(f"`{e.op}` works on ints, not {a} and {b}", e)
         return INT
 
-    def x_Neg(self, e: n.Neg, sc: Scope) -> str:
+    def x_Neg(self, e: n.Neg, sc: Scope) -> Type:
         a = self.expr(e.operand, sc)
         if not compatible(a, INT):
             return self.type_error(f"`-` works on ints, not {a}", e)
         return INT
 
-    def x_Call(self, e: n.Call, sc: Scope) -> str:
+    def x_Call(self, e: n.Call, sc: Scope) -> Type:
         name, sym = e.name, self.sym
         b = sym.builtins.get(name)
         if b is not None:
@@ -1049,7 +1080,7 @@ class Checker:
         if name in sym.functions:
             params = sym.functions[name]
             self.args(e, name, params, sc)
-            e.ref = Ref("function", name)
+            e.ref = Ref(RefKind.FUNCTION, name)
             self.note_call(f"fn:{name}", e.loc)
             return self.out.function_types.get(name, ANY)
         if name in sym.procedures:
@@ -1060,7 +1091,7 @@ class Checker:
                                "give it its own line: `let v = ...`")
                 self._value_call = None
                 self.args(e, name, sym.procedures[name], sc)
-                e.ref = Ref("procedure", name)
+                e.ref = Ref(RefKind.PROCEDURE, name)
                 self.note_call(f"proc:{name}", e.loc)
                 return self.out.procedure_types[name]
             for a in e.args:
@@ -1085,7 +1116,7 @@ class Checker:
             if not compatible(t, ptype):
                 self.type_error(f"argument `{pname}` of `{name}` must be {ptype}, not {t}", a)
 
-    def pile_of(self, e: n.Call, sc: Scope) -> str:
+    def pile_of(self, e: n.Call, sc: Scope) -> Type:
         """`hand(s)`, `column(3)`: the pile of a seat, a piece or a board's place."""
         name = e.name
         scope = self.sym.piles[name]
@@ -1101,69 +1132,75 @@ class Checker:
             return ANY
         typ = self.expr(e.args[0], sc)
         if scope in ("seat", "piece"):
-            if not compatible(typ, scope):
+            if not compatible(typ, SEAT if scope == "seat" else PIECE):
                 return self.type_error(f"`{name}` is one per {scope}; this is a {typ}", e.args[0])
         elif not compatible(typ, INT):
             return self.type_error(f"`{name}` is one per place of `{scope}`: "
                                    f"give a place number, not a {typ}",
                                    e.args[0])
-        e.ref = Ref("pile_of", name, scope)
+        e.ref = Ref(RefKind.PILE_OF, name, scope)
         return PILE
 
-    def builtin_call(self, e: n.Call, b: Builtin, sc: Scope) -> str:
+    def builtin_call(self, e: n.Call, b: Builtin, sc: Scope) -> Type:
         """Arity and argument types from the built-in's signature, with `T` bound by its uses."""
-        e.ref = Ref("builtin", b.name, b)
+        e.ref = Ref(RefKind.BUILTIN, b.name, b)
         required = sum(not p.optional for p in b.params)
         if not required <= len(e.args) <= len(b.params):
             for a in e.args:
                 self.expr(a, sc)
-            shown = ", ".join(f"[{p.type}]" if p.optional else p.type for p in b.params)
+            shown = ", ".join(f"[{p.type}]" if p.optional else str(p.type) for p in b.params)
             count = str(required) if required == len(b.params) else f"{required} to {len(b.params)}"
             self.error("E124", f"`{b.name}` takes {count} argument(s), got {len(e.args)}", e,
                        f"{b.name}({shown})")
-            return b.returns or ANY
+            return _bind(b.returns, ANY)
         errors = self.report.errors
-        bound = ANY
+        bound: Type = ANY
         for p, a in zip(b.params, e.args):
             t = self.expr(a, sc)
-            if p.type.startswith("items"):
+            want = p.type
+            if isinstance(want, Items):
                 et = iterable_elem(t)
                 if et is None:
                     self.type_error(f"{p.what} must be a list or a pile, not {t}", a)
                     continue
-                want = p.type[6:-1] if p.type != "items" else None
-                if want is not None and not compatible(et, want):
-                    self.type_error(f"{p.what} must be a list of {want}, not of {et}", a)
+                if want.elem is not None and not compatible(et, want.elem):
+                    self.type_error(f"{p.what} must be a list of {want.elem}, not of {et}", a)
                 bound = et
-            elif p.type == "T":
+            elif isinstance(want, Bound):
                 bound = t
-            elif p.type in KINDS:  # a board of this kind
+            elif isinstance(want, OfKind):  # a board of this kind
                 if not compatible(t, BOARD):
                     self.type_error(f"{p.what} must be a board, not {t}", a)
-                elif isinstance(a, n.Name) and isinstance(a.ref, Ref) and a.ref.kind == "board" \
-                        and self.sym.boards[a.ref.name] != p.type:
+                elif isinstance(a, n.Name) and isinstance(a.ref, Ref) and a.ref.kind is RefKind.BOARD \
+                        and self.sym.boards[a.ref.name] != want.kind:
                     actual = KINDS[self.sym.boards[a.ref.name]].noun
-                    self.error("E150", f"board `{a.ref.name}` is {actual}, not {KINDS[p.type].noun}", a)
-            elif not compatible(t, p.type):
-                self.type_error(f"{p.what} must be {p.type}, not {t}", a)
+                    self.error("E150", f"board `{a.ref.name}` is {actual}, not {KINDS[want.kind].noun}", a)
+            elif not compatible(t, want):
+                self.type_error(f"{p.what} must be {want}, not {t}", a)
         if b.kind is not None and b.kind not in self.sym.boards.values() and self.report.errors == errors:
             self.error("E150", f"`{b.name}` needs {KINDS[b.kind].noun} (a board of kind {b.kind}), "
                        "and this game has none", e)
-        ret = b.returns or ANY
-        if ret == "T":
-            return bound
-        if ret == "list[T]":
-            return listof(bound)
-        return ret
+        return _bind(b.returns, bound)
 
 
-def may_wait(stmts, waits: set[str]) -> bool:
+def _bind(returns: Type | None, bound: Type) -> Type:
+    """A built-in's value type, `T` being `bound`."""
+    if returns is None:
+        return ANY
+    if isinstance(returns, Bound):
+        return bound
+    if isinstance(returns, ListType) and isinstance(returns.elem, Bound):
+        return listof(bound)
+    return returns
+
+
+def may_wait(stmts: list[n.Stmt], waits: set[str]) -> bool:
     """Can running these statements stop for a decision (given what is known to wait)?"""
     for stmt in stmts:
         for node in n.walk(stmt):
             if isinstance(node, (n.Choose, n.Simultaneously)):
                 return True
-            if isinstance(node, n.Call) and isinstance(node.ref, Ref) and node.ref.kind == "procedure" \
+            if isinstance(node, n.Call) and isinstance(node.ref, Ref) and node.ref.kind is RefKind.PROCEDURE \
                     and f"proc:{node.name}" in waits:
                 return True
             if isinstance(node, n.Emit) and f"event:{node.event}" in waits:
@@ -1175,14 +1212,14 @@ def _short(key: str) -> str:
     return key.split(":", 1)[1]
 
 
-def check(rs, report: Report) -> Checked | None:
-    """Check a loaded ruleset once (the result is kept on it); None when anything is wrong."""
-    found = getattr(rs, "checked", None)
-    if found is not None:
-        return found
+def typed_copy(rules: Rules) -> Rules:
+    """The rules with a copy of every tree, for the checker to type (the parsed ones stay as they are)."""
+    return replace(rules, rules={k: replace(r, tree=n.clone(r.tree)) for k, r in rules.rules.items()})
+
+
+def check(rs: Ruleset, report: Report) -> Checked | None:
+    """Check a loaded ruleset: its typed rules and what the whole program looks like; None when
+    anything is wrong. The ruleset is left as it was (checking it again gives the same)."""
     errors = report.errors
     checked = Checker(rs, report).run()
-    if report.errors > errors:
-        return None
-    rs.checked = checked
-    return checked
+    return None if report.errors > errors else checked

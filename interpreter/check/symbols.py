@@ -7,15 +7,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from ..boards import KINDS
 from ..lang.diagnostics import Report, did_you_mean
 from ..lang.limits import MAX_INT
 from ..lang.parser import keywords
-from ..lang.types import (ANY, BOOL, CARD, DECLARABLE, INT, SEAT, compatible, elem, is_list, listof, of_value,
-                          parse_type)
+from ..lang.types import (ANY, BOOL, CARD, DECLARABLE, INT, SEAT, Type, compatible, listof, mentions,
+                          of_value, parse_type)
 from ..library.api import Builtin
 from ..library.core import CORE
+from ..load.ruleset import Ruleset
 from ..load.yamlsrc import loc_of
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -50,18 +52,18 @@ BUILTINS = builtins()  # every kind's
 
 @dataclass
 class Symbols:
-    params: dict[str, tuple] = field(default_factory=dict)         # name -> (value, type)
-    globals: dict[str, str] = field(default_factory=dict)          # game state -> type
-    seat_vars: dict[str, str] = field(default_factory=dict)
-    piece_vars: dict[str, str] = field(default_factory=dict)       # includes `owner`
+    params: dict[str, tuple[Any, Type]] = field(default_factory=dict)   # name -> (value, type)
+    globals: dict[str, Type] = field(default_factory=dict)         # game state -> type
+    seat_vars: dict[str, Type] = field(default_factory=dict)
+    piece_vars: dict[str, Type] = field(default_factory=dict)      # includes `owner`
     piles: dict[str, str] = field(default_factory=dict)            # name -> of (game/seat/piece/board)
     boards: dict[str, str] = field(default_factory=dict)           # name -> kind
     pieces: dict[str, list[str]] = field(default_factory=dict)     # kind -> piece names
     piece_names: list[str] = field(default_factory=list)
-    card_props: dict[str, str] = field(default_factory=dict)       # property -> type
+    card_props: dict[str, Type] = field(default_factory=dict)      # property -> type
     card_types: list[str] = field(default_factory=list)
-    functions: dict[str, dict] = field(default_factory=dict)       # name -> {param: type}
-    procedures: dict[str, dict] = field(default_factory=dict)
+    functions: dict[str, dict[str, Type]] = field(default_factory=dict)   # name -> {param: type}
+    procedures: dict[str, dict[str, Type]] = field(default_factory=dict)
     builtins: dict[str, Builtin] = field(default_factory=lambda: BUILTINS)
 
     def global_names(self) -> list[str]:
@@ -77,7 +79,7 @@ def valid_name(name: str) -> bool:
 class Declarations:
     """Reads a merged game's declarations into `Symbols`, reporting what is wrong."""
 
-    def __init__(self, rs, report: Report):
+    def __init__(self, rs: Ruleset, report: Report):
         self.rs = rs
         self.g = rs.game
         self.report = report
@@ -102,7 +104,7 @@ class Declarations:
                                        if name not in own and name not in self.owner}}
         return self.sym
 
-    def _carry(self):
+    def _carry(self) -> None:
         """A series hands on values and cards: state that means the same in the next game (not a
         card, whose number is this game's own) and piles of the game or of each seat."""
         carry = self.g.carry
@@ -117,7 +119,7 @@ class Declarations:
                                             f"of the {scope}", loc_of(name),
                                     did_you_mean(str(name), list(table)) or
                                     f"declare it under `state:` with `of: {scope}`")
-                elif t == CARD or (is_list(t) and elem(t) == CARD) or "card" in t:
+                elif mentions(t, CARD):
                     self.report.add("E160", f"`{name}` holds cards: a card is carried in a pile, by its type",
                                     loc_of(name), "list it under `carry.piles`")
         for name in carry.piles:
@@ -126,7 +128,7 @@ class Declarations:
                                         "of each seat", loc_of(name),
                                 did_you_mean(str(name), list(self.sym.piles)))
 
-    def name(self, name, what: str, globally: bool = True) -> bool:
+    def name(self, name: Any, what: str, globally: bool = True) -> bool:
         """A declared name: a name of the language, not reserved, and (`globally`) not taken."""
         loc = loc_of(name)
         text = str(name)
@@ -153,30 +155,30 @@ class Declarations:
             self.owner[text] = what
         return True
 
-    def _pieces(self):
+    def _pieces(self) -> None:
         for kind, pk in self.g.pieces.items():
             if not self.name(kind, "kind of pieces"):
                 continue
             names = [str(x) for x in (pk.names or [])]
             if names and len(names) != pk.count:
                 self.report.add("E132", f"pieces `{kind}` has {pk.count} pieces but {len(names)} names",
-                                loc_of((pk.names or [None])[0]))
+                                loc_of(pk.names[0]) if pk.names else None)
             ids = [names[i] if i < len(names) else f"{kind}{i + 1}" for i in range(pk.count)]
             self.sym.pieces[str(kind)] = ids
             self.sym.piece_names.extend(ids)
 
-    def _boards(self):
+    def _boards(self) -> None:
         for name, b in self.g.boards.items():
             if self.name(name, "board"):
                 self.sym.boards[str(name)] = b.kind
 
-    def _params(self):
+    def _params(self) -> None:
         for name, value in self.g.params.items():
             if self.name(name, "param"):
                 self.sym.params[str(name)] = (value, of_value(value))
                 self._check_value(value, name)
 
-    def _check_value(self, value, where) -> None:
+    def _check_value(self, value: Any, where: Any) -> None:
         if isinstance(value, bool):
             return
         if isinstance(value, int) and abs(value) > MAX_INT:
@@ -191,7 +193,7 @@ class Declarations:
             for v in value.values():
                 self._check_value(v, where)
 
-    def _piles(self):
+    def _piles(self) -> None:
         scopes = ["game", "seat", "piece", *self.sym.boards]
         for name, pile in self.g.piles.items():
             if not self.name(name, "pile"):
@@ -219,7 +221,7 @@ class Declarations:
                 self.report.add("E113", "`refill_from` links two piles of one owner (both of: game, "
                                 "both of: seat or both of: piece)", loc_of(pile.refill_from))
 
-    def _state(self):
+    def _state(self) -> None:
         for name, var in self.g.state.items():
             scope = var.of
             if scope == "game":
@@ -247,7 +249,7 @@ class Declarations:
              "piece": self.sym.piece_vars}[scope][str(name)] = t
         self.sym.piece_vars["owner"] = SEAT
 
-    def _cards(self):
+    def _cards(self) -> None:
         seen = set()
         for ct in self.rs.cards:
             if ct.id in seen:
@@ -284,7 +286,7 @@ class Declarations:
                 self.report.add("E116", f"cards `{ct.id}` start in `{pile}`, a pile of each {scope}",
                                 loc_of(ct.starts_in), "set `per_seat: true`, or start in a pile of the game")
 
-    def _routines(self):
+    def _routines(self) -> None:
         for what, source, table in (("function", self.g.functions, self.sym.functions),
                                     ("procedure", self.g.procedures, self.sym.procedures)):
             for name, decl in source.items():
@@ -297,7 +299,7 @@ class Declarations:
                     params[str(pname)] = self.param_type(tname, pname, name)
                 table[str(name)] = params
 
-    def param_type(self, tname, pname, owner) -> str:
+    def param_type(self, tname: Any, pname: Any, owner: Any) -> Type:
         text = str(tname)
         t = parse_type(text)
         if t is None:

@@ -2,20 +2,27 @@
 
     plan = compile_ruleset(ruleset, players, report)
 
-`flow.py` drives it (units, machine code, the phase machine); `lower.py` turns typed trees into
-Python `ast`; `inline.py` gives core built-ins Python's own forms; `layout.py` lays out the
-state; `codegen.py` compiles and records what it generated.
+`program.py` drives it: `layout.py` lays out the state, `analysis.py` works out what is known
+before any code is written, `statements.py` (statements) and `lower.py` (expressions) turn typed
+trees into Python `ast`, each construct in one place, for code that never waits and for
+resumable functions alike; `flownodes.py` are the game's flow as statements; `inline.py` gives
+core built-ins Python's own forms; `codegen.py` compiles and records what it generated.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..check.checker import check
+from ..engine.plan import Plan
+from ..lang import nodes as n
 from ..lang.diagnostics import Report
-from .flow import Compiler, Hooks
+from ..load.ruleset import Ruleset
+from .program import Compiler, Hooks, compile_checked
 
 
-def make_compiler(rs, n_seats: int, report: Report | None = None, hooks: Hooks | None = None,
-                  situation=None) -> Compiler | None:
-    """Check (once per ruleset) and compile for `n_seats`, with what a scenario adds (`hooks`;
+def make_compiler(rs: Ruleset, n_seats: int, report: Report | None = None, hooks: Hooks | None = None,
+                  situation: n.Block | None = None) -> Compiler | None:
+    """Check and compile for `n_seats`, with what a scenario adds (`hooks`;
     `situation=` alone is short for `Hooks(situation=...)`); the compiler stays usable for more
     expressions (a scenario's expectations). None when anything is wrong (see `report`)."""
     report = report if report is not None else Report()
@@ -34,9 +41,9 @@ def make_compiler(rs, n_seats: int, report: Report | None = None, hooks: Hooks |
     if hooks is not None:
         errors = report.errors
         assert checked.checker is not None
-        for block in (hooks.before_setup, hooks.situation):
-            if block is not None:
-                checked.checker.situation(block)
+        checker = checked.checker
+        hooks = replace(hooks, before_setup=hooks.before_setup and checker.situation(hooks.before_setup),
+                        situation=hooks.situation and checker.situation(hooks.situation))
         if report.errors > errors:
             return None
     compiler = Compiler(rs, checked, n_seats)
@@ -44,9 +51,10 @@ def make_compiler(rs, n_seats: int, report: Report | None = None, hooks: Hooks |
     return compiler
 
 
-def compile_ruleset(rs, n_seats: int, report: Report | None = None, hooks: Hooks | None = None):
+def compile_ruleset(rs: Ruleset, n_seats: int, report: Report | None = None,
+                    hooks: Hooks | None = None) -> Plan | None:
     c = make_compiler(rs, n_seats, report, hooks)
     return None if c is None else c.plan
 
 
-__all__ = ["compile_ruleset", "make_compiler", "Compiler", "Hooks"]
+__all__ = ["compile_ruleset", "compile_checked", "make_compiler", "Compiler", "Hooks"]

@@ -10,17 +10,36 @@ these before the generic call of a built-in's `run`; `None` means "no special fo
 from __future__ import annotations
 
 import ast
+from typing import Callable, Protocol
 
-from ..check.checker import Ref
+from ..engine.plan import Plan
 from ..lang import nodes as n
-from ..lang.types import CARD, PILE
+from ..lang.types import CARD, PILE, listof
 from . import pyast as P
-from .lower import Fn, reads_only_card
+from .analysis import reads_only_card
+from .codegen import Codegen
+from .context import Fn
 
 
-def _reduce(python: str, count: bool):
+class Lowerer(Protocol):
+    """What a special form asks of the lowering that calls it (`lower.Lowerer`)."""
+    plan: Plan
+    cg: Codegen
+
+    def st(self) -> ast.Name: ...
+
+    def expr(self, e: n.Expr, fx: Fn) -> ast.expr: ...
+
+    def items(self, e: n.Expr, fx: Fn, copy: bool) -> ast.expr: ...
+
+
+# A special form of a built-in: the Python of a call, or None for the generic call.
+Special = Callable[[Lowerer, n.Call, Fn], "ast.expr | None"]
+
+
+def _reduce(python: str, count: bool) -> Special:
     """`size` (len) or `sum` of a list; of a comprehension over cards, through a table."""
-    def build(lo, e: n.Call, fx: Fn):
+    def build(lo: Lowerer, e: n.Call, fx: Fn) -> ast.expr | None:
         arg = e.args[0]
         if isinstance(arg, n.Comp):
             table = _card_sum(lo, arg, fx, count=count)
@@ -30,18 +49,18 @@ def _reduce(python: str, count: bool):
     return build
 
 
-def _end(index: int):
-    def build(lo, e: n.Call, fx: Fn):
+def _end(index: int) -> Special:
+    def build(lo: Lowerer, e: n.Call, fx: Fn) -> ast.expr | None:
         return P.call(P.attr(lo.st(), "end"), lo.expr(e.args[0], fx), P.const(index))
     return build
 
 
-def _cards(lo, e: n.Call, fx: Fn):
+def _cards(lo: Lowerer, e: n.Call, fx: Fn) -> ast.expr | None:
     return P.sub(P.sub(P.attr(lo.st(), "piles"), lo.expr(e.args[0], fx)), ast.Slice(None, None, None))
 
 
-def _extreme(name: str):
-    def build(lo, e: n.Call, fx: Fn):
+def _extreme(name: str) -> Special:
+    def build(lo: Lowerer, e: n.Call, fx: Fn) -> ast.expr | None:
         arg = e.args[0]
         if isinstance(arg, n.ListLit) and arg.items:
             items = [lo.expr(i, fx) for i in arg.items]
@@ -50,15 +69,15 @@ def _extreme(name: str):
     return build
 
 
-def _python(name: str):
-    def build(lo, e: n.Call, fx: Fn):
+def _python(name: str) -> Special:
+    def build(lo: Lowerer, e: n.Call, fx: Fn) -> ast.expr | None:
         arg = e.args[0]
         value = lo.expr(arg, fx) if name == "abs" else lo.items(arg, fx, copy=False)
         return P.call(P.name(name), value)
     return build
 
 
-def _card_sum(lo, comp: n.Comp, fx: Fn, count: bool):
+def _card_sum(lo: Lowerer, comp: n.Comp, fx: Fn, count: bool) -> ast.expr | None:
     """`sum(map(TABLE.__getitem__, cards))` for a comprehension over cards whose item (for a
     sum) and filter read nothing but the card; None when the table cannot be made."""
     if iterable_elem_is_card(comp) is False or comp.inner:
@@ -91,14 +110,14 @@ def _card_sum(lo, comp: n.Comp, fx: Fn, count: bool):
 
 def iterable_elem_is_card(comp: n.Comp) -> bool:
     t = comp.source.typ
-    return t == PILE or t == f"list[{CARD}]"
+    return t == PILE or t == listof(CARD)
 
 
-INLINE = {
+INLINE: dict[str, Special] = {
     "size": _reduce("len", count=True), "sum": _reduce("sum", count=False),
     "top": _end(-1), "bottom": _end(0), "cards": _cards,
     "min": _extreme("min"), "max": _extreme("max"), "any": _python("any"), "all": _python("all"),
     "abs": _python("abs"),
 }
 
-__all__ = ["INLINE", "Ref"]
+__all__ = ["INLINE"]

@@ -2,15 +2,18 @@
 cards, pieces, boards and variables become small ints and flat lists (see `engine/plan.py`)."""
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from ..boards import KINDS
 from ..boards.base import BoardKind
 from ..check.checker import Checked
 from ..engine.plan import Plan
 from ..lang.limits import MAX_ROUNDS, MAX_STEPS
+from ..load.ruleset import Ruleset
 from ..lang.types import ANY, BOOL, INT, SEAT, is_list, is_map, parse_type
 
 
-def _bd_copier(clones):
+def _bd_copier(clones: list[Callable[[Any], Any]]) -> Callable[[list[Any]], list[Any]]:
     """A copy of the board kinds' data, each by its kind's `clone` (most games have one board)."""
     if len(clones) == 1:
         (one,) = clones
@@ -18,7 +21,7 @@ def _bd_copier(clones):
     return lambda bd: [f(d) for f, d in zip(clones, bd)]
 
 
-def layout(rs, checked: Checked, n_seats: int) -> Plan:
+def layout(rs: Ruleset, checked: Checked, n_seats: int) -> Plan:
     g = rs.game
     sym = checked.symbols
     p = Plan(game_id=g.game.id, name=g.game.name, digest=rs.digest, n_seats=n_seats)

@@ -88,4 +88,5 @@ def place(node: Any, loc: Loc | None) -> Any:
         if "lineno" in child._attributes and getattr(child, "lineno", None) is None:
             child.lineno, child.col_offset = line, col
             child.end_lineno, child.end_col_offset = line, col + 1
+            child.rc_file = loc.file  # the file of the line (`Codegen.define` numbers other files' own)
     return node

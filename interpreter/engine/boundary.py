@@ -9,53 +9,34 @@ said in the rule's terms; no Python traceback reaches a person.
 """
 from __future__ import annotations
 
-import weakref
-from functools import partial
-from types import CodeType, TracebackType
+from types import CodeType, FrameType, TracebackType
+from typing import Protocol
 
 from ..lang.diagnostics import Loc
 from ..lang.errors import EndGame, RuleError
 from ..lang.limits import MAX_INT
 
-# Generated code objects (and those nested in them), by identity -> (a weak reference to the
-# code, the rule it comes from). Not a WeakKeyDictionary: code objects compare equal by content
-# (not by file), so the code of a game compiled earlier would stand for an equal one of a later
-# game, and its collection would forget the later one.
-_RULES: dict[int, tuple[weakref.ref, str]] = {}
+# Generated code runs in a namespace of its own (`compile/codegen.py`), which holds under this
+# name what was generated there: the `Source` that knows each code object's rule. Only frames of
+# generated code have it, so no registry outlives the code it describes.
+SOURCE = "__source__"
 
 
-def _forget(key: int, ref: weakref.ref) -> None:
-    entry = _RULES.get(key)
-    if entry is not None and entry[0] is ref:
-        del _RULES[key]
+class Source(Protocol):
+    def locate(self, code: CodeType, line: int, col: int) -> tuple[Loc, str] | None:
+        """The position in the rules and the rule of this line and column of a generated code
+        object (or of one nested in it); None for code that is not generated there."""
+
+    def inlined_at(self, loc: Loc) -> str | None:
+        """The function whose body, written into a caller, is at this position."""
 
 
-def register(code: CodeType, rule: str) -> None:
-    """Remember a compiled rule's code objects, so that `fail` recognises their frames."""
-    stack = [code]
-    while stack:
-        c = stack.pop()
-        key = id(c)
-        _RULES[key] = (weakref.ref(c, partial(_forget, key)), rule)
-        stack.extend(k for k in c.co_consts if isinstance(k, CodeType))
+def _source(frame: FrameType) -> Source | None:
+    return frame.f_globals.get(SOURCE)
 
 
-def _rule(code: CodeType) -> str | None:
-    entry = _RULES.get(id(code))
-    return entry[1] if entry is not None and entry[0]() is code else None
-
-
-# Positions of functions written into their callers (small ones are inlined) -> their rule.
-_INLINED: dict[tuple, str] = {}
-
-
-def register_inlined(locs, rule: str) -> None:
-    """The positions of an inlined function's body: an error there is the function's."""
-    for loc in locs:
-        _INLINED[(loc.file, loc.line, loc.col)] = rule
-
-
-def _position(code: CodeType, lasti: int) -> Loc:
+def _position(code: CodeType, lasti: int) -> tuple[int, int]:
+    """(line, column from 1) of the instruction at `lasti`."""
     positions = list(code.co_positions())
     i = lasti // 2
     line = col = None
@@ -63,43 +44,52 @@ def _position(code: CodeType, lasti: int) -> Loc:
         line, _end, col, _end_col = positions[i]
     if line is None:
         line, col = code.co_firstlineno, 0
-    return Loc(code.co_filename, line, (col or 0) + 1)
+    return line, (col or 0) + 1
 
 
 def where(tb: TracebackType | None) -> tuple[Loc | None, str | None, list[tuple[Loc | None, str]]]:
     """(position, rule, calls) of the deepest generated frame of a traceback; `calls` are the
     generated frames above it, outermost first: where each call that led there was made."""
     frames = []
+    source = None
     while tb is not None:
-        rule = _rule(tb.tb_frame.f_code)
-        if rule is not None:
-            frames.append((_position(tb.tb_frame.f_code, tb.tb_lasti), rule))
+        found = _source(tb.tb_frame)
+        code = tb.tb_frame.f_code
+        at = found.locate(code, *_position(code, tb.tb_lasti)) if found is not None else None
+        if at is not None:
+            frames.append(at)
+            source = found
         tb = tb.tb_next
-    if not frames:
+    if not frames or source is None:
         return None, None, []
     loc, rule = frames[-1]
     calls: list = frames[:-1]
-    inlined = _INLINED.get((loc.file, loc.line, loc.col))
+    inlined = source.inlined_at(loc)
     if inlined is not None and inlined != rule:  # in a function written into this rule
         calls.append((None, rule))
         rule = inlined
     return loc, rule, calls
 
 
+# A Python error inside a rule, by its class, said in the rule's terms. Rules are typed before
+# they run, so a TypeError is a value that is `none` where something else was expected (the
+# one value every type has); numbers are checked where they are kept and shown (`MAX_INT`), so an
+# OverflowError is a number that grew past it on the way.
+_SAID: tuple[tuple[type[BaseException], str], ...] = (
+    (ZeroDivisionError, "division by zero (`//` or `%` by 0)"),
+    (TypeError, "a value is `none` here: nothing stands where a piece, card, seat or number "
+                "was expected (an empty slot? a missing card?)"),
+    (RecursionError, "the rules nest too deeply here (a call inside a call ... too many times)"),
+    (MemoryError, "the rules ran out of memory here"),
+    (OverflowError, f"a number beyond the engine's limit ({MAX_INT}) was reached here"),
+)
+
+
 def describe(e: BaseException) -> str:
-    """A Python error raised inside a rule, said in the rule's terms."""
-    text = str(e)
-    if isinstance(e, ZeroDivisionError):
-        return "division by zero (`//` or `%` by 0)"
-    if isinstance(e, TypeError) and "NoneType" in text:
-        return ("a value is `none` here: nothing stands where a piece, card, seat or number "
-                "was expected (an empty slot? a missing card?)")
-    if isinstance(e, RecursionError):
-        return "the rules nest too deeply here (a call inside a call ... too many times)"
-    if isinstance(e, MemoryError):
-        return "the rules ran out of memory here"
-    if isinstance(e, (OverflowError, ValueError)) and ("integer" in text or "int" in text):
-        return f"a number beyond the engine's limit ({MAX_INT}) was reached here"
+    """A Python error raised inside a rule, said in the rule's terms (by its class)."""
+    for cls, said in _SAID:
+        if isinstance(e, cls):
+            return said
     return f"a rule used a value it cannot use here ({type(e).__name__})"
 
 
@@ -121,3 +111,5 @@ def fail(e: BaseException) -> BaseException:
         err.__suppress_context__ = True
     err.calls = [c for c in calls if c[1] != rule or c[0] != loc]
     return err
+
+

@@ -7,14 +7,18 @@ other seats' commitments have not happened; the real state then reveals them in 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+import random
+from typing import Any, Callable, TypeVar
 
 from . import vm
 from ..lang.errors import RuleError
 from ..lang.show import show, words
-from ..lang.types import CARD, PIECE, PILE, SEAT, elem, is_list, is_map, map_types
+from ..lang.types import ANY, CARD, PIECE, PILE, SEAT, Type, elem, is_list, is_map, map_types
+from .plan import Plan
 from .state import State
 from .tally import Counting, Tally
+
+T = TypeVar("T")
 
 
 @dataclass(slots=True)
@@ -43,7 +47,7 @@ class Decision:
         return [(i, v if alts[i].of == CARD else None) for i, v in self._opts]
 
 
-def reading(st, read):
+def reading(st: State, read: Callable[..., T]) -> T:
     """What `read()` gives, rules run on the table only to look at it (a view, a label, the
     result, a bot's evaluation): they count their steps from zero and leave the game's count
     as it was, so that looking at a game never changes where it stops."""
@@ -56,7 +60,7 @@ def reading(st, read):
 
 
 class Game:
-    def __init__(self, plan, seed: int, trace: bool = False, carried: dict | None = None,
+    def __init__(self, plan: Plan, seed: int, trace: bool = False, carried: dict | None = None,
                  watch: vm.Watch | None = None, tally: str | None = None):
         """`carried`: what the previous game of a series handed on (`Game.carried()`), in place
         before the setup runs. `watch`: what a scenario watches for (forced choices asked, a place
@@ -172,7 +176,7 @@ class Game:
         vm.answer(st, pick)
         self._commit()
 
-    def clone(self, believe=None) -> "Game":
+    def clone(self, believe: random.Random | None = None) -> "Game":
         """A copy to play on; with `believe` (a bot's generator), a belief (`State.clone`)."""
         c = Game.__new__(Game)
         c.plan, c.seed = self.plan, self.seed
@@ -214,6 +218,7 @@ class Game:
     def _result(self) -> dict:
         """Seats in finishing order with their numbers; `winners` are the seats tied first."""
         st, p = self.st, self.plan
+        assert p.rank is not None  # a game file has `result.rank`
         keys = []
         for s in range(p.n_seats):
             env = {"seat": s}
@@ -221,9 +226,9 @@ class Game:
             t = p.tie(st, env) if p.tie is not None else 0
             for what, x in (("rank", r), ("tie", t)):
                 if not isinstance(x, int) or isinstance(x, bool):
-                    shown = show(p, "any", x)
+                    shown = show(p, ANY, x)
                     raise RuleError(f"the result's `{what}` of seat {s + 1} is {shown}, not a number",
-                                    p.rank_loc, "result")
+                                    p.rules.get(f"result.{what}"), f"result.{what}")
             keys.append((r, t))
         sign = -1 if p.descending else 1
         order = sorted(range(p.n_seats), key=lambda s: (sign * keys[s][0], sign * keys[s][1], s))
@@ -235,7 +240,7 @@ class Game:
         out = {"order": order, "scores": [k[0] for k in keys], "winners": winners,
                "rounds": st.g["__rounds"], "decisions": len(self.answers),
                "records": st.g.get("__records", {}), "ended": st.ended}
-        if p.also is not None:
+        if p.also_pieces is not None:
             # seats and the pieces of `result.also` in one order (a seat first where they tie)
             entries = [((sign * keys[s][0], sign * keys[s][1], 0, s), {"seat": s}) for s in order]
             entries += [((sign * k[0], sign * k[1], 1, i), {"piece": p.piece_names[pc], "score": k[0]})
@@ -246,9 +251,10 @@ class Game:
     def _others(self, sign: int) -> list:
         """The pieces of `result.also`, each with its (rank, tie)."""
         p, st = self.plan, self.st
-        if p.also is None:
+        if p.also_pieces is None:
             return []
-        pieces_fn, rank_fn, tie_fn = p.also
+        pieces_fn, rank_fn, tie_fn = p.also_pieces, p.also_rank, p.also_tie
+        assert rank_fn is not None  # `result.also` has `rank`
         out = []
         for pc in pieces_fn(st, {}):
             env = {"piece": pc}
@@ -256,12 +262,13 @@ class Game:
             for what, x in zip(("rank", "tie"), k):
                 if not isinstance(x, int) or isinstance(x, bool):
                     raise RuleError(f"the result's `also.{what}` of {p.piece_names[pc]} is "
-                                    f"{show(p, 'any', x)}, not a number", p.rank_loc, "result.also")
+                                    f"{show(p, ANY, x)}, not a number", p.rules.get(f"result.also.{what}"),
+                                    f"result.also.{what}")
             out.append((pc, k))
         return out
 
 
-def table_view(p, st, seat: int | None) -> dict:
+def table_view(p: Plan, st: State, seat: int | None) -> dict:
     """The table `st` as `seat` may see it (None: a spectator, who sees only public things)."""
     owners = st.values("owner")
     piles = {}
@@ -271,7 +278,8 @@ def table_view(p, st, seat: int | None) -> dict:
         vis = p.pile_visible[pid]
         owner = p.pile_owner[pid]
         scope = p.pile_scope[pid]
-        owner_seat = owner if scope == "seat" else (owners[owner] if scope == "piece" else None)
+        owner_seat = owner if scope == "seat" else (owners[owner] if scope == "piece" and owner is not None
+                                                    else None)
         if vis == "all" or (vis == "owner" and seat is not None and owner_seat == seat):
             shown = [p.card_label(c) if (st.up[c] or vis == "owner") else "(face down)" for c in cards]
         elif vis == "top":
@@ -307,9 +315,9 @@ def table_view(p, st, seat: int | None) -> dict:
         info = pieces[name]
         shown = _facts(p, "show", p.shown, st, {"piece": pc}, seat is not None and owner == seat)
         if p.view is None:  # a game without a view: its pieces' visible variables too, by name
-            shown = [fact_text(p, "any", v, k) for k, v in info.items() if k != "owner"] + shown
+            shown = [fact_text(p, ANY, v, k) for k, v in info.items() if k != "owner"] + shown
         info["facts"] = [f for f in shown if f]
-    seat_facts = [_facts(p, "seats", p.seat_facts, st, {"seat": s}, s == seat) for s in range(p.n_seats)]
+    seat_facts = [_facts(p, "view.seats", p.seat_facts, st, {"seat": s}, s == seat) for s in range(p.n_seats)]
     if p.line_facts:  # what the game says of each line ahead of a piece (`view.lines`)
         for board in boards.values():
             for info in board.get("pieces", []):
@@ -317,29 +325,30 @@ def table_view(p, st, seat: int | None) -> dict:
                 for line in info.get("next", []):
                     fns = p.line_facts.get(line["kind"])
                     if fns is not None:
-                        line["facts"] = _facts(p, f"lines.{line['kind']}", fns, st,
+                        line["facts"] = _facts(p, f"view.lines.{line['kind']}", fns, st,
                                                {"d": line["progress"]}, own)
     return {"seat": seat, "game": globals_, "boards": boards, "pieces": pieces,
             "seats": seats, "piles": piles, "seat_facts": seat_facts,
-            "game_facts": _facts(p, "game", p.game_facts, st, {}, False)}
+            "game_facts": _facts(p, "view.game", p.game_facts, st, {}, False)}
 
 
-def _facts(plan, section: str, fns: dict, st, env: dict, own: bool) -> list[str]:
+def _facts(plan: Plan, site: str, fns: dict, st: State, env: dict, own: bool) -> list[str]:
     """Each fact of a section that has something to say, as players read it: `lap 3`, `money 6
     dollars`, a true fact by its label (`out`); nothing for a false, empty or `none` value, nor for a
     fact seen by its owner only, to anybody else."""
     out = []
     for name, fn in fns.items():
-        label, unit, owner_only = plan.fact_meta.get((section, name), (name, "", False))
+        rule = f"{site}.{name}"
+        label, unit, owner_only = plan.fact_meta.get(rule, (name, "", False))
         if owner_only and not own:
             continue
-        text = fact_text(plan, plan.fact_types.get((section, name), "any"), fn(st, env), label, unit)
+        text = fact_text(plan, plan.fact_types.get(rule, ANY), fn(st, env), label, unit)
         if text:
             out.append(text)
     return out
 
 
-def fact_text(plan, typ: str, value, label: str, unit: str = "") -> str:
+def fact_text(plan: Plan, typ: Type, value: Any, label: str, unit: str = "") -> str:
     """One fact as a player reads it ("" when there is nothing to say)."""
     if value is None or value is False or value == "" or value == [] or value == {}:
         return ""
@@ -351,13 +360,14 @@ def fact_text(plan, typ: str, value, label: str, unit: str = "") -> str:
     return f"{label} {text}" if label else text
 
 
-def _readable(plan, key, value):
+def _readable(plan: Plan, key: tuple[str, str], value: Any) -> Any:
     """Seats, pieces and cards in a view read as a person names them (`seat 2`, `red`), also
     inside lists and maps."""
     return _readable_as(plan, plan.var_types.get(key), value)
 
 
-def _readable_as(plan, typ, value, done: dict | None = None):
+def _readable_as(plan: Plan, typ: Type | None, value: Any,
+                 done: dict[tuple[int, Type], Any] | None = None) -> Any:
     """`done` holds the lists and maps already read, by identity: a list that holds the same
     list 99,999 times (cheap for the rules to make) is read once, not 99,999 times."""
     if value is None or typ is None:
@@ -396,7 +406,7 @@ def carried(game: Game) -> dict:
             "piles": piles}
 
 
-def _carry_in(plan, st: State, data: dict) -> None:
+def _carry_in(plan: Plan, st: State, data: dict) -> None:
     """Put what the previous game handed on in place: variables set, and for each carried pile the
     cards of those types taken from wherever they start (a type the game lacks is a rule error)."""
     for name, values in data.get("seat", {}).items():

@@ -5,42 +5,59 @@ Nothing here is pydantic; the machine reads only this while playing.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Callable, Protocol
 
-# Machine instructions: tuples (op, where, ...); `where` is (Loc, rule id) for errors and traces.
-# STOP (a place a scenario may stop at: after a step, after an event's triggers) is compiled only
-# for scenarios that ask for it.
-EXEC, JMP, JMPF, FOR_INIT, FOR_NEXT, CHOOSE, CALL, RET, SIMUL, TRACE, HALT, STOP = range(12)
+from ..boards.base import BoardKind
+from ..lang.diagnostics import Loc
+from ..lang.types import Type
+
+
+class Effects(Enum):
+    """What a bot's look at an option (`vm.preview`) plays of the game."""
+    NONE = "none"    # the option does nothing: the table as it is
+    RUN = "run"      # its own statements, alone (its function `Alternative.run`)
+    PLAY = "play"    # it decides again or branches in the flow: the game, up to the next decision
+
+
+Entry = Callable[..., Any]   # a compiled entry: fn(st, env) (`compile/codegen.py`, `engine/boundary.py`)
+Unit = Callable[..., bool]   # a resumable function: fn(st, frame) (`compile/statements.py`, `vm.run`)
 
 
 @dataclass
 class Alternative:
-    label: object            # template: fn(st, env) -> str
+    label: Entry             # template: fn(st, env) -> str
     var: str | None          # the name the option binds, when it ranges over values
-    target: int = 0          # pc of the option's block
-    # The option's block as plain functions fn(st, env), when it is only that (no decision,
-    # no branch in machine code): a bot can play it without the machine. None otherwise.
-    effects: list | None = None
+    effects: Effects = Effects.PLAY
+    run: Entry | None = None  # RUN: the option's statements, fn(st, env) (`env`: the locals, its value too)
     key: str = ""            # what the statistics call it: `CHOICE > OPTION` (see `Tally`)
-    of: str | None = None    # the type it ranges over (a card, piece, seat, number, text, bool),
+    of: Type | None = None   # the type it ranges over (a card, piece, seat, number, text, bool),
                              # counted with the option (a card by its type)
 
 
 @dataclass
 class ChooseSpec:
-    prompt: object           # template fn
-    seat: object             # fn(st, env) -> seat
+    """A `choose`: what the rule that waits there gives the machine to ask."""
+    prompt: Entry            # template: fn(st, env) -> str
+    seat: Entry              # fn(st, env) -> seat
     alts: list[Alternative]
-    loc: object
+    loc: Loc | None
     rule: str
-    list_options: object = None  # fn(st, env) -> [(alternative index, value)], generated
 
-    def label(self, st, env, option) -> str:
+    def label(self, st: Any, env: dict[str, Any], option: tuple[int, Any]) -> str:
         i, v = option
         alt = self.alts[i]
         if alt.var is not None:
             env = dict(env)
             env[alt.var] = v
         return alt.label(st, env)
+
+
+class Compiled(Protocol):
+    """What the compiler generated for a plan (`compile/codegen.py`): its namespace and the
+    Python of each rule (`racecraft explain --python`)."""
+    ns: dict[str, Any]
+    generated: list[Any]
 
 
 @dataclass
@@ -51,70 +68,79 @@ class Plan:
     n_seats: int
     # piles
     n_piles: int = 0
-    pile_names: list = field(default_factory=list)       # per pile id: "hand(2)"
-    pile_decl: list = field(default_factory=list)        # per pile id: declared name
-    pile_visible: list = field(default_factory=list)     # per pile id: all/owner/nobody/top
-    unseen_piles: frozenset = frozenset()                # pile ids that nobody sees
-    pile_owner: list = field(default_factory=list)       # per pile id: seat, piece or None
-    pile_scope: list = field(default_factory=list)       # per pile id: game/seat/piece/board name
-    pile_base: dict = field(default_factory=dict)        # declared name -> first pile id
-    refill: dict = field(default_factory=dict)           # pile id -> pile id
-    aside: int = -1                                      # the pile of cards set aside (out of the game)
+    pile_names: list[str] = field(default_factory=list)        # per pile id: "hand(2)"
+    pile_decl: list[str] = field(default_factory=list)         # per pile id: declared name
+    pile_visible: list[str] = field(default_factory=list)      # per pile id: all/owner/nobody/top
+    unseen_piles: frozenset[int] = frozenset()                 # pile ids that nobody sees
+    pile_owner: list[int | None] = field(default_factory=list)  # per pile id: seat, piece or None
+    pile_scope: list[str] = field(default_factory=list)        # per pile id: game/seat/piece/board name
+    pile_base: dict[str, int] = field(default_factory=dict)    # declared name -> first pile id
+    refill: dict[int, int] = field(default_factory=dict)       # pile id -> pile id
+    aside: int = -1                                            # the pile of cards set aside (out of the game)
     # cards
-    card_types: list = field(default_factory=list)       # type ids
-    card_names: list = field(default_factory=list)       # what players read for each type
-    card_type: list = field(default_factory=list)        # per card: type index
-    card_props: dict = field(default_factory=dict)       # prop -> per card value
-    type_props: list = field(default_factory=list)       # per type: props dict
-    card_start: list = field(default_factory=list)       # per card: starting pile id
-    card_type_names: list = field(default_factory=list)  # per card: its type's id
+    card_types: list[str] = field(default_factory=list)        # type ids
+    card_names: list[str] = field(default_factory=list)        # what players read for each type
+    card_type: list[int] = field(default_factory=list)         # per card: type index
+    card_props: dict[str, list[Any]] = field(default_factory=dict)  # prop -> per card value
+    type_props: list[dict[str, Any]] = field(default_factory=list)  # per type: props dict
+    card_start: list[int] = field(default_factory=list)        # per card: starting pile id
+    card_type_names: list[str] = field(default_factory=list)   # per card: its type's id
     # pieces and boards
     n_pieces: int = 0
-    piece_names: list = field(default_factory=list)
-    piece_kind: list = field(default_factory=list)
-    kind_pieces: dict = field(default_factory=dict)
-    board_names: list = field(default_factory=list)
-    board_kinds: list = field(default_factory=list)      # per board: its BoardKind object
-    hiding_kinds: list = field(default_factory=list)     # those that hide things (`redeal_hidden`)
-    clone_bd: object = None                              # fn(State.bd) -> a copy (each kind's clone)
+    piece_names: list[str] = field(default_factory=list)
+    piece_kind: list[str] = field(default_factory=list)
+    kind_pieces: dict[str, list[int]] = field(default_factory=dict)
+    board_names: list[str] = field(default_factory=list)
+    board_kinds: list[BoardKind] = field(default_factory=list)   # per board: its kind, with its data
+    hiding_kinds: list[BoardKind] = field(default_factory=list)  # those that hide things (`redeal_hidden`)
+    # State.bd -> a copy (each kind's clone: `compile/layout.py`)
+    clone_bd: Callable[[list[Any]], list[Any]] = field(default_factory=lambda: list.copy)
     # state variables
-    global_init: dict = field(default_factory=dict)
-    seat_init: dict = field(default_factory=dict)
-    piece_init: dict = field(default_factory=dict)
-    var_at: dict = field(default_factory=dict)           # seat/piece variable -> offset in State.v
-    var_start: list = field(default_factory=list)        # State.v at the start
-    var_visible: dict = field(default_factory=dict)      # (scope, name) -> visibility
-    var_types: dict = field(default_factory=dict)        # (scope, name) -> type
+    global_init: dict[str, Any] = field(default_factory=dict)
+    seat_init: dict[str, Any] = field(default_factory=dict)
+    piece_init: dict[str, Any] = field(default_factory=dict)
+    var_at: dict[str, int] = field(default_factory=dict)       # seat/piece variable -> offset in State.v
+    var_start: list[Any] = field(default_factory=list)         # State.v at the start
+    var_visible: dict[tuple[str, str], str] = field(default_factory=dict)   # (scope, name) -> visibility
+    var_types: dict[tuple[str, str], Type] = field(default_factory=dict)    # (scope, name) -> type
     # flow
-    main: list = field(default_factory=list)
-    rank: object = None
-    rank_loc: object = None                              # where `result.rank` is written
-    tie: object = None
+    main: Unit | None = None                                   # the game's flow (a resumable function)
+    rank: Entry | None = None                                  # `result`: fns with `seat` bound
+    tie: Entry | None = None
     descending: bool = True
-    also: object = None                                  # (pieces, rank, tie) of `result.also`, or None
+    also_pieces: Entry | None = None                           # `result.also`: the pieces ranked,
+    also_rank: Entry | None = None                             # and each one's rank and tie (`piece` bound)
+    also_tie: Entry | None = None
     # what a game of a series hands on (`carry:`): seat and game variables, piles by name
-    carry_seat: list = field(default_factory=list)
-    carry_game: list = field(default_factory=list)
-    carry_piles: list = field(default_factory=list)
-    records: dict = field(default_factory=dict)          # name -> fn(st, env)
-    progress: object = None                              # fn(st, env) with `seat` bound, or None
-    metrics: dict = field(default_factory=dict)          # name -> fn(st, env), read at the end
-    shown: dict = field(default_factory=dict)            # name -> fn(st, env) with `piece` bound
+    carry_seat: list[str] = field(default_factory=list)
+    carry_game: list[str] = field(default_factory=list)
+    carry_piles: list[str] = field(default_factory=list)
+    records: dict[str, Entry] = field(default_factory=dict)    # name -> fn with `seat` bound
+    progress: Entry | None = None                              # with `seat` bound, or None
+    metrics: dict[str, Entry] = field(default_factory=dict)    # name -> fn, read at the end
+    shown: dict[str, Entry] = field(default_factory=dict)      # name -> fn with `piece` bound
     # what a player sees (`view:`): facts of each seat and of the game, each fact's (label, unit,
-    # seen by its owner only) and type by (section, name); the piles shown; None: no `view:`
-    seat_facts: dict = field(default_factory=dict)       # name -> fn(st, env) with `seat` bound
-    game_facts: dict = field(default_factory=dict)       # name -> fn(st, env)
-    line_facts: dict = field(default_factory=dict)       # kind of line -> name -> fn(st, env) with `d` bound
-    fact_meta: dict = field(default_factory=dict)
-    fact_types: dict = field(default_factory=dict)
-    view: dict | None = None                             # pile name -> {label, show, sort, whose}
-    colours: dict = field(default_factory=dict)          # word -> colour name
-    evaluate: object = None                              # fn(st, env) with `seat` bound, or None
-    evaluate_loc: object = None
+    # seen by its owner only) and type by its rule id (`view.seats.lap`); the piles shown; None: no `view:`
+    seat_facts: dict[str, Entry] = field(default_factory=dict)  # name -> fn with `seat` bound
+    game_facts: dict[str, Entry] = field(default_factory=dict)  # name -> fn
+    line_facts: dict[str, dict[str, Entry]] = field(default_factory=dict)  # kind -> name -> fn, `d` bound
+    fact_meta: dict[str, tuple[str, str, bool]] = field(default_factory=dict)
+    fact_types: dict[str, Type] = field(default_factory=dict)
+    view: dict[str, dict[str, Any]] | None = None              # pile name -> {label, show, sort, whose}
+    colours: dict[str, str] = field(default_factory=dict)      # word -> colour name
+    evaluate: Entry | None = None                              # with `seat` bound, or None
     max_rounds: int = 1000
     max_steps: int = 2_000_000
-    rules: dict = field(default_factory=dict)            # rule id -> Loc
-    codegen: object = None                               # what was generated (`explain --python`)
+    rules: dict[str, Loc | None] = field(default_factory=dict)  # rule id -> where it is written
+    codegen: Compiled | None = None                            # what was generated (`explain --python`)
+
+    @property
+    def rank_loc(self) -> Loc | None:
+        return self.rules.get("result.rank")
+
+    @property
+    def evaluate_loc(self) -> Loc | None:
+        return self.rules.get("evaluate")
 
     def pile_label(self, pile: int) -> str:
         return self.pile_names[pile]

@@ -9,7 +9,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..lang.errors import GameTooLong
+from ..lang.limits import Steps, too_many
+from .plan import Plan
 
 
 class SharedRandom:
@@ -34,10 +35,10 @@ class SharedRandom:
             self._shared = False
         return self._r
 
-    def getstate(self):
+    def getstate(self) -> Any:
         return self._r.getstate()
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self.own(), name)
 
 
@@ -65,7 +66,7 @@ class State:
     __slots__ = ("plan", "piles", "where", "up", "mine", "cards_mine", "g", "v", "bd", "rng", "frames",
                  "pending", "trace", "ended", "steps", "feed", "simul", "believe", "watch", "tally")
 
-    def __init__(self, plan, seed: int):
+    def __init__(self, plan: Plan, seed: int):
         self.plan = plan
         self.piles: list[list[int]] = [[] for _ in range(plan.n_piles)]
         self.where: list[int] = []
@@ -163,7 +164,7 @@ class State:
         at = p.var_at[name]
         return self.v[at:at + (p.n_seats if name in p.seat_init else p.n_pieces)]
 
-    def end(self, pile: int, index: int):
+    def end(self, pile: int, index: int) -> int | None:
         """The top (-1) or bottom (0) card of a pile, or None."""
         b = self.believe
         # in a belief, a pile nobody sees and not yet put in a believed order
@@ -268,7 +269,7 @@ class State:
         while moved < n:
             self.steps += 1
             if self.steps > limit:
-                raise GameTooLong(f"`draw` went on for more than {limit} steps (`limits.max_steps`)")
+                raise too_many(Steps.DRAW, limit)
             pile = self.piles[src]   # read again each time: a move may have copied it
             if not pile:
                 refill = self.plan.refill.get(src)

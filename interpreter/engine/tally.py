@@ -10,7 +10,13 @@ real table takes it.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ..lang.show import show
+from .plan import Alternative, ChooseSpec
+
+if TYPE_CHECKING:  # the state holds a tally: no import while running
+    from .state import State
 
 
 class Tally:
@@ -28,10 +34,10 @@ class Tally:
     def count(self, name: str) -> None:
         pass
 
-    def choice(self, st, spec, alt, value, env) -> None:
+    def choice(self, st: State, spec: ChooseSpec, alt: Alternative, value: Any, env: dict[str, Any]) -> None:
         pass
 
-    def sample(self, st) -> None:
+    def sample(self, st: State) -> None:
         """Each seat's progress now (nothing when the game declares none)."""
         fn = st.plan.progress
         if fn is None:
@@ -58,7 +64,7 @@ class Counting(Tally):
         counts = self.counts
         counts[name] = counts.get(name, 0) + 1
 
-    def choice(self, st, spec, alt, value, env) -> None:
+    def choice(self, st: State, spec: ChooseSpec, alt: Alternative, value: Any, env: dict[str, Any]) -> None:
         """A seat's option taken on the real table (`value`: what the option ranges over)."""
         seat = spec.seat(st, env)
         counts = self.counts

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, WrapValidator
 
 
-def _keep_str(value, handler):
+def _keep_str(value: Any, handler: Any) -> Any:
     return value if isinstance(value, str) else handler(value)
 
 
@@ -49,7 +49,7 @@ class PieceKind(Strict):
     names: list[Name] | None = Field(None, description="one name per piece, in order")
 
 
-def _board_union():
+def _board_union() -> Any:
     from ..boards import board_models
 
     models = board_models()

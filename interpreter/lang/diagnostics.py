@@ -9,6 +9,9 @@ import difflib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterable
+
+from .cache import Bounded
 
 # What a terminal would act on rather than show: C0 controls but the line feed and the tab, DEL,
 # C1 controls, and the bidi embeddings, overrides and isolates (which reorder the text around them);
@@ -66,8 +69,8 @@ class Diagnostic:
         return "\n".join(out)
 
 
-# Texts of the files read in this process, so that a snippet shows what was checked.
-SOURCES: dict[str, str] = {}
+# Texts of the files read lately in this process, so that a snippet shows what was checked.
+SOURCES: Bounded[str, str] = Bounded(512)
 
 
 # A file a snippet reads (one no reader kept in SOURCES) is read only if it is a regular file of at
@@ -79,7 +82,7 @@ SNIPPET = 200
 
 
 def _lines(file: str, sources: dict[str, str] | None) -> list[str] | None:
-    text = (sources or SOURCES).get(file)
+    text = sources.get(file) if sources else SOURCES.get(file)
     if text is None:
         from .files import FileRefused, read_limited
 
@@ -172,7 +175,7 @@ class RulesetError(Exception):
         self.report = report
 
 
-def did_you_mean(name: str, candidates) -> str | None:
+def did_you_mean(name: str, candidates: Iterable[object]) -> str | None:
     close = difflib.get_close_matches(str(name), [str(c) for c in candidates], n=3, cutoff=0.6)
     if not close:
         return None

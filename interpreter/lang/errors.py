@@ -6,17 +6,19 @@ places it at the rule's sub-expression that called the built-in.
 """
 from __future__ import annotations
 
+from .diagnostics import Loc
+
 
 class RuleError(Exception):
     """A rule did something impossible while playing (the ruleset's fault, with its position)."""
 
-    def __init__(self, message: str, loc=None, rule: str | None = None):
+    def __init__(self, message: str, loc: Loc | None = None, rule: str | None = None):
         super().__init__(message)
         self.message = message
         self.loc = loc
         self.rule = rule
         # the calls that led to the failing rule, outermost first: [(Loc, rule id)]
-        self.calls: list = []
+        self.calls: list[tuple[Loc | None, str]] = []
 
     def context(self) -> str:
         """Where the failing rule was called from, for a person: empty when it was not."""

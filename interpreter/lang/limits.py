@@ -5,6 +5,10 @@ keep any of that within about a second and a few megabytes before it stops with 
 """
 from __future__ import annotations
 
+from enum import Enum
+
+from .errors import GameTooLong
+
 MAX_INT = 10 ** 18          # the largest number a rule may hold (either sign)
 MAX_LIST = 100_000          # items in one list (a range, a joined list)
 MAX_TEXT = 100_000          # characters in one text
@@ -23,3 +27,20 @@ MAX_LOOP_DEPTH = 16         # loops (`for`, `while`, `simultaneously`, an option
 MAX_CALL_DEPTH = 100        # functions, procedures and triggers (through `emit`) calling each other
 MAX_CALL_NESTING = 200      # and the rules and blocks inside each other along such a chain (20)
 MAX_EXPANDED = 20_000       # parts of a rule as extensions make it (`proceed` and `base` copy the rule)
+
+
+class Steps(Enum):
+    """What a game's steps (`limits.max_steps`) were counting when it ran past them: every check
+    of the step limit, in generated code or in the engine, says it through `too_many`."""
+    LOOPS = "the rules went round their loops more than {limit} times (`limits.max_steps`)"
+    CALLS = "the rules made more than {limit} steps (loops and calls) without ending (`limits.max_steps`)"
+    WEIGHED = "the rules made more than {limit} steps (loops and calls) (`limits.max_steps`)"
+    WHILE = "a `while` loop ran past the step limit ({limit})"
+    COPIES = ("the rules made more than {limit} steps (loops, calls and copies of long lists, texts and "
+              "maps) (`limits.max_steps`)")
+    DRAW = "`draw` went on for more than {limit} steps (`limits.max_steps`)"
+
+
+def too_many(why: Steps, limit: int) -> GameTooLong:
+    """The error of a game that ran past its step limit counting `why`."""
+    return GameTooLong(why.value.format(limit=limit))

@@ -1,22 +1,22 @@
 """The rule language's syntax tree: one class per form, each node with its file position.
 
 The parser builds these from rule text once, when a ruleset is loaded; every later pass (the
-checker, the compiler, `explain`) reads them and never the text. The checker fills in `typ` on
-expressions and `ref` (what a name, attribute or call refers to); nothing else changes a tree
-after parsing.
+checker, the compiler, `explain`) reads them and never the text. The checker returns a typed
+copy (`clone`) with `typ` filled in on expressions and `ref` (what a name, attribute or call
+refers to); the parsed trees stay as they were.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Union
+from typing import Any, Iterator, TypeVar, Union
 
 from .diagnostics import Loc
-from .types import ANY
+from .types import ANY, Type
 
 
 @dataclass(eq=False)
 class Node:
-    loc: Loc
+    loc: Loc | None   # where it is written (None: a node the compiler made, written nowhere)
 
     def children(self) -> Iterator["Node"]:
         """The nodes directly inside this one, in source order."""
@@ -32,6 +32,36 @@ class Node:
                         yield item
 
 
+N = TypeVar("N", bound="Node")
+
+
+def clone(node: N) -> N:
+    """A copy of a tree, node by node (positions are shared: they never change). The checker
+    types its own copy: the trees of a loaded ruleset stay as parsed."""
+    c = object.__new__(type(node))
+    fields = c.__dict__
+    fields.update(node.__dict__)
+    for name, value in fields.items():
+        if isinstance(value, Node):
+            fields[name] = clone(value)
+        elif isinstance(value, list):
+            fields[name] = [clone(x) if isinstance(x, Node) else x for x in value]
+    return c
+
+
+def same(a: Any, b: Any) -> bool:
+    """Do two trees say the same, wherever they are written: the same forms with the same values,
+    their names resolved alike (the checker's `ref`)?"""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, Node):
+        return all(same(getattr(a, f), getattr(b, f)) for f in a.__dataclass_fields__
+                   if f != "loc" and not f.endswith("_loc"))
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return bool(a == b)
+
+
 def walk(node: Node) -> Iterator[Node]:
     """Every node of a tree, parents before children (no recursion: trees may be deep)."""
     stack = [node]
@@ -45,7 +75,7 @@ def walk(node: Node) -> Iterator[Node]:
 
 @dataclass(eq=False)
 class Expr(Node):
-    typ: str = field(default=ANY, kw_only=True)   # set by the checker
+    typ: Type = field(default=ANY, kw_only=True)  # set by the checker
     ref: Any = field(default=None, kw_only=True)  # what a name, attribute or call refers to
 
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 import hashlib
 import linecache
 from functools import lru_cache
-from typing import Callable
+from typing import Callable, Iterable
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from . import nodes as n
 from . import tables
+from .cache import Bounded
 from .diagnostics import Loc, Report, did_you_mean
 from .limits import MAX_ELIF, MAX_INT, MAX_LOOP_DEPTH, MAX_NUMBER_DIGITS, MAX_RULE_CHARS
 
@@ -35,7 +36,7 @@ def _parser() -> Lark:
 Locate = Callable[[int, int], Loc]
 
 
-def locator(src) -> Locate:
+def locator(src: str) -> Locate:
     """Maps a 1-based (line, col) inside a rule's text to its place in the file. A rule that
     comes from no file (a game built in Python) gets a name of its own, and its text is
     registered where tracebacks and debuggers look for source lines."""
@@ -69,7 +70,7 @@ def keywords() -> set[str]:
     return {v.strip("`") for v in _keywords().values() if v.strip("`").isalpha()}
 
 
-def _describe(tok) -> str:
+def _describe(tok: object) -> str:
     if isinstance(tok, Token):
         if tok.type in ("_NL", "$END"):
             return _NAMES[tok.type]
@@ -81,7 +82,7 @@ def _describe(tok) -> str:
     return str(tok)
 
 
-def _expected(names) -> str:
+def _expected(names: Iterable[str]) -> str:
     shown = []
     for name in sorted(names):
         if name in _NAMES or name in _keywords():
@@ -101,8 +102,7 @@ def _expected(names) -> str:
 # Lark trees already parsed, by (start, text): `validate` and the scenarios load the same
 # files many times. Positions in a Lark tree are relative to its text, so one tree serves every
 # place the same text is written; the transformer below gives each use its own nodes.
-_TREES: dict[tuple[str, str], Tree] = {}
-_MAX_TREES = 4096
+_TREES: Bounded[tuple[str, str], Tree] = Bounded(4096)
 
 
 def _lark_tree(text: str, start: str, locate: Locate, report: Report) -> Tree | None:
@@ -142,8 +142,6 @@ def _lark_tree(text: str, start: str, locate: Locate, report: Report) -> Tree | 
             report.add("E103", f"loops nested more than {MAX_LOOP_DEPTH} deep", locate(*where),
                        "move the inner loops into a procedure")
         return None
-    if len(_TREES) >= _MAX_TREES:
-        _TREES.clear()
     _TREES[(start, text)] = tree
     return tree
 
@@ -203,7 +201,7 @@ def _loops_too_deep(tree: Tree) -> tuple[tuple[int, int], bool] | None:
     of the `elif` past MAX_ELIF of an `if`; None. Each loop is a block of the Python it compiles to,
     which allows 20 inside each other (a rule's own `try`, a `move`'s loop and an option's `for`
     take some of them); each `elif` is an `if` inside the one before."""
-    def at(node) -> tuple[int, int]:
+    def at(node: Tree) -> tuple[int, int]:
         meta = node.meta
         return (1, 1) if getattr(meta, "empty", True) else (meta.line, meta.column)
 
@@ -270,7 +268,7 @@ class _Build:
         self.report = report
         self.ok = True
 
-    def at(self, item) -> Loc:
+    def at(self, item: Tree | Token) -> Loc:
         if isinstance(item, Token):
             return self.locate(item.line or 1, item.column or 1)
         meta = item.meta
@@ -293,66 +291,66 @@ class _Build:
     def stmt(self, t: Tree) -> n.Stmt:
         return getattr(self, "s_" + t.data)(t, self.at(t))
 
-    def s_let_stmt(self, t, loc):
+    def s_let_stmt(self, t: Tree, loc: Loc) -> n.Stmt:
         name, value = t.children
         return n.Let(loc, str(name), self.expr(value))
 
-    def s_assign_stmt(self, t, loc):
+    def s_assign_stmt(self, t: Tree, loc: Loc) -> n.Stmt:
         target, value = t.children
         return n.Assign(loc, self.expr(target), self.expr(value))
 
-    def s_aug_stmt(self, t, loc):
+    def s_aug_stmt(self, t: Tree, loc: Loc) -> n.Stmt:
         target, op, value = t.children
         return n.AugAssign(loc, self.expr(target), str(op), self.expr(value))
 
-    def s_expr_stmt(self, t, loc):
+    def s_expr_stmt(self, t: Tree, loc: Loc) -> n.Stmt:
         return n.Do(loc, self.expr(t.children[0]))
 
-    def s_move_stmt(self, t, loc):
+    def s_move_stmt(self, t: Tree, loc: Loc) -> n.Stmt:
         what, dest, facing, where = t.children
         return n.Move(loc, self.expr(what), self.expr(dest),
                       facing is None or str(facing.children[0]) == "up",
                       where is not None and str(where.children[0]) == "bottom")
 
-    def s_draw_stmt(self, t, loc):
+    def s_draw_stmt(self, t: Tree, loc: Loc) -> n.Stmt:
         count, source, dest, facing = t.children
         return n.Draw(loc, self.expr(count), self.expr(source), self.expr(dest),
                       facing is None or str(facing.children[0]) == "up")
 
-    def s_shuffle_stmt(self, t, loc):
+    def s_shuffle_stmt(self, t: Tree, loc: Loc) -> n.Stmt:
         return n.Shuffle(loc, self.expr(t.children[0]))
 
-    def s_emit_stmt(self, t, loc):
+    def s_emit_stmt(self, t: Tree, loc: Loc) -> n.Stmt:
         event, args = t.children
         values = [self.expr(a) for a in args.children if a is not None] if args is not None else []
         return n.Emit(loc, str(event), values)
 
-    def s_return_stmt(self, t, loc):
+    def s_return_stmt(self, t: Tree, loc: Loc) -> n.Stmt:
         value = t.children[0]
         return n.Return(loc, self.expr(value) if value is not None else None)
 
-    def s_proceed_stmt(self, t, loc):
+    def s_proceed_stmt(self, t: Tree, loc: Loc) -> n.Stmt:
         return n.Proceed(loc)
 
-    def s_labelled(self, t, loc):
+    def s_labelled(self, t: Tree, loc: Loc) -> n.Stmt:
         stmt_t, label = t.children
         stmt = self.stmt(stmt_t)
         stmt.name_tag = str(label.children[0])
         return stmt
 
-    def s_end_stmt(self, t, loc):
+    def s_end_stmt(self, t: Tree, loc: Loc) -> n.Stmt:
         return n.End(loc)
 
-    def s_break_stmt(self, t, loc):
+    def s_break_stmt(self, t: Tree, loc: Loc) -> n.Stmt:
         return n.Break(loc)
 
-    def s_pass_stmt(self, t, loc):
+    def s_pass_stmt(self, t: Tree, loc: Loc) -> n.Stmt:
         return n.Pass(loc)
 
-    def s_say_stmt(self, t, loc):
+    def s_say_stmt(self, t: Tree, loc: Loc) -> n.Stmt:
         return n.Say(loc, self.text(t.children[0]))
 
-    def s_if_stmt(self, t, loc):
+    def s_if_stmt(self, t: Tree, loc: Loc) -> n.Stmt:
         cond, body, *rest = t.children
         branches = [n.Branch(loc, self.expr(cond), self.suite(body))]
         orelse, else_loc = None, None
@@ -365,15 +363,15 @@ class _Build:
                 orelse, else_loc = self.suite(r.children[0]), self.at(r)
         return n.If(loc, branches, orelse, else_loc)
 
-    def s_for_stmt(self, t, loc):
+    def s_for_stmt(self, t: Tree, loc: Loc) -> n.Stmt:
         var, source, body = t.children
         return n.For(loc, str(var), self.expr(source), self.suite(body))
 
-    def s_while_stmt(self, t, loc):
+    def s_while_stmt(self, t: Tree, loc: Loc) -> n.Stmt:
         cond, body = t.children
         return n.While(loc, self.expr(cond), self.suite(body))
 
-    def s_choose_stmt(self, t, loc):
+    def s_choose_stmt(self, t: Tree, loc: Loc) -> n.Stmt:
         prompt, by, label, *options = t.children
         choose = n.Choose(loc, self.text(prompt) if prompt is not None else None,
                           self.expr(by.children[0]) if by is not None else None,
@@ -391,60 +389,60 @@ class _Build:
         option.name_tag = str(name.children[0]) if name is not None else None
         return option
 
-    def s_simul_stmt(self, t, loc):
+    def s_simul_stmt(self, t: Tree, loc: Loc) -> n.Stmt:
         var, seats, body = t.children
         return n.Simultaneously(loc, str(var), self.expr(seats), self.suite(body))
 
     # expressions
 
-    def expr(self, t) -> n.Expr:
+    def expr(self, t: Tree) -> n.Expr:
         if isinstance(t, Token):  # pragma: no cover - every expression is a tree
             raise TypeError(t)
         return getattr(self, "x_" + t.data)(t, self.at(t))
 
-    def x_number(self, t, loc):
+    def x_number(self, t: Tree, loc: Loc) -> n.Expr:
         digits = str(t.children[0])
         if len(digits) > MAX_NUMBER_DIGITS or int(digits) > MAX_INT:
             self.bad("E105", "this number is too large", loc, f"numbers in rules are at most {MAX_INT}")
             return n.Num(loc, 0)
         return n.Num(loc, int(digits))
 
-    def x_string(self, t, loc):
+    def x_string(self, t: Tree, loc: Loc) -> n.Expr:
         return self.text(t.children[0])
 
-    def x_true(self, t, loc):
+    def x_true(self, t: Tree, loc: Loc) -> n.Expr:
         return n.Bool(loc, True)
 
-    def x_false(self, t, loc):
+    def x_false(self, t: Tree, loc: Loc) -> n.Expr:
         return n.Bool(loc, False)
 
-    def x_none(self, t, loc):
+    def x_none(self, t: Tree, loc: Loc) -> n.Expr:
         return n.NoneLit(loc)
 
-    def x_var(self, t, loc):
+    def x_var(self, t: Tree, loc: Loc) -> n.Expr:
         return n.Name(loc, str(t.children[0]))
 
-    def x_attr(self, t, loc):
+    def x_attr(self, t: Tree, loc: Loc) -> n.Expr:
         obj, name = t.children
         return n.Attr(loc, self.expr(obj), str(name))
 
-    def x_index(self, t, loc):
+    def x_index(self, t: Tree, loc: Loc) -> n.Expr:
         obj, index = t.children
         return n.Index(loc, self.expr(obj), self.expr(index))
 
-    def x_call(self, t, loc):
+    def x_call(self, t: Tree, loc: Loc) -> n.Expr:
         name, *args = t.children
         return n.Call(loc, str(name), [self.expr(a) for a in args if a is not None])
 
-    def x_list(self, t, loc):
+    def x_list(self, t: Tree, loc: Loc) -> n.Expr:
         return n.ListLit(loc, [self.expr(c) for c in t.children if c is not None])
 
-    def x_map_lit(self, t, loc):
+    def x_map_lit(self, t: Tree, loc: Loc) -> n.Expr:
         items = [c for c in t.children if c is not None]
         keys = [self.expr(i.children[0]) for i in items]
         return n.MapLit(loc, keys, [self.expr(i.children[1]) for i in items])
 
-    def x_comprehension(self, t, loc):
+    def x_comprehension(self, t: Tree, loc: Loc) -> n.Expr:
         item, first, *more = t.children
         var, source, cond = first.children
         inner = []
@@ -455,40 +453,41 @@ class _Build:
         return n.Comp(loc, self.expr(item), str(var), self.expr(source),
                       self.expr(cond) if cond is not None else None, var_loc=self.at(var), inner=inner)
 
-    def x_if_expr(self, t, loc):
+    def x_if_expr(self, t: Tree, loc: Loc) -> n.Expr:
         cond, then, orelse = t.children
         return n.IfExpr(loc, self.expr(cond), self.expr(then), self.expr(orelse))
 
-    def x_or_(self, t, loc):
+    def x_or_(self, t: Tree, loc: Loc) -> n.Expr:
         return n.Or(loc, self.expr(t.children[0]), self.expr(t.children[1]))
 
-    def x_and_(self, t, loc):
+    def x_and_(self, t: Tree, loc: Loc) -> n.Expr:
         return n.And(loc, self.expr(t.children[0]), self.expr(t.children[1]))
 
-    def x_not_(self, t, loc):
+    def x_not_(self, t: Tree, loc: Loc) -> n.Expr:
         return n.Not(loc, self.expr(t.children[0]))
 
-    def x_compare(self, t, loc):
+    def x_compare(self, t: Tree, loc: Loc) -> n.Expr:
         left, op, right = t.children
         return n.Compare(loc, str(op), self.expr(left), self.expr(right))
 
-    def x_contains(self, t, loc):
+    def x_contains(self, t: Tree, loc: Loc) -> n.Expr:
         return n.In(loc, self.expr(t.children[0]), self.expr(t.children[1]))
 
-    def x_range(self, t, loc):
+    def x_range(self, t: Tree, loc: Loc) -> n.Expr:
         return n.Range(loc, self.expr(t.children[0]), self.expr(t.children[1]))
 
-    def x_binop(self, t, loc):
+    def x_binop(self, t: Tree, loc: Loc) -> n.Expr:
         left, op, right = t.children
         return n.BinOp(loc, str(op), self.expr(left), self.expr(right))
 
-    def x_neg(self, t, loc):
+    def x_neg(self, t: Tree, loc: Loc) -> n.Expr:
         return n.Neg(loc, self.expr(t.children[0]))
 
     # strings and templates
 
-    def text(self, tok) -> n.Text:
+    def text(self, tok: Tree | Token) -> n.Text:
         """A string token; `{expr}` inside it is parsed here, placed in the file."""
+        assert isinstance(tok, Token)  # a string's token
         loc = self.at(tok)
         raw = str(tok)[1:-1]
         line = tok.line or 1

@@ -2,13 +2,22 @@
 from __future__ import annotations
 
 import re
+from typing import Any, Iterable, Protocol
 
 from .errors import RuleError
-from .limits import MAX_TEXT
-from .types import ANY, BOOL, CARD, PIECE, PILE, SEAT, elem, is_list, is_map, map_types
+from .limits import MAX_INT, MAX_TEXT
+from .types import ANY, BOOL, CARD, PIECE, PILE, SEAT, Type, elem, is_list, is_map, map_types
 
 
-def show(plan, typ: str, v) -> str:
+class Names(Protocol):
+    """What a game calls its cards, pieces and piles (a compiled `Plan`)."""
+    card_names: list[str]
+    card_type: list[int]
+    piece_names: list[str]
+    pile_names: list[str]
+
+
+def show(plan: Names, typ: Type, v: Any) -> str:
     if v is None:
         return "none"
     if typ == CARD:
@@ -29,10 +38,12 @@ def show(plan, typ: str, v) -> str:
         return "{" + _joined(f"{show(plan, k, a)}: {show(plan, t, b)}" for a, b in v.items()) + "}"
     if typ == ANY and isinstance(v, bool):
         return "yes" if v else "no"
+    if isinstance(v, int) and not -MAX_INT <= v <= MAX_INT:
+        raise RuleError(f"a number beyond the engine's limit ({MAX_INT}) was reached here")
     return str(v)
 
 
-def words(plan, typ: str, v) -> str:
+def words(plan: Names, typ: Type, v: Any) -> str:
     """A value as a sentence reads it (`{...}` in a text): a list as `a, b and c` (`none` when
     empty; a list of lists as `a and b; c and d`), a map as `key: value, key: value`; anything
     else as `show` gives it. No brackets: a person reads it."""
@@ -50,7 +61,7 @@ def words(plan, typ: str, v) -> str:
     return show(plan, typ, v)
 
 
-def _joined(texts) -> str:
+def _joined(texts: Iterable[str]) -> str:
     """The texts joined with commas, stopped as soon as they pass the ceiling of a text."""
     out, size = [], 0
     for t in texts:
@@ -61,7 +72,7 @@ def _joined(texts) -> str:
     return ", ".join(out)
 
 
-def natural(text: str):
+def natural(text: str) -> list[tuple[int, int, str]]:
     """Sort key of cards as a player sorts them, by their names: numbers inside by value (`2`
     before `10`). A hand is shown in this order, and the options made for its cards too."""
     return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.split(r"(\d+)", text.lower())]

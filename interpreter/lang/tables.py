@@ -17,8 +17,9 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
+from typing import Any, Iterator
 
-from lark import Lark
+from lark import Lark, Token
 from lark.indenter import DedentError, Indenter
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
@@ -38,7 +39,7 @@ class Indent(Indenter):
     DEDENT_type = "_DEDENT"
     tab_len = 4
 
-    def handle_NL(self, token):
+    def handle_NL(self, token: Token) -> Iterator[Token]:
         if "\n" not in token:  # a comment that ends the text: no line break, no indentation
             if self.paren_level == 0:
                 yield token
@@ -46,7 +47,7 @@ class Indent(Indenter):
         try:
             yield from super().handle_NL(token)
         except DedentError:
-            raise BadDedent(token.end_line, token.end_column) from None
+            raise BadDedent(token.end_line or 1, token.end_column or 1) from None
 
 
 class BadDedent(Exception):
@@ -82,7 +83,7 @@ def parser() -> Lark:
 
 
 # Lark's serialized tables hold what JSON has not: mappings with whole numbers as keys, and tuples.
-def _encoded(x):
+def _encoded(x: Any) -> Any:
     if isinstance(x, dict):
         if all(isinstance(k, str) for k in x):
             return {k: _encoded(v) for k, v in x.items()}
@@ -96,7 +97,7 @@ def _encoded(x):
     raise TypeError(f"not plain data: {type(x).__name__}")
 
 
-def _decoded(d: dict):
+def _decoded(d: dict) -> Any:
     if len(d) == 1 and "__int_keys__" in d:
         return {k: v for k, v in d["__int_keys__"]}
     if len(d) == 1 and "__tuple__" in d:

@@ -1,42 +1,159 @@
 """Static types of the rule language. Every expression has one, checked before play.
 
-Types are short strings: int, bool, text, seat, piece, card, pile, board, none, any,
-`list[T]` and `map[K,V]` (keys of a plain type). Seats, pieces, cards and piles are ints at
-run time; the type says which. Lists and maps are values: changing an item makes a new one.
+A type is a small immutable value: a plain type (`INT`, `BOOL`, `TEXT`, `SEAT`, `PIECE`,
+`CARD`, `PILE`, `BOARD`, `NONE`, `ANY`), a list of a type (`ListType`) or a map from a plain
+type to a type (`MapType`). Types compare and hash by value and read as the designer writes
+them (`str(t)`: `list[int]`, `map[text,int]`). The types a designer declares (`type: list[piece]`)
+are parsed once, where they are read (`parse_type`); nothing else reads a type's text.
+
+Seats, pieces, cards and piles are ints at run time; the type says which. Lists and maps are
+values: changing an item makes a new one.
 """
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True)
+class Type:
+    """A type of the language (an instance of one of the classes below)."""
+    name: ClassVar[str] = "?"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class Int(Type):
+    name: ClassVar[str] = "int"
+
+
+@dataclass(frozen=True)
+class Bool(Type):
+    name: ClassVar[str] = "bool"
+
+
+@dataclass(frozen=True)
+class Text(Type):
+    name: ClassVar[str] = "text"
+
+
+@dataclass(frozen=True)
+class Seat(Type):
+    name: ClassVar[str] = "seat"
+
+
+@dataclass(frozen=True)
+class Piece(Type):
+    name: ClassVar[str] = "piece"
+
+
+@dataclass(frozen=True)
+class Card(Type):
+    name: ClassVar[str] = "card"
+
+
+@dataclass(frozen=True)
+class Pile(Type):
+    name: ClassVar[str] = "pile"
+
+
+@dataclass(frozen=True)
+class Board(Type):
+    name: ClassVar[str] = "board"
+
+
+@dataclass(frozen=True)
+class NoneValue(Type):
+    """The type of `none` alone; anything may be `none`."""
+    name: ClassVar[str] = "none"
+
+
+@dataclass(frozen=True)
+class AnyValue(Type):
+    """Any value: the type of an expression after an error, of an empty list's items, of values
+    a rule cannot know more about."""
+    name: ClassVar[str] = "any"
+
+
+@dataclass(frozen=True)
+class ListType(Type):
+    elem: Type
+
+    def __str__(self) -> str:
+        return f"list[{self.elem}]"
+
+
+@dataclass(frozen=True)
+class MapType(Type):
+    key: Type
+    value: Type
+
+    def __str__(self) -> str:
+        return f"map[{self.key},{self.value}]"
+
+
 INT, BOOL, TEXT, SEAT, PIECE, CARD, PILE, BOARD, NONE, ANY = (
-    "int", "bool", "text", "seat", "piece", "card", "pile", "board", "none", "any")
-DECLARABLE = {"int": INT, "bool": BOOL, "text": TEXT, "seat": SEAT, "piece": PIECE, "card": CARD,
-              "pile": PILE}
+    Int(), Bool(), Text(), Seat(), Piece(), Card(), Pile(), Board(), NoneValue(), AnyValue())
+DECLARABLE: dict[str, Type] = {t.name: t for t in (INT, BOOL, TEXT, SEAT, PIECE, CARD, PILE)}
+KEY_TYPES = (INT, TEXT, SEAT, PIECE, CARD)
+PLAIN: dict[str, Type] = {t.name: t for t in (INT, BOOL, TEXT, SEAT, PIECE, CARD, PILE, BOARD, NONE, ANY)}
 
 
-def listof(t: str) -> str:
-    return f"list[{t}]"
+def listof(t: Type) -> ListType:
+    return ListType(t)
 
 
-def mapof(k: str, v: str) -> str:
-    return f"map[{k},{v}]"
+def mapof(k: Type, v: Type) -> MapType:
+    return MapType(k, v)
 
 
-def is_map(t: str) -> bool:
-    return t.startswith("map[")
+def is_list(t: Type) -> bool:
+    return isinstance(t, ListType)
 
 
-def map_types(t: str) -> tuple[str, str]:
+def is_map(t: Type) -> bool:
+    return isinstance(t, MapType)
+
+
+def elem(t: Type) -> Type:
+    """A list's item type (`any` for anything else)."""
+    return t.elem if isinstance(t, ListType) else ANY
+
+
+def map_types(t: Type) -> tuple[Type, Type]:
     """(key type, value type) of a map type."""
-    inner = t[4:-1]
-    depth = 0
-    for i, ch in enumerate(inner):
-        depth += ch == "["
-        depth -= ch == "]"
-        if ch == "," and depth == 0:
-            return inner[:i], inner[i + 1:]
-    return ANY, ANY
+    return (t.key, t.value) if isinstance(t, MapType) else (ANY, ANY)
 
 
-def zero(t: str):
+def iterable_elem(t: Type) -> Type | None:
+    """What a `for` over a value of type t binds: lists give their items, piles their cards,
+    maps their keys."""
+    if isinstance(t, ListType):
+        return t.elem
+    if isinstance(t, MapType):
+        return t.key
+    if t == PILE:
+        return CARD
+    if t == ANY:
+        return ANY
+    return None
+
+
+def mentions(t: Type, part: Type) -> bool:
+    """Does `t` hold values of type `part` (itself, or inside lists and maps)?"""
+    if t == part:
+        return True
+    if isinstance(t, ListType):
+        return mentions(t.elem, part)
+    if isinstance(t, MapType):
+        return mentions(t.key, part) or mentions(t.value, part)
+    return False
+
+
+def zero(t: Type) -> Any:
     """What reading an absent key of a map gives: 0 for ints, false for bools, an empty list or
     map, else none. (The empty list or map is shared: lists and maps are never changed in place.)"""
     if is_list(t):
@@ -49,63 +166,50 @@ def zero(t: str):
 _EMPTY_LIST: list = []
 _EMPTY_MAP: dict = {}
 
-
-KEY_TYPES = (INT, TEXT, SEAT, PIECE, CARD)
-
-
-def parse_type(text: str) -> str | None:
-    """A declared type (`int`, `list[piece]`, `map[text, int]`), canonical; None if it is not one."""
-    text = "".join(str(text).split())
-    if text in DECLARABLE:
-        return DECLARABLE[text]
-    if text.startswith("list[") and text.endswith("]"):
-        inner = parse_type(text[5:-1])
-        return None if inner is None else listof(inner)
-    if text.startswith("map[") and text.endswith("]"):
-        k, v = map_types(text)
-        if k not in KEY_TYPES:
-            return None
-        value = parse_type(v)
-        return None if value is None else mapof(k, value)
-    return None
+_TOKEN = re.compile(r"\s*(?:([A-Za-z_]\w*)|(\S))")
 
 
-def is_list(t: str) -> bool:
-    return t.startswith("list[")
+def parse_type(text: str) -> Type | None:
+    """A declared type (`int`, `list[piece]`, `map[text, int]`); None if it is not one."""
+    tokens = [m.group(1) or m.group(2) for m in _TOKEN.finditer(str(text)) if m.group(1) or m.group(2)]
+    found, rest = _declared(tokens)
+    return found if not rest else None
 
 
-def elem(t: str) -> str:
-    return t[5:-1] if is_list(t) else ANY
+def _declared(tokens: list[str]) -> tuple[Type | None, list[str]]:
+    """A type read from the front of `tokens`, and the tokens after it."""
+    if not tokens:
+        return None, tokens
+    word, rest = tokens[0], tokens[1:]
+    if word in DECLARABLE:
+        return DECLARABLE[word], rest
+    if word in ("list", "map") and rest[:1] == ["["]:
+        first, rest = _declared(rest[1:])
+        if word == "list":
+            return (ListType(first), rest[1:]) if first is not None and rest[:1] == ["]"] else (None, rest)
+        if first not in KEY_TYPES or rest[:1] != [","]:
+            return None, rest
+        value, rest = _declared(rest[1:])
+        if value is None or rest[:1] != ["]"]:
+            return None, rest
+        return MapType(first, value), rest[1:]
+    return None, rest
 
 
-def iterable_elem(t: str) -> str | None:
-    """What a `for` over a value of type t binds: lists give their items, piles their cards,
-    maps their keys."""
-    if is_list(t):
-        return elem(t)
-    if is_map(t):
-        return map_types(t)[0]
-    if t == PILE:
-        return CARD
-    if t == ANY:
-        return ANY
-    return None
-
-
-def compatible(a: str, b: str) -> bool:
+def compatible(a: Type, b: Type) -> bool:
     """Can values of these types be compared for equality or stand in for each other?"""
     if a == b or ANY in (a, b):
         return True
     if NONE in (a, b):
         return True  # anything may be `none` (an empty slot, a missing property)
-    if is_list(a) and is_list(b):
-        return compatible(elem(a), elem(b))
-    if is_map(a) and is_map(b):
-        return all(compatible(x, y) for x, y in zip(map_types(a), map_types(b)))
+    if isinstance(a, ListType) and isinstance(b, ListType):
+        return compatible(a.elem, b.elem)
+    if isinstance(a, MapType) and isinstance(b, MapType):
+        return compatible(a.key, b.key) and compatible(a.value, b.value)
     return False
 
 
-def join(a: str, b: str) -> str:
+def join(a: Type, b: Type) -> Type:
     """The type of a value that is either a or b (branches of `if ... then ... else`)."""
     if a == b or b == NONE:
         return a
@@ -113,15 +217,14 @@ def join(a: str, b: str) -> str:
         return b
     if ANY in (a, b):
         return ANY
-    if is_list(a) and is_list(b):
-        return listof(join(elem(a), elem(b)))
-    if is_map(a) and is_map(b):
-        (ka, va), (kb, vb) = map_types(a), map_types(b)
-        return mapof(join(ka, kb), join(va, vb))
+    if isinstance(a, ListType) and isinstance(b, ListType):
+        return ListType(join(a.elem, b.elem))
+    if isinstance(a, MapType) and isinstance(b, MapType):
+        return MapType(join(a.key, b.key), join(a.value, b.value))
     return ANY
 
 
-def of_value(v) -> str:
+def of_value(v: Any) -> Type:
     """The type of a literal parameter value."""
     if isinstance(v, bool):
         return BOOL
@@ -130,12 +233,13 @@ def of_value(v) -> str:
     if isinstance(v, str):
         return TEXT
     if isinstance(v, list):
-        t = NONE
+        t: Type = NONE
         for x in v:
             t = join(t, of_value(x))
         return listof(ANY if t == NONE else t)
     if isinstance(v, dict):
-        k = t = NONE
+        k: Type = NONE
+        t = NONE
         for key, x in v.items():
             k, t = join(k, of_value(key)), join(t, of_value(x))
         return mapof(TEXT if k == NONE else k, ANY if t == NONE else t)

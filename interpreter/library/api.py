@@ -2,30 +2,94 @@
 Python function that runs it. The checker reads the signature (arity and types are checked in
 one place for every built-in); the compiler calls `run`, or a specialised function from `bind`.
 
-Parameter types are the language's types (`int`, `pile`, `list[int]`, ...) and three more:
-- `items`: a list, or a pile standing for its cards (bottom to top); `T` is then its item type;
-  `items[int]` asks for items of one type;
+Parameter types are the language's types (`INT`, `PILE`, `listof(INT)`, ...) and three more,
+which only a built-in's signature has:
+- `Items`: a list, or a pile standing for its cards (bottom to top); `T` is then its item type;
+  `Items(INT)` asks for items of one type;
 - `T`: any value, whose type becomes `T` (`first(items) -> T`, `reversed(items) -> list[T]`);
-- a board kind's name (`lanes`): a board of that kind.
+- `OfKind`: a board of a kind (`lanes`).
+A declaration may write them as text (`"items"`, `"list[T]"`, `"lanes"`): it is read once, here.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, ClassVar
+
+from ..lang.types import ListType, Type, parse_type
+
+
+@dataclass(frozen=True)
+class Items(Type):
+    """A list, or a pile standing for its cards; `elem`: the items it must hold (None: any)."""
+    elem: Type | None = None
+
+    def __str__(self) -> str:
+        return "items" if self.elem is None else f"items[{self.elem}]"
+
+
+@dataclass(frozen=True)
+class Bound(Type):
+    """`T`: the type of the items of the `Items` argument, or of a `T` argument."""
+    name: ClassVar[str] = "T"
+
+
+@dataclass(frozen=True)
+class OfKind(Type):
+    """A board of this kind."""
+    kind: str
+
+    def __str__(self) -> str:
+        return self.kind
+
+
+T = Bound()
+# The game's table as a built-in sees it (`engine/state.py`'s State; a bot's copy; `_Static` while
+# compiling): built-ins come before the engine, which runs them.
+Table = Any
+Spec = str | Type  # a type as a declaration writes it: text (`"list[T]"`, `"lanes"`) or a type
+_ITEMS = re.compile(r"items(?:\[(.+)\])?")
+_KIND = re.compile(r"[a-z_]+")
+
+
+def signature_type(spec: str | Type) -> Type:
+    """A parameter's or value's type, from a declaration's text or a type."""
+    if isinstance(spec, Type):
+        return spec
+    found = parse_type(spec)
+    if found is not None:
+        return found
+    if spec == "T":
+        return T
+    if spec == "list[T]":
+        return ListType(T)
+    m = _ITEMS.fullmatch(spec)
+    if m is not None:
+        inner = parse_type(m.group(1)) if m.group(1) else None
+        if m.group(1) and inner is None:
+            raise ValueError(f"a built-in's parameter type `{spec}`")  # a programming error
+        return Items(inner)
+    if _KIND.fullmatch(spec):
+        return OfKind(spec)
+    raise ValueError(f"a built-in's type `{spec}`")  # pragma: no cover - a programming error
 
 
 @dataclass(frozen=True)
 class Param:
-    type: str
+    spec: str | Type = field(repr=False)
     what: str               # what the argument is, for error messages: "the pile `top` looks at"
     optional: bool = False  # may be left out (only at the end): `run` then has a default for it
+    type: Type = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "type", signature_type(self.spec))
 
 
 @dataclass
 class Builtin:
     name: str
     params: tuple[Param, ...]
-    returns: str | None                  # None: an effect, written as a statement
+    declared: str | Type | None = field(repr=False)  # its value's type as declared; None: an effect
     run: Callable[..., Any]              # run(st, *args)
     doc: str = ""
     # Reads only its arguments and the game's fixed data (never the table): with constant
@@ -40,6 +104,11 @@ class Builtin:
     typed: Callable[..., Any] | None = None
     chance: bool = False                 # may draw from a random generator (the game's or a bot's)
     rng: bool = False                    # draws from the game's own generator, on the real table too
+
+    returns: Type | None = field(init=False)   # its value's type (None: an effect, a statement)
+
+    def __post_init__(self) -> None:
+        self.returns = None if self.declared is None else signature_type(self.declared)
 
     @property
     def effect(self) -> bool:
@@ -65,9 +134,10 @@ class _NotConst:
 NOT_CONST: Any = _NotConst()
 
 
-def builtin(name: str, params: list[tuple], returns: str | None, doc: str = "", **kw):
+def builtin(name: str, params: list[tuple], returns: str | Type | None, doc: str = "",
+            **kw: Any) -> Callable[[Callable[..., Any]], Builtin]:
     """A decorator declaring the function below it as built-in `name`; a parameter is (type,
     what) or (type, what, True) for one that may be left out."""
-    def wrap(fn):
+    def wrap(fn: Callable[..., Any]) -> Builtin:
         return Builtin(name, tuple(Param(*p) for p in params), returns, fn, doc, **kw)
     return wrap

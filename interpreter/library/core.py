@@ -4,44 +4,46 @@ the pile's list of cards, which a built-in reads and never changes.
 """
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from ..lang.errors import RuleError
 from ..lang.show import show
-from ..lang.types import BOOL, CARD, INT, PIECE, PILE, SEAT, TEXT
-from .api import Builtin, builtin
+from ..lang.types import ANY, BOOL, CARD, INT, PIECE, PILE, SEAT, TEXT, Type, elem, listof
+from .api import Builtin, Table, builtin
 
 
 @builtin("size", [("items", "what `size` counts")], INT,
          "the number of items of a list, or of cards in a pile")
-def _size(st, xs):
+def _size(st: Table, xs: list[Any]) -> int:
     return len(xs)
 
 
 # `top` and `bottom` of a pile nobody sees draw chance in a bot's lookahead (state.Belief)
 @builtin("top", [(PILE, "the pile `top` looks at")], CARD, "the top card of a pile, or none", chance=True)
-def _top(st, pile):
+def _top(st: Table, pile: int) -> int | None:
     return st.end(pile, -1)
 
 
 @builtin("bottom", [(PILE, "the pile `bottom` looks at")], CARD, "the bottom card of a pile, or none",
          chance=True)
-def _bottom(st, pile):
+def _bottom(st: Table, pile: int) -> int | None:
     return st.end(pile, 0)
 
 
 @builtin("cards", [(PILE, "the pile `cards` lists")], "list[card]", "the cards of a pile, bottom to top")
-def _cards(st, pile):
+def _cards(st: Table, pile: int) -> list[int]:
     return st.piles[pile][:]
 
 
 @builtin("sum", [("items[int]", "what `sum` adds up")], INT, "the total of a list of ints")
-def _sum(st, xs):
+def _sum(st: Table, xs: list[int]) -> int:
     return sum(xs)
 
 
-def _extreme(name, pick):
+def _extreme(name: str, pick: Callable[[list[int]], int]) -> Builtin:
     @builtin(name, [("items[int]", f"what `{name}` looks through")], INT,
              f"the {'smallest' if name == 'min' else 'largest'} of a list of ints; an error if it is empty")
-    def run(st, xs):
+    def run(st: Table, xs: list[int]) -> int:
         if not xs:
             raise RuleError(f"`{name}` of an empty list")
         return pick(xs)
@@ -49,32 +51,32 @@ def _extreme(name, pick):
 
 
 @builtin("any", [("items[bool]", "what `any` looks through")], BOOL, "true if one item is true")
-def _any(st, xs):
+def _any(st: Table, xs: list[bool]) -> bool:
     return any(xs)
 
 
 @builtin("all", [("items[bool]", "what `all` looks through")], BOOL, "true if every item is true")
-def _all(st, xs):
+def _all(st: Table, xs: list[bool]) -> bool:
     return all(xs)
 
 
 @builtin("count", [("items[bool]", "what `count` counts (true values; to count items use `size`)")], INT,
          "how many items are true")
-def _count(st, xs):
+def _count(st: Table, xs: list[bool]) -> int:
     return sum(1 for x in xs if x)
 
 
 @builtin("first", [("items", "the list `first` looks at")], "T", "the first item, or none")
-def _first(st, xs):
+def _first(st: Table, xs: list[Any]) -> Any:
     return xs[0] if xs else None
 
 
 @builtin("last", [("items", "the list `last` looks at")], "T", "the last item, or none")
-def _last(st, xs):
+def _last(st: Table, xs: list[Any]) -> Any:
     return xs[-1] if xs else None
 
 
-def _distinct_cards(st, cards):
+def _distinct_cards(st: Table, cards: list[int]) -> list[int]:
     kinds = st.plan.card_type
     seen = set()
     out = []
@@ -86,19 +88,19 @@ def _distinct_cards(st, cards):
     return out
 
 
-def _distinct_values(st, xs):
+def _distinct_values(st: Table, xs: list[Any]) -> list[Any]:
     return list(dict.fromkeys(xs))
 
 
 @builtin("distinct", [("items", "what `distinct` goes through")], "list[T]",
          "cards: the first card of each card type; other values: each value once; in order",
-         typed=lambda types: _distinct_cards if types[0] in (PILE, "list[card]") else _distinct_values)
-def _distinct(st, xs):
+         typed=lambda types: _distinct_cards if types[0] in (PILE, listof(CARD)) else _distinct_values)
+def _distinct(st: Table, xs: list[Any]) -> list[Any]:
     return _distinct_values(st, xs)
 
 
-def _shuffler(item_type: str):
-    def shuffled(st, items):
+def _shuffler(item_type: Type) -> Callable[[Table, list[Any]], list[Any]]:
+    def shuffled(st: Table, items: list[Any]) -> list[Any]:
         xs = list(items)
         st.rng.shuffle(xs)
         if st.believe is not None:
@@ -109,26 +111,26 @@ def _shuffler(item_type: str):
     return shuffled
 
 
-def _item_type(t: str) -> str:
-    return CARD if t == PILE else (t[5:-1] if t.startswith("list[") else "any")
+def _item_type(t: Type) -> Type:
+    return CARD if t == PILE else elem(t)
 
 
 @builtin("shuffled", [("items", "what `shuffled` shuffles")], "list[T]",
          "the items in a random order, from the game's seeded generator",
          typed=lambda types: _shuffler(_item_type(types[0])), chance=True, rng=True)
-def _shuffled(st, xs):
-    return _shuffler("any")(st, xs)
+def _shuffled(st: Table, xs: list[Any]) -> list[Any]:
+    return _shuffler(ANY)(st, xs)
 
 
 @builtin("reversed", [("items", "what `reversed` turns around")], "list[T]", "the items in reverse order")
-def _reversed(st, xs):
+def _reversed(st: Table, xs: list[Any]) -> list[Any]:
     return list(xs)[::-1]
 
 
 @builtin("sorted_by", [("items", "what `sorted_by` orders"), ("list[int]", "the key of each item, in order")],
          "list[T]", "the items ordered by their keys, the smallest first (items with equal keys keep "
                     "their order)")
-def _sorted_by(st, xs, keys):
+def _sorted_by(st: Table, xs: list[Any], keys: list[int]) -> list[Any]:
     xs = list(xs)
     if len(keys) != len(xs):
         raise RuleError(f"`sorted_by` got {len(xs)} items but {len(keys)} keys")
@@ -138,7 +140,7 @@ def _sorted_by(st, xs, keys):
 
 @builtin("seat", [(INT, "the seat number of `seat`")], SEAT,
          "the seat numbered n (from 1); an error outside 1..players", pure=True)
-def _seat(st, k):
+def _seat(st: Table, k: int | None) -> int:
     n = st.plan.n_seats
     if k is None or not 1 <= k <= n:
         raise RuleError(f"there is no seat {k} in a game of {n}")
@@ -147,7 +149,7 @@ def _seat(st, k):
 
 @builtin("piece", [(TEXT, "the piece's name given to `piece`")], PIECE,
          "the piece with this name; an error for an unknown name", pure=True)
-def _piece(st, text):
+def _piece(st: Table, text: str) -> int:
     names = st.plan.piece_names
     if text not in names:
         raise RuleError(f"no piece is named `{text}`")
@@ -155,7 +157,7 @@ def _piece(st, text):
 
 
 @builtin("abs", [(INT, "the number `abs` takes")], INT, "the absolute value")
-def _abs(st, k):
+def _abs(st: Table, k: int) -> int:
     return abs(k)
 
 
@@ -164,7 +166,7 @@ def _abs(st, k):
 _FACES = {"face up": True, "face down": False}
 
 
-def _where_else(st, cards: list[int]) -> str:
+def _where_else(st: Table, cards: list[int]) -> str:
     """Where these cards lie, pile by pile, for a person: `hand(seat 1) (2), column(3)`."""
     count: dict[int, int] = {}
     for c in cards:
@@ -172,7 +174,7 @@ def _where_else(st, cards: list[int]) -> str:
     return ", ".join(st.plan.pile_label(p) + (f" ({k})" if k > 1 else "") for p, k in sorted(count.items()))
 
 
-def _missing(st, name: str, dest: int, tname: str, wanted: int, have: int, others: list[int]) -> str:
+def _missing(st: Table, name: str, dest: int, tname: str, wanted: int, have: int, others: list[int]) -> str:
     """Why `set_pile`/`stack_pile` cannot find a card of type `tname`: where the others are."""
     plan = st.plan
     ti = plan.card_types.index(tname)
@@ -187,7 +189,7 @@ def _missing(st, name: str, dest: int, tname: str, wanted: int, have: int, other
                    "first")
 
 
-def _arranger(name: str, exact: bool, doc: str):
+def _arranger(name: str, exact: bool, doc: str) -> Builtin:
     """set_pile(pile, ["type", ...]): the pile holds exactly these cards, bottom to top;
     stack_pile(pile, [...]): these cards go on top of what the pile holds (the last is the top).
     Both lay them face up, or as a third argument says ("face down").
@@ -202,7 +204,7 @@ def _arranger(name: str, exact: bool, doc: str):
                     ("list[text]", f"the card types `{name}` puts there"),
                     (TEXT, f"how `{name}` lays the cards: \"face up\" (if left out) or \"face down\"", True)],
              None, doc)
-    def arrange(st, dest, names, face="face up"):
+    def arrange(st: Table, dest: int, names: list[str], face: str = "face up") -> None:
         plan = st.plan
         if face not in _FACES:
             raise RuleError(f"`{name}` lays cards \"face up\" or \"face down\", not \"{face}\"")

@@ -5,10 +5,10 @@ A module extends a base rule without copying it:
 - `extend: procedures.NAME` (or `steps.ID`, `triggers.ID`, `phases.ID`, `setup`,
   `statements.NAME`) with `before:` or `after:` statements, run before or after the rule's own;
   or `around:` statements, where each `proceed` runs the rule's own;
-- `extend: functions.NAME` (or a value a rule computes: `phases.ID.until`, `phases.ID.order`,
-  `steps.ID.if`, `triggers.ID.if`, `choices.NAME.OPTION.if`, `result.rank`, `result.tie`,
-  `evaluate`, `progress`, `show.NAME`, `record.NAME`, `metrics.NAME`) with `around:` an
-  expression where `base` is the own value (`base + 1`; an option without a condition has `true`);
+- `extend: functions.NAME` (or any other value a rule computes: `phases.ID.until`,
+  `steps.ID.if`, `result.rank`, `view.seats.NAME` ...: every site of `ir/sites.py` that says so,
+  and `choices.NAME.OPTION.if`) with `around:` an expression where `base` is the own value
+  (`base + 1`; a step, trigger or option without a condition has `true`);
 - `add: choices.NAME` with `option:` the text of one option (`before:`/`after:` another
   option's name to place it), `replace: choices.NAME.OPTION` with `option:`, and
   `remove: choices.NAME.OPTION`, for a `choose ... as NAME:` of the base;
@@ -22,13 +22,14 @@ wraps the first.
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, Iterator
 
+from ..ir.sites import Extend, Form, site_of
 from ..lang import nodes as n
 from ..lang.diagnostics import Report, did_you_mean
 from ..lang.limits import MAX_EXPANDED
 from ..lang.parser import MAX_RULE_DEPTH, parse_block, parse_expr, parse_option
-from .rules import Rules
+from .rules import Rules, blocks
 from .yamlsrc import loc_of
 
 
@@ -61,24 +62,7 @@ class _TooLarge(Exception):
 
 # ---- finding the parts of the rules ------------------------------------------------------------
 
-def _blocks(rules: Rules):
-    """Every block of statements of the game, as (owner id, list of statements)."""
-    for name, p in rules.procedures.items():
-        yield f"procedures.{name}", p.body.body
-    if rules.setup is not None:
-        yield "setup", rules.setup.body
-    for ph in rules.phases:
-        if ph.do is not None:
-            yield f"phases.{ph.id}", ph.do.body
-        for st in ph.steps:
-            if st.body is not None:
-                yield f"steps.{st.id}", st.body.body
-    for tr in rules.triggers:
-        if tr.body is not None:
-            yield f"triggers.{tr.id}", tr.body.body
-
-
-def _statement_lists(stmts: list[n.Stmt]):
+def _statement_lists(stmts: list[n.Stmt]) -> Iterator[list[n.Stmt]]:
     """This list and every list of statements inside it."""
     yield stmts
     for s in stmts:
@@ -89,7 +73,7 @@ def _statement_lists(stmts: list[n.Stmt]):
 def _named(rules: Rules, kind: type[Any], name: str) -> list[tuple[list, int]]:
     """(the list holding it, its index) of each statement of this kind named `name`."""
     out = []
-    for _owner, block in _blocks(rules):
+    for _owner, block in blocks(rules):
         for stmts in _statement_lists(block):
             for i, s in enumerate(stmts):
                 if isinstance(s, kind) and s.name_tag == name:
@@ -98,11 +82,12 @@ def _named(rules: Rules, kind: type[Any], name: str) -> list[tuple[list, int]]:
 
 
 def _names(rules: Rules, kind: type[Any]) -> list[str]:
-    return sorted({s.name_tag for _o, block in _blocks(rules) for stmts in _statement_lists(block)
+    return sorted({s.name_tag for _o, block in blocks(rules) for stmts in _statement_lists(block)
                    for s in stmts if isinstance(s, kind) and s.name_tag})
 
 
-def _one(rules: Rules, kind: type, name: str, what: str, target, report: Report):
+def _one(rules: Rules, kind: type, name: str, what: str, target: Any,
+         report: Report) -> tuple[list, int] | None:
     found = _named(rules, kind, name)
     if len(found) == 1:
         return found[0]
@@ -115,39 +100,13 @@ def _one(rules: Rules, kind: type, name: str, what: str, target, report: Report)
     return None
 
 
-def _block_of(rules: Rules, steps: list, target, report: Report):
-    """The list of statements of a procedure, step, trigger, phase or the setup (to change in
-    place)."""
-    head, rest = steps[0], steps[1:]
-    if head == "setup" and not rest and rules.setup is not None:
-        return rules.setup.body
-    if head not in ("procedures", "steps", "triggers", "phases") or len(rest) != 1:
-        report.add("E050", f"`extend: {target}`: this cannot be extended", loc_of(target), _BLOCK_HINT)
-        return None
-    name = rest[0]
-    if head == "procedures" and name in rules.procedures:
-        return rules.procedures[name].body.body
-    by_head: dict[str, list[Any]] = {"steps": [st for ph in rules.phases for st in ph.steps],
-                                     "triggers": list(rules.triggers), "phases": list(rules.phases),
-                                     "procedures": []}
-    owners = by_head[head]
-    for owner in owners:
-        block = owner.do if head == "phases" else owner.body
-        if owner.id == name and block is not None:
-            return block.body
-    have = list(rules.procedures) if head == "procedures" else [o.id for o in owners]
-    report.add("E050", f"`{target}` names no {head[:-1]} with statements", loc_of(target),
-               did_you_mean(name, have))
-    return None
-
-
 # ---- extend ---------------------------------------------------------------------------------------
 
 # rule patches of a game (its modules and variants together)
 MAX_RULE_PATCHES = 500
 
 
-def _measure(nodes) -> tuple[int, int]:
+def _measure(nodes: list[n.Node]) -> tuple[int, int]:
     """(how many nodes, how deep) the trees hold (no recursion: they may be deep)."""
     count = depth = 0
     stack = [(x, 1) for x in nodes]
@@ -159,7 +118,7 @@ def _measure(nodes) -> tuple[int, int]:
     return count, depth
 
 
-def _check_growth(new: list, copies: int, own: list, text, report: Report) -> None:
+def _check_growth(new: list, copies: int, own: list, text: Any, report: Report) -> None:
     """An extension that would make the rule larger than MAX_EXPANDED parts or nest it deeper than
     MAX_RULE_DEPTH is reported (E053) and stops the extensions (`_TooLarge`): `copies` copies of
     `own` go inside `new` (each `proceed` or `base`). Each extension of the same rule copies all
@@ -175,60 +134,25 @@ def _check_growth(new: list, copies: int, own: list, text, report: Report) -> No
         raise _TooLarge
 
 
-_BLOCK_HINT = ("`extend: procedures.NAME`, `steps.ID`, `triggers.ID`, `phases.ID`, `setup` or "
+_HINT = ("`extend: procedures.NAME`, `steps.ID`, `triggers.ID`, `phases.ID`, `setup` or "
                "`statements.NAME` (statements); `functions.NAME`, `phases.ID.until`, `steps.ID.if`, "
                "`result.rank` ... (a value, `around:` only)")
 
 
-def _expression(rules: Rules, steps: list):
-    """(the value's owner, its attribute or key) for an address of a value a rule computes, or
-    None: `functions.NAME`, `phases.ID.until|order`, `steps.ID.if`, `triggers.ID.if`,
-    `choices.NAME.OPTION.if`, `result.rank|tie`, `evaluate`, `show.NAME`, `record.NAME`."""
-    head, rest = steps[0], steps[1:]
-    if head == "functions" and len(rest) == 1:
-        fd = rules.functions.get(rest[0])
-        return (fd, "body") if fd is not None else None
-    if head in ("phases", "steps", "triggers") and len(rest) == 2:
-        attr = {"until": "until", "order": "order", "if": "cond"}.get(rest[1])
-        if head == "phases":
-            owners: list = rules.phases
-        elif head == "steps":
-            owners = [st for ph in rules.phases for st in ph.steps]
-        else:
-            owners = rules.triggers
-        for owner in owners:
-            if owner.id == rest[0] and attr is not None and hasattr(owner, attr):
-                if attr == "cond" and owner.cond is None:  # no condition: it always runs
-                    owner.cond = n.Bool(owner.loc, True)
-                if getattr(owner, attr) is not None:
-                    return owner, attr
-        return None
-    if head == "result" and rest in (["rank"], ["tie"]) and getattr(rules, rest[0]) is not None:
-        return rules, rest[0]
-    if head in ("evaluate", "progress") and not rest and getattr(rules, head) is not None:
-        return rules, head
-    if head == "choices" and len(rest) == 3 and rest[2] == "if":
-        found = _named(rules, n.Choose, rest[0])
-        options = [o for stmts, i in found for o in stmts[i].options if o.name_tag == rest[1]]
-        if len(found) == 1 and len(options) == 1:
-            if options[0].cond is None:  # no condition: it is always offered
-                options[0].cond = n.Bool(options[0].loc, True)
-            return options[0], "cond"
-        return None
-    if head in ("show", "record", "metrics") and len(rest) == 1:
-        table = {"show": rules.show, "record": rules.records, "metrics": rules.metrics}[head]
-        return (table, rest[0]) if rest[0] in table else None
+def _value_in_choice(rules: Rules, steps: list) -> n.Option | None:
+    """(the option, "cond") for `choices.NAME.OPTION.if`, or None."""
+    found = _named(rules, n.Choose, steps[1])
+    options = [o for stmts, i in found for o in stmts[i].options if o.name_tag == steps[2]]
+    if len(found) == 1 and len(options) == 1:
+        if options[0].cond is None:  # no condition: it is always offered
+            options[0].cond = n.Bool(options[0].loc, True)
+        return options[0]
     return None
 
 
-def _is_value_address(steps: list) -> bool:
-    return steps[0] in ("functions", "result", "evaluate", "progress", "show", "record", "metrics",
-                        "choices") or len(steps) == 3
-
-
-def _extend(rules: Rules, patch, steps: list, target, report: Report) -> None:
+def _extend(rules: Rules, patch: Any, steps: list, target: Any, report: Report) -> None:
     if not all(isinstance(x, str) for x in steps):
-        report.add("E050", f"`extend: {target}`: rules are extended by name", loc_of(target), _BLOCK_HINT)
+        report.add("E050", f"`extend: {target}`: rules are extended by name", loc_of(target), _HINT)
         return
     given = [k for k in ("before", "after", "around") if patch.get(k) is not None]
     if len(given) != 1:
@@ -236,9 +160,6 @@ def _extend(rules: Rules, patch, steps: list, target, report: Report) -> None:
                    loc_of(target))
         return
     how = given[0]
-    if _is_value_address(steps):
-        _extend_value(rules, patch, steps, how, target, report)
-        return
     text = patch[how]
     if steps[0] == "statements" and len(steps) == 2:
         found = _one(rules, n.Stmt, steps[1], "statement", target, report)
@@ -250,40 +171,64 @@ def _extend(rules: Rules, patch, steps: list, target, report: Report) -> None:
         stmts, i = found
         stmts[i:i + 1] = _combined([stmts[i]], block.body, how, text, report)
         return
-    body = _block_of(rules, steps, target, report)
-    if body is None:
+    if steps[0] == "choices":
+        option = _value_in_choice(rules, steps) if len(steps) == 4 and steps[3] == "if" else None
+        if option is None:
+            report.add("E050", f"`{target}` names no value of the game", loc_of(target), _HINT)
+        elif _around(patch, how, target, report):
+            expr = parse_expr(text, report)
+            if expr is not None and option.cond is not None:
+                _check_growth([expr], _bases(expr), [option.cond], text, report)
+                option.cond = _substitute_base(expr, option.cond)
+        return
+    address = ".".join(steps)
+    at = site_of(address)
+    if at is None or at[0].extend is Extend.NO:
+        report.add("E050", f"`extend: {target}`: this cannot be extended", loc_of(target), _HINT)
+        return
+    site, names = at
+    own = rules.tree(address)
+    if own is None and site.absent_true:  # a test not written: it always holds
+        owner = rules.tree(address.rsplit(".", 1)[0])
+        own = None if owner is None else n.Bool(owner.loc, True)
+    if own is None:
+        if site.extend is Extend.VALUE:
+            what = "function" if site.form is Form.FUNCTION else "value"
+            message = f"`{target}` names no {what} of the game"
+        elif names:
+            message = f"`{target}` names no {steps[0][:-1]} with statements"
+        else:
+            message = f"the game has no `{target}` to extend"
+        near = did_you_mean(names[-1], [r.name for r in rules.of(site)]) if names else None
+        report.add("E050", message, loc_of(target), near or _HINT)
+        return
+    if site.extend is Extend.VALUE:
+        if _around(patch, how, target, report):
+            expr = parse_expr(text, report)
+            if expr is not None:
+                _check_growth([expr], _bases(expr), [own], text, report)
+                rules.put(address, _substitute_base(expr, own))
         return
     block = parse_block(text, report)
     if block is not None:
-        body[:] = _combined(list(body), block.body, how, text, report)
+        own.body[:] = _combined(list(own.body), block.body, how, text, report)
 
 
-def _extend_value(rules: Rules, patch, steps: list, how: str, target, report: Report) -> None:
-    found = _expression(rules, steps)
-    if found is None:
-        what = "function" if steps[0] == "functions" else "value"
-        have = list(rules.functions) if steps[0] == "functions" else []
-        report.add("E050", f"`{target}` names no {what} of the game", loc_of(target),
-                   did_you_mean(steps[-1], have) or _BLOCK_HINT)
-        return
+def _around(patch: Any, how: str, target: Any, report: Report) -> bool:
+    """A value is extended `around:` only."""
     if how != "around":
         report.add("E052", f"`{target}` is a value: extend it with `around:` an expression where `base` "
                            "is its own value", loc_of(target), 'around: "base + 1"')
-        return
-    expr = parse_expr(patch["around"], report)
-    if expr is None:
-        return
-    owner, key = found
-    bases = sum(1 for x in n.walk(expr) if isinstance(x, n.Name) and x.id == "base")
-    own = owner[key] if isinstance(owner, dict) else getattr(owner, key)
-    _check_growth([expr], bases, [own], patch["around"], report)
-    if isinstance(owner, dict):
-        owner[key] = _substitute_base(expr, owner[key])
-    else:
-        setattr(owner, key, _substitute_base(expr, getattr(owner, key)))
+        return False
+    return True
 
 
-def _combined(own: list[n.Stmt], new: list[n.Stmt], how: str, text, report: Report) -> list[n.Stmt]:
+def _bases(expr: n.Expr) -> int:
+    """How many copies of the own value `base` makes in `expr`."""
+    return sum(1 for x in n.walk(expr) if isinstance(x, n.Name) and x.id == "base")
+
+
+def _combined(own: list[n.Stmt], new: list[n.Stmt], how: str, text: Any, report: Report) -> list[n.Stmt]:
     if how == "before":
         return new + own
     if how == "after":
@@ -335,7 +280,7 @@ def _sub_clause(clause: n.CompFor, base: n.Expr) -> n.CompFor:
 
 # ---- options of a named choice --------------------------------------------------------------------
 
-def _choices(rules: Rules, patch, op: str, steps: list, target, report: Report) -> None:
+def _choices(rules: Rules, patch: Any, op: str, steps: list, target: Any, report: Report) -> None:
     if len(steps) < 2 or not isinstance(steps[1], str):
         report.add("E050", "a choice is named: `choices.NAME`", loc_of(target))
         return
@@ -383,7 +328,7 @@ def _choices(rules: Rules, patch, op: str, steps: list, target, report: Report) 
                        "`choices.NAME.OPTION`", loc_of(target))
 
 
-def _option(patch, target, report: Report) -> n.Option | None:
+def _option(patch: Any, target: Any, report: Report) -> n.Option | None:
     text = patch.get("option")
     if text is None:
         report.add("E047", f"`{target}` needs the option, as `option:` rule text", loc_of(target),
@@ -394,7 +339,7 @@ def _option(patch, target, report: Report) -> n.Option | None:
 
 # ---- named statements -------------------------------------------------------------------------------
 
-def _statements(rules: Rules, patch, op: str, steps: list, target, report: Report) -> None:
+def _statements(rules: Rules, patch: Any, op: str, steps: list, target: Any, report: Report) -> None:
     if len(steps) != 2 or op not in ("replace", "remove") or not isinstance(steps[1], str):
         report.add("E050", f"`{op}: {target}`: a named statement is replaced (`do:`), removed or extended",
                    loc_of(target))

@@ -15,6 +15,7 @@ named `choose`, named statements) are applied to the parsed rules: see `load/ext
 """
 from __future__ import annotations
 
+from typing import Any
 import re
 
 from ..lang.diagnostics import Loc, Report, did_you_mean
@@ -41,7 +42,7 @@ class Address:
         return self.steps[0] if self.steps and isinstance(self.steps[0], str) else ""
 
 
-def parse_address(target, report: Report) -> Address | None:
+def parse_address(target: Any, report: Report) -> Address | None:
     text = str(target)
     steps: list = []
     pos = 0
@@ -64,7 +65,7 @@ def parse_address(target, report: Report) -> Address | None:
     return Address(steps, text)
 
 
-def _selector(text: str):
+def _selector(text: str) -> Any:
     """`k=v,k2=v2` as a dict; a plain value as itself (for lists of plain values)."""
     if "=" in text:
         out = {}
@@ -75,12 +76,12 @@ def _selector(text: str):
     return ("value", text.strip())
 
 
-def _matches(item, value: str) -> bool:
+def _matches(item: Any, value: str) -> bool:
     """Does a selector value match a YAML value (numbers compared as written)?"""
     return str(item).lower() == value.lower() if isinstance(item, bool) else str(item) == value
 
 
-def _pick(items: list, step, where: str, target, report: Report):
+def _pick(items: list, step: Any, where: str, target: Any, report: Report) -> Any:
     """The index of the list item `step` names, or None (reported)."""
     if isinstance(step, tuple):  # [value] of a list of plain values
         found = [i for i, it in enumerate(items) if not isinstance(it, dict) and _matches(it, step[1])]
@@ -113,11 +114,11 @@ class Owned:
     may change in place; any other (the loaded files, shared by every game loaded from them, or a
     patch's own item) is copied, with its positions, before it changes."""
 
-    def __init__(self, top):
+    def __init__(self, top: Any):
         self.ids = {id(top)}
         self.made = [top]  # kept alive, so that an id is never reused while this lives
 
-    def take(self, parent, key):
+    def take(self, parent: Any, key: Any) -> Any:
         """`parent[key]` as a container this application may change (`parent` is one already)."""
         node = parent[key]
         if isinstance(node, (dict, list)) and id(node) not in self.ids:
@@ -127,17 +128,17 @@ class Owned:
         return node
 
 
-def shallow(node):
+def shallow(node: Any) -> Any:
     """A copy of a mapping or list, one level deep, with its file positions."""
     out = type(node)(node)
     if isinstance(node, (SrcMap, SrcList)):
         out.__dict__.update(node.__dict__)
-        if "key_locs" in node.__dict__:
-            out.key_locs = dict(node.key_locs)  # type: ignore[attr-defined]
+        if isinstance(node, SrcMap) and "key_locs" in node.__dict__:
+            out.key_locs = dict(node.key_locs)
     return out
 
 
-def find(data, address: Address, report: Report, target, owned: Owned | None = None):
+def find(data: Any, address: Address, report: Report, target: Any, owned: Owned | None = None) -> Any:
     """The container and key (or index) an address leads to; None (reported) if it leads nowhere.
     With `owned`, every container on the way is one this application may change (copied first)."""
     steps = address.steps
@@ -164,7 +165,8 @@ def find(data, address: Address, report: Report, target, owned: Owned | None = N
     return _descend(data, head, steps[1:], address, report, target, owned)
 
 
-def _descend(container, key, rest, address: Address, report: Report, target, owned: Owned | None):
+def _descend(container: Any, key: Any, rest: list, address: Address, report: Report, target: Any,
+             owned: Owned | None) -> Any:
     path = [str(key)]
     for step in rest:
         node = container[key] if owned is None else owned.take(container, key)
@@ -188,7 +190,7 @@ def _descend(container, key, rest, address: Address, report: Report, target, own
     return container, key
 
 
-def operation(patch, report: Report) -> str | None:
+def operation(patch: Any, report: Report) -> str | None:
     """The one thing a patch does; None (reported) when it says none or two."""
     ops = [o for o in OPS if patch.get(o) is not None]
     if len(ops) != 1:
@@ -201,12 +203,12 @@ def operation(patch, report: Report) -> str | None:
     return ops[0]
 
 
-def is_rule_patch(patch, op: str, address: Address) -> bool:
+def is_rule_patch(patch: Any, op: str, address: Address) -> bool:
     """Does this patch change rule text (applied after parsing, in load/extend.py)?"""
     return op == "extend" or address.head in RULE_PARTS
 
 
-def _plain(value):
+def _plain(value: Any) -> Any:
     """A value of a file as plain data (to compare two of them, wherever they were written)."""
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
@@ -215,7 +217,7 @@ def _plain(value):
     return str(value) if isinstance(value, str) else value
 
 
-def prepare(patches, report: Report) -> list[tuple]:
+def prepare(patches: Any, report: Report) -> list[tuple]:
     """Each patch with what it does and where: [(patch, op, address)]; the ill-formed ones are
     reported here, once, and left out."""
     out = []
@@ -229,7 +231,7 @@ def prepare(patches, report: Report) -> list[tuple]:
     return out
 
 
-def apply_patches(data, patches: list[tuple], report: Report, only=None):
+def apply_patches(data: Any, patches: list[tuple], report: Report, only: Any = None) -> Any:
     """`data` with `patches` (from `prepare`) applied, those that `only(patch, op, address)`
     accepts if given: a copy; the loaded base is never changed. Only what a patch changes is
     copied (`Owned`): the rest stays shared with the loaded files."""
@@ -283,7 +285,7 @@ def apply_patches(data, patches: list[tuple], report: Report, only=None):
     return data
 
 
-def _change(container, key, patch, target, report: Report) -> None:
+def _change(container: Any, key: Any, patch: Any, target: Any, report: Report) -> None:
     """`change: ADDRESS` with `by: N`: a whole number made N more (N may be negative), whatever it is
     on the track or in the variant applied before."""
     by, value = patch.get("by"), container[key]
@@ -298,7 +300,7 @@ def _change(container, key, patch, target, report: Report) -> None:
     container[key] = value + by
 
 
-def _with_id(m: dict, ident) -> SrcMap:
+def _with_id(m: dict, ident: Any) -> SrcMap:
     """A replacing item keeps the replaced item's id (and its own file positions)."""
     out = SrcMap(m)
     out.loc = getattr(m, "loc", None)  # type: ignore[assignment]
@@ -307,7 +309,7 @@ def _with_id(m: dict, ident) -> SrcMap:
     return out
 
 
-def _remove_value(data, patch, address: Address, target, report: Report, owned: Owned) -> None:
+def _remove_value(data: Any, patch: Any, address: Address, target: Any, report: Report, owned: Owned) -> None:
     """`remove: include` with `item: FILE`: a value out of a list of values."""
     found = find(data, address, report, target, owned)
     if found is None:
@@ -325,7 +327,8 @@ def _remove_value(data, patch, address: Address, target, report: Report, owned: 
                did_you_mean(str(value), [str(i) for i in items]))
 
 
-def _add(data, patch, address: Address, target, report: Report, owned: Owned, ids: "_Ids") -> None:
+def _add(data: Any, patch: Any, address: Address, target: Any, report: Report, owned: Owned,
+         ids: "_Ids") -> None:
     steps = address.steps
     item = patch.get("item")
     if steps[0] == "steps":
@@ -378,7 +381,7 @@ class _Ids:
     it: a module adding thousands of triggers checks each new id in constant time, not by going
     through the list each time."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._of: dict[int, tuple[list, set]] = {}
 
     def of(self, items: list) -> set:
@@ -392,12 +395,12 @@ class _Ids:
         self._of.clear()
 
 
-def _key(ident):
+def _key(ident: Any) -> Any:
     """An id as a set holds it (a YAML value may be a list)."""
     return ident if isinstance(ident, (str, int, float, bool, type(None))) else repr(ident)
 
 
-def _insert(items: list, item, patch, target, report: Report, ids: _Ids) -> None:
+def _insert(items: list, item: Any, patch: Any, target: Any, report: Report, ids: _Ids) -> None:
     if not isinstance(item, dict) or "id" not in item:
         report.add("E044", f"an item added to `{target}` needs an `id`", loc_of(target))
         return

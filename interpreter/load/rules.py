@@ -1,12 +1,19 @@
 """Every rule text of a merged game, parsed once into syntax trees (`lang.nodes`).
 
-The checker and the compiler read these definitions and never the text: a comment or a
-different spelling of the same rule cannot change what it means after this point.
+The places a game holds rule text are the rule sites of `ir/sites.py`; this pass goes through
+that table and parses each rule it finds, keeping it under its id (`steps.move.if`). Beside the
+rules it keeps the game's shape they hang on (functions and procedures with their parameters,
+phases with their steps, triggers with their events), which is not rule text.
+
+The checker and the compiler read these trees and never the text: a comment or a different
+spelling of the same rule cannot change what it means after this point.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Iterator
 
+from ..ir.sites import BY_ID, EACH, NAMED, SITES, Site, site_of
 from ..lang import nodes as n
 from ..lang.diagnostics import Loc, Report
 from ..lang.limits import MAX_GAME_RULE_CHARS, MAX_GAME_RULES, MAX_RULE_CHARS
@@ -15,10 +22,18 @@ from .yamlsrc import loc_of
 
 
 @dataclass
+class Rule:
+    """One rule of the game: a site's rule, its tree (an expression, or a block of statements)."""
+    site: Site
+    id: str                   # `steps.move.if`
+    name: str                 # the NAME or ID it is of ("" for a site with one rule)
+    tree: Any                 # n.Expr, or n.Block for a site of statements
+
+
+@dataclass
 class FunctionDef:
     name: str
     params: dict          # name -> declared type (text, with its position)
-    body: n.Expr
     loc: Loc | None
 
 
@@ -26,15 +41,13 @@ class FunctionDef:
 class ProcedureDef:
     name: str
     params: dict
-    body: n.Block
     loc: Loc | None
 
 
 @dataclass
 class StepDef:
     id: str
-    cond: n.Expr | None
-    body: n.Block | None
+    phase: str
     loc: Loc | None
 
 
@@ -42,12 +55,9 @@ class StepDef:
 class PhaseDef:
     id: str
     loc: Loc | None
-    do: n.Block | None = None
-    order: n.Expr | None = None
     order_loc: Loc | None = None
     turn: str = "turn"
     steps: list[StepDef] = field(default_factory=list)
-    until: n.Expr | None = None
     rounds: int | None = None
     has_do: bool = False      # written, even if it failed to parse
     has_order: bool = False
@@ -58,8 +68,6 @@ class PhaseDef:
 class TriggerDef:
     id: str
     on: str
-    cond: n.Expr | None
-    body: n.Block | None
     loc: Loc | None
     on_loc: Loc | None = None
     params: dict = field(default_factory=dict)   # name -> declared type (text, with its position)
@@ -67,33 +75,68 @@ class TriggerDef:
 
 @dataclass
 class Rules:
+    rules: dict[str, Rule] = field(default_factory=dict)  # by id, in the order of the site table
+    # the shape the rules hang on
     functions: dict[str, FunctionDef] = field(default_factory=dict)
     procedures: dict[str, ProcedureDef] = field(default_factory=dict)
-    setup: n.Block | None = None
     phases: list[PhaseDef] = field(default_factory=list)
     triggers: list[TriggerDef] = field(default_factory=list)
-    rank: n.Expr | None = None
-    tie: n.Expr | None = None
-    also_pieces: n.Expr | None = None   # pieces ranked with the seats (`result.also`)
-    also_rank: n.Expr | None = None
-    also_tie: n.Expr | None = None
     descending: bool = True
-    records: dict[str, n.Expr] = field(default_factory=dict)
-    show: dict[str, n.Expr] = field(default_factory=dict)
-    progress: n.Expr | None = None
-    metrics: dict[str, n.Expr] = field(default_factory=dict)
-    seat_facts: dict[str, n.Expr] = field(default_factory=dict)   # `view.seats`
-    game_facts: dict[str, n.Expr] = field(default_factory=dict)   # `view.game`
-    # `view.lines`: by kind of line, its facts (`d` bound), and where each kind is named
-    line_facts: dict[str, dict[str, n.Expr]] = field(default_factory=dict)
-    line_kinds: list[tuple[str, Loc | None]] = field(default_factory=list)
-    # how each fact reads: (section, name) -> (label, unit, seen by its owner only)
-    fact_meta: dict[tuple[str, str], tuple[str, str, bool]] = field(default_factory=dict)
+    # how each fact reads, by its rule id (`show.lap`, `view.seats.money`): (label, unit, seen by
+    # its owner only)
+    fact_meta: dict[str, tuple[str, str, bool]] = field(default_factory=dict)
+    line_kinds: list[tuple[str, Loc | None]] = field(default_factory=list)   # the kinds `view.lines` names
     view_piles: list[tuple[str, Loc | None]] = field(default_factory=list)   # the piles `view` names
     # with a `view:` section: each pile shown, in order, as {label, show, sort, whose}; the colours
     view: dict | None = None
     colours: dict[str, str] = field(default_factory=dict)
-    evaluate: n.Expr | None = None
+
+    def tree(self, rule_id: str) -> Any:
+        """The tree of the rule `rule_id` (an expression or a block), or None."""
+        rule = self.rules.get(rule_id)
+        return None if rule is None else rule.tree
+
+    def of(self, site: Site) -> list[Rule]:
+        return [r for r in self.rules.values() if r.site is site]
+
+    def of_id(self, site_id: str) -> list[Rule]:
+        """The rules of the site `site_id` (`functions.NAME`)."""
+        return self.of(BY_ID[site_id])
+
+    def put(self, rule_id: str, tree: Any) -> None:
+        """Set (or add) the tree of rule `rule_id`, which must be a rule of some site."""
+        found = site_of(rule_id)
+        assert found is not None, rule_id
+        site, names = found
+        self.rules[rule_id] = Rule(site, rule_id, names[-1] if names else "", tree)
+
+
+def game_texts(game: Any, site: Site) -> Iterator[tuple[tuple[str, ...], Any]]:
+    """(names, text) of each rule of `site` written in a merged game file (`ir.models.GameFile`)."""
+    path = site.path
+
+    def walk(node: Any, i: int, names: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], Any]]:
+        if node is None:
+            return
+        if i == len(path):
+            yield names, (node if isinstance(node, str) else node.value)  # a fact: its value
+            return
+        seg = path[i]
+        if seg in (NAMED, EACH):
+            items = node.items() if isinstance(node, dict) else [(item.id, item) for item in node]
+            for key, item in items:
+                yield from walk(item, i + 1, names + ((str(key),) if seg == NAMED else ()))
+        else:
+            yield from walk(_field(node, seg), i + 1, names)
+    yield from walk(game, 0, ())
+
+
+def _field(model: Any, key: str) -> Any:
+    """The value of YAML key `key` of a model (`if` is the field `if_`)."""
+    for name, info in type(model).model_fields.items():
+        if (info.alias or name) == key:
+            return getattr(model, name)
+    return None
 
 
 class _Size:
@@ -105,7 +148,7 @@ class _Size:
     def __init__(self, report: Report):
         self.report, self.count, self.total, self.over = report, 0, 0, False
 
-    def fits(self, text) -> bool:
+    def fits(self, text: str) -> bool:
         if len(text) > MAX_RULE_CHARS:  # refused on its own by the parser
             return True
         self.count += 1
@@ -124,50 +167,31 @@ class _Size:
         return False
 
 
-def parse_rules(game, report: Report) -> Rules:
+def parse_rules(game: Any, report: Report) -> Rules:
     """The rules of a merged game file (`ir.models.GameFile`); syntax errors go to `report`."""
     size = _Size(report)
-
-    def _expr(text, report: Report) -> "n.Expr | None":
-        return None if text is None or not size.fits(text) else parse_expr(text, report)
-
-    def _block(text, report: Report) -> n.Block | None:
-        return None if text is None or not size.fits(text) else parse_block(text, report)
-
     r = Rules()
+    for site in SITES:
+        for names, text in game_texts(game, site):
+            if text is None or not size.fits(text):
+                continue
+            tree = parse_block(text, report) if site.form.block else parse_expr(text, report)
+            if tree is not None:
+                rule_id = site.rule_id(names)
+                r.rules[rule_id] = Rule(site, rule_id, names[-1] if names else "", tree)
     for name, fn in game.functions.items():
-        body = _expr(fn.value, report)
-        if body is not None:
-            r.functions[str(name)] = FunctionDef(str(name), dict(fn.params), body, loc_of(name))
+        r.functions[str(name)] = FunctionDef(str(name), dict(fn.params), loc_of(name))
     for name, pr in game.procedures.items():
-        block = _block(pr.do, report)
-        if block is not None:
-            r.procedures[str(name)] = ProcedureDef(str(name), dict(pr.params), block, loc_of(name))
-    r.setup = _block(game.setup, report)
+        r.procedures[str(name)] = ProcedureDef(str(name), dict(pr.params), loc_of(name))
     for ph in game.phases:
-        phase = PhaseDef(str(ph.id), loc_of(ph.id), do=_block(ph.do, report),
-                         order=_expr(ph.order, report), order_loc=loc_of(ph.order),
-                         turn=str(ph.turn or "turn"), until=_expr(ph.until, report), rounds=ph.rounds,
-                         has_do=ph.do is not None, has_order=ph.order is not None,
+        phase = PhaseDef(str(ph.id), loc_of(ph.id), order_loc=loc_of(ph.order), turn=str(ph.turn or "turn"),
+                         rounds=ph.rounds, has_do=ph.do is not None, has_order=ph.order is not None,
                          has_until=ph.until is not None)
-        for step in ph.steps:
-            phase.steps.append(StepDef(str(step.id), _expr(step.if_, report), _block(step.do, report),
-                                       loc_of(step.id)))
+        phase.steps = [StepDef(str(step.id), phase.id, loc_of(step.id)) for step in ph.steps]
         r.phases.append(phase)
     for tr in game.triggers:
-        r.triggers.append(TriggerDef(str(tr.id), str(tr.on), _expr(tr.if_, report), _block(tr.do, report),
-                                     loc_of(tr.id), loc_of(tr.on), dict(tr.params)))
-    r.rank = _expr(game.result.rank, report)
-    r.tie = _expr(game.result.tie, report)
-    if game.result.also is not None:
-        r.also_pieces = _expr(game.result.also.pieces, report)
-        r.also_rank = _expr(game.result.also.rank, report)
-        r.also_tie = _expr(game.result.also.tie, report)
+        r.triggers.append(TriggerDef(str(tr.id), str(tr.on), loc_of(tr.id), loc_of(tr.on), dict(tr.params)))
     r.descending = game.result.order == "descending"
-    for name, text in game.record.items():
-        expr = _expr(text, report)
-        if expr is not None:
-            r.records[str(name)] = expr
     view = game.view
     if view is not None:
         r.view = {}
@@ -176,27 +200,24 @@ def parse_rules(game, report: Report) -> Rules:
             r.view[str(name)] = {"label": str(name).replace("_", " ") if pv.label is None else str(pv.label),
                                  "show": pv.show, "sort": pv.sort, "whose": pv.whose}
         r.colours = {str(k): str(v) for k, v in view.colours.items()}
-    sections = [("show", game.show, r.show), ("seats", view.seats if view else {}, r.seat_facts),
-                ("game", view.game if view else {}, r.game_facts)]
+    sections = [("show", game.show), ("view.seats", view.seats if view else {}),
+                ("view.game", view.game if view else {})]
     for kind, facts in (view.lines if view else {}).items():
         r.line_kinds.append((str(kind), loc_of(kind)))
-        sections.append((f"lines.{kind}", facts, r.line_facts.setdefault(str(kind), {})))
-    for section, facts, table in sections:
+        sections.append((f"view.lines.{kind}", facts))
+    for prefix, facts in sections:
         for name, fact in facts.items():
-            text = fact if isinstance(fact, str) else fact.value
-            expr = _expr(text, report)
-            if expr is not None:
-                table[str(name)] = expr
             label = str(name).replace("_", " ")
             if not isinstance(fact, str):
-                r.fact_meta[(section, str(name))] = (label if fact.label is None else str(fact.label),
-                                                     str(fact.unit or ""), fact.seen_by == "owner")
+                r.fact_meta[f"{prefix}.{name}"] = (label if fact.label is None else str(fact.label),
+                                                   str(fact.unit or ""), fact.seen_by == "owner")
             else:
-                r.fact_meta[(section, str(name))] = (label, "", False)
-    r.progress = _expr(game.progress, report)
-    for name, text in game.metrics.items():
-        expr = _expr(text, report)
-        if expr is not None:
-            r.metrics[str(name)] = expr
-    r.evaluate = _expr(game.evaluate, report)
+                r.fact_meta[f"{prefix}.{name}"] = (label, "", False)
     return r
+
+
+def blocks(rules: Rules) -> Iterator[tuple[str, list[n.Stmt]]]:
+    """Every block of statements of the game, as (rule id, its statements)."""
+    for rule in rules.rules.values():
+        if rule.site.form.block:
+            yield rule.id, rule.tree.body

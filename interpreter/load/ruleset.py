@@ -13,6 +13,7 @@ and variants, modules and tracks are asked for by name (`NAME_RE`), never by pat
 from __future__ import annotations
 
 import hashlib
+from typing import Any, Sequence
 import os
 import re
 from dataclasses import dataclass, field
@@ -45,7 +46,6 @@ class Ruleset:
     applied: list[str] = field(default_factory=list)  # "variant:NAME" / "module:NAME"
     digest: str = ""  # hash of every file read: a game record names the rules it was played by
     rules: Rules = field(default_factory=Rules)  # every rule text, parsed once
-    checked: object = None  # the checker's result, once checked (check/checker.py)
     # the tracks of `tracks/<game id>/` that `--track` may name and the game does not include
     other_tracks: list[str] = field(default_factory=list)
     files: list[tuple[str, str]] = field(default_factory=list)  # (path, sha256) of every file read
@@ -59,7 +59,7 @@ _MAX_PARSED = 128  # files: a ruleset with its variants, modules, cards and trac
 _STRUCTURES: dict[tuple[str, str, int], tuple[object, object]] = {}  # (kind, name, id) -> (data, model)
 
 
-def _parsed(raw: bytes, digest: str, name: str, report: Report):
+def _parsed(raw: bytes, digest: str, name: str, report: Report) -> Any:
     """A file's bytes as data with positions (`parse_yaml`), parsed once per process."""
     hit = _PARSED.get((name, digest))
     if hit is not None:
@@ -76,12 +76,12 @@ def _parsed(raw: bytes, digest: str, name: str, report: Report):
     return data
 
 
-def is_name(name) -> bool:
+def is_name(name: Any) -> bool:
     """Whether `name` may name a variant, module, track or game: `NAME_RE`, never a path."""
     return isinstance(name, str) and NAME_RE.fullmatch(name) is not None
 
 
-def shown(name, width: int = 60) -> str:
+def shown(name: Any, width: int = 60) -> str:
     """A name as a diagnostic quotes it: control characters (a NUL, a line break) escaped and a
     long one cut short."""
     text = name if isinstance(name, str) else repr(name)
@@ -108,7 +108,7 @@ def find_game(name: str) -> Path | None:
     return None
 
 
-def read_file(path: Path, report: Report):
+def read_file(path: Path, report: Report) -> Any:
     """Read and parse a designer's file named directly (on the command line, or found in a
     folder of scenarios). A file in a ruleset, or in a project's cards/ or tracks/, that is a
     link to a file outside the folders that ruleset may read is refused unread (E035)."""
@@ -187,7 +187,7 @@ class _Loader:
         """Where the track files are: the project's tracks/ (a ruleset outside a project: its own)."""
         return self.root / "tracks"
 
-    def read(self, path: Path, areas: list[Path], what: str, name: str | None = None):
+    def read(self, path: Path, areas: list[Path], what: str, name: str | None = None) -> Any:
         """Read and parse `path` (`name` in diagnostics), if it resolves into one of `areas`; a
         file that is a link to somewhere else is refused unread (E035)."""
         name = str(path) if name is None else name
@@ -212,7 +212,7 @@ class _Loader:
             self.files.append((str(real), digest))
         return data
 
-    def structure(self, data, kind: str, name: str):
+    def structure(self, data: Any, kind: str, name: str) -> Any:
         """`check_structure` of a file as read (the same file read again is checked once)."""
         entry = _STRUCTURES.get((kind, name, id(data)))
         if entry is not None and entry[0] is data:
@@ -225,7 +225,7 @@ class _Loader:
     def include_areas(self) -> list[Path]:
         return [self.folder, *self.shared]
 
-    def _outside(self, entry, where) -> None:
+    def _outside(self, entry: Any, where: Any) -> None:
         if self.project is not None:
             self.report.add("E030", f"include `{shown(entry)}` is outside the ruleset's project folders "
                             "that it may read: its own folder, cards/ and tracks/", where,
@@ -237,7 +237,7 @@ class _Loader:
                             "a ruleset in a project's rulesets/ folder may also include the "
                             "project's cards/ and tracks/")
 
-    def add_card(self, entry) -> None:
+    def add_card(self, entry: Any) -> None:
         """A card type of a cards file, by id, as the game's `cards:` holds it (without `id`)."""
         ident = entry["id"]
         if ident in self.cards:
@@ -248,7 +248,7 @@ class _Loader:
         spec.key_locs = dict(getattr(entry, "key_locs", {}))
         self.cards[ident] = spec
 
-    def includes(self, base: Path, entries, origin) -> None:
+    def includes(self, base: Path, entries: Any, origin: Any) -> None:
         for entry in entries:
             where = loc_of(entry, loc_of(origin))
             target = _resolved(base.parent / str(entry))
@@ -281,7 +281,8 @@ class _Loader:
                                 "an included file starts with `cards:` or `track:`")
 
 
-def load_ruleset(path: str | Path, variants=(), modules=(), report: Report | None = None,
+def load_ruleset(path: str | Path, variants: Sequence[str] = (), modules: Sequence[str] = (),
+                 report: Report | None = None,
                  track: str | None = None, params: dict | None = None) -> Ruleset | None:
     """`track`: the name of a track file in `tracks/<game id>/`; its boards replace the game's
     boards of the same names (a ruleset names its default track in `include:`). `params`: values
@@ -354,7 +355,7 @@ def load_ruleset(path: str | Path, variants=(), modules=(), report: Report | Non
                    digest=ld.hash.hexdigest()[:16], rules=rules, other_tracks=others, files=ld.files)
 
 
-def _set_params(data, params: dict, report: Report):
+def _set_params(data: Any, params: dict, report: Report) -> Any:
     """The merged game with each named param set to its value (a YAML value: `3`, `true`, `[1, 2]`)."""
     have = data.get("params") if isinstance(data.get("params"), dict) else {}
     for name, value in params.items():
@@ -369,7 +370,8 @@ def _set_params(data, params: dict, report: Report):
     return data
 
 
-def _patch_file(ld: _Loader, folder: Path, kind: str, name, applied: list[str], report: Report):
+def _patch_file(ld: _Loader, folder: Path, kind: str, name: Any, applied: list[str],
+                report: Report) -> Any:
     """(kind, name, path, data) of a module or variant, read and checked; None (reported)."""
     if not is_name(name):
         report.add("E040", f"`{shown(name)}` is not a {kind} name", loc_of(name),
@@ -390,7 +392,7 @@ def _patch_file(ld: _Loader, folder: Path, kind: str, name, applied: list[str], 
     return kind, str(name), patch_path, pdata
 
 
-def _add_patch_file(ld: _Loader, folder: Path, kind: str, name, files: list, applied: list[str],
+def _add_patch_file(ld: _Loader, folder: Path, kind: str, name: Any, files: list, applied: list[str],
                     report: Report, needed_by: list[str]) -> None:
     """A module or variant joins `files`, after the modules it `requires:` that are not applied
     yet (applied for it, in the order it lists them); a cycle of requirements is E048."""
@@ -411,7 +413,7 @@ def _add_patch_file(ld: _Loader, folder: Path, kind: str, name, files: list, app
     applied.append(f"{kind}:{name}")
 
 
-def _merge(ld: _Loader, data, report: Report) -> None:
+def _merge(ld: _Loader, data: Any, report: Report) -> None:
     """The included cards join the game's own `cards:`; the boards of included track files join
     its `boards:` (the game's own declaration of a board wins)."""
     if ld.cards:
@@ -427,7 +429,7 @@ def _merge(ld: _Loader, data, report: Report) -> None:
             boards.setdefault(name, board)
 
 
-def _replace_track(ld: _Loader, data, track: str, report: Report) -> None:
+def _replace_track(ld: _Loader, data: Any, track: str, report: Report) -> None:
     """Swap in the boards of `tracks/<game id>/<track>.yaml` for the game's boards of those names."""
     info = data.get("game")
     game_id = info.get("id", "") if isinstance(info, dict) else ""

@@ -6,6 +6,7 @@ unknown keys and wrong types, and each error is placed at the key or value it is
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 import jsonschema
 from pydantic import ValidationError
@@ -16,7 +17,7 @@ from ..lang.diagnostics import Loc, Report, did_you_mean
 from ..lang.files import excerpt
 
 
-def loc_at(data, path, fallback: Loc | None = None, key: bool = False) -> Loc | None:
+def loc_at(data: Any, path: Any, fallback: Loc | None = None, key: bool = False) -> Loc | None:
     """The most precise known position of `path` inside loaded data (with `key`: of its last key)."""
     best = getattr(data, "loc", fallback)
     node = data
@@ -34,13 +35,13 @@ def loc_at(data, path, fallback: Loc | None = None, key: bool = False) -> Loc | 
     return best
 
 
-@lru_cache(maxsize=None)
-def _validator(kind: str):
+@lru_cache(maxsize=16)  # one per kind of file
+def _validator(kind: str) -> tuple[Any, dict]:
     schema = _key_names(schema_for(kind))
     return jsonschema.Draft202012Validator(schema), schema
 
 
-def _key_names(node):
+def _key_names(node: Any) -> Any:
     """Keys of a `dict[Name, ...]` must be names: `patternProperties` alone lets others through."""
     if isinstance(node, dict):
         pattern = node.get("patternProperties")
@@ -54,7 +55,7 @@ def _key_names(node):
     return node
 
 
-def _props_at(schema: dict, root: dict, path) -> set[str]:
+def _props_at(schema: dict, root: dict, path: Any) -> set[str]:
     """The allowed keys of the object the error is about (follows $ref and anyOf)."""
     node = schema
     for key in list(path) + [None]:
@@ -95,7 +96,7 @@ def _describe_types(schema: dict) -> str:
     return " or ".join(dict.fromkeys(types)) or "another kind of value"
 
 
-def _alternative(err):
+def _alternative(err: Any) -> Any:
     """For an `anyOf`/`oneOf` error, the errors of the alternative the value was meant for.
 
     With a discriminator (`kind: ranking`) that is the alternative it names; otherwise the one
@@ -116,7 +117,7 @@ def _alternative(err):
     return min(fitting, key=len) if fitting else None
 
 
-def _report_error(err, data, schema, report: Report) -> None:
+def _report_error(err: Any, data: Any, schema: dict, report: Report) -> None:
     path = list(err.absolute_path)
     where = ".".join(map(str, path)) or "the file"
     if err.validator in ("anyOf", "oneOf") and err.context:
@@ -175,7 +176,7 @@ def _report_error(err, data, schema, report: Report) -> None:
         report.add("E026", f"invalid value for `{where}`: {err.message}", loc_at(data, path))
 
 
-def check_structure(data, kind: str, file: str, report: Report):
+def check_structure(data: Any, kind: str, file: str, report: Report) -> Any:
     """Check loaded data against its kind's schema; return the IR model, or None."""
     validator, schema = _validator(kind)
     before = len(report.items)

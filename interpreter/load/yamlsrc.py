@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from typing import Any, NoReturn
+
 import yaml
 
 from ..lang.diagnostics import SOURCES, Loc, Report, RulesetError
@@ -106,7 +108,8 @@ def _places(value: str, span: tuple) -> list | None:
     return places
 
 
-def _flow(lines, l0, c0, l1, c1, style, out) -> None:
+def _flow(lines: dict[int, str], l0: int, c0: int, l1: int, c1: int, style: str | None,
+          out: list[tuple[str, int, int]]) -> None:
     """Plain and quoted scalars: escapes, and line breaks folded to a space (or kept if blank)."""
     q = 1 if style in ("'", '"') else 0
     blanks, joined = 0, False
@@ -156,7 +159,7 @@ def _flow(lines, l0, c0, l1, c1, style, out) -> None:
                 i += 1
 
 
-def _folded(lines, l0, l1, out) -> None:
+def _folded(lines: dict[int, str], l0: int, l1: int, out: list[tuple[str, int, int]]) -> None:
     """A `>` block: lines at the block's indent join with a space; more-indented ones keep breaks."""
     rows = [ln for ln in range(l0 + 1, l1 + 1) if ln in lines]
     indent = next((len(lines[ln]) - len(lines[ln].lstrip(" ")) for ln in rows if lines[ln].strip()), 0)
@@ -178,7 +181,7 @@ def _folded(lines, l0, l1, out) -> None:
         prev, blanks = ("more" if more else "normal"), 0
 
 
-def loc_of(value, default: Loc | None = None) -> Loc | None:
+def loc_of(value: Any, default: Loc | None = None) -> Loc | None:
     return getattr(value, "loc", default)
 
 
@@ -240,7 +243,7 @@ def decode_text(raw: bytes, name: str, report: Report) -> str | None:
     return text
 
 
-def parse_yaml(text: str, name: str, report: Report):
+def parse_yaml(text: str, name: str, report: Report) -> Any:
     """YAML text to plain data with positions; None (and a diagnostic) when it cannot."""
     try:
         deep = _too_deep(text)
@@ -284,7 +287,7 @@ def parse_yaml(text: str, name: str, report: Report):
         return None
 
 
-def _too_deep(text: str):
+def _too_deep(text: str) -> Any:
     """The start of the first list or mapping nested deeper than MAX_DEPTH, or None.
 
     Checked on the event stream (which libyaml produces without recursion) before composing:
@@ -315,7 +318,7 @@ class _Mark:
         self.line, self.column = line, column
 
 
-def _bracket_mark(text: str, start, depth: int):
+def _bracket_mark(text: str, start: Any, depth: int) -> _Mark | None:
     """Where flow brackets (`[`, `{`) first nest deeper than MAX_DEPTH, outside quotes,
     counting from `start` (a mark, or None for the beginning) at nesting `depth`."""
     quote = None
@@ -339,7 +342,7 @@ def _bracket_mark(text: str, start, depth: int):
     return None
 
 
-def _yaml_hint(problem: str, text: str = "", mark=None) -> str | None:
+def _yaml_hint(problem: str, text: str = "", mark: Any = None) -> str | None:
     lines = text.splitlines()
     at = lines[mark.line][mark.column:mark.column + 1] if mark and mark.line < len(lines) else ""
     if "tab" in problem or at == "\t":
@@ -359,15 +362,15 @@ class _Converter:
         self.aliases: dict[int, int] = {}
         self.seen: set[int] = set()
 
-    def fail(self, code: str, msg: str, mark, hint: str | None = None):
+    def fail(self, code: str, msg: str, mark: Any, hint: str | None = None) -> NoReturn:
         r = Report()
         r.add(code, msg, self.loc(mark), hint)
         raise RulesetError(r)
 
-    def loc(self, mark) -> Loc:
+    def loc(self, mark: Any) -> Loc:
         return Loc(self.name, mark.line + 1, mark.column + 1)
 
-    def convert(self, node, depth: int):
+    def convert(self, node: yaml.Node, depth: int) -> Any:
         if depth > MAX_DEPTH:
             self.fail("E012", "YAML nesting is too deep", node.start_mark,
                       f"files may nest at most {MAX_DEPTH} levels")
@@ -414,7 +417,7 @@ class _Converter:
             out[key] = self.convert(vnode, depth + 1)
         return out
 
-    def scalar(self, node):
+    def scalar(self, node: yaml.ScalarNode) -> Any:
         tag = node.tag
         text = node.value
         mark = node.start_mark

@@ -114,7 +114,7 @@ class Cells(BoardKind):
         self.lap = d.lap
         # equal progress: the lower lane first (inner_first) or the higher (outer_first)
         self.tie_sign = 1 if d.ties == "inner_first" else -1
-        touch = [set() for _ in d.cells]
+        touch: list[set[int]] = [set() for _ in d.cells]
         for i, c in enumerate(d.cells):
             for t in c.touch:
                 j = self.index_of[t]

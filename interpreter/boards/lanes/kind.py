@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from ...lang.errors import RuleError
 from ...lang.limits import MAX_LIST
 from ...lang.types import BOOL, INT, PIECE, TEXT, listof
-from ...library.api import Builtin, Param, Read
+from ...library.api import Builtin, Param, Read, Spec
 from ..base import BoardKind, kind_at, of_piece, on_board, register
 
 
@@ -313,7 +313,7 @@ def _lanes(plan) -> list:
     return [(i, k) for i, k in enumerate(plan.board_kinds) if isinstance(k, Lanes)]
 
 
-def _piece_fn(name: str, typ: str, doc: str, compute) -> Builtin:
+def _piece_fn(name: str, typ: Spec, doc: str, compute) -> Builtin:
     """A function of one piece on a lane track: compute(kind, data, piece)."""
     return of_piece(Lanes, name, [], typ, doc)(compute)
 
@@ -393,7 +393,7 @@ def _next_lines(k, st, _b, d, kind, n):
 _NO_LINE = object()
 
 
-def _line_field(name: str, attr: str, typ: str, doc: str) -> Builtin:
+def _line_field(name: str, attr: str, typ: Spec, doc: str) -> Builtin:
     def field(k, st, _b, d, kind):
         ln = k.line_at(d, kind)
         if ln is None:

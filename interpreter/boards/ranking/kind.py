@@ -120,7 +120,7 @@ _place = Builtin("place", (Param(PIECE, "the piece `place` puts on a board"),
 def _swap_run(st, a, b):
     ka = _ranking_of(st, a)[0] if a is not None else None
     kb = _ranking_of(st, b)[0] if b is not None else None
-    if ka is None or ka is not kb:
+    if ka is None or kb is None or ka is not kb:
         raise RuleError("`swap` needs two pieces on the same board")
     slots, where = st.bd[ka.index]
     sa, sb = where[a], where[b]

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, WrapValidator, model_validato
 
 from ...lang.errors import RuleError
 from ...lang.types import BOOL, CARD, INT, PIECE, TEXT, listof
+from ...library.api import Spec
 from ..base import BoardKind, on_board, register
 
 SIDES = "NESW"
@@ -116,8 +117,8 @@ class Tiles(BoardKind):
         for sq in range(1, self.n + 1):
             self.in_region.setdefault(self.region[sq], []).append(sq)
         self.n_pieces = plan.n_pieces if plan is not None else 0
-        self._base = None   # first pile id of the squares' piles (known once piles are declared)
-        self._masks = None  # per card: track sides unturned, as a bit mask
+        self._base: int | None = None   # first pile id of the squares' piles (known once piles are declared)
+        self._masks: list[int] | None = None  # per card: track sides unturned, as a bit mask
 
     @property
     def places(self) -> int:
@@ -173,9 +174,10 @@ class Tiles(BoardKind):
         return self._masks
 
     def card(self, st, sq: int):
-        if not 1 <= sq <= self.n or self._base < 0:
+        base = self._base if self._base is not None else self.base()
+        if not 1 <= sq <= self.n or base < 0:
             return None
-        pile = st.piles[self._base + sq - 1]
+        pile = st.piles[base + sq - 1]
         return pile[-1] if pile else None
 
     def face_up(self, st, sq: int) -> bool:
@@ -186,7 +188,7 @@ class Tiles(BoardKind):
         c = self.card(st, sq)
         if c is None:
             return 0
-        masks = self._masks
+        masks = self._masks if self._masks is not None else self.masks()
         m = masks[c] if c < len(masks) else 0
         t = (st.bd[self.index][0][sq] if turn is None else turn) % 4
         return ((m << t) | (m >> (4 - t))) & 15
@@ -225,9 +227,10 @@ class Tiles(BoardKind):
 
     def redeal_hidden(self, st, seat, rng) -> None:
         """Shuffle the face-down tiles among their squares: what a seat may believe they are."""
-        if self.base() < 0:
+        base = self.base()
+        if base < 0:
             return
-        piles = [self._base + sq - 1 for sq in range(1, self.n + 1)]
+        piles = [base + sq - 1 for sq in range(1, self.n + 1)]
         down = [p for p in piles if st.piles[p] and not st.up[st.piles[p][-1]]]
         cards = sorted(st.piles[p][-1] for p in down)  # the same belief whatever the truth
         rng.shuffle(cards)
@@ -276,7 +279,7 @@ def _mask(value) -> int:
 # ---- built-ins ----------------------------------------------------------------------------
 # Each takes the board first (`on_board`): its body is fn(kind, st, board, *the other arguments).
 
-def _tiles(name: str, params: list[tuple[str, str]], returns: str | None, doc: str = "",
+def _tiles(name: str, params: list[tuple[Spec, str]], returns: Spec | None, doc: str = "",
            pure: bool = False):
     """A built-in of a tile grid; `pure`: it reads only the layout."""
     return on_board(Tiles, name, params, returns, doc, pure=pure)

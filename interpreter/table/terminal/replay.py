@@ -28,7 +28,7 @@ def replay(path: Path, out, ruleset: str | None = None, rules: bool = False) -> 
 
     def flush():
         nonlocal shown
-        trace = r.game.st.trace
+        trace = r.game.st.trace or []
         for text in ([describe(e) for e in trace[shown:]] if rules else narrate(trace[shown:])):
             print(text, file=out)
         shown = len(trace)

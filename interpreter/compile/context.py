@@ -1,0 +1,84 @@
+"""What the lowering knows of the function it is writing: how it reads a rule's locals, and, for
+a resumable function (a unit), its waiting points and the locals it keeps across them."""
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from ..lang import nodes as n
+from .codegen import ident
+
+
+def local_name(name: str) -> str:
+    """The Python name of a rule's local."""
+    return ident("v", name) if name.isidentifier() and name.isascii() else f"v_{name.encode().hex()}"
+
+
+class Unit:
+    """A resumable function being written (`statements.py`): the game's flow, a procedure or a
+    trigger that may wait, the block of a `simultaneously`. It runs in a frame `[fn, pc, env]`:
+    `pc` is the waiting point it resumes at (0: from the start), `env` holds its locals while it
+    waits, so that a game can be copied at any decision."""
+
+    def __init__(self, live: dict[Any, frozenset[str]], returns: bool = False):
+        self.points = 0                 # waiting points so far (numbered from 1, in the order written)
+        self.locals: dict[str, str] = {}   # its locals and own temporaries: env key -> Python name
+        self.live = live                # the locals live at each waiting statement (`Analysis.liveness`)
+        self.temps: list[str] = []      # its own temporaries live here (a loop's list and place)
+        self.kept: dict[int, set[str]] = {}   # at each waiting point: what it keeps in `env` (env keys)
+        self.saves: list[tuple[ast.Dict, int]] = []   # `env.update({...})` at each point, filled at the end
+        self.returns = returns          # a procedure that waits: `return` leaves its frame
+
+    def point(self, key: Any) -> int:
+        """A new waiting point, at the statement `key` names (for its live locals)."""
+        self.points += 1
+        self.kept[self.points] = set(self.live.get(key, ())) | set(self.temps)
+        return self.points
+
+    def keep(self, key: str, python: str) -> None:
+        self.locals[key] = python
+
+    def save(self, k: int) -> ast.Dict:
+        """A dict of the locals it keeps at point `k` (filled in when the function is done)."""
+        d = ast.Dict([], [])
+        self.saves.append((d, k))
+        return d
+
+    def finish(self) -> None:
+        """Each point keeps only what is live there and is a local of its own."""
+        for k in self.kept:
+            self.kept[k] &= set(self.locals)
+        for d, k in self.saves:
+            names = sorted(self.kept[k])
+            d.keys = [ast.Constant(x) for x in names]
+            d.values = [ast.Name(self.locals[x], ast.Load()) for x in names]
+
+
+class Fn:
+    """How one generated function reads and writes a rule's locals: as Python locals (`fast`)
+    or in the `env` dict it is given (an entry a view, a bot or a prompt calls with the
+    locals of a waiting rule)."""
+
+    def __init__(self, fast: bool, unit: Unit | None = None, rule: str = ""):
+        self.fast = fast
+        self.unit = unit                 # a resumable function: its points and kept locals
+        self.rule = rule                 # the rule being lowered (where an error is, in a unit)
+        self.comp: dict[int, str] = {}   # id(Local) of a comprehension variable -> its Python name
+        self.count = 0
+        # statements to run before the statement being lowered (the list a comprehension goes
+        # through, and its count of steps), while what is lowered is evaluated unconditionally
+        self.hoist: list | None = None
+        self.in_iterable = False  # lowering a comprehension's list: Python allows no `:=` there
+        self.given: dict[int, ast.expr] = {}  # id(Local) of an inlined function's parameter -> its argument
+        self.decider: n.Expr | None = None    # who chooses when a `choose` says no `by`
+
+    def tmp(self, base: str = "t") -> str:
+        self.count += 1
+        return f"{base}{self.count}"
+
+    def kept(self, base: str) -> str:
+        """A temporary of a unit that lives across its waiting points (kept in `env` as `__NAME`)."""
+        name = self.tmp(base)
+        if self.unit is not None:
+            self.unit.keep(f"__{name}", name)
+        return name
