@@ -788,6 +788,14 @@ class Checker:
             if opt.var is not None and opt.source is not None:
                 et = self.iterate(opt.source, sc, "an option goes through a list or a pile, not a {}")
                 opt.ref = osc.bind(opt.var, et)
+            seen = {opt.var}
+            for clause in opt.inner:  # `for b in ...` after `for a in ...`: b sees a
+                if clause.var in seen:
+                    self.error("E125", f"the option's `for`s name `{clause.var}` twice", clause,
+                               "give each `for` its own name")
+                seen.add(clause.var)
+                cet = self.iterate(clause.source, osc, "an option goes through a list or a pile, not a {}")
+                clause.ref = osc.bind(clause.var, cet)
             if opt.cond is not None:
                 self.want_bool(opt.cond, osc, "an option's `if`")
             self.expr(opt.label, osc)

@@ -582,27 +582,31 @@ class Statements(Lowerer):
                                            opt.source.loc))
                 var = fx.tmp("o_")
                 fx.comp[id(opt.ref)] = var
-                w = self.an.weight(opt.cond)  # the `if` is tested for each item: its calls each time
-                if w:
-                    length = P.call(P.name("len"), P.name(items))
-                    each = P.binop(length, ast.Mult(), P.const(w))
-                    listing += self.steps_charge(each, opt.loc, Steps.CALLS)
-                cond = self.expr(opt.cond, fx) if opt.cond is not None else None
-                del fx.comp[id(opt.ref)]  # in the option's block, its variable is a local of the rule
-                entry = P.expr_stmt(P.call(add, ast.Tuple([P.const(i), P.name(var)], P.LOAD)))
-                each_item: list[ast.stmt] = [entry]
-                if cond is not None:
-                    each_item = [P.place(ast.If(cond, [entry], []), opt.loc)]
-                listing.append(P.place(ast.For(P.store(var), P.name(items), each_item, []), opt.loc))
+                if opt.inner:
+                    listing += self.option_loops(opt, i, var, items, add, fx)
+                else:
+                    w = self.an.weight(opt.cond)  # the `if` is tested for each item: its calls each time
+                    if w:
+                        length = P.call(P.name("len"), P.name(items))
+                        each = P.binop(length, ast.Mult(), P.const(w))
+                        listing += self.steps_charge(each, opt.loc, Steps.CALLS)
+                    cond = self.expr(opt.cond, fx) if opt.cond is not None else None
+                    del fx.comp[id(opt.ref)]  # in the option's block, its variable is a local of the rule
+                    entry = P.expr_stmt(P.call(add, ast.Tuple([P.const(i), P.name(var)], P.LOAD)))
+                    each_item: list[ast.stmt] = [entry]
+                    if cond is not None:
+                        each_item = [P.place(ast.If(cond, [entry], []), opt.loc)]
+                    listing.append(P.place(ast.For(P.store(var), P.name(items), each_item, []), opt.loc))
             else:
                 entry = P.expr_stmt(P.call(add, ast.Tuple([P.const(i), P.const(None)], P.LOAD)))
                 if opt.cond is not None:
                     listing.append(P.place(ast.If(self.expr(opt.cond, fx), [entry], []), opt.loc))
                 else:
                     listing.append(P.place(entry, opt.loc))
-            spec.alts.append(Alternative(self.value_fn(opt.label, rule), opt.var,
+            names = opt.var if not opt.inner else (str(opt.var), *(c.var for c in opt.inner))
+            spec.alts.append(Alternative(self.value_fn(opt.label, rule), names,
                                          key=f"{choice} > {opt.name_tag or unparse.expr(opt.label)}",
-                                         of=_counted_type(opt.source)))
+                                         of=None if opt.inner else _counted_type(opt.source)))
         once = [o.source for o in s.options if o.source is not None]
         once += [o.cond for o in s.options if o.source is None and o.cond is not None]
         listing = self.charge_calls(self.an.weight(*once), s.loc) + listing
@@ -637,7 +641,11 @@ class Statements(Lowerer):
                 body = self.block(opt.body, fx, rule, wl)
             hi = unit.points
             if opt.var is not None:
-                bind: ast.stmt = P.assign(self.var(opt.ref, fx, store=True), P.sub(P.name(taken), P.const(1)))
+                value = P.sub(P.name(taken), P.const(1))
+                bind: ast.stmt = P.assign(self.var(opt.ref, fx, store=True), value)
+                if opt.inner:  # several `for`s: the option's value is a tuple of theirs
+                    targets = [self.var(r, fx, store=True) for r in (opt.ref, *(c.ref for c in opt.inner))]
+                    bind = P.assign(ast.Tuple(targets, ast.Store()), value)
                 body = [_if(_not_pc(), [bind]) if hi >= lo else bind, *body]
             branches.append((body, lo, hi))
         inner = any(hi >= lo for _b, lo, hi in branches)
@@ -655,6 +663,39 @@ class Statements(Lowerer):
                 taken_i = _either(taken_i, _within(lo, hi))
             enter = [P.place(_if(taken_i, body, enter), s.options[i].loc)]
         return out + enter
+
+    def option_loops(self, opt: n.Option, i: int, var: str, items: str, add: ast.expr,
+                     fx: Fn) -> list[ast.stmt]:
+        """The options of `option ... for a in xs for b in ys [if COND]`: a loop inside a loop,
+        each option's value the tuple of its variables. Each inner list is computed, and counted
+        with what its items cost (one step and the calls of the `if`), each time round the loop
+        outside it; the outer list, with the calls that computing the inner lists makes."""
+        names = [var]
+        for clause in opt.inner:
+            names.append(fx.tmp("o_"))
+            fx.comp[id(clause.ref)] = names[-1]
+        entry = P.expr_stmt(P.call(add, ast.Tuple([P.const(i), ast.Tuple([P.name(x) for x in names], P.LOAD)],
+                                                  P.LOAD)))
+        body: list[ast.stmt] = [entry]
+        if opt.cond is not None:
+            body = [P.place(ast.If(self.expr(opt.cond, fx), [entry], []), opt.loc)]
+        w = 1 + self.an.weight(opt.cond)
+        for k in range(len(opt.inner) - 1, -1, -1):
+            clause = opt.inner[k]
+            t = fx.tmp("items")
+            length = P.call(P.name("len"), P.name(t))
+            charge = self.steps_charge(length if w == 1 else P.binop(length, ast.Mult(), P.const(w)),
+                                       clause.loc, Steps.CALLS)
+            inner = self.items(clause.source, fx, copy=False)
+            body = [P.place(P.assign(P.store(t), inner), clause.source.loc), *charge,
+                    P.place(ast.For(P.store(names[k + 1]), P.name(t), body, []), clause.loc)]
+            w = 1 + self.an.weight(clause.source)
+        for clause in opt.inner:
+            del fx.comp[id(clause.ref)]  # in the option's block, its variables are locals of the rule
+        del fx.comp[id(opt.ref)]
+        length = P.call(P.name("len"), P.name(items))
+        charge = self.steps_charge(P.binop(length, ast.Mult(), P.const(w)), opt.loc, Steps.CALLS)
+        return [*charge, P.place(ast.For(P.store(var), P.name(items), body, []), opt.loc)]
 
     def s_Simultaneously(self, s: n.Simultaneously, fx: Fn, rule: str, wl: int) -> list[ast.stmt]:
         """Each seat's choices on its own copy of the table, then revealed: the seats (if any)

@@ -27,7 +27,9 @@ Unit = Callable[..., bool]   # a resumable function: fn(st, frame) (`compile/sta
 @dataclass
 class Alternative:
     label: Entry             # template: fn(st, env) -> str
-    var: str | None          # the name the option binds, when it ranges over values
+    # the name the option binds, when it ranges over values; with several `for`s, their names (and
+    # the option's value is the tuple of their values: `bind`)
+    var: str | tuple[str, ...] | None
     effects: Effects = Effects.PLAY
     run: Entry | None = None  # RUN: the option's statements, fn(st, env) (`env`: the locals, its value too)
     key: str = ""            # what the statistics call it: `CHOICE > OPTION` (see `Tally`)
@@ -49,8 +51,16 @@ class ChooseSpec:
         alt = self.alts[i]
         if alt.var is not None:
             env = dict(env)
-            env[alt.var] = v
+            bind(env, alt.var, v)
         return alt.label(st, env)
+
+
+def bind(env: dict[str, Any], var: str | tuple[str, ...], value: Any) -> None:
+    """An option's value in `env` under its name (the values of several `for`s under theirs)."""
+    if var.__class__ is str:
+        env[var] = value  # type: ignore[index]
+    else:
+        env.update(zip(var, value))
 
 
 class Compiled(Protocol):

@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from ..lang.errors import EndGame, RuleError
 from ..lang.limits import Steps, too_many
-from .plan import ChooseSpec, Effects, Unit
+from .plan import ChooseSpec, Effects, Unit, bind
 from .state import State
 
 # In a procedure's frame: the name its `return VALUE` sets in the caller's frame; in a frame
@@ -118,7 +118,7 @@ def take(st: State, spec: ChooseSpec, opts: list, env: dict, pick: int) -> tuple
     if st.tally is not None:
         st.tally.choice(st, spec, alt, opt[1], env)
     if alt.var is not None:
-        env[alt.var] = opt[1]
+        bind(env, alt.var, opt[1])
     return opt
 
 
@@ -210,7 +210,7 @@ def preview(st: State, pick: int, rng: random.Random | None = None) -> State:
     local = dict(env)  # the option's locals in a copy of their own (the copy has no frames)
     alt = spec.alts[opt[0]]
     if alt.var is not None:
-        local[alt.var] = opt[1]
+        bind(local, alt.var, opt[1])
     try:
         alt.run(c, local)
     except EndGame:
