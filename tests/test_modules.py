@@ -534,6 +534,7 @@ def test_an_option_of_two_long_lists_stops_at_the_step_limit(mini):
     # options stop within the game's steps, not after 10**10 of them
     from interpreter.lang.errors import RuleError
     variant(mini, "  - add: choices.play\n    option: |\n"
-                  "      option \"{a}, {b}\" for a in 1..100000 for b in 1..100000 if a == b:\n          pass\n")
+                  "      option \"{a}, {b}\" for a in 1..100000 for b in 1..100000 if a == b:\n"
+                  "          pass\n")
     with pytest.raises(RuleError, match="max_steps"):
         game(mini, "v").decision()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..check.checker import Checked, Local, Ref, RefKind
+from ..check.checker import Checked, Local, Ref, RefKind, heard_waits
 from ..engine.plan import Plan
 from ..lang import nodes as n
 from ..lang.diagnostics import Loc
@@ -87,7 +87,7 @@ class Analysis:
         waits = self.ck.waits
         if isinstance(x, n.Call) and isinstance(x.ref, Ref) and x.ref.kind is RefKind.PROCEDURE:
             return f"proc:{x.name}" in waits
-        return isinstance(x, n.Emit) and f"event:{x.event}" in waits
+        return (isinstance(x, n.Emit) and f"event:{x.event}" in waits) or heard_waits(x, waits)
 
     @staticmethod
     def escapes(stmt: n.Stmt) -> bool:

@@ -138,6 +138,11 @@ class Plan:
     view: dict[str, dict[str, Any]] | None = None              # pile name -> {label, show, sort, whose}
     colours: dict[str, str] = field(default_factory=dict)      # word -> colour name
     evaluate: Entry | None = None                              # with `seat` bound, or None
+    # a lane track's moves by the ruleset's rules (`moves.enter`, `moves.spot`: fns with `piece` and
+    # `space` bound), and which of them the game has (known before its code is written)
+    move_enter: Entry | None = None
+    move_spot: Entry | None = None
+    move_rules: frozenset[str] = frozenset()
     max_rounds: int = 1000
     max_steps: int = 2_000_000
     rules: dict[str, Loc | None] = field(default_factory=dict)  # rule id -> where it is written
