@@ -76,6 +76,15 @@ class BoardKind:
         and what else the kind shows}. `text` draws it as text, `paint` as a picture."""
         return {"kind": self.kind, "pieces": [{"piece": p, "where": w} for p, w in self.positions(st)]}
 
+    def where_of(self, data, pc: int) -> Any:
+        """Where piece `pc` stands as the kind's events say it (a slot, a cell's id, a square), or
+        None when it is not on the board (`heard_by_change`)."""
+        return None
+
+    def in_order(self, data) -> list | None:
+        """The pieces on the board in its order, the first ahead; None for a board without one."""
+        return None
+
     def positions(self, st) -> list[tuple[str, str]]:
         """Where each piece on this board stands, in the board's order, in a player's words."""
         return []
@@ -250,3 +259,34 @@ def passed(before: list, after: list, pc: int) -> list:
     behind = set(after[after.index(pc) + 1:])
     ahead = before[:before.index(pc)]
     return [q for q in reversed(ahead) if q in behind]
+
+
+def heard_by_change(cls: type[BoardKind], b: Builtin) -> Builtin:
+    """Give effect `b` of kind `cls` its events, found by what changed on the kind's boards (for a
+    kind whose effects put a piece in a place, rather than take it along a way): each piece that
+    stands elsewhere after it has moved from where it was (when it was on the board) and entered
+    where it is, and, on a board with an order, passed the pieces that were ahead and are behind;
+    piece by piece in the board's order after the effect (the first ahead first)."""
+    run = b.run
+
+    def heard(st, *args):
+        boards = [(i, k) for i, k in enumerate(st.plan.board_kinds) if isinstance(k, cls)]
+        n = st.plan.n_pieces
+        before = [([k.where_of(st.bd[i], p) for p in range(n)], k.in_order(st.bd[i])) for i, k in boards]
+        run(st, *args)
+        out: list[tuple] = []
+        for (i, k), (was, order) in zip(boards, before):
+            data = st.bd[i]
+            after = k.in_order(data)
+            for p in (after or []) + [p for p in range(n) if after is None or p not in after]:
+                now = k.where_of(data, p)
+                if now is None or now == was[p]:
+                    continue
+                if was[p] is not None:
+                    out.append((MOVED, p, was[p], now))
+                out.append((ENTERED, p, now))
+                if was[p] is not None and order is not None and after is not None:
+                    out.extend((PASSED, p, q) for q in passed(order, after, p))
+        return out
+    b.heard, b.events = heard, tuple(e for e in (MOVED, ENTERED, PASSED) if e in cls.events)
+    return b

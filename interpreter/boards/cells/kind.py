@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ...lang.errors import RuleError
 from ...lang.types import BOOL, INT, PIECE, TEXT, listof
-from ..base import BoardKind, Props, on_board, prop_value, register
+from ..base import BoardKind, Props, heard_by_change, move_events, on_board, prop_value, register
 
 _ID = r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$"
 Tag = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
@@ -102,6 +102,7 @@ class CellsModel(BaseModel):
 class Cells(BoardKind):
     kind = "cells"
     noun = "a cell board"
+    events = move_events(TEXT, "cell", blocked=False)
     Model = CellsModel
     has_places = False
     piece_at = (0, None)
@@ -158,6 +159,13 @@ class Cells(BoardKind):
             return []
         taken = set(data[0])
         return [j for j, _d in self.ahead[at] if j not in taken]
+
+    def where_of(self, data, pc):
+        at = data[0][pc]
+        return None if at is None else self.ids[at]
+
+    def in_order(self, data) -> list:
+        return self.order(data)
 
     def order(self, data) -> list[int]:
         """Pieces on the board, the farthest first; equal progress: by lane as `ties` says."""
@@ -384,6 +392,8 @@ def _clear(k, st, _b):
     st.bd[k.index] = [[None] * n, [None] * n]
 
 
+for _effect in (_place, _step):
+    heard_by_change(Cells, _effect)
 Cells.builtins = [_next, _of, _tagged, _prop, _lane, _on, _progress, _to_go, _passed, _line, _grid,
                   _grid_size, _at, _order, _place, _step, _remove, _clear]
 

@@ -23,8 +23,8 @@ from ...lang.errors import RuleError
 from ...lang.limits import MAX_LIST
 from ...lang.types import BOOL, INT, PIECE, TEXT, listof
 from ...library.api import Builtin, Param, Read, Spec
-from ..base import (BLOCKED, ENTERED, MOVED, PASSED, BoardKind, Props, kind_at, move_events, of_piece,
-                    on_board, passed, prop_value, register)
+from ..base import (BLOCKED, ENTERED, MOVED, PASSED, BoardKind, Props, heard_by_change, kind_at, move_events,
+                    of_piece, on_board, passed, prop_value, register)
 
 
 class LaneLine(BaseModel):
@@ -291,10 +291,16 @@ class Lanes(BoardKind):
 
     # ---- moves by the ruleset's rules, and what happened --------------------------------------
 
+    def where_of(self, data, pc):
+        return data[0][pc]
+
+    def in_order(self, data) -> list:
+        return self.order(data)
+
     def move(self, st, data, pc: int, d: int, floor=None, heard: bool = False) -> list | None:
         """Move pc as `settle` does, by the game's move rules where it has any (`moves.enter`,
         `moves.spot`); with `heard`, what happened, as events (`boards/base.py`): moved, each space
-        entered, each piece passed (going forward), blocked (ended behind `d`)."""
+        entered, each piece passed (going forward from `floor`), blocked (ended behind `d`)."""
         start = data[0][pc]
         before = self.order(data) if heard else None
         if self.plan.move_rules:
@@ -309,9 +315,9 @@ class Lanes(BoardKind):
             out.append((MOVED, pc, start, end))
             spaces = range(start + 1, end + 1) if end > start else (end,)
             out.extend((ENTERED, pc, x) for x in spaces)
-            if end > start:
+            if floor is not None:  # going forward (`advance`)
                 out.extend((PASSED, pc, q) for q in passed(before, self.order(data), pc))
-        if end < d and (floor is None or d > start):
+        if end < d:
             out.append((BLOCKED, pc, d, end))
         return out
 
@@ -574,9 +580,10 @@ def _line_up_run(st, p, b):
     raise RuleError("the start grid is full")
 
 
-_line_up = Builtin("line_up", (Param(PIECE, "the first argument of `line_up`"),
-                               Param("lanes", "the second argument of `line_up`")), None, _line_up_run,
-                   "the piece takes the next free place of the track's start grid", kind="lanes")
+_line_up = heard_by_change(Lanes, Builtin(
+    "line_up", (Param(PIECE, "the first argument of `line_up`"),
+                Param("lanes", "the second argument of `line_up`")), None, _line_up_run,
+    "the piece takes the next free place of the track's start grid", kind="lanes"))
 
 
 def _put_at_run(st, p, b, d, spot):
@@ -601,7 +608,7 @@ _put_at = Builtin("put_at", (Param(PIECE, "the first argument of `put_at`"),
                                      "arrange the table)", kind="lanes")
 
 
-def _moving(b: Builtin, where) -> Builtin:
+def _moving(b: Builtin, where, events: tuple[str, ...]) -> Builtin:
     """An effect that moves a piece on a lane track (`advance`, `drop_back`): as declared, the
     board's own move; by the ruleset's move rules in a game that has some (`Lanes.ruled`); and
     saying what happened for a game that waits for its events (`heard`). `where(data, p, arg)` is
@@ -622,7 +629,7 @@ def _moving(b: Builtin, where) -> Builtin:
 
     def bind(plan, consts):
         return own_bind(plan, consts) if not plan.move_rules else None  # type: ignore[misc]
-    b.run, b.bind, b.heard, b.events = run, bind, heard, tuple(Lanes.events)
+    b.run, b.bind, b.heard, b.events = run, bind, heard, events
     return b
 
 
@@ -652,8 +659,9 @@ def _drop_back(k, data, p, d):
     k.settle(data, p, d)
 
 
-_moving(_advance, lambda data, p, n: None if n <= 0 else (data[0][p] + n, data[0][p]))
-_moving(_drop_back, lambda data, p, d: (d, None))
+_moving(_advance, lambda data, p, n: None if n <= 0 else (data[0][p] + n, data[0][p]),
+        (MOVED, ENTERED, PASSED, BLOCKED))
+_moving(_drop_back, lambda data, p, d: (d, None), (MOVED, ENTERED, BLOCKED))  # nobody is passed going back
 
 
 @of_piece(Lanes, "free_spot", [(INT, "the progress of `free_spot`")], INT,

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, WrapValidator, model_validato
 from ...lang.errors import RuleError
 from ...lang.types import BOOL, CARD, INT, PIECE, TEXT, listof
 from ...library.api import Spec
-from ..base import BoardKind, Props, on_board, prop_value, register
+from ..base import BoardKind, Props, heard_by_change, move_events, on_board, prop_value, register
 
 SIDES = "NESW"
 STEP = ((-1, 0), (0, 1), (1, 0), (0, -1))  # row, column change towards N, E, S, W
@@ -93,6 +93,7 @@ def _label(row: int, col: int) -> str:
 class Tiles(BoardKind):
     kind = "tiles"
     noun = "a tile grid"
+    events = move_events(INT, "square", blocked=False)
     Model = TilesModel
     has_places = True
     piece_at = (1, 0)
@@ -155,6 +156,9 @@ class Tiles(BoardKind):
     def clone(self, data):
         return [data[0][:], data[1][:]]
 
+
+    def where_of(self, data, pc):
+        return data[1][pc] or None
 
     def positions(self, st) -> list[tuple[str, str]]:
         names = self.plan.piece_names
@@ -501,6 +505,7 @@ def _swap(kind, st, _board, a, b):
     turns[a], turns[b] = turns[b], turns[a]
 
 
+heard_by_change(Tiles, _put)
 Tiles.builtins = [_card, _connected, _distance, _face_up, _glyph, _label_of, _neighbour, _neighbours,
                   _pieces, _prop, _region, _shape, _side, _sides, _sides_turned, _square, _square_of,
                   _squares, _turn, _turns, _flip, _put, _swap, _turn_to]
