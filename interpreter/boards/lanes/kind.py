@@ -10,7 +10,10 @@ copied in a clone as two short lists. The layout (lines, race line per space) st
 kind object. Moves pass through other pieces; a move that ends on a full space ends on the
 nearest free spot behind it (blocking). Which spot of a space a piece takes first, and which of
 two pieces in one space is ahead, is the board's `spot_order`: the race line first, or the
-spots in number order.
+spots in number order. A game may decide these itself with its rules `moves.enter` (may a piece
+go into a space on its way) and `moves.spot` (the spot it takes where it stops): `Lanes.ruled`.
+Moves raise the board events (`boards/base.py`): each space entered, each piece passed, a move
+blocked. Spaces may carry properties (`space_props`), read with `space_prop`.
 """
 from __future__ import annotations
 
