@@ -439,6 +439,17 @@ def test_a_procedure_with_a_value_is_called_on_its_own_line(mini):
     one(refused(mini), "E144", mini / "game.yaml", "best(s) + 1")
 
 
+def test_each_trigger_of_an_event_names_its_values_as_it_likes(mini):
+    # the base's trigger says `s` and `k`; this one `who` and `n`, and waits for a decision
+    variant(mini, "  - add: triggers\n    item:\n      id: other\n      on: scored\n"
+                  "      params: {who: seat, n: int}\n      do: |\n        say \"{who} scored {n}\"\n"
+                  "        choose \"ok?\" by who:\n            option \"yes\":\n                pass\n"
+                  "            option \"no\":\n                pass\n")
+    g = game(mini, "v")
+    play_first(g, "play low")
+    assert said(g) == ["seat 1 scored 1"] and g.decision().seat == 0
+
+
 def test_triggers_of_one_event_agree_on_what_it_carries(mini):
     variant(mini, "  - add: triggers\n    item:\n      id: other\n      on: scored\n"
                   "      params: {s: seat}\n      do: \"pass\"\n")
