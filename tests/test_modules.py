@@ -337,6 +337,54 @@ def test_an_options_condition_is_extended_around_its_own(mini):
     assert all(x % 3 == 0 for x in scores) and max(scores) > 0  # only high cards (3 points) scored
 
 
+PAIR = """\
+  - add: choices.play
+    option: |
+      option "play {c.type} and {d.type}" for c in distinct(hand(s)) for d in hand(s) if c.points < d.points:
+          move c to discard face up
+          move d to discard face up
+          say "{s} plays {c.type} and {d.type}"
+          score_card(s, c)
+          score_card(s, d)
+"""
+
+
+def test_an_option_goes_through_two_lists_and_binds_both(mini):
+    # the second `for` sees the first, the `if` sees both; each pair is one option with its own
+    # label, and the option's block gets both values
+    variant(mini, PAIR)
+    for seed in range(1, 30):
+        g = game(mini, "v", seed=seed)
+        d = g.decision()
+        pairs = [x for x in d.labels() if " and " in x]
+        if pairs:
+            break
+    assert pairs == ["play low and high"], d.labels()
+    g.choose(d.labels().index("play low and high"))
+    assert said(g) == ["seat 1 plays low and high"]
+    assert g.view(None)["seats"][0]["score"] == 4 and g.decision().seat == 1
+
+
+def test_an_option_of_two_fors_is_explained_as_written_and_played_by_bots(mini):
+    from interpreter.agents.greedy import GreedyAgent
+    from interpreter.lang import unparse
+    from interpreter.session.playing import play
+    variant(mini, PAIR)
+    rs = loaded(mini, "v")
+    text = unparse.block(rs.rules.tree("steps.play").body)
+    assert 'for c in distinct(hand(s)) for d in hand(s) if c.points < d.points' in text
+    for seed in range(1, 6):  # a bot's look at the option plays it alone, with both values
+        g = game(mini, "v", seed=seed)
+        play(g, [GreedyAgent(f"{seed}/{k}") for k in range(2)])
+        assert g.over
+
+
+def test_an_options_fors_need_names_of_their_own(mini):
+    variant(mini, "  - add: choices.play\n    option: |\n"
+                  "      option \"x\" for c in cards(hand(s)) for c in cards(hand(s)):\n          pass\n")
+    one(refused(mini, "v"), "E125")
+
+
 def test_a_named_statement_is_replaced_or_removed(mini):
     variant(mini, "  - replace: statements.gain\n    do: |\n      s.score += 7\n", "a")
     variant(mini, "  - remove: statements.gain\n", "b")
@@ -389,6 +437,17 @@ def test_a_procedure_with_a_value_is_called_on_its_own_line(mini):
     (mini / "game.yaml").write_text(MINI.replace("let b = best(s)", "let b = best(s) + 1"),
                                     encoding="utf-8")
     one(refused(mini), "E144", mini / "game.yaml", "best(s) + 1")
+
+
+def test_each_trigger_of_an_event_names_its_values_as_it_likes(mini):
+    # the base's trigger says `s` and `k`; this one `who` and `n`, and waits for a decision
+    variant(mini, "  - add: triggers\n    item:\n      id: other\n      on: scored\n"
+                  "      params: {who: seat, n: int}\n      do: |\n        say \"{who} scored {n}\"\n"
+                  "        choose \"ok?\" by who:\n            option \"yes\":\n                pass\n"
+                  "            option \"no\":\n                pass\n")
+    g = game(mini, "v")
+    play_first(g, "play low")
+    assert said(g) == ["seat 1 scored 1"] and g.decision().seat == 0
 
 
 def test_triggers_of_one_event_agree_on_what_it_carries(mini):
@@ -479,3 +538,14 @@ def test_a_state_type_that_is_not_one_is_refused(mini):
     (mini / "game.yaml").write_text(MINI.replace('"map[text, int]"', '"map[list[int], int]"'),
                                     encoding="utf-8")
     one(refused(mini), "E111")
+
+
+def test_an_option_of_two_long_lists_stops_at_the_step_limit(mini):
+    # each list inside is counted each time round the loop outside it: a hundred thousand squared
+    # options stop within the game's steps, not after 10**10 of them
+    from interpreter.lang.errors import RuleError
+    variant(mini, "  - add: choices.play\n    option: |\n"
+                  "      option \"{a}, {b}\" for a in 1..100000 for b in 1..100000 if a == b:\n"
+                  "          pass\n")
+    with pytest.raises(RuleError, match="max_steps"):
+        game(mini, "v").decision()

@@ -12,9 +12,12 @@ from __future__ import annotations
 from functools import partial
 from importlib import import_module
 from types import ModuleType
-from typing import Any, Callable
+from typing import Annotated, Any, Callable
+
+from pydantic import Field
 
 from ..lang.errors import RuleError
+from ..lang.types import PIECE, Type
 from ..library.api import Builtin, Param, Spec
 
 KINDS: dict[str, type["BoardKind"]] = {}
@@ -32,6 +35,9 @@ class BoardKind:
     noun = "a board"              # how a person names a board of this kind: "a lane track"
     Model: Any = None
     builtins: list[Builtin] = []
+    # the events its built-ins raise as they move pieces (`move_events`): event -> its values
+    events: dict[str, "EventValues"] = {}
+    moves = False                 # its effects move pieces by the game's `moves` rules (`ir/sites.py`)
     has_places = False            # piles may be declared `of:` a board of this kind, one per place
     # where a piece stands in the run-time data: (which list of `st.bd[index]`, the value there
     # for a piece that is not on the board)
@@ -74,6 +80,15 @@ class BoardKind:
         """What a seat sees of this board, as data: {"kind", "pieces": [{"piece", "where", ...}],
         and what else the kind shows}. `text` draws it as text, `paint` as a picture."""
         return {"kind": self.kind, "pieces": [{"piece": p, "where": w} for p, w in self.positions(st)]}
+
+    def where_of(self, data, pc: int) -> Any:
+        """Where piece `pc` stands as the kind's events say it (a slot, a cell's id, a square), or
+        None when it is not on the board (`heard_by_change`)."""
+        return None
+
+    def in_order(self, data) -> list | None:
+        """The pieces on the board in its order, the first ahead; None for a board without one."""
+        return None
 
     def positions(self, st) -> list[tuple[str, str]]:
         """Where each piece on this board stands, in the board's order, in a player's words."""
@@ -185,3 +200,98 @@ def of_piece(cls, name: str, params: list[tuple[Spec, str]], returns: Spec | Non
         return Builtin(name, (piece, *(Param(t, w) for t, w in params)), returns, run, doc,
                        bind=bind, kind=cls.kind)
     return wrap
+
+
+# ---- what a board says of its places --------------------------------------------------------------
+# A track file may give a place (a space, a cell, a square) properties: names with a number, a text
+# or a truth (`width: 1`, `surface: gravel`). A rule reads one with its kind's built-in, giving the
+# value it stands for where the place has none (`space_prop(track, d, "width", 2)`): that default's
+# type is the value's type, so a place's value of another type is a rule error where it is read.
+
+# a place's properties as a track file declares them: name -> a truth, a number or a text
+Props = dict[Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")], bool | int | str]
+PROP_WORDS = {bool: "true or false", int: "a number", str: "a text"}
+
+
+def _shown(value: Any) -> str:
+    """A property's value as a rule writes it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return f'"{value}"' if isinstance(value, str) else str(value)
+
+
+def prop_value(props: dict[str, Any] | None, name: str, default: Any, where: str) -> Any:
+    """Property `name` of a place (`props`: what its board declares for it; `where`: the place in
+    a player's words), or `default` when it has none."""
+    if props is None:
+        return default
+    value = props.get(name, default)
+    if default is not None and type(value) is not type(default):
+        raise RuleError(f"{where} has `{name}: {_shown(value)}`, {PROP_WORDS[type(value)]}, but the rule "
+                        f"reads it as {PROP_WORDS.get(type(default), 'a value')} (its default is "
+                        f"{_shown(default)})")
+    return value
+
+
+# ---- what happens on a board ----------------------------------------------------------------------
+# A kind's effects that move pieces raise events a game's triggers may wait for, with values: the
+# piece, and where it went in the kind's own words (a lane track's progress, a cell's id, a square,
+# a slot). A game with no trigger on them calls the effects as they are (`Builtin.heard`).
+
+# the type of each value, in order, with a name a trigger might give it and what it is
+EventValues = tuple[tuple[Type, str, str], ...]
+MOVED, ENTERED, PASSED, BLOCKED = "piece_moved", "piece_entered", "piece_passed", "piece_blocked"
+
+
+def move_events(place: Type, where: str, blocked: bool = True) -> dict[str, EventValues]:
+    """The events of a kind whose places are `place` values (`where`: what one is, in words)."""
+    piece = (PIECE, "piece", "the piece that moved")
+    out = {MOVED: (piece, (place, "left", f"the {where} it left"),
+                   (place, "reached", f"the {where} it reached")),
+           ENTERED: (piece, (place, "entered", f"the {where} it entered")),
+           PASSED: (piece, (PIECE, "other", "the piece it passed"))}
+    if blocked:
+        out[BLOCKED] = (piece, (place, "wanted", f"the {where} it was going to"),
+                        (place, "reached", f"the {where} it stopped at"))
+    return out
+
+
+def passed(before: list, after: list, pc: int) -> list:
+    """The pieces `pc` passed, from a board's order of pieces (the first ahead) before and after its
+    move: those ahead of it before and behind it after, the nearest first."""
+    if pc not in before or pc not in after:
+        return []
+    behind = set(after[after.index(pc) + 1:])
+    ahead = before[:before.index(pc)]
+    return [q for q in reversed(ahead) if q in behind]
+
+
+def heard_by_change(cls: type[BoardKind], b: Builtin) -> Builtin:
+    """Give effect `b` of kind `cls` its events, found by what changed on the kind's boards (for a
+    kind whose effects put a piece in a place, rather than take it along a way): each piece that
+    stands elsewhere after it has moved from where it was (when it was on the board) and entered
+    where it is, and, on a board with an order, passed the pieces that were ahead and are behind;
+    piece by piece in the board's order after the effect (the first ahead first)."""
+    run = b.run
+
+    def heard(st, *args):
+        boards = [(i, k) for i, k in enumerate(st.plan.board_kinds) if isinstance(k, cls)]
+        n = st.plan.n_pieces
+        before = [([k.where_of(st.bd[i], p) for p in range(n)], k.in_order(st.bd[i])) for i, k in boards]
+        run(st, *args)
+        out: list[tuple] = []
+        for (i, k), (was, order) in zip(boards, before):
+            data = st.bd[i]
+            after = k.in_order(data)
+            for p in (after or []) + [p for p in range(n) if after is None or p not in after]:
+                now = k.where_of(data, p)
+                if now is None or now == was[p]:
+                    continue
+                if was[p] is not None:
+                    out.append((MOVED, p, was[p], now))
+                out.append((ENTERED, p, now))
+                if was[p] is not None and order is not None and after is not None:
+                    out.extend((PASSED, p, q) for q in passed(order, after, p))
+        return out
+    b.heard, b.events = heard, tuple(e for e in (MOVED, ENTERED, PASSED) if e in cls.events)
+    return b

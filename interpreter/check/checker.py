@@ -107,6 +107,7 @@ class Checked:
     procedure_types: dict[str, Type] = field(default_factory=dict)  # procedures that give a value
     event_params: dict[str, dict[str, Type]] = field(default_factory=dict)    # event -> {param: type}
     trigger_ok: set[str] = field(default_factory=set)               # triggers whose params agree
+    trigger_params: dict[str, list[str]] = field(default_factory=dict)   # trigger -> its own names of them
     handlers: dict[str, list] = field(default_factory=dict)   # event -> [TriggerDef]
     emitted: set[str] = field(default_factory=set)
     checker: "Checker | None" = None               # to check more rules later (a scenario's)
@@ -160,7 +161,7 @@ class Checker:
         self._emits()
         for tr in r.triggers:
             self.out.handlers.setdefault(tr.on, []).append(tr)
-            if tr.on not in BUILTIN_EVENTS and tr.on not in self.out.emitted:
+            if tr.on not in (*BUILTIN_EVENTS, *self.out.emitted, *self.sym.board_events):
                 self.error("E131", f"trigger `{tr.id}` waits for event `{tr.on}`, which no rule emits",
                            tr.on_loc, self.suggest(tr.on, BUILTIN_EVENTS) or
                            "use `emit NAME` in a rule, or a built-in event")
@@ -211,6 +212,10 @@ class Checker:
             elif turn_t == PIECE:
                 decider = Ref(RefKind.TURN_OWNER, phase.turn)
         elif rule.site.id in ("phases.ID.order", "phases.ID.until") and rule.name not in self._rounds:
+            return
+        elif site.scope is SiteScope.MOVE and not any(KINDS[k].moves for k in self.sym.boards.values()):
+            self.error("E150", f"`{rule.id}` is a rule of how pieces move on a board that moves them itself "
+                               f"(a lane track), and this game has none", rule.tree)
             return
         sc = Scope(names, rule.id, decider=decider)
         if site.form.block:
@@ -301,6 +306,14 @@ class Checker:
             if tr.on in BUILTIN_EVENTS and params:
                 self.error("E146", f"`{tr.on}` is raised by the game itself and carries nothing", tr.on_loc)
                 continue
+            values = self.sym.board_events.get(tr.on)
+            if values is not None and [t for t, _n, _w in values] != list(params.values()):
+                shown = ", ".join(f"{name}: {t}" for t, name, _w in values)
+                self.error("E146", f"trigger `{tr.id}`: `{tr.on}` is raised by the board with "
+                                   f"{_values(values)}", tr.on_loc,
+                           "give the trigger these parameters, in this order (names of your own): "
+                           f"`params: {{{shown}}}`")
+                continue
             known = self.out.event_params.get(tr.on)
             if known is None:
                 self.out.event_params[tr.on] = params
@@ -311,6 +324,7 @@ class Checker:
                            "triggers of one event take the same parameters")
                 continue
             self.out.trigger_ok.add(tr.id)
+            self.out.trigger_params[tr.id] = list(params)
 
     def sym_name(self, name: Any, what: str) -> bool:
         from .symbols import valid_name
@@ -702,6 +716,8 @@ class Checker:
     def s_Emit(self, s: n.Emit, sc: Scope) -> None:
         if s.event in BUILTIN_EVENTS:
             self.error("E129", f"`{s.event}` is raised by the game itself", s)
+        elif s.event in self.sym.board_events:
+            self.error("E129", f"`{s.event}` is raised by the board itself, as its pieces move", s)
         params = self.out.event_params.get(s.event, {})
         if len(s.args) != len(params):
             for a in s.args:
@@ -794,6 +810,14 @@ class Checker:
             if opt.var is not None and opt.source is not None:
                 et = self.iterate(opt.source, sc, "an option goes through a list or a pile, not a {}")
                 opt.ref = osc.bind(opt.var, et)
+            seen = {opt.var}
+            for clause in opt.inner:  # `for b in ...` after `for a in ...`: b sees a
+                if clause.var in seen:
+                    self.error("E125", f"the option's `for`s name `{clause.var}` twice", clause,
+                               "give each `for` its own name")
+                seen.add(clause.var)
+                cet = self.iterate(clause.source, osc, "an option goes through a list or a pile, not a {}")
+                clause.ref = osc.bind(clause.var, cet)
             if opt.cond is not None:
                 self.want_bool(opt.cond, osc, "an option's `if`")
             self.expr(opt.label, osc)
@@ -1180,6 +1204,8 @@ class Checker:
         if b.kind is not None and b.kind not in self.sym.boards.values() and self.report.errors == errors:
             self.error("E150", f"`{b.name}` needs {KINDS[b.kind].noun} (a board of kind {b.kind}), "
                        "and this game has none", e)
+        for event in b.events:  # the triggers of what it raises run after it
+            self.note_call(f"event:{event}", e.loc)
         return _bind(b.returns, bound)
 
 
@@ -1205,7 +1231,21 @@ def may_wait(stmts: list[n.Stmt], waits: set[str]) -> bool:
                 return True
             if isinstance(node, n.Emit) and f"event:{node.event}" in waits:
                 return True
+            if heard_waits(node, waits):
+                return True
     return False
+
+
+def heard_waits(node: n.Node, waits: set[str]) -> bool:
+    """Is `node` a call of a board's effect one of whose events runs a trigger that may wait?"""
+    return isinstance(node, n.Call) and isinstance(node.ref, Ref) and node.ref.kind is RefKind.BUILTIN \
+        and any(f"event:{ev}" in waits for ev in node.ref.extra.events)
+
+
+def _values(values: Any) -> str:
+    """What an event of a board carries, in words: `a piece (the piece that moved) and ...`."""
+    words = [f"{t} ({w})" for t, _n, w in values]
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]
 
 
 def _short(key: str) -> str:

@@ -65,6 +65,8 @@ class Symbols:
     functions: dict[str, dict[str, Type]] = field(default_factory=dict)   # name -> {param: type}
     procedures: dict[str, dict[str, Type]] = field(default_factory=dict)
     builtins: dict[str, Builtin] = field(default_factory=lambda: BUILTINS)
+    # the events the game's boards raise as pieces move (`boards/base.py`): event -> its values
+    board_events: dict[str, Any] = field(default_factory=dict)
 
     def global_names(self) -> list[str]:
         return (list(self.params) + list(self.globals) + ["round"] + list(self.piles) + list(self.boards)
@@ -171,6 +173,8 @@ class Declarations:
         for name, b in self.g.boards.items():
             if self.name(name, "board"):
                 self.sym.boards[str(name)] = b.kind
+                for event, values in KINDS[b.kind].events.items():
+                    self.sym.board_events.setdefault(event, values)
 
     def _params(self) -> None:
         for name, value in self.g.params.items():

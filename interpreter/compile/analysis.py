@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..check.checker import Checked, Local, Ref, RefKind
+from ..check.checker import Checked, Local, Ref, RefKind, heard_waits
 from ..engine.plan import Plan
 from ..lang import nodes as n
 from ..lang.diagnostics import Loc
@@ -87,7 +87,7 @@ class Analysis:
         waits = self.ck.waits
         if isinstance(x, n.Call) and isinstance(x.ref, Ref) and x.ref.kind is RefKind.PROCEDURE:
             return f"proc:{x.name}" in waits
-        return isinstance(x, n.Emit) and f"event:{x.event}" in waits
+        return (isinstance(x, n.Emit) and f"event:{x.event}" in waits) or heard_waits(x, waits)
 
     @staticmethod
     def escapes(stmt: n.Stmt) -> bool:
@@ -319,6 +319,15 @@ def _uses(node: n.Node | None) -> set[str]:
             if isinstance(x, n.Name) and isinstance(x.ref, Ref) and x.ref.kind is RefKind.LOCAL}
 
 
+def _uses_all(nodes: Any) -> set[str]:
+    return set().union(*(_uses(x) for x in nodes))
+
+
+def _option_vars(opt: n.Option) -> set[str]:
+    """The names an option's `for`s bind."""
+    return {x for x in (opt.var, *(c.var for c in opt.inner)) if x is not None}
+
+
 class Liveness:
     """Which locals of a resumable function may still be read after each of its waiting points
     (`at`, by the waiting statement; a `simultaneously` has a second point, `(id, 2)`): only
@@ -379,13 +388,14 @@ class Liveness:
                 # an option of plain statements is a function of its own, which reads every local
                 # its statements name from the frame (`Statements.s_Choose`)
                 body = self.block(opt.body, after, brk, decider) | _uses(n.Block(opt.loc, opt.body))
-                asked |= body - {opt.var} if opt.var is not None else body
+                asked |= body - _option_vars(opt)
             # and what the question reads while it waits: its prompt, labels, who answers
             asked |= _uses(s.prompt) | _uses(s.by if s.by is not None else decider)
             for opt in s.options:
-                asked |= _uses(opt.label) - ({opt.var} if opt.var is not None else set())
+                asked |= _uses(opt.label) - _option_vars(opt)
             self.at[id(s)] = frozenset(asked)
-            return asked | set().union(*(_uses(o.source) | _uses(o.cond) for o in s.options))
+            return asked | set().union(*(_uses(o.source) | _uses(o.cond)
+                                         | _uses_all(c.source for c in o.inner) for o in s.options))
         if isinstance(s, n.Simultaneously):
             self.at[(id(s), 2)] = frozenset(after)
             waiting = after | (_uses(n.Block(s.loc, s.body)) - {s.var})  # the blocks start from these

@@ -61,6 +61,9 @@ class Compiler(Statements):
         self._trigs: dict[str, Callable[..., Any]] = {}
         self.hooks = Hooks()
         plan.codegen = cg
+        # the move rules the board kinds follow instead of their own (the effects that move are
+        # specialised for them while the rules are written: `Builtin.bind`)
+        plan.move_rules = frozenset(r.id for r in checked.rules.rules.values() if r.id.startswith("moves."))
         for name, fn in vm.HELPERS.items():
             cg.helper(name, fn)
         cg.helper("round_limit", RoundLimit)
@@ -256,7 +259,7 @@ class Compiler(Statements):
         rule = f"triggers.{tr.id}"
         cond, body = self.rules.tree(f"{rule}.if"), self.rules.tree(rule)
         stmts = body.body if body is not None else []
-        params = list(self.ck.event_params.get(tr.on, {})) if tr.id in self.ck.trigger_ok else []
+        params = self.ck.trigger_params.get(tr.id, [])
         mark = [P.const("rule"), P.const(rule), self.where(tr.loc)]
         if f"trig:{tr.id}" in self.ck.waits:
             def build(fx: Fn) -> list[ast.stmt]:

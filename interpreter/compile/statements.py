@@ -362,11 +362,60 @@ class Statements(Lowerer):
             return [P.expr_stmt(P.call(self.cg.const(target, ident("p", ref.name)), self.st(), *args))]
         b = ref.extra
         args = [self.expr(a, fx) for a in call.args]
+        heard = [ev for ev in b.events if self.ck.handlers.get(ev)]
+        if heard:
+            return self.heard(s, b, args, heard, fx)
         run = b.run
         if b.bind is not None:
             consts = [a.value if P.is_const(a) else NOT_CONST for a in args]
             run = b.bind(self.plan, consts) or run
         return [P.expr_stmt(P.call(self.cg.const(run, b.name), self.st(), *args))]
+
+    def heard(self, s: n.Do, b: Any, args: list[ast.expr], events: list[str], fx: Fn) -> list[ast.stmt]:
+        """A board's effect in a game with triggers on what it raises (`Builtin.heard`): the effect,
+        which says what happened, then each of those events in turn, with the triggers of the ones
+        the game waits for (given the event's values), as an `emit` runs them. Each event counts a
+        step; in a unit that may wait in a trigger, the list and the place in it are kept."""
+        unit = fx.unit
+        waits = unit is not None and self.an.waits(s)
+        said = P.call(self.cg.const(b.heard, b.name), self.st(), *args)
+        it, e = (fx.tmp("it"), fx.tmp("e"))
+        count = self.steps_charge(P.call(P.name("len"), P.name(it)), s.loc)
+
+        def values(event: str) -> list[ast.expr]:
+            return [P.sub(P.name(e), P.const(j)) for j in range(1, len(self.sym.board_events[event]) + 1)]
+
+        def is_(event: str) -> ast.expr:
+            return P.compare(P.sub(P.name(e), P.const(0)), ast.Eq(), P.const(event))
+        if not waits:
+            chain: list[ast.stmt] = []
+            for event in reversed(events):
+                body = [x for code, _lo, _hi in self.triggers_of(event, values(event), id(s), fx, False)
+                        for x in code]
+                chain = [_if(is_(event), body, chain)]
+            return [P.assign(P.store(it), said), *count, ast.For(P.store(e), P.name(it), chain, [])]
+        assert unit is not None
+        ix = fx.tmp("ix")
+        for x in (it, ix, e):
+            unit.keep(f"__{x}", x)
+        unit.temps += [f"__{it}", f"__{ix}", f"__{e}"]
+        branches = []
+        for event in events:
+            lo = unit.points + 1
+            code = self.guarded(self.triggers_of(event, values(event), id(s), fx, True))
+            branches.append((event, code, lo, unit.points))
+        del unit.temps[-3:]
+        chain = []
+        for event, code, lo, hi in reversed(branches):
+            test = _both(_not_pc(), is_(event))
+            chain = [_if(_either(test, _within(lo, hi)) if hi >= lo else test, code, chain)]
+        length = P.call(P.name("len"), P.name(it))
+        start = [*self.charge_calls(self.an.weight(s.expr), s.loc), P.assign(P.store(it), said), *count,
+                 P.assign(P.store(ix), P.const(0))]
+        head = [_if(P.compare(P.name(ix), ast.GtE(), length), [ast.Break()]),
+                P.assign(P.store(e), P.sub(P.name(it), P.name(ix))),
+                ast.AugAssign(P.store(ix), ast.Add(), P.const(1))]
+        return [_if(_not_pc(), start), ast.While(P.const(True), [_if(_not_pc(), head), *chain], [])]
 
     def s_Move(self, s: n.Move, fx: Fn, rule: str, wl: int) -> list[ast.stmt]:
         dest = self.expr(s.dest, fx)
@@ -398,7 +447,6 @@ class Statements(Lowerer):
 
     def s_Emit(self, s: n.Emit, fx: Fn, rule: str, wl: int) -> list[ast.stmt]:
         """The event's triggers in turn, given its values (computed once for all of them)."""
-        handlers = self.ck.handlers.get(s.event, [])
         waits = fx.unit is not None and self.an.waits(s)
         pre: list[ast.stmt] = []
         args: list[ast.expr] = []
@@ -412,22 +460,29 @@ class Statements(Lowerer):
                 pre.append(P.place(P.assign(P.store(t), self.checked(a, fx)), a.loc))
             args.append(P.name(t))
         elements: list[Element] = [(pre, 0, -1)]
-        names = list(self.ck.event_params.get(s.event, {}))
         unit = fx.unit
         if unit is not None and waits:
             unit.temps += [f"__{t.id}" for t in args if isinstance(t, ast.Name)]
-        for tr in handlers:
-            target = self.trigger_fn(tr)
-            if waits and f"trig:{tr.id}" in self.ck.waits:
-                lo = fx.unit.points + 1  # type: ignore[union-attr]
-                code = self.call_point(fx, id(s), target, ident("t", tr.id), names, list(args), [], None)
-                elements.append((code, lo, lo))
-            else:
-                call = P.call(self.cg.const(target, ident("t", tr.id)), self.st(), *args)
-                elements.append(([P.expr_stmt(call)], 0, -1))
+        elements += self.triggers_of(s.event, args, id(s), fx, waits)
         if unit is not None and waits and args:
             del unit.temps[-len(args):]
         return self.guarded(elements)
+
+    def triggers_of(self, event: str, args: list[ast.expr], key: Any, fx: Fn, waits: bool) -> list[Element]:
+        """The triggers of `event` called in turn with its values (`args`, computed already): a
+        trigger that may wait, in a unit that may (`waits`), as a waiting point of statement `key`."""
+        out: list[Element] = []
+        for tr in self.ck.handlers.get(event, []):
+            target = self.trigger_fn(tr)
+            if waits and f"trig:{tr.id}" in self.ck.waits:
+                lo = fx.unit.points + 1  # type: ignore[union-attr]
+                names = self.ck.trigger_params.get(tr.id, [])
+                code = self.call_point(fx, key, target, ident("t", tr.id), names, list(args), [], None)
+                out.append((code, lo, lo))
+            else:
+                call = P.call(self.cg.const(target, ident("t", tr.id)), self.st(), *args)
+                out.append(([P.expr_stmt(call)], 0, -1))
+        return out
 
     def s_Return(self, s: n.Return, fx: Fn, rule: str, wl: int) -> list[ast.stmt]:
         if fx.unit is not None and fx.unit.returns:  # leaves a procedure that waits: its frame
@@ -590,27 +645,31 @@ class Statements(Lowerer):
                                            opt.source.loc))
                 var = fx.tmp("o_")
                 fx.comp[id(opt.ref)] = var
-                w = self.an.weight(opt.cond)  # the `if` is tested for each item: its calls each time
-                if w:
-                    length = P.call(P.name("len"), P.name(items))
-                    each = P.binop(length, ast.Mult(), P.const(w))
-                    listing += self.steps_charge(each, opt.loc, Steps.CALLS)
-                cond = self.expr(opt.cond, fx) if opt.cond is not None else None
-                del fx.comp[id(opt.ref)]  # in the option's block, its variable is a local of the rule
-                entry = P.expr_stmt(P.call(add, ast.Tuple([P.const(i), P.name(var)], P.LOAD)))
-                each_item: list[ast.stmt] = [entry]
-                if cond is not None:
-                    each_item = [P.place(ast.If(cond, [entry], []), opt.loc)]
-                listing.append(P.place(ast.For(P.store(var), P.name(items), each_item, []), opt.loc))
+                if opt.inner:
+                    listing += self.option_loops(opt, i, var, items, add, fx)
+                else:
+                    w = self.an.weight(opt.cond)  # the `if` is tested for each item: its calls each time
+                    if w:
+                        length = P.call(P.name("len"), P.name(items))
+                        each = P.binop(length, ast.Mult(), P.const(w))
+                        listing += self.steps_charge(each, opt.loc, Steps.CALLS)
+                    cond = self.expr(opt.cond, fx) if opt.cond is not None else None
+                    del fx.comp[id(opt.ref)]  # in the option's block, its variable is a local of the rule
+                    entry = P.expr_stmt(P.call(add, ast.Tuple([P.const(i), P.name(var)], P.LOAD)))
+                    each_item: list[ast.stmt] = [entry]
+                    if cond is not None:
+                        each_item = [P.place(ast.If(cond, [entry], []), opt.loc)]
+                    listing.append(P.place(ast.For(P.store(var), P.name(items), each_item, []), opt.loc))
             else:
                 entry = P.expr_stmt(P.call(add, ast.Tuple([P.const(i), P.const(None)], P.LOAD)))
                 if opt.cond is not None:
                     listing.append(P.place(ast.If(self.expr(opt.cond, fx), [entry], []), opt.loc))
                 else:
                     listing.append(P.place(entry, opt.loc))
-            spec.alts.append(Alternative(self.value_fn(opt.label, rule), opt.var,
+            names = opt.var if not opt.inner else (str(opt.var), *(c.var for c in opt.inner))
+            spec.alts.append(Alternative(self.value_fn(opt.label, rule), names,
                                          key=f"{choice} > {opt.name_tag or _words_of(opt.label)}",
-                                         of=_counted_type(opt.source)))
+                                         of=None if opt.inner else _counted_type(opt.source)))
         once = [o.source for o in s.options if o.source is not None]
         once += [o.cond for o in s.options if o.source is None and o.cond is not None]
         listing = self.charge_calls(self.an.weight(*once), s.loc) + listing
@@ -645,7 +704,11 @@ class Statements(Lowerer):
                 body = self.block(opt.body, fx, rule, wl)
             hi = unit.points
             if opt.var is not None:
-                bind: ast.stmt = P.assign(self.var(opt.ref, fx, store=True), P.sub(P.name(taken), P.const(1)))
+                value = P.sub(P.name(taken), P.const(1))
+                bind: ast.stmt = P.assign(self.var(opt.ref, fx, store=True), value)
+                if opt.inner:  # several `for`s: the option's value is a tuple of theirs
+                    targets = [self.var(r, fx, store=True) for r in (opt.ref, *(c.ref for c in opt.inner))]
+                    bind = P.assign(ast.Tuple(targets, ast.Store()), value)
                 body = [_if(_not_pc(), [bind]) if hi >= lo else bind, *body]
             branches.append((body, lo, hi))
         inner = any(hi >= lo for _b, lo, hi in branches)
@@ -663,6 +726,39 @@ class Statements(Lowerer):
                 taken_i = _either(taken_i, _within(lo, hi))
             enter = [P.place(_if(taken_i, body, enter), s.options[i].loc)]
         return out + enter
+
+    def option_loops(self, opt: n.Option, i: int, var: str, items: str, add: ast.expr,
+                     fx: Fn) -> list[ast.stmt]:
+        """The options of `option ... for a in xs for b in ys [if COND]`: a loop inside a loop,
+        each option's value the tuple of its variables. Each inner list is computed, and counted
+        with what its items cost (one step and the calls of the `if`), each time round the loop
+        outside it; the outer list, with the calls that computing the inner lists makes."""
+        names = [var]
+        for clause in opt.inner:
+            names.append(fx.tmp("o_"))
+            fx.comp[id(clause.ref)] = names[-1]
+        entry = P.expr_stmt(P.call(add, ast.Tuple([P.const(i), ast.Tuple([P.name(x) for x in names], P.LOAD)],
+                                                  P.LOAD)))
+        body: list[ast.stmt] = [entry]
+        if opt.cond is not None:
+            body = [P.place(ast.If(self.expr(opt.cond, fx), [entry], []), opt.loc)]
+        w = 1 + self.an.weight(opt.cond)
+        for k in range(len(opt.inner) - 1, -1, -1):
+            clause = opt.inner[k]
+            t = fx.tmp("items")
+            length = P.call(P.name("len"), P.name(t))
+            charge = self.steps_charge(length if w == 1 else P.binop(length, ast.Mult(), P.const(w)),
+                                       clause.loc, Steps.CALLS)
+            inner = self.items(clause.source, fx, copy=False)
+            body = [P.place(P.assign(P.store(t), inner), clause.source.loc), *charge,
+                    P.place(ast.For(P.store(names[k + 1]), P.name(t), body, []), clause.loc)]
+            w = 1 + self.an.weight(clause.source)
+        for clause in opt.inner:
+            del fx.comp[id(clause.ref)]  # in the option's block, its variables are locals of the rule
+        del fx.comp[id(opt.ref)]
+        length = P.call(P.name("len"), P.name(items))
+        charge = self.steps_charge(P.binop(length, ast.Mult(), P.const(w)), opt.loc, Steps.CALLS)
+        return [*charge, P.place(ast.For(P.store(var), P.name(items), body, []), opt.loc)]
 
     def s_Simultaneously(self, s: n.Simultaneously, fx: Fn, rule: str, wl: int) -> list[ast.stmt]:
         """Each seat's choices on its own copy of the table, then revealed: the seats (if any)

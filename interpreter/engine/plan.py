@@ -27,7 +27,9 @@ Unit = Callable[..., bool]   # a resumable function: fn(st, frame) (`compile/sta
 @dataclass
 class Alternative:
     label: Entry             # template: fn(st, env) -> str
-    var: str | None          # the name the option binds, when it ranges over values
+    # the name the option binds, when it ranges over values; with several `for`s, their names (and
+    # the option's value is the tuple of their values: `bind`)
+    var: str | tuple[str, ...] | None
     effects: Effects = Effects.PLAY
     run: Entry | None = None  # RUN: the option's statements, fn(st, env) (`env`: the locals, its value too)
     key: str = ""            # what the statistics call it: `CHOICE > OPTION` (see `Tally`)
@@ -49,8 +51,16 @@ class ChooseSpec:
         alt = self.alts[i]
         if alt.var is not None:
             env = dict(env)
-            env[alt.var] = v
+            bind(env, alt.var, v)
         return alt.label(st, env)
+
+
+def bind(env: dict[str, Any], var: str | tuple[str, ...], value: Any) -> None:
+    """An option's value in `env` under its name (the values of several `for`s under theirs)."""
+    if var.__class__ is str:
+        env[var] = value  # type: ignore[index]
+    else:
+        env.update(zip(var, value))
 
 
 class Compiled(Protocol):
@@ -129,6 +139,11 @@ class Plan:
     view: dict[str, dict[str, Any]] | None = None              # pile name -> {label, show, sort, whose}
     colours: dict[str, str] = field(default_factory=dict)      # word -> colour name
     evaluate: Entry | None = None                              # with `seat` bound, or None
+    # a lane track's moves by the ruleset's rules (`moves.enter`, `moves.spot`: fns with `piece` and
+    # `space` bound), and which of them the game has (known before its code is written)
+    move_enter: Entry | None = None
+    move_spot: Entry | None = None
+    move_rules: frozenset[str] = frozenset()
     max_rounds: int = 1000
     max_steps: int = 2_000_000
     rules: dict[str, Loc | None] = field(default_factory=dict)  # rule id -> where it is written

@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from ..lang.errors import EndGame, RuleError
 from ..lang.limits import Steps, too_many
-from .plan import ChooseSpec, Effects, Unit
+from .plan import ChooseSpec, Effects, Unit, bind
 from .state import State
 
 # In a procedure's frame: the name its `return VALUE` sets in the caller's frame; in a frame
@@ -117,8 +117,12 @@ def take(st: State, spec: ChooseSpec, opts: list, env: dict, pick: int) -> tuple
                          seat, spec.label(st, env, opt), len(opts)))
     if st.tally is not None:
         st.tally.choice(st, spec, alt, opt[1], env)
-    if alt.var is not None:
-        env[alt.var] = opt[1]
+    var = alt.var
+    if var is not None:
+        if var.__class__ is str:
+            env[var] = opt[1]
+        else:  # several `for`s
+            bind(env, var, opt[1])
     return opt
 
 
@@ -209,8 +213,12 @@ def preview(st: State, pick: int, rng: random.Random | None = None) -> State:
     c = st.scratch(rng) if rng is not None else st.clone()
     local = dict(env)  # the option's locals in a copy of their own (the copy has no frames)
     alt = spec.alts[opt[0]]
-    if alt.var is not None:
-        local[alt.var] = opt[1]
+    var = alt.var
+    if var is not None:
+        if var.__class__ is str:
+            local[var] = opt[1]
+        else:  # several `for`s
+            bind(local, var, opt[1])
     try:
         alt.run(c, local)
     except EndGame:

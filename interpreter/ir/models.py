@@ -138,6 +138,17 @@ class Result(Strict):
         None, description="pieces that finish without a seat (cars the game drives), ranked among the seats")
 
 
+class Moves(Strict):
+    enter: Code | None = Field(
+        None, description="may piece `piece` move into the space at progress `space` on its way "
+                          "(true/false)? A lane track's rule; without it, always (moves pass through other "
+                          "pieces)")
+    spot: Code | None = Field(
+        None, description="the spot piece `piece` takes when it stops at progress `space` (0: no room, it "
+                          "stops further back). A lane track's rule; without it, the board's own "
+                          "(`free_spot(piece, space)`: its `spot_order`, the first spot free)")
+
+
 class Limits(Strict):
     max_rounds: int = Field(1000, ge=1)
     max_steps: int = Field(2_000_000, ge=1)
@@ -232,6 +243,9 @@ class GameFile(Strict):
     phases: list[Phase] = Field(min_length=1)
     triggers: list[Trigger] = Field(default_factory=list)
     result: Result
+    moves: Moves | None = Field(None, description="the rules of a lane track's moves, where they are the "
+                                                  "ruleset's rather than the board's (`moves.enter`, "
+                                                  "`moves.spot`)")
     carry: Carry | None = Field(None, description="what this game hands on to the next in a series")
     record: dict[Name, Code] = Field(
         default_factory=dict, description="per-seat facts noted after setup (for statistics)")

@@ -42,6 +42,7 @@ class SiteScope(Enum):
     EVENT = "event"            # what the trigger's event carries (its declared parameters)
     TURN = "turn"              # the phase's turn (`turn`, or the name it gives): a seat or a piece
     LINE = "line"              # `d`: the progress just past a line ahead of a piece (`view.lines`)
+    MOVE = "move"              # `piece` and `space`: a piece moving on a lane track, a progress on its way
 
     def names(self) -> dict[str, Type]:
         """The fixed names of this scope (PARAMS, EVENT and TURN depend on the rule)."""
@@ -49,6 +50,8 @@ class SiteScope(Enum):
             return {"seat": SEAT}
         if self is SiteScope.LINE:
             return {"d": INT}
+        if self is SiteScope.MOVE:
+            return {"piece": PIECE, "space": INT}
         return {"piece": PIECE} if self is SiteScope.PIECE else {}
 
 
@@ -78,6 +81,7 @@ class Site:
     into: str = ""             # ENTRY: the plan's field holding its compiled function(s)
     heading: str = ""          # `explain`'s heading; see `authoring/explain.py` for the {fields}
     absent_true: bool = False  # a test that is not written is `true` (a module may still extend it)
+    default: str = ""          # the rule a game that writes none has (what `base` is to an extension)
 
     @property
     def keyed(self) -> bool:
@@ -154,6 +158,12 @@ SITES: tuple[Site, ...] = (
          heading="progress ({type})"),
     Site("metrics.NAME", ("metrics", NAMED), Form.ENTRY, SiteScope.GAME, NUMBER_OR_BOOL, "metric `{name}`",
          into="metrics", heading="metric {name} ({type})"),
+    # a lane track's moves: what the board does unless the ruleset says otherwise
+    Site("moves.enter", ("moves", "enter"), Form.ENTRY, SiteScope.MOVE, (BOOL,), "`moves.enter`",
+         into="move_enter", heading="moves: may `piece` enter `space`", default="true"),
+    Site("moves.spot", ("moves", "spot"), Form.ENTRY, SiteScope.MOVE, (INT,), "`moves.spot`",
+         into="move_spot", heading="moves: the spot `piece` takes at `space`",
+         default="free_spot(piece, space)"),
 )
 
 BY_ID = {s.id: s for s in SITES}

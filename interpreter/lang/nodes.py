@@ -341,10 +341,12 @@ class While(Stmt):
 
 @dataclass(eq=False)
 class Option(Node):
-    """`option "LABEL" [as NAME] [for VAR in SOURCE] [if COND]:` and its block."""
+    """`option "LABEL" [as NAME] [for VAR in SOURCE ...] [if COND]:` and its block; `inner`: the
+    `for`s after the first (each sees the ones before; the `if` sees them all)."""
     label: Text
     var: str | None
     source: Expr | None
+    inner: list[CompFor] = field(kw_only=True)
     cond: Expr | None
     body: list[Stmt]
     ref: Any = field(default=None, kw_only=True)

@@ -159,6 +159,8 @@ def _stmt(s: n.Stmt, indent: int = 0) -> str:
                 line += f" as {o.name_tag}"
             if o.var is not None and o.source is not None:
                 line += f" for {o.var} in {_wrap(o.source, 2)}"
+            for c in o.inner:
+                line += f" for {c.var} in {_wrap(c.source, 2)}"
             if o.cond is not None:
                 line += f" if {expr(o.cond)}"
             out.append(line + ":\n" + _suite(o.body, indent + 1))

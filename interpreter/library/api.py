@@ -104,6 +104,12 @@ class Builtin:
     typed: Callable[..., Any] | None = None
     chance: bool = False                 # may draw from a random generator (the game's or a bot's)
     rng: bool = False                    # draws from the game's own generator, on the real table too
+    # An effect of a board that moves pieces: the events it may raise (`boards/base.py`), and
+    # heard(st, *args), the effect that also says what happened: [(event, value, ...), ...] in
+    # order. A game with a trigger on one of the events calls `heard` and runs the triggers after
+    # it; any other game calls `run` (or `bind`'s) and pays nothing for the events.
+    events: tuple[str, ...] = ()
+    heard: Callable[..., Any] | None = None
 
     returns: Type | None = field(init=False)   # its value's type (None: an effect, a statement)
 

@@ -191,6 +191,8 @@ def _extend(rules: Rules, patch: Any, steps: list, target: Any, report: Report) 
     if own is None and site.absent_true:  # a test not written: it always holds
         owner = rules.tree(address.rsplit(".", 1)[0])
         own = None if owner is None else n.Bool(owner.loc, True)
+    elif own is None and site.default:  # a rule the game leaves to the engine: the engine's
+        own = parse_expr(site.default, report)
     if own is None:
         if site.extend is Extend.VALUE:
             what = "function" if site.form is Form.FUNCTION else "value"

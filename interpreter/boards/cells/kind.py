@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ...lang.errors import RuleError
 from ...lang.types import BOOL, INT, PIECE, TEXT, listof
-from ..base import BoardKind, on_board, register
+from ..base import BoardKind, Props, heard_by_change, move_events, on_board, prop_value, register
 
 _ID = r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$"
 Tag = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
@@ -43,6 +43,9 @@ class Cell(BaseModel):
     tags: list[Tag] = Field(default_factory=list,
                             description="names the rules can read with `cell_tagged` (e.g. `curve`); "
                                         "the picture shades a cell with tags")
+    props: Props = Field(default_factory=dict,
+                         description="what the rules read of the cell with `cell_prop`: name -> a number, a "
+                                     "text or true/false (`width: 1`, `surface: gravel`)")
     grid: int | None = Field(None, ge=1, le=64, description="its number on the start grid, if any")
     touch: list[str] = Field(default_factory=list,
                              description="cells it touches by an edge or a point (either side may list it)")
@@ -99,6 +102,7 @@ class CellsModel(BaseModel):
 class Cells(BoardKind):
     kind = "cells"
     noun = "a cell board"
+    events = move_events(TEXT, "cell", blocked=False)
     Model = CellsModel
     has_places = False
     piece_at = (0, None)
@@ -110,6 +114,7 @@ class Cells(BoardKind):
         self.index_of = {c.id: i for i, c in enumerate(d.cells)}
         self.front = [c.front for c in d.cells]
         self.tags = [tuple(str(t) for t in c.tags) for c in d.cells]
+        self.props = [c.props or None for c in d.cells]
         self.lane = [c.lane for c in d.cells]
         self.lap = d.lap
         # equal progress: the lower lane first (inner_first) or the higher (outer_first)
@@ -154,6 +159,13 @@ class Cells(BoardKind):
             return []
         taken = set(data[0])
         return [j for j, _d in self.ahead[at] if j not in taken]
+
+    def where_of(self, data, pc):
+        at = data[0][pc]
+        return None if at is None else self.ids[at]
+
+    def in_order(self, data) -> list:
+        return self.order(data)
 
     def order(self, data) -> list[int]:
         """Pieces on the board, the farthest first; equal progress: by lane as `ties` says."""
@@ -256,6 +268,15 @@ def _of(k, st, _b, p):
 def _tagged(k, st, _b, p, tag):
     at = st.bd[k.index][0][_piece("cell_tagged", p)]
     return at is not None and tag in k.tags[at]
+
+
+@on_board(Cells, "cell_prop", [(TEXT, "the cell of `cell_prop` (its id)"),
+                               (TEXT, "the property of `cell_prop`"),
+                               ("T", "the value of `cell_prop` where the cell has none")], "T",
+          "a property of the cell (its `props`), or the default given where it has none", pure=True)
+def _prop(k, st, _b, cid, name, default):
+    i = _cell_index(k, cid, "cell_prop")
+    return prop_value(k.props[i], name, default, f"cell `{cid}` of `{k.name}`")
 
 
 @on_board(Cells, "cell_lane", [(PIECE, "the piece of `cell_lane`")], INT,
@@ -371,7 +392,9 @@ def _clear(k, st, _b):
     st.bd[k.index] = [[None] * n, [None] * n]
 
 
-Cells.builtins = [_next, _of, _tagged, _lane, _on, _progress, _to_go, _passed, _line, _grid, _grid_size,
-                  _at, _order, _place, _step, _remove, _clear]
+for _effect in (_place, _step):
+    heard_by_change(Cells, _effect)
+Cells.builtins = [_next, _of, _tagged, _prop, _lane, _on, _progress, _to_go, _passed, _line, _grid,
+                  _grid_size, _at, _order, _place, _step, _remove, _clear]
 
 __all__ = ["Cell", "Cells", "CellsModel"]

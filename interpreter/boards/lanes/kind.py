@@ -10,7 +10,10 @@ copied in a clone as two short lists. The layout (lines, race line per space) st
 kind object. Moves pass through other pieces; a move that ends on a full space ends on the
 nearest free spot behind it (blocking). Which spot of a space a piece takes first, and which of
 two pieces in one space is ahead, is the board's `spot_order`: the race line first, or the
-spots in number order.
+spots in number order. A game may decide these itself with its rules `moves.enter` (may a piece
+go into a space on its way) and `moves.spot` (the spot it takes where it stops): `Lanes.ruled`.
+Moves raise the board events (`boards/base.py`): each space entered, each piece passed, a move
+blocked. Spaces may carry properties (`space_props`), read with `space_prop`.
 """
 from __future__ import annotations
 
@@ -23,7 +26,8 @@ from ...lang.errors import RuleError
 from ...lang.limits import MAX_LIST
 from ...lang.types import BOOL, INT, PIECE, TEXT, listof
 from ...library.api import Builtin, Param, Read, Spec
-from ..base import BoardKind, kind_at, of_piece, on_board, register
+from ..base import (BLOCKED, ENTERED, MOVED, PASSED, BoardKind, Props, heard_by_change, kind_at, move_events,
+                    of_piece, on_board, passed, prop_value, register)
 
 
 class LaneLine(BaseModel):
@@ -34,6 +38,20 @@ class LaneLine(BaseModel):
     limit: int | None = Field(None, description="a number the rules compare with (e.g. a limit)")
     name: str | None = Field(None, description="a label shown on the picture and in views")
     race_line: int | None = Field(None, ge=1, description="the spot that is the race line from this line on")
+
+
+class SpaceProps(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, title="SpaceProps")
+    at: int = Field(ge=0, description="the space (0..spaces-1)")
+    to: int | None = Field(None, ge=0, description="the last space of a stretch from `at` (round the finish "
+                                                   "line when it is smaller than `at`)")
+    props: Props = Field(description="what the rules read of these spaces with `space_prop`: name -> a "
+                                     "number, a text or true/false (`width: 1`, `surface: gravel`)")
+
+    def spaces(self, n: int) -> list[int]:
+        """The spaces it covers, on a track of `n` spaces."""
+        last = self.at if self.to is None else self.to
+        return [(self.at + i) % n for i in range((last - self.at) % n + 1)]
 
 
 class LanesPicture(BaseModel):
@@ -64,6 +82,9 @@ class LanesModel(BaseModel):
     grid: list[list[int]] = Field(
         default_factory=list, description="start grid, slot 1 first: [space, spot]; spaces before "
                                           "the line count as the lap before the first")
+    space_props: list[SpaceProps] = Field(
+        default_factory=list, description="properties of spaces or stretches of spaces, which the rules read "
+                                          "with `space_prop(board, progress, name, default)`")
     facts: dict[str, int] = Field(default_factory=dict,
                                   description="numbers printed on the board that the rules read "
                                               "with `board_fact`")
@@ -78,6 +99,16 @@ class LanesModel(BaseModel):
                 raise ValueError(f"a line at space {ln.at} is outside the {self.spaces} spaces")
             if ln.race_line is not None and ln.race_line > self.spots:
                 raise ValueError(f"race_line {ln.race_line} is not one of the {self.spots} spots")
+        given: set[tuple[int, str]] = set()
+        for sp in self.space_props:
+            for at in (sp.at, sp.to):
+                if at is not None and at >= self.spaces:
+                    raise ValueError(f"space_props: space {at} is outside the {self.spaces} spaces")
+            for space in sp.spaces(self.spaces):
+                for name in sp.props:
+                    if (space, name) in given:
+                        raise ValueError(f"space_props: space {space} is given `{name}` twice")
+                    given.add((space, name))
         if self.race_line > self.spots:
             raise ValueError(f"race_line {self.race_line} is not one of the {self.spots} spots")
         for place in self.grid:
@@ -124,6 +155,8 @@ _TABLE = 100_000
 class Lanes(BoardKind):
     kind = "lanes"
     noun = "a lane track"
+    events = move_events(INT, "progress")
+    moves = True
     Model = LanesModel
     has_places = False
     piece_at = (0, None)
@@ -158,6 +191,11 @@ class Lanes(BoardKind):
         # kind -> progress of its lines, lap after lap (grown when asked)
         self.marks: dict[str, list[int]] = {}
         self.n_pieces = plan.n_pieces if plan is not None else 0
+        # each space's properties (`space_props`), None for a space without any
+        self.props: list[dict | None] = [None] * self.L
+        for sp in d.space_props:
+            for space in sp.spaces(self.L):
+                self.props[space] = {**(self.props[space] or {}), **sp.props}
 
     @classmethod
     def line_kinds(cls, decl) -> set[str]:
@@ -257,6 +295,83 @@ class Lanes(BoardKind):
             k = self.prefer[d % self.L][0]
         data[0][pc] = d
         data[1][pc] = k
+
+    # ---- moves by the ruleset's rules, and what happened --------------------------------------
+
+    def where_of(self, data, pc):
+        return data[0][pc]
+
+    def in_order(self, data) -> list:
+        return self.order(data)
+
+    def move(self, st, data, pc: int, d: int, floor=None, heard: bool = False) -> list | None:
+        """Move pc as `settle` does, by the game's move rules where it has any (`moves.enter`,
+        `moves.spot`); with `heard`, what happened, as events (`boards/base.py`): moved, each space
+        entered, each piece passed (going forward from `floor`), blocked (ended behind `d`)."""
+        start = data[0][pc]
+        before = self.order(data) if heard else None
+        if self.plan.move_rules:
+            self.ruled(st, data, pc, d, floor)
+        else:
+            self.settle(data, pc, d, floor)
+        if before is None:
+            return None
+        end = data[0][pc]
+        out: list[tuple] = []
+        if end != start:
+            out.append((MOVED, pc, start, end))
+            spaces = range(start + 1, end + 1) if end > start else (end,)
+            out.extend((ENTERED, pc, x) for x in spaces)
+            if floor is not None:  # going forward (`advance`)
+                out.extend((PASSED, pc, q) for q in passed(before, self.order(data), pc))
+        if end < d:
+            out.append((BLOCKED, pc, d, end))
+        return out
+
+    def ruled(self, st, data, pc: int, d: int, floor) -> None:
+        """`settle` by the game's move rules: going forward (from `floor`, its start), the piece
+        goes no further than the space before the first one `moves.enter` refuses it; it stops at
+        the nearest progress there or behind where `moves.spot` gives it a spot (its own spot at
+        its start, when nothing ahead of it will do). Without a floor it looks back a lap at most."""
+        plan = self.plan
+        enter, spot = plan.move_enter, plan.move_spot
+        start = data[0][pc]
+        if enter is not None and floor is not None:
+            for x in range(start + 1, d + 1):
+                if not enter(st, {"piece": pc, "space": x}):
+                    d = x - 1
+                    break
+        lowest = floor if floor is not None else d - self.L
+        target = d
+        while True:
+            k = self.free_spot(data, d, pc) if spot is None else self.spot_by_rule(st, data, pc, d)
+            if k or d <= lowest:
+                break
+            d -= 1
+        if not k:
+            if floor is None:
+                raise RuleError(f"`moves.spot` gives `{plan.piece_names[pc]}` no spot at progress {target} "
+                                f"nor in the {self.L} spaces behind it", plan.rules.get("moves.spot"),
+                                "moves.spot")
+            d, k = start, data[1][pc]  # it stays where it was
+        data[0][pc] = d
+        data[1][pc] = k
+
+    def spot_by_rule(self, st, data, pc: int, d: int) -> int | None:
+        """The spot `moves.spot` gives pc at progress d (None: no room), which must be free."""
+        plan = self.plan
+        k = plan.move_spot(st, {"piece": pc, "space": d})  # type: ignore[misc]
+        if not k:
+            return None
+        where = plan.rules.get("moves.spot")
+        if not 1 <= k <= self.spots:
+            raise RuleError(f"`moves.spot` gives spot {k} at progress {d}: the track has spots "
+                            f"1..{self.spots}", where, "moves.spot")
+        for q in self.occupants(data, d, pc):
+            if data[1][q] == k:
+                raise RuleError(f"`moves.spot` gives `{plan.piece_names[pc]}` spot {k} at progress {d}, "
+                                f"where `{plan.piece_names[q]}` stands", where, "moves.spot")
+        return k
 
     def order(self, data) -> list:
         pos, spot = data
@@ -446,6 +561,20 @@ def _board_fact(k, st, _b, name):
     return k.decl.facts[name]
 
 
+@on_board(Lanes, "space_prop", [(INT, "the progress of `space_prop`"), (TEXT, "the property of `space_prop`"),
+                                ("T", "the value of `space_prop` where the space has none")], "T",
+          "a property of the space at this progress (`space_props` of the track), or the default given "
+          "where it has none", pure=True)
+def _space_prop(k, st, _b, d, name, default):
+    return prop_value(k.props[d % k.L], name, default, f"space {d % k.L} of `{k.name}`")
+
+
+@on_board(Lanes, "race_line_spot", [(INT, "the progress of `race_line_spot`")], INT,
+          "the spot that is the race line at this progress", pure=True)
+def _race_line_spot(k, st, _b, d):
+    return k.race[d % k.L]
+
+
 # ---- effects -------------------------------------------------------------------------------
 
 def _line_up_run(st, p, b):
@@ -462,9 +591,10 @@ def _line_up_run(st, p, b):
     raise RuleError("the start grid is full")
 
 
-_line_up = Builtin("line_up", (Param(PIECE, "the first argument of `line_up`"),
-                               Param("lanes", "the second argument of `line_up`")), None, _line_up_run,
-                   "the piece takes the next free place of the track's start grid", kind="lanes")
+_line_up = heard_by_change(Lanes, Builtin(
+    "line_up", (Param(PIECE, "the first argument of `line_up`"),
+                Param("lanes", "the second argument of `line_up`")), None, _line_up_run,
+    "the piece takes the next free place of the track's start grid", kind="lanes"))
 
 
 def _put_at_run(st, p, b, d, spot):
@@ -489,8 +619,44 @@ _put_at = Builtin("put_at", (Param(PIECE, "the first argument of `put_at`"),
                                      "arrange the table)", kind="lanes")
 
 
+def _moving(b: Builtin, where, events: tuple[str, ...]) -> Builtin:
+    """An effect that moves a piece on a lane track (`advance`, `drop_back`): as declared, the
+    board's own move; by the ruleset's move rules in a game that has some (`Lanes.ruled`); and
+    saying what happened for a game that waits for its events (`heard`). `where(data, p, arg)` is
+    where the piece goes, (progress, floor), or None when it does not move."""
+    own_run, own_bind = b.run, b.bind
+
+    def run(st, p, arg):
+        if not st.plan.move_rules:
+            return own_run(st, p, arg)
+        heard(st, p, arg, False)
+
+    def heard(st, p, arg, tell=True):
+        k, data = _on_lanes(st, p, b.name)
+        to = where(data, p, arg)
+        if to is None:
+            return []
+        return k.move(st, data, p, to[0], to[1], tell)
+
+    def bind(plan, consts):
+        return own_bind(plan, consts) if not plan.move_rules else None  # type: ignore[misc]
+    b.run, b.bind, b.heard, b.events = run, bind, heard, events
+    return b
+
+
+def _on_lanes(st, p, name: str):
+    """(kind, data) of the lane track the piece stands on, or a rule error."""
+    if p is not None:
+        for i, k in _lanes(st.plan):
+            if st.bd[i][0][p] is not None:
+                return k, st.bd[i]
+        raise RuleError(f"`{name}`: `{st.plan.piece_names[p]}` is not on {Lanes.noun}")
+    raise RuleError(f"`{name}`: a piece was expected, not none")
+
+
 @of_piece(Lanes, "advance", [(INT, "how many spaces `advance` moves")], None,
-          "n spaces forward through other pieces; a full space blocks (the nearest free spot behind)")
+          "n spaces forward through other pieces; a full space blocks (the nearest free spot behind); "
+          "the game's `moves` rules where it has them")
 def _advance(k, data, p, n):
     if n <= 0:
         return
@@ -499,9 +665,21 @@ def _advance(k, data, p, n):
 
 
 @of_piece(Lanes, "drop_back", [(INT, "the progress of `drop_back`")], None,
-          "the nearest free spot at this progress or behind it")
+          "the nearest free spot at this progress or behind it; the game's `moves.spot` where it has one")
 def _drop_back(k, data, p, d):
     k.settle(data, p, d)
+
+
+_moving(_advance, lambda data, p, n: None if n <= 0 else (data[0][p] + n, data[0][p]),
+        (MOVED, ENTERED, PASSED, BLOCKED))
+_moving(_drop_back, lambda data, p, d: (d, None), (MOVED, ENTERED, BLOCKED))  # nobody is passed going back
+
+
+@of_piece(Lanes, "free_spot", [(INT, "the progress of `free_spot`")], INT,
+          "the spot the piece would take at this progress by the board's own rule (`spot_order`, the first "
+          "spot no other piece stands on), 0 when there is none: what `moves.spot` is without a rule")
+def _free_spot(k, data, p, d):
+    return k.free_spot(data, d, p) or 0
 
 
 @of_piece(Lanes, "take_off", [], None, "the piece leaves the track")
@@ -512,5 +690,5 @@ def _take_off(k, data, p):
 
 Lanes.builtins = [_progress, _space_of, _spot_of, _lap_of, _on_race_line, _on_track, _race_order,
                   _pieces_in_space, _lines_between, _next_lines, _line_limit, _line_name, _finish_at,
-                  _lap_length, _lap_count, _board_fact,
-                  _line_up, _put_at, _advance, _drop_back, _take_off]
+                  _lap_length, _lap_count, _board_fact, _space_prop, _race_line_spot,
+                  _free_spot, _line_up, _put_at, _advance, _drop_back, _take_off]

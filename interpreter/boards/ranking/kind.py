@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ...lang.errors import RuleError
 from ...lang.types import BOARD, INT, PIECE
 from ...library.api import Builtin, Param, Read
-from ..base import BoardKind, kind_at, on_board, register
+from ..base import BoardKind, heard_by_change, kind_at, move_events, on_board, register
 
 
 class RankingModel(BaseModel):
@@ -25,6 +25,7 @@ class RankingModel(BaseModel):
 class Ranking(BoardKind):
     kind = "ranking"
     noun = "a ranking"
+    events = move_events(INT, "slot", blocked=False)
     Model = RankingModel
     has_places = True
     piece_at = (1, 0)
@@ -39,6 +40,12 @@ class Ranking(BoardKind):
     def clone(self, data):
         return [data[0][:], data[1][:]]
 
+
+    def where_of(self, data, pc):
+        return data[1][pc] or None
+
+    def in_order(self, data) -> list:
+        return [pc for pc in data[0] if pc is not None]
 
     def positions(self, st) -> list[tuple[str, str]]:
         names = self.plan.piece_names
@@ -169,6 +176,8 @@ _set_order = Builtin("set_order", (Param("ranking", "the board of `set_order`"),
                      "the pieces stand in slots 1, 2, ... in this order; the others leave",
                      kind="ranking")
 
+for _effect in (_place, _swap):  # `set_order` arranges the table: it raises nothing
+    heard_by_change(Ranking, _effect)
 Ranking.builtins = [_at, _slots, _slot_of, _place, _swap, _set_order]
 
 __all__ = ["Ranking", "BOARD"]

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, WrapValidator, model_validato
 from ...lang.errors import RuleError
 from ...lang.types import BOOL, CARD, INT, PIECE, TEXT, listof
 from ...library.api import Spec
-from ..base import BoardKind, on_board, register
+from ..base import BoardKind, Props, heard_by_change, move_events, on_board, prop_value, register
 
 SIDES = "NESW"
 STEP = ((-1, 0), (0, 1), (1, 0), (0, -1))  # row, column change towards N, E, S, W
@@ -56,6 +56,9 @@ class TilesModel(BaseModel):
                                                        "card is each square's tile")
     track: str = Field(pattern=_NAME, description="the card property listing the sides with track, "
                                                   "unturned, as letters of NESW (e.g. \"NE\")")
+    square_props: dict[str, Props] = Field(
+        default_factory=dict, description="properties of squares, by label (`B3: {mud: 2}`), which the rules "
+                                          "read with `tile_prop(board, square, name, default)`")
 
     @model_validator(mode="after")
     def _fits(self):
@@ -74,6 +77,11 @@ class TilesModel(BaseModel):
         for name in self.regions.values():
             if not isinstance(name, str) or not name:
                 raise ValueError("a region needs a name")
+        labels = {_label(r, c) for r, row in enumerate(self.layout) for c, ch in enumerate(row)
+                  if ch not in ". "}
+        for label in self.square_props:
+            if label not in labels:
+                raise ValueError(f"square_props: the layout has no square `{label}`")
         return self
 
 
@@ -85,6 +93,7 @@ def _label(row: int, col: int) -> str:
 class Tiles(BoardKind):
     kind = "tiles"
     noun = "a tile grid"
+    events = move_events(INT, "square", blocked=False)
     Model = TilesModel
     has_places = True
     piece_at = (1, 0)
@@ -105,6 +114,7 @@ class Tiles(BoardKind):
                 self.region.append(decl.regions[ch])
                 self.labels.append(_label(r, col))
         self.n = len(self.pos) - 1
+        self.props = [None] + [decl.square_props.get(label) for label in self.labels[1:]]
         self.rows = len(decl.layout)
         self.cols = max(len(row) for row in decl.layout)
         self.by_label = {lab: i for i, lab in enumerate(self.labels) if i}
@@ -146,6 +156,9 @@ class Tiles(BoardKind):
     def clone(self, data):
         return [data[0][:], data[1][:]]
 
+
+    def where_of(self, data, pc):
+        return data[1][pc] or None
 
     def positions(self, st) -> list[tuple[str, str]]:
         names = self.plan.piece_names
@@ -289,6 +302,15 @@ def _sq(kind, sq):
     if sq is None or not 1 <= sq <= kind.n:
         raise RuleError(f"board `{kind.name}` has squares 1..{kind.n}, not {sq!r}")
     return sq
+
+
+@_tiles("tile_prop", [(INT, "the square of `tile_prop`"), (TEXT, "the property of `tile_prop`"),
+                     ("T", "the value of `tile_prop` where the square has none")], "T",
+        "a property of the square (`square_props` of the board), or the default given where it has none",
+        pure=True)
+def _prop(kind, st, _board, sq, name, default):
+    sq = _sq(kind, sq)
+    return prop_value(kind.props[sq], name, default, f"square {kind.labels[sq]} of `{kind.name}`")
 
 
 @_tiles("tile_square", [(TEXT, "the label of `tile_square` (`B3`)")], INT,
@@ -483,6 +505,7 @@ def _swap(kind, st, _board, a, b):
     turns[a], turns[b] = turns[b], turns[a]
 
 
+heard_by_change(Tiles, _put)
 Tiles.builtins = [_card, _connected, _distance, _face_up, _glyph, _label_of, _neighbour, _neighbours,
-                  _pieces, _region, _shape, _side, _sides, _sides_turned, _square, _square_of, _squares,
-                  _turn, _turns, _flip, _put, _swap, _turn_to]
+                  _pieces, _prop, _region, _shape, _side, _sides, _sides_turned, _square, _square_of,
+                  _squares, _turn, _turns, _flip, _put, _swap, _turn_to]
