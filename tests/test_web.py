@@ -480,7 +480,7 @@ def test_serve_refuses_a_folder_for_its_database(tmp_path, capsys):
 
 
 def test_finished_tables_are_forgotten_in_memory_and_built_again_when_asked_for(client, monkeypatch):
-    from interpreter.web import tables as web_tables
+    from interpreter.web import registry as web_tables
 
     monkeypatch.setattr(web_tables, "KEPT_FINISHED", 1)
     tables = client.app.state.tables
