@@ -145,7 +145,7 @@ class Tables:
 
     def listing(self, limit: int = 100) -> list[dict]:
         """The tables and seasons, newest first: id, game, season, seats' kinds, state (no tokens, no
-        seed); a season's races by their tables' ids."""
+        seed); a season's races by their tables' ids, and once it is over its champions and standings."""
         rows: list[tuple[dict, list[str] | None]] = [(row, None) for row in self.store.tables()[-limit:]]
         rows += [(row, [r["id"] for r in self.store.races(row["id"])])
                  for row in self.store.seasons()[-limit:]]
@@ -156,5 +156,5 @@ class Tables:
             out.append({"id": row["id"], "game": s["game"], "season": s.get("season"), "seats": s["seats"],
                         "variants": s.get("variants", []), "modules": s.get("modules", []),
                         "track": s.get("track"), "state": row["state"], "created": row["created"],
-                        **({"races": races} if races is not None else {})})
+                        **({"races": races, "result": row["result"]} if races is not None else {})})
         return out
