@@ -316,6 +316,8 @@ def test_the_pages_and_the_api_description_are_served(client):
     assert {"/api/tables", "/api/tables/{table_id}", "/api/tables/{table_id}/decide",
             "/api/tables/{table_id}/undo", "/api/tables/{table_id}/record", "/api/tables/{table_id}/events",
             "/api/tables/{table_id}/picture.svg"} <= set(spec["paths"])
+    new_table = spec["components"]["schemas"]["NewTable"]["properties"]
+    assert "season" in new_table and "seasons" in new_table["season"]["description"]
     assert client.get("/static/../app.py").status_code == 404
     assert client.get("/docs").status_code == 404  # FastAPI's page would load scripts from a CDN
     # nothing is fetched from elsewhere: the pages work offline
@@ -624,3 +626,27 @@ def test_a_restarted_server_resumes_a_season_exactly(tmp_path):
         assert end["log"][-1] == end["season"]["said"]
         assert decide(c, season, 1, "a").status_code == 409
         assert c.get(f"/api/tables/{first}/record").status_code == 200   # whole, now the season is over
+
+
+def test_a_season_stopped_between_two_games_begins_the_next_after_a_restart(tmp_path):
+    import sqlite3
+
+    db = tmp_path / "tables.db"
+    with TestClient(create_app(db)) as c:
+        season = create(c, "downforce", ["human", "random", "random"], seed=9, season="world-tour")
+        v = until_mine(c, season)
+        while v["season"]["race"] == 1:
+            assert decide(c, season, 1, v["options"][0]["key"], decision=v["decision"]).status_code == 200
+            v = until_mine(c, season)
+        second = v["season"]["table"]
+    # as if the server had stopped right after the first game's last decision: the second not begun
+    with sqlite3.connect(db) as con:
+        con.execute("DELETE FROM decisions WHERE table_id = ?", (second,))
+        con.execute("DELETE FROM races WHERE table_id = ?", (second,))
+        con.execute("DELETE FROM tables WHERE id = ?", (second,))
+    with TestClient(create_app(db)) as c:
+        again = until_mine(c, season)
+        assert again["season"]["table"] != second
+        for key in ("view", "options", "log", "round", "to_move"):
+            assert again[key] == v[key], key
+        assert again["season"]["standings"] == v["season"]["standings"]
