@@ -628,12 +628,15 @@ def test_a_restarted_server_resumes_a_season_exactly(tmp_path):
         assert c.get(f"/api/tables/{first}/record").status_code == 200   # whole, now the season is over
 
 
-def test_a_season_stopped_between_two_games_begins_the_next_after_a_restart(tmp_path):
+def test_a_season_stopped_between_two_games_begins_the_next_after_a_restart(tmp_path, monkeypatch):
     import sqlite3
 
+    from conftest import ROOT
+
+    monkeypatch.chdir(ROOT / "tests" / "fixtures" / "canaries")   # two short games (seasons/two.yaml)
     db = tmp_path / "tables.db"
     with TestClient(create_app(db)) as c:
-        season = create(c, "downforce", ["human", "random", "random"], seed=9, season="world-tour")
+        season = create(c, "canaries", ["human", "random"], seed=9, season="two")
         v = until_mine(c, season)
         while v["season"]["race"] == 1:
             assert decide(c, season, 1, v["options"][0]["key"], decision=v["decision"]).status_code == 200
@@ -649,4 +652,4 @@ def test_a_season_stopped_between_two_games_begins_the_next_after_a_restart(tmp_
         assert again["season"]["table"] != second
         for key in ("view", "options", "log", "round", "to_move"):
             assert again[key] == v[key], key
-        assert again["season"]["standings"] == v["season"]["standings"]
+        assert again["season"]["standings"] == v["season"]["standings"] and again["season"]["results"]
