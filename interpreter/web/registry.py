@@ -115,15 +115,7 @@ class Tables:
         except RuleError as e:
             raise Refused(410, f"this table's game cannot start any more: {e}") from None
         with table.lock:
-            if plan.digest != s.get("digest"):
-                table.problem = "the game's rules have changed since this table was created"
-            else:
-                try:
-                    table.replay(self.store.decisions(row["id"]))
-                except RuleError as e:
-                    table.problem = str(e)
-            if row["state"] == "stopped" and table.problem is None:
-                table.problem = (row["result"] or {}).get("problem") or "the game stopped"
+            table.restore(row, self.store.decisions(row["id"]))
             self.live[row["id"]] = table
             table._arrived(store=row["state"] == "playing")
         return table

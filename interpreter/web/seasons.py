@@ -154,15 +154,7 @@ class Season:
         race = self._race(row["id"], row["created"])
         if race is None:
             return None
-        if row["setup"].get("digest") != race.plan.digest:
-            race.problem = "the game's rules have changed since this season was created"
-        else:
-            try:
-                race.replay(self.store.decisions(race.id))
-            except RuleError as e:
-                race.problem = str(e)
-        if row["state"] == "stopped" and race.problem is None:
-            race.problem = (row["result"] or {}).get("problem") or "the game stopped"
+        race.restore(row, self.store.decisions(race.id))
         race._arrived(store=live and row["state"] == "playing")
         return race
 

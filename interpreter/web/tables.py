@@ -253,6 +253,19 @@ class Table(Sitting):
         self.narrated.extend(self.teller.news())
         self._offer()
 
+    def restore(self, row: dict, decisions: list[dict]) -> None:
+        """The stored table (its row of the store) played again from its decisions, or why it cannot
+        be: its rules changed, a decision does not fit them, it had stopped."""
+        if self.plan.digest != row["setup"].get("digest"):
+            self.problem = "the game's rules have changed since this table was created"
+        else:
+            try:
+                self.replay(decisions)
+            except RuleError as e:
+                self.problem = str(e)
+        if row["state"] == "stopped" and self.problem is None:
+            self.problem = (row["result"] or {}).get("problem") or "the game stopped"
+
     # ---- who is who ------------------------------------------------------------------------------
 
     def seat_of(self, token: str | None) -> int:
