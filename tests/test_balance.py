@@ -326,8 +326,8 @@ def test_progress_and_metrics_are_checked(tmp_path):
 
 def test_statistics_speak_of_what_varies_in_words_a_designer_reads(capsys):
     """A measure the same in every game (the margin of a race, whose result is a place) is not
-    reported; counted options read as their labels (`play …`, the card by its name), and a
-    comparison's rows are whole, never cut into rows that read alike."""
+    reported, by `simulate` nor by `compare`; counted options read as their labels (`play …`, the
+    card by its name), and a comparison's rows are whole, never cut into rows that read alike."""
     rc, out, _err = run(capsys, "simulate", "heat", "--games", "6", "--players", "3", "--jobs", "1",
                         "--counts")
     assert rc == 0
@@ -339,5 +339,9 @@ def test_statistics_speak_of_what_varies_in_words_a_designer_reads(capsys):
     rc, out, _err = run(capsys, "compare", "heat", "--variant", "sprint", "--games", "4", "--players", "2",
                         "--jobs", "1", "--counts")
     assert rc == 0
+    assert "margin of victory" not in out and "final gap" not in out   # 1 in every game of both sides
     rows = [line.split("  ")[0] for line in out.splitlines() if line.startswith("count ")]
     assert len(rows) > 20 and len(set(rows)) == len(rows) and not any(r.endswith("...") for r in rows)
+    rc, out, _err = run(capsys, "compare", "formula5", "--variant", "short-race", "--games", "20",
+                        "--players", "3", "--jobs", "1")
+    assert rc == 0 and "\nmargin of victory " in out   # a race of places won by 1 or 2: it varies

@@ -140,6 +140,19 @@ def test_terminal_view_draws_the_grid(plan4):
     assert "square(1)" not in text  # the squares' piles are drawn in the grid, not listed
 
 
+def test_squares_driven_read_one_square_and_many_squares(plan4):
+    """`unit: [square driven, squares driven]`: the word for 1, and for any other number."""
+    game = Game(plan4, 2)
+    agent = RandomAgent(1)
+    said: dict[int, str] = {}
+    while not game.over and not {0, 1, 2} <= set(said):
+        for fact in game.view(0)["seat_facts"][0]:
+            if "driven" in fact:
+                said[int(fact.split()[0])] = fact
+        game.choose(agent.choose(game, game.decision()))
+    assert said[0] == "0 squares driven" and said[1] == "1 square driven" and said[2] == "2 squares driven"
+
+
 def test_random_and_greedy_games_end(plan4):
     won = 0
     for seed in range(3):

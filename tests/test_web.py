@@ -316,6 +316,8 @@ def test_the_pages_and_the_api_description_are_served(client):
     assert {"/api/tables", "/api/tables/{table_id}", "/api/tables/{table_id}/decide",
             "/api/tables/{table_id}/undo", "/api/tables/{table_id}/record", "/api/tables/{table_id}/events",
             "/api/tables/{table_id}/picture.svg"} <= set(spec["paths"])
+    new_table = spec["components"]["schemas"]["NewTable"]["properties"]
+    assert "season" in new_table and "seasons" in new_table["season"]["description"]
     assert client.get("/static/../app.py").status_code == 404
     assert client.get("/docs").status_code == 404  # FastAPI's page would load scripts from a CDN
     # nothing is fetched from elsewhere: the pages work offline
@@ -480,7 +482,7 @@ def test_serve_refuses_a_folder_for_its_database(tmp_path, capsys):
 
 
 def test_finished_tables_are_forgotten_in_memory_and_built_again_when_asked_for(client, monkeypatch):
-    from interpreter.web import tables as web_tables
+    from interpreter.web import registry as web_tables
 
     monkeypatch.setattr(web_tables, "KEPT_FINISHED", 1)
     tables = client.app.state.tables
@@ -497,3 +499,157 @@ def test_finished_tables_are_forgotten_in_memory_and_built_again_when_asked_for(
     assert first["id"] not in tables.live
     again = client.get(f"/api/tables/{first['id']}/replay", params={"at": 1000}).json()
     assert again["result"] is not None and first["id"] in tables.live
+
+
+# ---- seasons ---------------------------------------------------------------------------------------
+
+def finished_season(client, season: dict, seconds: float = 60.0) -> dict:
+    """The season's entry in the lobby's list once it is over (its bots play on the server)."""
+    end = time.monotonic() + seconds
+    while True:
+        listed = {t["id"]: t for t in client.get("/api/tables").json()["tables"]}[season["id"]]
+        if listed["state"] != "playing":
+            return listed
+        assert time.monotonic() < end, "the season did not end"
+        time.sleep(0.02)
+
+
+def test_a_season_of_bots_plays_to_its_end_and_its_save_carries_on_in_the_terminal(client, tmp_path,
+                                                                                    capsys):
+    from interpreter.cli import main
+    from interpreter.lab.series import Series, game_seed, standings_rows
+
+    games = {g["id"]: g for g in client.get("/api/games").json()["games"]}
+    assert [s["id"] for s in games["downforce"]["seasons"]] == ["world-tour"]
+    assert {"1961", "custom"} <= {s["id"] for s in games["heat"]["seasons"]}
+    assert not games["formula5"]["seasons"]
+    season = create(client, "downforce", ["random", "greedy", "random"], seed=3, season="world-tour")
+    listed = finished_season(client, season)
+    assert listed["state"] == "finished" and listed["season"] == "world-tour" and len(listed["races"]) == 2
+    # the season's record is its save, as `championship --save` writes it: played again from its
+    # decisions, it ends with the standings and the champions the web table stored
+    save = tmp_path / "season.json"
+    save.write_text(client.get(f"/api/tables/{season['id']}/record").text)
+    resumed = Series.resume(save)
+    assert resumed.done
+    head, rows = standings_rows(resumed)
+    assert listed["result"] == {"champions": [s + 1 for s in resumed.champions()],
+                                "standings": {"head": head, "rows": rows}}
+    # each game is a table of its own, its record whole once the season is over
+    for i, race in enumerate(listed["races"]):
+        lines = [json.loads(x) for x in client.get(f"/api/tables/{race}/record").text.splitlines()]
+        assert lines[0]["seed"] == game_seed(3, i)
+        assert lines[-1]["order"] == resumed.played[i]["result"]["order"]
+        assert [d["pick"] for d in lines[1:-1]] == resumed.played[i]["picks"]
+    # `championship --resume` carries the save on in the terminal: nothing left but the champion
+    capsys.readouterr()
+    assert main(["championship", "--resume", str(save)]) == 0
+    champion = "Champion: " + " and ".join(f"seat {s} ({listed['seats'][s - 1]})"
+                                           for s in listed["result"]["champions"])
+    assert capsys.readouterr().out.rstrip().endswith(champion)
+
+
+def test_a_season_is_refused_what_it_cannot_be(client):
+    two = ["human", "random"]
+    answers = {
+        "an unknown season": {"game": "downforce", "season": "nosuch", "seats": two},
+        "a path for a season": {"game": "downforce", "season": "../seasons/world-tour", "seats": two},
+        "a game without seasons": {"game": "formula5", "season": "world-tour", "seats": two},
+        "a track with a season": {"game": "heat", "season": "1961", "track": "usa", "seats": two},
+        "too few players": {"game": "downforce", "season": "world-tour", "seats": ["human"]},
+    }
+    said = {}
+    for what, body in answers.items():
+        r = client.post("/api/tables", json=body)
+        assert r.status_code == 422 and set(r.json()) == {"error"}, what
+        said[what] = r.json()["error"]
+    assert "its seasons are world-tour" in said["an unknown season"]
+    assert "has none" in said["a game without seasons"] and "own tracks" in said["a track with a season"]
+    assert "not 1" in said["too few players"]
+    assert "/" not in said["an unknown season"]   # no folder of the server named
+
+
+def test_a_restarted_server_resumes_a_season_exactly(tmp_path):
+    from interpreter.web import bots as web_bots
+
+    db = tmp_path / "tables.db"
+    rng = random.Random(2)
+    with TestClient(create_app(db)) as c:
+        season = create(c, "downforce", ["human", "random", "random"], seed=6, season="world-tour")
+        v = until_mine(c, season)
+        assert v["season"]["race"] == 1 and v["season"]["title"] == v["log"][0] == "game 1 of 2"
+        first = v["season"]["table"]
+        in_second = []
+        while len(in_second) < 6:
+            if v["season"]["race"] == 2:
+                in_second.append(v)
+            r = decide(c, season, 1, rng.choice(v["options"])["key"], decision=v["decision"])
+            assert r.status_code == 200, r.text
+            v = until_mine(c, season)
+        assert not v["finished"] and v["season"]["table"] != first
+        # the first game's end and the standings, told in the words of `racecraft championship`
+        said = v["season"]["results"][0]["said"]
+        assert said.startswith("game 1 over: ") and said in v["log"]
+        assert v["log"][v["log"].index(said) + 1] == "game 2 of 2: Lakeshore Bay"
+        head, *rows = [v["season"]["standings"]["head"]] + v["season"]["standings"]["rows"]
+        assert head == ["", "seat", "g1", "money", "first place"] and len(rows) == 3
+        # undo in the second game puts back the game as it was, with what the first handed on
+        back = c.post(f"/api/tables/{season['id']}/undo", json={"token": token(season, 1)})
+        assert back.status_code == 200, back.text
+        for key in ("decision", "view", "options", "log"):
+            assert back.json()[key] == in_second[-1][key], key
+        # while the season runs the first game discloses no more than a running table: no seed, not
+        # what the others chose; and the season's own record waits for its end
+        assert c.get(f"/api/tables/{first}/record").status_code == 403
+        record = c.get(f"/api/tables/{first}/record", params={"token": token(season, 1)}).text
+        lines = [json.loads(x) for x in record.splitlines()]
+        assert "seed" not in lines[0] and all("pick" not in d for d in lines[1:] if d["seat"] != 0)
+        own = c.get(f"/api/tables/{season['id']}/record", params={"token": token(season, 1)})
+        assert own.status_code == 409
+        # the search bot's worker builds the game under way as the table has it (what was handed on too)
+        race = c.app.state.tables.game_table(season["id"])
+        web_bots.pick_in_worker(race.id, race.recipe(), list(race.game.answers), "random", "1/1/1")
+        assert web_bots._GAMES[race.id].view(None) == race.game.view(None)
+        assert race.recipe()["carried"]["seat"]["money"] != [0, 0, 0]
+        before = seen(c, season, 1)
+    # a new server on the same file: the first game played again from its decisions, the second to
+    # where it was
+    with TestClient(create_app(db)) as c:
+        after = seen(c, season, 1)
+        for key in ("decision", "to_move", "view", "sight", "log", "options", "prompt", "round", "state",
+                    "season"):
+            assert after[key] == before[key], key
+        assert c.get(f"/api/tables/{first}/record", params={"token": token(season, 1)}).text == record
+        end = play_out(c, season, rng=rng)
+        assert end["state"] == "finished" and end["season"]["said"].startswith("Champion: seat ")
+        assert [r["race"] for r in end["season"]["results"]] == [1, 2]
+        assert end["log"][-1] == end["season"]["said"]
+        assert decide(c, season, 1, "a").status_code == 409
+        assert c.get(f"/api/tables/{first}/record").status_code == 200   # whole, now the season is over
+
+
+def test_a_season_stopped_between_two_games_begins_the_next_after_a_restart(tmp_path, monkeypatch):
+    import sqlite3
+
+    from conftest import ROOT
+
+    monkeypatch.chdir(ROOT / "tests" / "fixtures" / "canaries")   # two short games (seasons/two.yaml)
+    db = tmp_path / "tables.db"
+    with TestClient(create_app(db)) as c:
+        season = create(c, "canaries", ["human", "random"], seed=9, season="two")
+        v = until_mine(c, season)
+        while v["season"]["race"] == 1:
+            assert decide(c, season, 1, v["options"][0]["key"], decision=v["decision"]).status_code == 200
+            v = until_mine(c, season)
+        second = v["season"]["table"]
+    # as if the server had stopped right after the first game's last decision: the second not begun
+    with sqlite3.connect(db) as con:
+        con.execute("DELETE FROM decisions WHERE table_id = ?", (second,))
+        con.execute("DELETE FROM races WHERE table_id = ?", (second,))
+        con.execute("DELETE FROM tables WHERE id = ?", (second,))
+    with TestClient(create_app(db)) as c:
+        again = until_mine(c, season)
+        assert again["season"]["table"] != second
+        for key in ("view", "options", "log", "round", "to_move"):
+            assert again[key] == v[key], key
+        assert again["season"]["standings"] == v["season"]["standings"] and again["season"]["results"]

@@ -1,7 +1,8 @@
 """The web table in a real browser: Debian's chromium driven by Playwright (never a browser
 downloaded at run time; the tests skip, saying why, where chromium is not installed). A Formula 5
 game for two people at one screen played by clicking, a Heat race against a bot played by
-clicking and typing keys, and a finished game stepped through with the replay's slider."""
+clicking and typing keys, a finished game stepped through with the replay's slider, and a season
+created in the lobby whose first game's end shows its result and the standings."""
 from __future__ import annotations
 
 import json
@@ -185,3 +186,44 @@ def test_a_finished_game_replayed_with_the_slider_and_arrow_keys(server, page):
     page.select_option("#seat", "2")
     expect(page.locator("#facts")).to_contain_text("as seat 2")
     assert page.locator(".seat.you .seat-name").text_content().startswith("seat 2")
+
+
+def test_a_season_from_the_lobby_shows_each_games_end_and_the_standings(server, page):
+    page.goto(server + "/")
+    page.select_option("#game", "downforce")
+    page.select_option("#season", "world-tour")
+    assert page.locator("#track-box").is_hidden()
+    assert "added to every game" in page.text_content("#season-description")
+    page.fill("#players", "3")
+    page.dispatch_event("#players", "change")
+    page.select_option("#seats select[data-seat='1']", "human")
+    page.select_option("#seats select[data-seat='2']", "random")
+    page.select_option("#seats select[data-seat='3']", "random")
+    page.fill("#seed", "4")
+    page.click("#create")
+    link = page.locator(".seat-link").get_attribute("href")
+    page.goto(link)
+    expect(page.locator("#facts")).to_contain_text("game 1 of 2")
+    expect(page.locator("#title")).to_have_text("Downforce · World tour")
+    # the person's decisions of the first game taken through the API meanwhile: the page follows
+    table, token = link.split("/table/")[1].split("#")
+    end = time.monotonic() + 30
+    while True:
+        with urllib.request.urlopen(f"{server}/api/tables/{table}?token={token}", timeout=10) as r:
+            told = json.loads(r.read())
+        if told["season"]["race"] == 2:
+            break
+        if told["to_move"] == 1:
+            post(server, f"/api/tables/{table}/decide", {"token": token, "option": told["options"][0]["key"]})
+        else:
+            time.sleep(0.01)
+        assert time.monotonic() < end, "the first game did not end"
+    page.wait_for_selector("#between:not([hidden])")
+    assert page.text_content("#between-text h2").startswith("game 1 over: 1. seat ")
+    assert page.locator("#between .standings tr").count() == 4   # its head, and a row per seat
+    assert page.text_content("#between-on") == "On to game 2 of 2: Lakeshore Bay (Enter)"
+    page.keyboard.press("Enter")
+    expect(page.locator("#between")).to_be_hidden()
+    expect(page.locator("#facts")).to_contain_text("game 2 of 2: Lakeshore Bay")
+    assert page.locator("#season .results li").count() == 1
+    assert page.locator("#season .standings th").nth(2).text_content() == "g1"

@@ -5,7 +5,9 @@ seat 1's secrets.
 Two checks that can fail. With the canary game (tests/fixtures/canaries: every card one of a
 kind with a word found nowhere else, secrets in every hidden form a game has), no response to
 seat 2 names a card seat 2 has not been shown by the engine (`Game.view` of seat 2, at any time
-so far, or its own options), nor seat 1's secret word. With every shipped game, whose cards are
+so far, or its own options), nor seat 1's secret word; the same over a season of two canary games
+(seasons/two.yaml), where seat 2 may also ask for the first game while the second is played. With
+every shipped game, whose cards are
 not one of a kind, a second table is made to differ from the first only in what seat 2 may not
 see (seat 1's and the deck's hidden cards swapped among themselves; seat 1's secret commitment
 made otherwise): everything seat 2 is told must be the same at both tables."""
@@ -50,16 +52,20 @@ def told(client, table_id: str, token: str) -> dict:
 
 
 def seat_responses(client, table_id: str, token: str) -> dict[str, str]:
-    """Everything seat 2 can ask the table for now, as text: JSON, picture, record, replay steps."""
-    out = {"view": client.get(f"/api/tables/{table_id}", params={"token": token}).text,
-           "picture": client.get(f"/api/tables/{table_id}/picture.svg", params={"token": token}).text,
-           "record": client.get(f"/api/tables/{table_id}/record", params={"token": token}).text}
-    n = client.get(f"/api/tables/{table_id}/replay", params={"token": token}).json()["total"]
-    for at in {0, max(0, n - 1), n}:
-        out[f"replay {at}"] = client.get(f"/api/tables/{table_id}/replay",
-                                         params={"token": token, "at": at}).text
-        out[f"replay picture {at}"] = client.get(f"/api/tables/{table_id}/replay.svg",
-                                                 params={"token": token, "at": at}).text
+    """Everything seat 2 can ask the table for now, as text: JSON, picture, record, replay steps; at
+    a season's table, the same of each of its games played so far (by its own table's id)."""
+    view = client.get(f"/api/tables/{table_id}", params={"token": token})
+    out = {"view": view.text,
+           "picture": client.get(f"/api/tables/{table_id}/picture.svg", params={"token": token}).text}
+    games = [table_id] + [r["table"] for r in (view.json().get("season") or {}).get("results", [])]
+    for game in games:
+        out[f"{game} record"] = client.get(f"/api/tables/{game}/record", params={"token": token}).text
+        n = client.get(f"/api/tables/{game}/replay", params={"token": token}).json()["total"]
+        for at in {0, max(0, n - 1), n}:
+            out[f"{game} replay {at}"] = client.get(f"/api/tables/{game}/replay",
+                                                    params={"token": token, "at": at}).text
+            out[f"{game} replay picture {at}"] = client.get(f"/api/tables/{game}/replay.svg",
+                                                            params={"token": token, "at": at}).text
     return out
 
 
@@ -91,22 +97,28 @@ class HeldBots:
         return bool(asked)
 
 
-@pytest.mark.parametrize("seats", [["random", "human"], ["human", "human", "random"]])
-def test_seat_2_is_never_told_a_card_it_has_not_been_shown(client, seats):
+@pytest.mark.parametrize("seats, season, seeds", [(["random", "human"], None, (1, 2, 3)),
+                                                  (["human", "human", "random"], None, (1, 2, 3)),
+                                                  (["random", "human"], "two", (1, 2))],
+                         ids=["a bot and a person", "two people and a bot", "a season"])
+def test_seat_2_is_never_told_a_card_it_has_not_been_shown(client, seats, season, seeds):
     tables = client.app.state.tables
     bots = tables.bots = HeldBots()
     rng = random.Random(3)
-    for seed in (1, 2, 3):
-        created = client.post("/api/tables", json={"game": "canaries", "seats": seats, "seed": seed}).json()
+    for seed in seeds:
+        created = client.post("/api/tables", json={"game": "canaries", "seats": seats, "seed": seed,
+                                                   "season": season}).json()
         tid = created["id"]
         tokens = {s["seat"]: s["token"] for s in created["seats"] if s["token"]}
-        table = tables.get(tid)
         may_know: set[str] = set()         # what the engine has shown seat 2 so far
         secrets_of_1: set[str] = set()     # seat 1's cards and word while they are hidden from seat 2
         events = []
+        games = set()
         with client.stream("GET", f"/api/tables/{tid}/events", params={"token": tokens[2]}) as stream:
             lines = stream.iter_lines()
-            for _ in range(200):
+            for _ in range(400):
+                table = tables.game_table(tid)   # (at a season's table, the game under way)
+                games.add(table.id)
                 may_know |= engine_shows(table, 1)
                 with table.lock:
                     secrets_of_1 |= set(CANARY.findall(json.dumps(table.game.view(0))))
@@ -139,9 +151,9 @@ def test_seat_2_is_never_told_a_card_it_has_not_been_shown(client, seats):
         # the test could fail: seat 1 had secrets all along, and seat 2 was told things
         assert secrets_of_1 - may_know, "seat 1 never had a secret: the check proves nothing"
         assert "SeatSecretWord1" in secrets_of_1 and "SeatSecretWord1" not in may_know
-        assert len(events) > 5
+        assert len(events) > 5 and len(games) == (2 if season else 1)
         # once the game is over, the record is whole: every burned card is in it
-        record = client.get(f"/api/tables/{tid}/record").text
+        record = client.get(f"/api/tables/{tables.game_table(tid).id}/record").text
         assert set(CANARY.findall(record)) - may_know
 
 

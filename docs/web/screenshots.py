@@ -1,7 +1,8 @@
 """The screens of docs/web.md, taken again: `racecraft serve` in a thread, Debian's chromium driven
 by Playwright, a PNG of each screen written beside this file.
 
-    python docs/web/screenshots.py
+    python docs/web/screenshots.py            (every screen)
+    python docs/web/screenshots.py season     (those of a season only)
 """
 from __future__ import annotations
 
@@ -36,13 +37,46 @@ def play(page, decisions: int) -> None:
         time.sleep(0.1)
 
 
-def main() -> None:
+def season(base: str, page) -> None:
+    """Heat's season 1961 against two bots: the first race's end, then the table with the standings."""
+    table = post(base, "/api/tables", {"game": "heat", "season": "1961", "seed": 2,
+                                       "seats": ["human", "greedy", "greedy"]})
+    page.goto(base + table["url"])
+    tid, token = table["id"], table["seats"][0]["token"]
+    while True:   # the person's decisions of the first race through the API; the page follows
+        told = json.loads(urllib.request.urlopen(f"{base}/api/tables/{tid}?token={token}", timeout=20).read())
+        if told["season"]["race"] == 2:
+            break
+        if told["to_move"] == 1:
+            options = told["options"]
+            post(base, f"/api/tables/{tid}/decide", {"token": token, "option": options[-1]["key"]})
+        else:
+            time.sleep(0.02)
+    page.wait_for_selector("#between:not([hidden])")
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(HERE / "season-between.png"))
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#turn[aria-busy=false] .option:not([disabled])")
+    page.wait_for_timeout(500)
+    page.locator(".side").screenshot(path=str(HERE / "season.png"))
+
+
+def main(only: list[str]) -> None:
     from playwright.sync_api import sync_playwright
 
     from conftest import serve_in_thread
 
     with tempfile.TemporaryDirectory() as folder:
         base, stop = serve_in_thread(Path(folder) / "tables.db")
+        if only == ["season"]:
+            try:
+                with sync_playwright() as p:
+                    browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+                    season(base, browser.new_page(viewport={"width": 1280, "height": 860}))
+                    browser.close()
+            finally:
+                stop()
+            return
         try:
             heat = post(base, "/api/tables", {"game": "heat", "seats": ["human", "greedy", "greedy"],
                                               "seed": 8, "track": "italy"})
@@ -75,10 +109,11 @@ def main() -> None:
                 page.wait_for_selector("#decision:not(:empty)")
                 page.wait_for_timeout(500)
                 page.screenshot(path=str(HERE / "replay.png"))
+                season(base, page)
                 browser.close()
         finally:
             stop()
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

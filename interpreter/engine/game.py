@@ -339,7 +339,7 @@ def _facts(plan: Plan, site: str, fns: dict, st: State, env: dict, own: bool) ->
     out = []
     for name, fn in fns.items():
         rule = f"{site}.{name}"
-        label, unit, owner_only = plan.fact_meta.get(rule, (name, "", False))
+        label, unit, owner_only = plan.fact_meta.get(rule, (name, ("", ""), False))
         if owner_only and not own:
             continue
         text = fact_text(plan, plan.fact_types.get(rule, ANY), fn(st, env), label, unit)
@@ -348,15 +348,17 @@ def _facts(plan: Plan, site: str, fns: dict, st: State, env: dict, own: bool) ->
     return out
 
 
-def fact_text(plan: Plan, typ: Type, value: Any, label: str, unit: str = "") -> str:
-    """One fact as a player reads it ("" when there is nothing to say)."""
+def fact_text(plan: Plan, typ: Type, value: Any, label: str, unit: tuple[str, str] = ("", "")) -> str:
+    """One fact as a player reads it ("" when there is nothing to say). `unit`: its words after 1
+    (or -1), and after any other value."""
     if value is None or value is False or value == "" or value == [] or value == {}:
         return ""
     if value is True:
         return label or "yes"
     text = words(plan, typ, value)
-    if unit:
-        text = f"{text} {unit}"
+    said = unit[0] if value in (1, -1) else unit[1]
+    if said:
+        text = f"{text} {said}"
     return f"{label} {text}" if label else text
 
 

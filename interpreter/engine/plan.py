@@ -134,7 +134,7 @@ class Plan:
     seat_facts: dict[str, Entry] = field(default_factory=dict)  # name -> fn with `seat` bound
     game_facts: dict[str, Entry] = field(default_factory=dict)  # name -> fn
     line_facts: dict[str, dict[str, Entry]] = field(default_factory=dict)  # kind -> name -> fn, `d` bound
-    fact_meta: dict[str, tuple[str, str, bool]] = field(default_factory=dict)
+    fact_meta: dict[str, tuple[str, tuple[str, str], bool]] = field(default_factory=dict)
     fact_types: dict[str, Type] = field(default_factory=dict)
     view: dict[str, dict[str, Any]] | None = None              # pile name -> {label, show, sort, whose}
     colours: dict[str, str] = field(default_factory=dict)      # word -> colour name

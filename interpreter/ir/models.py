@@ -188,7 +188,9 @@ class Fact(Strict):
     value: Code = Field(description="an expression: the value shown")
     label: Text | None = Field(None, description="what players call it (default: the key, `_` read as a "
                                                  "space; \"\" for none)")
-    unit: Text | None = Field(None, description="written after a number: `cells`, `points`")
+    unit: Text | Annotated[list[Text], Field(min_length=2, max_length=2)] | None = Field(
+        None, description="written after a number: `cells`, `points`; or the words for one and for any other "
+                          "number: `[square driven, squares driven]`")
     seen_by: Literal["all", "owner"] = Field(
         "all", description="who sees it: everybody, or only the seat (for a piece: its owner)")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from .metrics import measures, rates
+from .metrics import measures, rates, varies_in
 from .simulate import Backend, LocalBackend, Setup, duration, rate, report, run, seeds
 from .stats import adjust, paired, two_rates
 
@@ -50,14 +50,17 @@ def compare(base: Setup, variant: Setup, games: int, seed: int, jobs: int | None
 
 def differences(rows_a: list[dict], rows_b: list[dict], players_a: int, players_b: int) -> list[dict]:
     """One entry per measure: base, variant, diff (variant - base), ci, p_value, and `significant`
-    after Benjamini-Hochberg's adjustment over all measures."""
+    after Benjamini-Hochberg's adjustment over all measures. A measure said only where it varies
+    (the margin of victory) is left out when it is the same in every game of both sides."""
     out = []
     ma = measures(rows_a, players_a)
     mb = measures(rows_b, players_b)
     for name in list(ma) + [k for k in mb if k not in ma]:
-        binary = (ma.get(name) or mb[name])[0]
+        binary, _values, if_varies = ma.get(name) or mb[name]
         xs = ma[name][1] if name in ma else _absent(name, rows_a)
         ys = mb[name][1] if name in mb else _absent(name, rows_b)
+        if if_varies and not varies_in(xs + ys):
+            continue
         pairs = [(x, y) for x, y in zip(xs, ys) if x is not None and y is not None]
         entry = paired([x for x, _ in pairs], [y for _, y in pairs], binary)
         out.append({"name": name, "kind": "rate" if binary else "number", **entry})

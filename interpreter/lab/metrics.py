@@ -181,6 +181,11 @@ def varies(spread: dict | None) -> TypeGuard[dict]:
     return spread is not None and spread["min"] != spread["max"]
 
 
+def varies_in(values: list) -> bool:
+    """`varies` of a measure's values, one a game (None: a game without it)."""
+    return varies(_spread(values))
+
+
 def _lead_summary(ended: list[dict]) -> dict | None:
     if not any("lead_changes" in r for r in ended):
         return None
@@ -241,13 +246,14 @@ def _counts(ended: list[dict]) -> list[dict]:
 
 # ---- per-game values, for comparisons ----------------------------------------------------------
 
-def measures(rows: list[dict], players: int) -> dict[str, tuple[bool, list]]:
+def measures(rows: list[dict], players: int) -> dict[str, tuple[bool, list, bool]]:
     """Every measure read on each game: name -> (yes/no?, one value per row or None where the game
-    has none). Rows of failed games have none."""
-    out: dict[str, tuple[bool, list]] = {}
+    has none, said only where it `varies`: as `summary`'s words say it). Rows of failed games have
+    none."""
+    out: dict[str, tuple[bool, list, bool]] = {}
 
-    def put(name, binary, fn):
-        out[name] = (binary, [None if r["outcome"] == "failed" else fn(r) for r in rows])
+    def put(name, binary, fn, if_varies=False):
+        out[name] = (binary, [None if r["outcome"] == "failed" else fn(r) for r in rows], if_varies)
 
     for s in range(players):
         put(f"seat {s + 1} wins", True, lambda r, s=s: int(r["outcome"] == "won" and r["winners"] == [s + 1]))
@@ -255,11 +261,11 @@ def measures(rows: list[dict], players: int) -> dict[str, tuple[bool, list]]:
         put(OUTCOME_WORDS[key], True, lambda r, key=key: int(r["outcome"] == key))
     put("rounds", False, lambda r: r.get("rounds"))
     put("decisions", False, lambda r: r.get("decisions"))
-    put("margin of victory", False, lambda r: r.get("margin"))
+    put("margin of victory", False, lambda r: r.get("margin"), if_varies=True)
     if any("lead_changes" in r for r in rows):
         put("lead changes", False, lambda r: r.get("lead_changes"))
         put("round the winner took the lead", False, lambda r: r.get("lead_taken"))
-        put("winner's final gap", False, lambda r: r.get("gap"))
+        put("winner's final gap", False, lambda r: r.get("gap"), if_varies=True)
     names: list[str] = []
     for r in rows:
         names += [k for k in r.get("metrics", {}) if k not in names]

@@ -656,12 +656,12 @@ def render_seasons(stats: dict) -> str:
 
 # ---- at the terminal -------------------------------------------------------------------------------
 
-def standings_text(series: Series) -> str:
-    """The standings and the scorepad (each game's gain of the first standing value), as a person reads
-    them."""
+def standings_rows(series: Series) -> tuple[list[str], list[list[str]]]:
+    """The standings as a person reads them: the columns' heads (place, seat, each game's gain of the
+    first standing value, the standing values) and a row of words for each seat, first place first."""
     rows = series.table()
     if not rows:
-        return ""
+        return [], []
     names = list(rows[0]["values"])
     games = len(rows[0]["by_game"])
     head = ["", "seat"] + [f"g{i + 1}" for i in range(games)] + [n.replace("_", " ") for n in names]
@@ -669,10 +669,30 @@ def standings_text(series: Series) -> str:
     for place, r in enumerate(rows, 1):
         body.append([f"{place}.", f"seat {r['seat'] + 1} ({series.seats[r['seat']]})",
                      *[str(x) for x in r["by_game"]], *[str(r["values"][n]) for n in names]])
+    return head, body
+
+
+def standings_text(series: Series) -> str:
+    """The standings and the scorepad (each game's gain of the first standing value), in columns."""
+    head, body = standings_rows(series)
+    if not body:
+        return ""
     widths = [max(len(row[i]) for row in [head, *body]) for i in range(len(head))]
     fmt = lambda row: "  ".join(c.ljust(w) if i < 2 else c.rjust(w)  # noqa: E731
                                 for i, (c, w) in enumerate(zip(row, widths))).rstrip()
     return "\n".join([fmt(head), *map(fmt, body)])
+
+
+def game_over_line(series: Series, i: int) -> str:
+    """How game i's end is told: its seats in finishing order."""
+    order = series.played[i]["result"]["order"]
+    return f"game {i + 1} over: " + ", ".join(f"{k}. seat {s + 1} ({series.seats[s]})"
+                                               for k, s in enumerate(order, 1))
+
+
+def champion_line(series: Series) -> str:
+    """How the season's end is told: its champions."""
+    return "Champion: " + " and ".join(f"seat {s + 1} ({series.seats[s]})" for s in series.champions())
 
 
 def play_at_table(series: Series, out, budget, person=None, saver: SaveFile | None = None) -> dict:
@@ -739,9 +759,9 @@ def _play_season(series: Series, saver: SaveFile | None, stop_after: int | None,
         print(f"\n=== {series.title(i)}", file=out)
         try:
             if people:
-                entry = play_at_table(series, out, budget, saver=saver)
+                play_at_table(series, out, budget, saver=saver)
             else:
-                entry = series.play_next(make_agents, None, budget, saver.pick if saver is not None else None)
+                series.play_next(make_agents, None, budget, saver.pick if saver is not None else None)
         except (KeyboardInterrupt, EOFError):
             if saver is not None:
                 saver.write(series)
@@ -750,9 +770,7 @@ def _play_season(series: Series, saver: SaveFile | None, stop_after: int | None,
                 _say("\nseason abandoned (give --save FILE to keep it)", out)
             return 130
         played_now += 1
-        order = entry["result"]["order"]
-        print(f"game {i + 1} over: " + ", ".join(f"{k}. seat {s + 1} ({series.seats[s]})"
-                                                  for k, s in enumerate(order, 1)), file=out)
+        print(game_over_line(series, i), file=out)
         print("standings:", file=out)
         print(standings_text(series), file=out)
         if saver is not None:
@@ -762,8 +780,7 @@ def _play_season(series: Series, saver: SaveFile | None, stop_after: int | None,
             print(f"stopped after {played_now} game(s)" +
                   (f": `racecraft championship --resume {save}` carries on" if save else ""), file=out)
             return 0
-    champs = series.champions()
-    print("\nChampion: " + " and ".join(f"seat {s + 1} ({series.seats[s]})" for s in champs), file=out)
+    print("\n" + champion_line(series), file=out)
     return 0
 
 

@@ -84,7 +84,7 @@ class Rules:
     descending: bool = True
     # how each fact reads, by its rule id (`show.lap`, `view.seats.money`): (label, unit, seen by
     # its owner only)
-    fact_meta: dict[str, tuple[str, str, bool]] = field(default_factory=dict)
+    fact_meta: dict[str, tuple[str, tuple[str, str], bool]] = field(default_factory=dict)
     line_kinds: list[tuple[str, Loc | None]] = field(default_factory=list)   # the kinds `view.lines` names
     view_piles: list[tuple[str, Loc | None]] = field(default_factory=list)   # the piles `view` names
     # with a `view:` section: each pile shown, in order, as {label, show, sort, whose}; the colours
@@ -209,10 +209,11 @@ def parse_rules(game: Any, report: Report) -> Rules:
         for name, fact in facts.items():
             label = str(name).replace("_", " ")
             if not isinstance(fact, str):
+                one, many = (fact.unit, fact.unit) if not isinstance(fact.unit, list) else fact.unit
                 r.fact_meta[f"{prefix}.{name}"] = (label if fact.label is None else str(fact.label),
-                                                   str(fact.unit or ""), fact.seen_by == "owner")
+                                                   (str(one or ""), str(many or "")), fact.seen_by == "owner")
             else:
-                r.fact_meta[f"{prefix}.{name}"] = (label, "", False)
+                r.fact_meta[f"{prefix}.{name}"] = (label, ("", ""), False)
     return r
 
 

@@ -48,10 +48,12 @@ class Replay:
     """A recorded game played again decision by decision, that can go back (a copy of the game is
     kept at each decision reached)."""
 
-    def __init__(self, plan, head: dict, decisions: list[dict], path: Path):
+    def __init__(self, plan, head: dict, decisions: list[dict], path: Path, start: Game | None = None):
+        """`start`: the game before decision 1, when it is not the rules' own from the record's
+        seed (a race of a season starts with what the race before handed on)."""
         self.plan, self.path, self.decisions = plan, path, decisions
         self.report = Report()
-        self.game = Game(plan, head["seed"], trace=True)
+        self.game = start if start is not None else Game(plan, head["seed"], trace=True)
         self.kept = [self.game.clone()]   # the game before decision 1, 2, ...
 
     @property

@@ -25,9 +25,10 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from .bots import Bots
 from .games import catalogue
+from .registry import Tables
 from .replays import Replays
 from .store import Store
-from .tables import Refused, Setup, Tables
+from .tables import Refused, Setup
 
 MAX_BODY = 64 * 1024            # a request's body (JSON)
 MAX_RECORD_BODY = 4 * 1024 * 1024   # a record file opened in the browser
@@ -57,6 +58,11 @@ class NewTable(BaseModel):
     modules: list[str] = Field(default_factory=list, max_length=32)
     track: str | None = Field(None, max_length=100)
     seed: int | None = None
+    season: str | None = Field(None, max_length=100,
+                               description="a season of the game (`GET /api/games`: `seasons`): its games "
+                                           "are played in turn at this table; `variants` and `modules` "
+                                           "are added to every game, and a season's games have their "
+                                           "own tracks")
 
 
 class Decide(BaseModel):
@@ -222,13 +228,14 @@ def create_app(db: Path | str, threads: int = 2, processes: int = 1,
     def list_games():
         return {"games": games()}
 
-    @app.post("/api/tables", status_code=201, summary="Create a table",
+    @app.post("/api/tables", status_code=201, summary="Create a table (or a season's table)",
               description="Each person's seat gets a token: the seat's private link carries it. "
-                          "Bots' seats have none.")
+                          "Bots' seats have none. With `season`, the table plays the season's games in "
+                          "turn, each seat keeping its link.")
     def create_table(body: NewTable):
         seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
         setup = Setup.checked(body.game, body.seats, body.variants, body.modules, body.track, seed,
-                              body.players)
+                              body.players, body.season)
         table, tokens = tables.create(setup)
         seats = []
         for i, (kind, token) in enumerate(zip(setup.seats, tokens)):
@@ -238,11 +245,13 @@ def create_app(db: Path | str, threads: int = 2, processes: int = 1,
         return {"id": table.id, "seats": seats,
                 "url": f"/table/{table.id}#{','.join(people)}" if people else f"/replay/{table.id}"}
 
-    @app.get("/api/tables", summary="The tables, newest first, with their state")
+    @app.get("/api/tables", summary="The tables and seasons, newest first, with their state")
     def list_tables():
         return {"tables": tables.listing()}
 
-    @app.get("/api/tables/{table_id}", summary="What a seat sees: the view, the log, its options")
+    @app.get("/api/tables/{table_id}", summary="What a seat sees: the view, the log, its options",
+             description="At a season's table, of the game under way, with `season`: the games played, "
+                         "their results and the standings.")
     def seat_view(table_id: str, token: str | None = None, since: int = 0):
         table = tables.get(table_id)
         return JSONResponse(table.told(table.seat_of(token), since))
@@ -264,18 +273,20 @@ def create_app(db: Path | str, threads: int = 2, processes: int = 1,
 
     @app.get("/api/tables/{table_id}/record", summary="The game record (JSON lines, as `play --log`)",
              description="Whole once the game is over; while it runs, to a seat (its token): without "
-                         "the seed, and with the other seats' choices left out.")
+                         "the seed, and with the other seats' choices left out. A season's table: the "
+                         "season's save (as `championship --save`), once the season is over (409 "
+                         "before); each of its games has its own record, at the game's table "
+                         "(`season.table`, `season.results[].table`), whole once the season is over.")
     def record(table_id: str, token: str | None = None):
         table = tables.get(table_id)
-        seat = None if token is None and table.state != "playing" else table.seat_of(token)
-        name = f"{table.setup.game}-{table.id}.jsonl"
+        seat = None if token is None and table.disclosed else table.seat_of(token)
         return Response(table.record_text(seat), media_type="application/x-ndjson",
-                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+                        headers={"Content-Disposition": f'attachment; filename="{table.record_name()}"'})
 
     @app.get("/api/tables/{table_id}/picture.svg", summary="The table as the seat sees it, as a picture")
     def picture(table_id: str, token: str | None = None):
         table = tables.get(table_id)
-        seat = None if token is None and table.state != "playing" else table.seat_of(token)
+        seat = None if token is None and table.disclosed else table.seat_of(token)
         return Response(table.picture(seat), media_type="image/svg+xml", headers=SVG_SECURITY)
 
     @app.get("/api/tables/{table_id}/events", summary="Live updates (server-sent events)",
@@ -291,17 +302,19 @@ def create_app(db: Path | str, threads: int = 2, processes: int = 1,
     # ---- replays ----
 
     @app.get("/api/tables/{table_id}/replay", summary="The table before a decision, as a replay shows it",
-             description="A finished table to anybody; a running one to a seat, as that seat saw it.")
+             description="A finished table to anybody; a running one to a seat, as that seat saw it. "
+                         "A season's table: the game under way (its last once the season is over); each "
+                         "game of a season by its own table's id.")
     def table_replay(table_id: str, at: int = 0, token: str | None = None, seat: int | None = None):
-        table = tables.get(table_id)
-        playing = table.state == "playing"
+        table = tables.game_table(table_id)
+        playing = not table.disclosed
         me = table.seat_of(token) if (playing or token) else None
         return JSONResponse(replays.of_table(table, at, me, seat, playing))
 
     @app.get("/api/tables/{table_id}/replay.svg", summary="The picture of a replay's step")
     def table_replay_picture(table_id: str, at: int = 0, token: str | None = None, seat: int | None = None):
-        table = tables.get(table_id)
-        playing = table.state == "playing"
+        table = tables.game_table(table_id)
+        playing = not table.disclosed
         me = table.seat_of(token) if (playing or token) else None
         return Response(replays.table_picture(table, at, me, seat, playing), media_type="image/svg+xml",
                         headers=SVG_SECURITY)

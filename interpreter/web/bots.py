@@ -38,20 +38,24 @@ _GAMES: OrderedDict = OrderedDict()   # table id -> the game last built for it
 KEPT_GAMES = 16
 
 
-def pick_in_worker(table_id: str, setup: dict, answers: list[int], kind: str, seed: str) -> int:
-    """The search bot's pick on the table `table_id` after `answers`, in a worker process."""
+def pick_in_worker(table_id: str, recipe: dict, answers: list[int], kind: str, seed: str) -> int:
+    """The search bot's pick on the table `table_id` after `answers`, in a worker process. `recipe`
+    (`Table.recipe`): the game, its variants, modules, track, params, seats and seed, and what the
+    game before handed on (a race of a season)."""
+    import json
+
     from ..engine.game import Game
     from ..session.load import load
 
-    key = (setup["game"], tuple(setup["variants"]), tuple(setup["modules"]), setup.get("track"),
-           len(setup["seats"]))
+    key = json.dumps([recipe["game"], recipe["variants"], recipe["modules"], recipe.get("track"),
+                      recipe.get("params"), len(recipe["seats"])], sort_keys=True)
     plan = _PLANS.get(key)
     if plan is None:
-        plan = _PLANS[key] = load(setup["game"], setup["variants"], setup["modules"],
-                                  setup.get("track")).plan(len(setup["seats"]))
+        plan = _PLANS[key] = load(recipe["game"], recipe["variants"], recipe["modules"], recipe.get("track"),
+                                  recipe.get("params")).plan(len(recipe["seats"]))
     game = _GAMES.pop(table_id, None)
     if game is None or game.plan is not plan or game.answers != answers[:len(game.answers)]:
-        game = Game(plan, setup["seed"])
+        game = Game(plan, recipe["seed"], carried=recipe.get("carried"))
     for pick in answers[len(game.answers):]:
         game.choose(pick)
     _GAMES[table_id] = game
@@ -76,7 +80,7 @@ class Bots:
                 # spawned, not forked: the server runs threads, which a fork would copy mid-step
                 self.processes = ProcessPoolExecutor(self.n_processes,
                                                      mp_context=multiprocessing.get_context("spawn"))
-            fut = self.processes.submit(pick_in_worker, table.id, table.setup.as_dict(),
+            fut = self.processes.submit(pick_in_worker, table.id, table.recipe(),
                                         list(game.answers), kind, seed)
             fut.add_done_callback(lambda f: self._back(table, turn, f))
         else:

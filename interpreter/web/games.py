@@ -1,6 +1,6 @@
 """The lobby's games: every ruleset of the rulesets folders (./rulesets, then the project's), with
-what a table may choose for it: players, variants, modules and tracks, each by its name and
-the name its file gives it."""
+what a table may choose for it: players, variants, modules, seasons and tracks, each by its name
+and the name its file gives it."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -25,7 +25,7 @@ def _named(folder: Path, kind: str) -> list[dict]:
 
 def catalogue() -> list[dict]:
     """Every game a table can be created for: [{id, name, players: {min, max}, variants, modules,
-    tracks, description}]; a ruleset that does not load is left out."""
+    seasons, tracks, description}]; a ruleset that does not load is left out."""
     seen: set[str] = set()
     out = []
     for base in (Path("rulesets"), PROJECT_ROOT / "rulesets"):
@@ -44,5 +44,6 @@ def catalogue() -> list[dict]:
                         "players": {"min": info.players.min, "max": info.players.max},
                         "variants": _named(folder / "variants", "variant"),
                         "modules": _named(folder / "modules", "module"),
+                        "seasons": _named(folder / "seasons", "season"),
                         "tracks": sorted(rs.other_tracks)})
     return out

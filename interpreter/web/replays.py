@@ -60,13 +60,13 @@ class Replays:
 
     def _of_table(self, table: Table) -> _Held:
         with table.lock:
-            playing = table.state == "playing"
+            playing = not table.disclosed
             decisions = table.known_decisions() if playing else [dict(d) for d in table.decisions]
         held = self._find("table:" + table.id)
         if held is None or held.replay.decisions != decisions[:len(held.replay.decisions)]:
             head = {"seed": table.setup.seed}
-            held = _Held(Replay(table.plan, head, decisions, Path(f"table {table.id}")), table.kinds,
-                         table.plan.name, table.setup.seed)
+            held = _Held(Replay(table.plan, head, decisions, Path(f"table {table.id}"), table.new_game()),
+                         table.kinds, table.plan.name, table.setup.seed)
             return self._keep("table:" + table.id, held)
         held.replay.decisions[:] = decisions
         return held

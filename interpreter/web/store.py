@@ -1,7 +1,8 @@
 """The tables kept in SQLite (the standard library's `sqlite3`): each table's setup (the game and
 how it was created, the hashes of its seats' tokens), and each decision taken at it, committed
 in its own transaction before anybody is told it was taken. A table is rebuilt by playing its
-decisions again from its seed (`tables.py`); nothing else of a game is stored.
+decisions again from its seed (`tables.py`); nothing else of a game is stored. A season is kept
+the same way: its setup and tokens, and each of its races as a table of its own (`seasons.py`).
 
 One connection, shared by the server's threads under a lock; the journal is write-ahead
 (`WAL`) and every commit is synchronous, so a decision acknowledged survives the server being
@@ -29,6 +30,20 @@ CREATE TABLE IF NOT EXISTS decisions (
     n INTEGER NOT NULL,        -- 1, 2, ...: the decision's place in the game
     line TEXT NOT NULL,        -- JSON: the record's decision line
     PRIMARY KEY (table_id, n)
+);
+CREATE TABLE IF NOT EXISTS seasons (
+    id TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    setup TEXT NOT NULL,       -- JSON: game, season, seats, variants, modules, seed
+    tokens TEXT NOT NULL,      -- JSON: the SHA-256 of each seat's token, in seat order
+    state TEXT NOT NULL,       -- playing, finished, stopped
+    result TEXT                -- JSON: the champions and the standings, once finished
+);
+CREATE TABLE IF NOT EXISTS races (
+    season_id TEXT NOT NULL REFERENCES seasons(id),
+    n INTEGER NOT NULL,        -- 0, 1, ...: the race's place in the season
+    table_id TEXT NOT NULL UNIQUE REFERENCES tables(id),   -- the race, a table of its own
+    PRIMARY KEY (season_id, n)
 );
 """
 
@@ -85,11 +100,13 @@ class Store:
                      (state, None if result is None else json.dumps(result), table_id)))
 
     def tables(self, state: str | None = None) -> list[dict]:
-        """Every table (or those in `state`), oldest first: id, created, setup, tokens, state, result."""
+        """Every table but a season's races (or those in `state`), oldest first: id, created, setup,
+        tokens, state, result."""
         with self.lock:
             rows = self.db.execute(
-                "SELECT id, created, setup, tokens, state, result FROM tables"
-                + (" WHERE state = ?" if state else "") + " ORDER BY created", (state,) if state else ()
+                "SELECT id, created, setup, tokens, state, result FROM tables "
+                "WHERE id NOT IN (SELECT table_id FROM races)"
+                + (" AND state = ?" if state else "") + " ORDER BY created", (state,) if state else ()
             ).fetchall()
         return [_row(r) for r in rows]
 
@@ -105,6 +122,52 @@ class Store:
                                    (table_id,)).fetchall()
         return [json.loads(line) for (line,) in rows]
 
+    # ---- seasons: each a row of `seasons`, its races tables of their own (`races`) ----
+
+    def add_season(self, season_id: str, setup: dict, token_hashes: list[str | None]) -> None:
+        self._write(("INSERT INTO seasons (id, created, setup, tokens, state) VALUES (?, ?, ?, ?, 'playing')",
+                     (season_id, time.time(), json.dumps(setup), json.dumps(token_hashes))))
+
+    def add_race(self, season_id: str, n: int, table_id: str, setup: dict,
+                 token_hashes: list[str | None]) -> None:
+        """Race n of the season, a new table, in one transaction."""
+        self._write(("INSERT INTO tables (id, created, setup, tokens, state) VALUES (?, ?, ?, ?, 'playing')",
+                     (table_id, time.time(), json.dumps(setup), json.dumps(token_hashes))),
+                    ("INSERT INTO races (season_id, n, table_id) VALUES (?, ?, ?)", (season_id, n, table_id)))
+
+    def finish_season(self, season_id: str, state: str, result: dict | None) -> None:
+        self._write(("UPDATE seasons SET state = ?, result = ? WHERE id = ?",
+                     (state, None if result is None else json.dumps(result), season_id)))
+
+    def seasons(self, state: str | None = None) -> list[dict]:
+        """Every season (or those in `state`), oldest first: id, created, setup, tokens, state, result."""
+        with self.lock:
+            rows = self.db.execute(
+                "SELECT id, created, setup, tokens, state, result FROM seasons"
+                + (" WHERE state = ?" if state else "") + " ORDER BY created", (state,) if state else ()
+            ).fetchall()
+        return [_row(r) for r in rows]
+
+    def season(self, season_id: str) -> dict | None:
+        with self.lock:
+            row = self.db.execute("SELECT id, created, setup, tokens, state, result FROM seasons "
+                                  "WHERE id = ?", (season_id,)).fetchone()
+        return None if row is None else _row(row)
+
+    def races(self, season_id: str) -> list[dict]:
+        """The season's races so far, in order: the rows of their tables."""
+        with self.lock:
+            rows = self.db.execute(
+                "SELECT t.id, t.created, t.setup, t.tokens, t.state, t.result FROM races r "
+                "JOIN tables t ON t.id = r.table_id WHERE r.season_id = ? ORDER BY r.n", (season_id,)
+            ).fetchall()
+        return [_row(r) for r in rows]
+
+    def season_of(self, table_id: str) -> str | None:
+        """The season a table is a race of, if it is one."""
+        with self.lock:
+            row = self.db.execute("SELECT season_id FROM races WHERE table_id = ?", (table_id,)).fetchone()
+        return None if row is None else row[0]
 
 def _row(r) -> dict:
     return {"id": r[0], "created": r[1], "setup": json.loads(r[2]), "tokens": json.loads(r[3]),

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import secrets
 import tempfile
 import threading
 import time
@@ -35,8 +34,6 @@ from .store import Store
 
 # The search bot's budget at a web table: a bigger one would hold a worker for minutes a decision
 MAX_SEARCH_BUDGET = 2000
-# Finished tables kept in memory (the oldest are forgotten, and built again from the store if asked for)
-KEPT_FINISHED = 200
 
 
 class Refused(Exception):
@@ -61,16 +58,21 @@ class Setup:
     modules: list[str] = field(default_factory=list)
     track: str | None = None
     seed: int = 1
+    season: str | None = None   # a season of the game (`seasons/NAME.yaml`): its races in turn
 
     def as_dict(self) -> dict:
         return asdict(self)
 
     @classmethod
-    def checked(cls, game, seats, variants, modules, track, seed, players=None) -> "Setup":
+    def checked(cls, game, seats, variants, modules, track, seed, players=None, season=None) -> "Setup":
         """A setup from a request, every part checked: names are names (never paths), seats are
         people or bots, numbers in range."""
         if not is_name(game):
             raise Refused(422, "`game` is the name of a game of the lobby")
+        if season is not None and not is_name(season):
+            raise Refused(422, "`season` is the name of one of the game's seasons")
+        if season is not None and track is not None:
+            raise Refused(422, "a season's races have their own tracks: give no `track` with a `season`")
         for what, names in (("variants", variants), ("modules", modules)):
             if not all(is_name(n) for n in names) or len(names) > 32:
                 raise Refused(422, f"`{what}` are names of the game's {what}")
@@ -87,7 +89,19 @@ class Setup:
                     raise Refused(422, problem)
         if not 0 <= seed <= MAX_SEED:
             raise Refused(422, f"the seed is a whole number from 0 to {MAX_SEED}")
-        return cls(game, list(seats), list(variants), list(modules), track, seed)
+        return cls(game, list(seats), list(variants), list(modules), track, seed, season)
+
+
+def seat_of(token_hashes: list[str | None], token: str | None) -> int:
+    """The seat a token acts for, of the seats whose tokens have these hashes; `Refused` 403 for
+    none or a wrong one."""
+    if not token:
+        raise Refused(403, "this needs the token of a seat (from the seat's link)")
+    h = token_hash(token)
+    for s, known in enumerate(token_hashes):
+        if known is not None and hmac.compare_digest(h, known):
+            return s
+    raise Refused(403, "this token is not one of this table's seats")
 
 
 def _bot_problem(kind: str) -> str | None:
@@ -180,11 +194,11 @@ class Table(Sitting):
 
     def __init__(self, table_id: str, setup: Setup, loaded, plan, token_hashes: list[str | None],
                  store: Store, bots: Bots, created: float):
-        super().__init__(Game(plan, setup.seed, trace=True), setup.seats)
-        self.id = table_id
         self.setup = setup
-        self.loaded = loaded
         self.plan = plan
+        super().__init__(self.new_game(), setup.seats, self.new_game)
+        self.id = table_id
+        self.loaded = loaded
         self.token_hashes = token_hashes
         self.store = store
         self.bots = bots
@@ -207,10 +221,18 @@ class Table(Sitting):
 
     # ---- building ------------------------------------------------------------------------------
 
+    def new_game(self) -> Game:
+        """The table's game from its start."""
+        return Game(self.plan, self.setup.seed, trace=True)
+
+    def recipe(self) -> dict:
+        """What builds `new_game` in another process (the search bot's worker): plain data."""
+        return self.setup.as_dict()
+
     def replay(self, entries: list[dict]) -> None:
         """The game played again from its seed with these decisions (a restart, an undo): the
         keys of the options as they were shown, the log as it was told."""
-        self.game = Game(self.plan, self.setup.seed, trace=True)
+        self.game = self.new_game()
         self.teller.game = self.game
         self.teller.told = 0
         self.keys = Keys()
@@ -231,23 +253,35 @@ class Table(Sitting):
         self.narrated.extend(self.teller.news())
         self._offer()
 
+    def restore(self, row: dict, decisions: list[dict]) -> None:
+        """The stored table (its row of the store) played again from its decisions, or why it cannot
+        be: its rules changed, a decision does not fit them, it had stopped."""
+        if self.plan.digest != row["setup"].get("digest"):
+            self.problem = "the game's rules have changed since this table was created"
+        else:
+            try:
+                self.replay(decisions)
+            except RuleError as e:
+                self.problem = str(e)
+        if row["state"] == "stopped" and self.problem is None:
+            self.problem = (row["result"] or {}).get("problem") or "the game stopped"
+
     # ---- who is who ------------------------------------------------------------------------------
 
     def seat_of(self, token: str | None) -> int:
         """The seat a token acts for; `Refused` 403 for none or a wrong one."""
-        if not token:
-            raise Refused(403, "this needs the token of a seat (from the seat's link)")
-        h = token_hash(token)
-        for s, known in enumerate(self.token_hashes):
-            if known is not None and hmac.compare_digest(h, known):
-                return s
-        raise Refused(403, "this token is not one of this table's seats")
+        return seat_of(self.token_hashes, token)
 
     @property
     def state(self) -> str:
         if self.problem is not None:
             return "stopped"
         return "finished" if self.game.over else "playing"
+
+    @property
+    def disclosed(self) -> bool:
+        """Everything of the game may be told to anybody (its seed, every seat's choices): it is over."""
+        return self.state != "playing"
 
     # ---- the game going on ---------------------------------------------------------------------
 
@@ -447,7 +481,8 @@ class Table(Sitting):
         placed = [{"place": p.place, "seat": None if p.seat is None else p.seat + 1, "piece": p.piece,
                    "score": p.score, "winner": p.winner} for p in placings(self.result)]
         return {"placings": placed, "rounds": self.result["rounds"],
-                "winners": [s + 1 for s in self.result["winners"]], "seed": self.setup.seed}
+                "winners": [s + 1 for s in self.result["winners"]],
+                "seed": self.setup.seed if self.disclosed else None}
 
     def picture(self, seat: int | None) -> str:
         """The table as an SVG picture, drawn from the seat's view."""
@@ -474,7 +509,7 @@ class Table(Sitting):
         what was chosen, and up to a secret block still collecting; once it is over, whole."""
         with self.lock:
             head = header(self.loaded, self.plan, self.setup.seed, self.kinds)
-            over = self.state != "playing"
+            over = self.disclosed
             decisions = [dict(d) for d in self.decisions] if over else self.known_decisions()
             result = self.result
         if not over:
@@ -488,98 +523,7 @@ class Table(Sitting):
             write_record(path, head, decisions, result if over else None)
             return path.read_text(encoding="utf-8")
 
+    def record_name(self) -> str:
+        """The record's file name, as a browser saves it."""
+        return f"{self.setup.game}-{self.id}.jsonl"
 
-class Tables:
-    """Every table of the server: created, found, rebuilt from the store at start."""
-
-    def __init__(self, store: Store, bots: Bots):
-        self.store = store
-        self.bots = bots
-        self.plans = Plans()
-        self.lock = threading.Lock()
-        self.live: dict[str, Table] = {}
-
-    def create(self, setup: Setup) -> tuple[Table, list[str | None]]:
-        """A new table; the token of each person's seat (None for a bot's)."""
-        loaded, plan = self.plans.get(setup)
-        tokens = [secrets.token_urlsafe(24) if k == "human" else None for k in setup.seats]
-        hashes = [None if t is None else token_hash(t) for t in tokens]
-        table_id = secrets.token_urlsafe(9)
-        try:
-            table = Table(table_id, setup, loaded, plan, hashes, self.store, self.bots, time.time())
-        except RuleError as e:
-            raise Refused(422, f"the game cannot start: {e}") from None
-        self.store.add_table(table_id, {**setup.as_dict(), "digest": plan.digest}, hashes)
-        with self.lock:
-            self.live[table_id] = table
-            self._forget_finished()
-        with table.lock:
-            table._arrived()
-        return table, tokens
-
-    def _forget_finished(self) -> None:
-        """Keep the newest `KEPT_FINISHED` finished tables in memory (under `self.lock`)."""
-        done = [t for t in self.live.values() if t.state != "playing"]
-        for table in done[:max(0, len(done) - KEPT_FINISHED)]:
-            del self.live[table.id]
-
-    def get(self, table_id: str) -> Table:
-        with self.lock:
-            table = self.live.get(table_id)
-            if table is not None:
-                return table
-            row = self.store.table(table_id) if len(table_id) <= 64 else None
-            if row is None:
-                raise Refused(404, "no such table")
-            return self._rebuilt(row)
-
-    def restore(self) -> int:
-        """Rebuild every table still playing (at the server's start); how many."""
-        rows = self.store.tables("playing")
-        with self.lock:
-            for row in rows:
-                if row["id"] not in self.live:
-                    try:
-                        self._rebuilt(row)
-                    except Refused:  # its game is gone: it says so when asked for
-                        continue
-        return len(rows)
-
-    def _rebuilt(self, row: dict) -> Table:
-        """A stored table played again from its decisions (under `self.lock`), its bots asked on."""
-        s = row["setup"]
-        setup = Setup(s["game"], s["seats"], s.get("variants", []), s.get("modules", []), s.get("track"),
-                      s["seed"])
-        try:
-            loaded, plan = self.plans.get(setup)
-        except Refused as e:
-            raise Refused(410, f"this table's game cannot be loaded any more: {e.message}") from None
-        try:
-            table = Table(row["id"], setup, loaded, plan, row["tokens"], self.store, self.bots,
-                          row["created"])
-        except RuleError as e:
-            raise Refused(410, f"this table's game cannot start any more: {e}") from None
-        with table.lock:
-            if plan.digest != s.get("digest"):
-                table.problem = "the game's rules have changed since this table was created"
-            else:
-                try:
-                    table.replay(self.store.decisions(row["id"]))
-                except RuleError as e:
-                    table.problem = str(e)
-            if row["state"] == "stopped" and table.problem is None:
-                table.problem = (row["result"] or {}).get("problem") or "the game stopped"
-            self.live[row["id"]] = table
-            table._arrived(store=row["state"] == "playing")
-        return table
-
-    def listing(self, limit: int = 100) -> list[dict]:
-        """The tables, newest first: id, game, seats' kinds, state (no tokens, no seed)."""
-        out = []
-        for row in reversed(self.store.tables()[-limit:]):
-            s = row["setup"]
-            out.append({"id": row["id"], "game": s["game"], "seats": s["seats"],
-                        "variants": s.get("variants", []),
-                        "modules": s.get("modules", []), "track": s.get("track"), "state": row["state"],
-                        "created": row["created"]})
-        return out

@@ -94,6 +94,36 @@ const racecraft = (() => {
     container.appendChild(el("p", res.rounds + " rounds" + (res.seed !== undefined && res.seed !== null ? ", seed " + res.seed : "")));
   }
 
+  // A season: where it stands (its standings, in the columns `racecraft championship` prints) and
+  // each game's end; `link(race)` gives the address of a finished game's replay.
+  function season(container, s, link) {
+    clear(container);
+    if (!s) return;
+    container.appendChild(el("h2", s.name + " · " + s.title));
+    if (s.said) container.appendChild(el("p", s.said, "champion"));
+    if (s.standings.rows.length) container.appendChild(standings(s.standings));
+    const list = el("ul", null, "results");
+    for (const r of s.results) {
+      const item = el("li", r.said + " ");
+      if (link) item.appendChild(el("a", "replay", null, {href: link(r)}));
+      list.appendChild(item);
+    }
+    container.appendChild(list);
+  }
+
+  function standings(st) {
+    const table = el("table", null, "standings");
+    const head = el("tr");
+    for (const h of st.head) head.appendChild(el("th", h));
+    table.appendChild(head);
+    for (const row of st.rows) {
+      const tr = el("tr");
+      for (const cell of row) tr.appendChild(el("td", cell));
+      table.appendChild(tr);
+    }
+    return table;
+  }
+
   function log(container, lines) {
     clear(container);
     for (const line of lines) {
@@ -102,5 +132,5 @@ const racecraft = (() => {
     container.scrollTop = container.scrollHeight;
   }
 
-  return {el, clear, api, pile, sight, result, log};
+  return {el, clear, api, pile, sight, result, season, standings, log};
 })();

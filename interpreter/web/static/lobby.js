@@ -1,4 +1,5 @@
-// The lobby: pick a game and who sits where, create the table, hand out the seats' links.
+// The lobby: pick a game (or one of its seasons) and who sits where, create the table, hand out
+// the seats' links.
 "use strict";
 (() => {
   const {el, clear, api} = racecraft;
@@ -43,9 +44,20 @@
     }
   }
 
+  function chooseSeason() {
+    // a season's games have their own tracks; variants and modules chosen here go to every game
+    const s = game().seasons.find((x) => x.id === $("season").value);
+    $("season-description").textContent = s ? s.description + " Variants and modules chosen here are added to every game." : "";
+    $("track-box").hidden = Boolean(s) || !game().tracks.length;
+  }
+
   function chooseGame() {
     const g = game();
     $("game-description").textContent = g.description;
+    const season = clear($("season"));
+    season.appendChild(el("option", "one game", null, {value: ""}));
+    for (const s of g.seasons) season.appendChild(el("option", "a season: " + s.name, null, {value: s.id}));
+    $("season-box").hidden = !g.seasons.length;
     $("players").min = g.players.min;
     $("players").max = g.players.max;
     checks($("variants"), g.variants, "variants-box");
@@ -54,6 +66,7 @@
     track.appendChild(el("option", "the game's own", null, {value: ""}));
     for (const t of g.tracks) track.appendChild(el("option", t, null, {value: t}));
     $("track-box").hidden = !g.tracks.length;
+    chooseSeason();
     seatRows();
   }
 
@@ -66,7 +79,9 @@
       seats: [...$("seats").querySelectorAll("select")].map((s) => s.value),
       variants: picked("variants"), modules: picked("modules"),
       track: $("track").value || null,
+      season: $("season").value || null,
     };
+    if (body.season) body.track = null;
     if ($("seed").value !== "") body.seed = Number($("seed").value);
     $("create").disabled = true;
     try {
@@ -102,15 +117,30 @@
     clear(body);
     for (const t of tables.slice(0, 30)) {
       const row = el("tr");
-      const extras = [...t.modules, ...t.variants, ...(t.track ? [t.track] : [])];
+      const extras = [...(t.season ? [seasonName(t)] : []), ...t.modules, ...t.variants, ...(t.track ? [t.track] : [])];
       row.appendChild(el("td", t.game + (extras.length ? " (" + extras.join(", ") + ")" : "")));
       row.appendChild(el("td", t.seats.join(", ")));
-      row.appendChild(el("td", t.state));
+      const champions = t.result && t.result.champions ? ": champion " + t.result.champions.map((s) => "seat " + s).join(" and ") : "";
+      row.appendChild(el("td", t.state + champions));
       const cell = el("td");
-      if (t.state !== "playing") cell.appendChild(el("a", "replay", null, {href: `/replay/${encodeURIComponent(t.id)}`}));
+      // a season's games are replayed one by one, each at its own table
+      const games = t.races ? t.races : [t.id];
+      if (t.state !== "playing") {
+        games.forEach((id, i) => {
+          const text = t.races ? `replay ${i + 1}` : "replay";
+          cell.appendChild(el("a", text, null, {href: `/replay/${encodeURIComponent(id)}`}));
+          cell.appendChild(document.createTextNode(" "));
+        });
+      }
       row.appendChild(cell);
       body.appendChild(row);
     }
+  }
+
+  function seasonName(t) {
+    const g = games.find((x) => x.id === t.game);
+    const s = g && g.seasons.find((x) => x.id === t.season);
+    return s ? s.name : t.season;
   }
 
   async function openRecord() {
@@ -133,6 +163,7 @@
     const select = $("game");
     for (const g of games) select.appendChild(el("option", g.name, null, {value: g.id}));
     select.addEventListener("change", chooseGame);
+    $("season").addEventListener("change", chooseSeason);
     $("players").addEventListener("change", seatRows);
     $("new-table").addEventListener("submit", create);
     $("record-file").addEventListener("change", openRecord);

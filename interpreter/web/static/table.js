@@ -1,13 +1,16 @@
 // The table as a seat sees it. The link's fragment holds the seat's token (several, comma
 // separated, for people taking turns at one screen); the fragment never reaches the server's logs.
+// At a season's table the games are played in turn: when one ends, its result and the standings
+// are shown until the player goes on.
 "use strict";
 (() => {
-  const {el, clear, api, sight, result, log: showLog} = racecraft;
+  const {el, clear, api, sight, result, season: showSeason, standings, log: showLog} = racecraft;
   const tableId = decodeURIComponent(location.pathname.split("/").pop());
   const tokens = location.hash.slice(1).split(",").filter(Boolean);
   const $ = (id) => document.getElementById(id);
 
-  const state = {told: {}, log: [], shown: null, passedTo: null, busy: false, typed: "", viewKey: null};
+  const state = {told: {}, log: [], shown: null, passedTo: null, busy: false, typed: "", viewKey: null,
+                 gamesOver: null};
 
   function mover() {
     // the token of ours whose seat decides now, else the first
@@ -64,10 +67,28 @@
     box.hidden = !message;
   }
 
+  function between(s) {
+    // a game of the season ended since the last look (not when the page opens): its result and the
+    // standings, the champion at the end
+    const over = s ? s.results.length : 0;
+    if (state.gamesOver !== null && over > state.gamesOver) {
+      const box = clear($("between-text"));
+      box.appendChild(el("h2", s.results[over - 1].said));
+      box.appendChild(el("p", "standings:"));
+      box.appendChild(standings(s.standings));
+      if (s.said) box.appendChild(el("p", s.said, "champion"));
+      $("between-on").textContent = s.said ? "See the table (Enter)" : `On to ${s.title} (Enter)`;
+      $("between").hidden = false;
+    }
+    state.gamesOver = over;
+  }
+
   function render() {
     const token = mover();
     const told = state.told[token];
     if (!told) return;
+    const s = told.season;
+    between(s);
     const several = tokens.length > 1;
     // people at one screen: the last one's cards are covered until the next says they are ready
     if (several && told.options.length && state.passedTo !== null && state.passedTo !== told.seat) {
@@ -84,8 +105,8 @@
     if (told.options.length) state.passedTo = told.seat;
     state.shown = token;
     document.title = `${told.game} · seat ${told.seat}`;
-    $("title").textContent = told.game;
-    $("facts").textContent = [...told.sight.facts, `you are seat ${told.seat}`].join(" · ");
+    $("title").textContent = told.game + (s ? " · " + s.name : "");
+    $("facts").textContent = [...(s ? [s.title] : []), ...told.sight.facts, `you are seat ${told.seat}`].join(" · ");
     const key = JSON.stringify([told.view, told.seat]);
     if (key !== state.viewKey) {
       state.viewKey = key;
@@ -93,8 +114,8 @@
       $("picture").src = `/api/tables/${encodeURIComponent(tableId)}/picture.svg?token=${encodeURIComponent(token)}&n=${state.pictureCount}`;
     }
     let status = "";
-    if (told.state === "finished") status = "The game is over.";
-    else if (told.state === "stopped") status = "The game stopped: " + (told.problem || "");
+    if (told.state === "finished") status = s ? "The season is over. " + s.said : "The game is over.";
+    else if (told.state === "stopped") status = (s ? "The season stopped: " : "The game stopped: ") + (told.problem || "");
     else if (told.waiting) status = told.waiting[0].toUpperCase() + told.waiting.slice(1) + (told.secret ? " (deciding in secret)" : "") + "…";
     else if (told.options.length) status = `Seat ${told.seat}: your decision` + (told.secret ? " (in secret: the others see it when all have decided)" : "");
     $("status").textContent = status;
@@ -116,8 +137,18 @@
     for (const button of $("options").querySelectorAll("button")) button.disabled = state.busy;
     $("turn").setAttribute("aria-busy", state.busy || refreshing ? "true" : "false");
     $("undo").hidden = !told.can_undo;
-    $("replay-link").href = `/replay/${encodeURIComponent(tableId)}#${encodeURIComponent(token)}`;
-    $("record-link").href = `/api/tables/${encodeURIComponent(tableId)}/record?token=${encodeURIComponent(token)}`;
+    // (at a season's table, the game under way is a table of its own)
+    const gameId = encodeURIComponent(s ? s.table : tableId);
+    $("replay-link").href = `/replay/${gameId}#${encodeURIComponent(token)}`;
+    $("record-link").href = `/api/tables/${gameId}/record?token=${encodeURIComponent(token)}`;
+    $("season-record").hidden = !(s && told.state !== "playing");
+    $("season-record").href = `/api/tables/${encodeURIComponent(tableId)}/record`;
+    const seasonKey = JSON.stringify([s, token]);
+    if (seasonKey !== state.seasonKey) {
+      state.seasonKey = seasonKey;
+      $("season").hidden = !s;
+      showSeason($("season"), s, (r) => `/replay/${encodeURIComponent(r.table)}#${encodeURIComponent(token)}`);
+    }
     const sightKey = JSON.stringify([told.sight, told.result]);
     if (sightKey !== state.sightKey) {
       state.sightKey = sightKey;
@@ -191,6 +222,10 @@
 
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (!$("between").hidden) {
+      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); goOn(); }
+      return;
+    }
     if (!$("pass").hidden) {
       if (event.key === "Enter" || event.key === " ") { event.preventDefault(); ready(); }
       return;
@@ -231,7 +266,12 @@
     render();
   }
 
+  function goOn() {
+    $("between").hidden = true;
+  }
+
   $("pass-ready").addEventListener("click", ready);
+  $("between-on").addEventListener("click", goOn);
   $("undo").addEventListener("click", undo);
 
   if (!tokens.length) {

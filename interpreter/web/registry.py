@@ -1,0 +1,152 @@
+"""Every table and season of a server: created, found by id, rebuilt from the store at start (and
+when one forgotten in memory is asked for), listed for the lobby.
+
+A season answers what a table is asked (`seasons.Season`: a seat's view, its decision, undo, its
+picture, its record); its races are tables too, each found by its own id."""
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+
+from ..lang.errors import RuleError
+from .bots import Bots
+from .seasons import Season
+from .store import Store
+from .tables import Plans, Refused, Setup, Table, token_hash
+
+# Finished tables kept in memory (the oldest are forgotten, and built again from the store if asked for)
+KEPT_FINISHED = 200
+
+
+class Tables:
+    def __init__(self, store: Store, bots: Bots):
+        self.store = store
+        self.bots = bots
+        self.plans = Plans()
+        self.lock = threading.Lock()
+        self.live: dict[str, Table | Season] = {}
+
+    def create(self, setup: Setup) -> tuple[Table | Season, list[str | None]]:
+        """A new table (a season, when the setup names one); the token of each person's seat (None
+        for a bot's)."""
+        if setup.season is not None:
+            season, tokens = Season.create(setup, self.store, self.bots)
+            with self.lock:
+                self.live[season.id] = season
+                self._forget_finished()
+            return season, tokens
+        loaded, plan = self.plans.get(setup)
+        tokens = [secrets.token_urlsafe(24) if k == "human" else None for k in setup.seats]
+        hashes = [None if t is None else token_hash(t) for t in tokens]
+        table_id = secrets.token_urlsafe(9)
+        try:
+            table = Table(table_id, setup, loaded, plan, hashes, self.store, self.bots, time.time())
+        except RuleError as e:
+            raise Refused(422, f"the game cannot start: {e}") from None
+        self.store.add_table(table_id, {**setup.as_dict(), "digest": plan.digest}, hashes)
+        with self.lock:
+            self.live[table_id] = table
+            self._forget_finished()
+        with table.lock:
+            table._arrived()
+        return table, tokens
+
+    def _forget_finished(self) -> None:
+        """Keep the newest `KEPT_FINISHED` finished tables in memory (under `self.lock`)."""
+        done = [t for t in self.live.values() if t.state != "playing"]
+        for table in done[:max(0, len(done) - KEPT_FINISHED)]:
+            del self.live[table.id]
+
+    def get(self, table_id: str) -> Table | Season:
+        """A table, a season or a season's race, by its id."""
+        with self.lock:
+            found = self.live.get(table_id)
+            if found is not None:
+                return found
+            if len(table_id) > 64:
+                raise Refused(404, "no such table")
+            row = self.store.table(table_id)
+            if row is not None:
+                season_id = self.store.season_of(table_id)
+                return self._rebuilt(row) if season_id is None else self._season(season_id).race(table_id)
+            season_row = self.store.season(table_id)
+            if season_row is None:
+                raise Refused(404, "no such table")
+            return self._season_rebuilt(season_row)
+
+    def game_table(self, table_id: str) -> Table:
+        """The table whose game is played at `table_id`: a table, or a season's race under way (its
+        last, once it is over)."""
+        found = self.get(table_id)
+        return found.current if isinstance(found, Season) else found
+
+    def restore(self) -> int:
+        """Rebuild every table and season still playing (at the server's start); how many."""
+        rows = self.store.tables("playing")
+        seasons = self.store.seasons("playing")
+        with self.lock:
+            for row in rows:
+                if row["id"] not in self.live:
+                    try:
+                        self._rebuilt(row)
+                    except Refused:  # its game is gone: it says so when asked for
+                        continue
+            for row in seasons:
+                if row["id"] not in self.live:
+                    try:
+                        self._season_rebuilt(row)
+                    except Refused:
+                        continue
+        return len(rows) + len(seasons)
+
+    def _rebuilt(self, row: dict) -> Table:
+        """A stored table played again from its decisions (under `self.lock`), its bots asked on."""
+        s = row["setup"]
+        setup = Setup(s["game"], s["seats"], s.get("variants", []), s.get("modules", []), s.get("track"),
+                      s["seed"])
+        try:
+            loaded, plan = self.plans.get(setup)
+        except Refused as e:
+            raise Refused(410, f"this table's game cannot be loaded any more: {e.message}") from None
+        try:
+            table = Table(row["id"], setup, loaded, plan, row["tokens"], self.store, self.bots,
+                          row["created"])
+        except RuleError as e:
+            raise Refused(410, f"this table's game cannot start any more: {e}") from None
+        with table.lock:
+            table.restore(row, self.store.decisions(row["id"]))
+            self.live[row["id"]] = table
+            table._arrived(store=row["state"] == "playing")
+        return table
+
+    def _season(self, season_id: str) -> Season:
+        """A season, live or rebuilt (under `self.lock`)."""
+        found = self.live.get(season_id)
+        if isinstance(found, Season):
+            return found
+        row = self.store.season(season_id)
+        if row is None:
+            raise Refused(404, "no such table")
+        return self._season_rebuilt(row)
+
+    def _season_rebuilt(self, row: dict) -> Season:
+        season = Season.rebuilt(row, self.store, self.bots)
+        self.live[season.id] = season
+        return season
+
+    def listing(self, limit: int = 100) -> list[dict]:
+        """The tables and seasons, newest first: id, game, season, seats' kinds, state (no tokens, no
+        seed); a season's races by their tables' ids, and once it is over its champions and standings."""
+        rows: list[tuple[dict, list[str] | None]] = [(row, None) for row in self.store.tables()[-limit:]]
+        rows += [(row, [r["id"] for r in self.store.races(row["id"])])
+                 for row in self.store.seasons()[-limit:]]
+        rows.sort(key=lambda r: r[0]["created"], reverse=True)
+        out = []
+        for row, races in rows[:limit]:
+            s = row["setup"]
+            out.append({"id": row["id"], "game": s["game"], "season": s.get("season"), "seats": s["seats"],
+                        "variants": s.get("variants", []), "modules": s.get("modules", []),
+                        "track": s.get("track"), "state": row["state"], "created": row["created"],
+                        **({"races": races, "result": row["result"]} if races is not None else {})})
+        return out
