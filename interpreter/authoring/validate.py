@@ -347,23 +347,29 @@ def _season(path: Path, v) -> None:
             v.summary.append(f"{path}: a well-formed season (not in a ruleset's seasons/ folder)")
         return
     try:
-        players = None
         series = Series.start(str(folder), path.stem, 1, [])
-        for i in range(len(series.legs)):
-            loaded = series.loaded(i)
-            players = players or loaded.ruleset.game.game.players.min
-            series.seats = ["random"] * players
-            plan = series.plan(i)
-            if series.standings is not None:
-                for name in [*series.standings.by, *series.standings.lowest_first]:
-                    if str(name) not in plan.carry_seat:
-                        v.report.add("E172", f"the standings read `{name}`, which game {i + 1} does not "
-                                             "carry for each seat", loc_of(name, Loc(str(path))),
-                                     "list it under the game's `carry: seat:`" if not plan.carry_seat else
-                                     f"carried for each seat: {', '.join(plan.carry_seat)}")
-                        return
     except RulesetError as e:
         v.report.extend(e.report)
+        return
+    players, failed = None, False
+    for i in range(len(series.legs)):  # every game, so that each mistake of the file is said in one run
+        try:
+            players = players or series.loaded(i).ruleset.game.game.players.min
+            series.seats = ["random"] * players
+            plan = series.plan(i)
+        except RulesetError as e:
+            failed = True
+            v.report.items.extend(d for d in e.report.items if d not in v.report.items)
+            continue
+        if series.standings is not None:
+            for name in [*series.standings.by, *series.standings.lowest_first]:
+                if str(name) not in plan.carry_seat:
+                    v.report.add("E172", f"the standings read `{name}`, which game {i + 1} does not "
+                                         "carry for each seat", loc_of(name, Loc(str(path))),
+                                 "list it under the game's `carry: seat:`" if not plan.carry_seat else
+                                 f"carried for each seat: {', '.join(plan.carry_seat)}")
+                    return
+    if failed:
         return
     v.summary.append(f"{path}: season \"{series.name}\": {len(series.legs)} games, each compiles")
 

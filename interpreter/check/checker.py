@@ -25,6 +25,7 @@ from ..lang.types import (ANY, BOARD, BOOL, CARD, INT, KEY_TYPES, NONE, PIECE, P
 from ..library.api import Bound, Builtin, Items, OfKind
 from ..load.rules import Rule, Rules, blocks
 from ..load.ruleset import Ruleset
+from .blame import blame_patches, names_in
 from .symbols import BUILTIN_EVENTS, Declarations, Symbols
 
 
@@ -129,12 +130,44 @@ class Checker:
         self._value_call: n.Expr | None = None  # the one place a procedure may give its value now
         self._hints = 200
         self._current: str | None = None
+        # what a patch changed (`blame.py`): each local's declarations, each function's, by name
+        self._local_reads: dict[int, set[str]] = {}
+        self._function_reads: dict[str, set[str]] = {}
 
     # ---- reporting ---------------------------------------------------------------------------
 
     def error(self, code: str, msg: str, node_or_loc: n.Node | Loc | None, hint: str | None = None) -> None:
         loc = node_or_loc.loc if isinstance(node_or_loc, n.Node) else node_or_loc
-        self.report.add(code, msg, loc, hint)
+        about: frozenset[str] = frozenset()
+        if isinstance(node_or_loc, n.Node) and self.rs.changed:
+            about = self.reads(node_or_loc)
+        self.report.add(code, msg, loc, hint, about=about)
+
+    def reads(self, tree: n.Node) -> frozenset[str]:
+        """The declarations a tree reads, as far as a patch's change matters to it (`blame.py`):
+        those its names may be, those of the functions it calls, and those the locals it reads
+        were computed from."""
+        out = names_in(tree)
+        for x in n.walk(tree):
+            if isinstance(x, n.Name) and isinstance(x.ref, Ref) and x.ref.kind is RefKind.LOCAL:
+                out |= self._local_reads.get(id(x.ref.extra), set())
+            elif isinstance(x, n.Call):
+                out |= self._function_reads_of(x.name, set())
+        return frozenset(out)
+
+    def _function_reads_of(self, name: str, seen: set[str]) -> set[str]:
+        if name in self._function_reads:
+            return self._function_reads[name]
+        tree = self.rs.rules.tree(f"functions.{name}")
+        if tree is None or name in seen:
+            return set()
+        seen.add(name)
+        out = names_in(tree)
+        for x in n.walk(tree):
+            if isinstance(x, n.Call):
+                out |= self._function_reads_of(x.name, seen)
+        self._function_reads[name] = out
+        return out
 
     def type_error(self, msg: str, node: n.Node | Loc | None, hint: str | None = None) -> Type:
         self.error("E120", "type error: " + msg.replace(" a int", " an int").replace(" a any", " any value"),
@@ -562,6 +595,8 @@ class Checker:
                        "choose another name")
         s.rebinds = s.name in sc.names
         s.ref = sc.bind(s.name, typ)
+        if self.rs.changed:
+            self._local_reads[id(s.ref)] = set(self.reads(s.value))
 
     def target(self, t: n.Expr, sc: Scope) -> Type | None:
         """The type of an assignable place (and `t.ref` set), or None after an error."""
@@ -1214,6 +1249,7 @@ def typed_copy(rules: Rules) -> Rules:
 def check(rs: Ruleset, report: Report) -> Checked | None:
     """Check a loaded ruleset: its typed rules and what the whole program looks like; None when
     anything is wrong. The ruleset is left as it was (checking it again gives the same)."""
-    errors = report.errors
+    errors, start = report.errors, len(report.items)
     checked = Checker(rs, report).run()
+    blame_patches(report, start, rs.changed)
     return None if report.errors > errors else checked

@@ -53,6 +53,12 @@ class Diagnostic:
     hint: str | None = None
     severity: str = "error"
     notes: tuple[str, ...] = ()   # what was found, a line each (a scenario's values), before the hint
+    # a second place, shown with its line after the first: (what it is, where), e.g. the base rule
+    # that reads what a patch (the first place) changed
+    also: tuple[str, Loc] | None = None
+    # the declarations the problem is about (`params.hand_size`, `state.gear`), when known: a
+    # problem of the base rules caused by a patch is said at the patch (`load/provenance.py`)
+    about: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
 
     def render(self, sources: dict[str, str] | None = None,
                lines: dict[str, list[str] | None] | None = None) -> str:
@@ -63,6 +69,11 @@ class Diagnostic:
         snippet = _snippet(self.loc, sources, lines)
         if snippet:
             out.append(snippet)
+        if self.also is not None:
+            out.append(f"  = note: {self.also[0]}: {self.also[1]}")
+            snippet = _snippet(self.also[1], sources, lines)
+            if snippet:
+                out.append(snippet)
         out.extend(f"  = note: {note}" for note in self.notes)
         if self.hint:
             out.append(f"  = hint: {self.hint}")
@@ -130,8 +141,8 @@ class Report:
     items: list[Diagnostic] = field(default_factory=list)
 
     def add(self, code: str, message: str, loc: Loc | None = None, hint: str | None = None,
-            notes: tuple[str, ...] = ()) -> None:
-        self.items.append(Diagnostic(code, message, loc, hint, notes=notes))
+            notes: tuple[str, ...] = (), about: frozenset[str] = frozenset()) -> None:
+        self.items.append(Diagnostic(code, message, loc, hint, notes=notes, about=about))
 
     def warn(self, code: str, message: str, loc: Loc | None = None, hint: str | None = None) -> None:
         """Something that is allowed but most likely not what the author meant (said once, however

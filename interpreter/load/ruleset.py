@@ -49,6 +49,10 @@ class Ruleset:
     # the tracks of `tracks/<game id>/` that `--track` may name and the game does not include
     other_tracks: list[str] = field(default_factory=list)
     files: list[tuple[str, str]] = field(default_factory=list)  # (path, sha256) of every file read
+    # each declaration a module, variant, season or `--param` changed (`params.hand_size`), and where
+    # that patch is written (None: `--param` on the command line): a problem the base rules have
+    # with it is said at the patch (`check/checker.py`)
+    changed: dict[str, Loc | None] = field(default_factory=dict)
 
 
 # Each file read in this process, parsed once, by (its name in diagnostics, the digest of its bytes):
@@ -321,14 +325,15 @@ def load_ruleset(path: str | Path, variants: Sequence[str] = (), modules: Sequen
     if track is not None:
         _replace_track(ld, data, str(track), report)
     # 4. every other patch, on the merged game: its rules, cards and boards alike
+    changed: dict[str, Loc | None] = {}
     for patches in prepared:
-        data = apply_patches(data, patches, report,
+        data = apply_patches(data, patches, report, changed=changed,
                              only=lambda p, op, a: a.head != "include" and not is_rule_patch(p, op, a))
     # ... and the params given when the game is started
     if params:
-        data = _set_params(data, params, report)
-    if not report.ok:
-        return None
+        data = _set_params(data, params, report, changed)
+    # A patch that failed is left out, and the game is read on without it: every mistake of the
+    # patch files is said in one run (the patches of rules too), not one at a time.
     game = check_structure(data, "game", str(game_path), report)
     if game is None:
         return None
@@ -337,12 +342,13 @@ def load_ruleset(path: str | Path, variants: Sequence[str] = (), modules: Sequen
         report.add("E140", f"players: min {players.min} is more than max {players.max}",
                    loc_at(data, ["game", "players"], key=True))
         return None
+    mark = report.errors
     rules = parse_rules(game, report)
-    if not report.ok:
-        return None
-    # 5. patches inside the rules' text: `extend`, options of named choices, named statements
-    for patches in prepared:
-        apply_rule_patches(rules, [x for x in patches if is_rule_patch(*x)], report)
+    # 5. patches inside the rules' text: `extend`, options of named choices, named statements (not
+    # when a rule could not be read: an extension of it would only say it is missing)
+    if report.errors == mark:
+        for patches in prepared:
+            apply_rule_patches(rules, [x for x in patches if is_rule_patch(*x)], report)
     if not report.ok:
         return None
     cards = [CardType.model_construct(id=ident, **dict(spec)) for ident, spec in game.cards.items()]
@@ -352,21 +358,30 @@ def load_ruleset(path: str | Path, variants: Sequence[str] = (), modules: Sequen
         others = sorted(p.stem for p in track_folder.glob("*.yaml")
                         if is_name(p.stem) and _resolved(p) not in ld.seen_includes)
     return Ruleset(game=game, folder=folder, cards=cards, applied=applied,
-                   digest=ld.hash.hexdigest()[:16], rules=rules, other_tracks=others, files=ld.files)
+                   digest=ld.hash.hexdigest()[:16], rules=rules, other_tracks=others, files=ld.files,
+                   changed=changed)
 
 
-def _set_params(data: Any, params: dict, report: Report) -> Any:
-    """The merged game with each named param set to its value (a YAML value: `3`, `true`, `[1, 2]`)."""
+def _set_params(data: Any, params: dict, report: Report, changed: dict[str, Loc | None]) -> Any:
+    """The merged game with each named param set to its value (a YAML value: `3`, `true`, `[1, 2]`).
+    A name from a file (a season's `params:`) keeps its position there: a misspelt one is said at
+    its line; one from the command line (`--param NAME=VALUE`) is said as such."""
     have = data.get("params") if isinstance(data.get("params"), dict) else {}
     for name, value in params.items():
+        where = loc_of(name)
         if not is_name(name) or name not in have:
-            report.add("E042", f"`--param {shown(name)}=...`: the game has no param `{shown(name)}`", None,
-                       did_you_mean(str(name), list(have)) or
-                       (f"its params: {', '.join(map(str, have))}" if have else "this game has no params"))
+            hint = did_you_mean(str(name), list(have)) or \
+                (f"its params: {', '.join(map(str, have))}" if have else "this game has no params")
+            if where is None:
+                report.add("E042", f"`--param {shown(name)}=...` (on the command line): the game has no "
+                           f"param `{shown(name)}`", None, hint)
+            else:
+                report.add("E042", f"the game has no param `{shown(name)}`", where, hint)
             continue
         patch = SrcMap()
         patch["set"], patch["to"] = f"params.{name}", value
         data = apply_patches(data, prepare([patch], report), report)
+        changed[f"params.{name}"] = where
     return data
 
 
