@@ -157,6 +157,7 @@ def _entry_ok(entry, k: str) -> bool:
         v = entry["verdict"]
         return (entry["format"] == FORMAT and entry["key"] == k and _files_ok(entry["files"])
                 and v["files"] == entry["files"] and _ints(v["rounds"]) and _ints(v["counts"])
+                and isinstance(v["applied"], list) and all(isinstance(a, str) for a in v["applied"])
                 and _int(v["ended"]) and v["cacheable"] is True
                 and isinstance(v["items"], list) and all(_item_ok(d) for d in v["items"]))
     except (KeyError, TypeError):

@@ -295,7 +295,9 @@ class PatchInfo(Strict):
     id: Id
     name: Text
     description: Text
-    requires: list[Id] = Field(default_factory=list, description="modules this one needs")
+    requires: list[Id] = Field(default_factory=list, description="modules and variants this one needs, "
+                                                             "applied before it (a module of that name, "
+                                                             "else a variant)")
 
 
 class VariantFile(Strict):
@@ -448,12 +450,19 @@ class TrackInfo(Strict):
     id: Id
     name: Text
     source: Text = Field(description="where the layout comes from, or that it is authored")
+    requires: list[Id] = Field(default_factory=list,
+                               description="modules and variants raced on this track (`--track` applies "
+                                           "them; `validate` checks the track with them)")
 
 
 class TrackFile(Strict):
     schema_: Text | None = Field(None, alias="$schema")
     track: TrackInfo
     boards: dict[Name, Board] = Field(min_length=1)
+    params: dict[Name, Value] = Field(default_factory=dict,
+                                      description="values of the game's params on this track (of a module "
+                                                  "or variant it requires, too); modules and variants may "
+                                                  "change them further")
 
 
 FILE_KINDS["track"] = TrackFile

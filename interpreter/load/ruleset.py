@@ -184,6 +184,7 @@ class _Loader:
         self.hash = hashlib.sha256()
         self.cards: dict = {}    # card id -> its entry (raw data, with positions), in order
         self.boards: dict = {}   # board name -> its declaration (raw data), from track files
+        self.track_params: dict = {}  # param name (with its position) -> value, from track files
         self.seen_includes: set[Path] = set()
         self.files: list[tuple[str, str]] = []  # (path, sha256) of each file read
 
@@ -191,9 +192,12 @@ class _Loader:
         """Where the track files are: the project's tracks/ (a ruleset outside a project: its own)."""
         return self.root / "tracks"
 
-    def read(self, path: Path, areas: list[Path], what: str, name: str | None = None) -> Any:
+    def read(self, path: Path, areas: list[Path], what: str, name: str | None = None,
+             later: list | None = None) -> Any:
         """Read and parse `path` (`name` in diagnostics), if it resolves into one of `areas`; a
-        file that is a link to somewhere else is refused unread (E035)."""
+        file that is a link to somewhere else is refused unread (E035). With `later`, the file
+        joins the digest when `account(later)` is called (the digest is of the files in the order
+        the game is made of them)."""
         name = str(path) if name is None else name
         real = _resolved(path)
         if real is None or not any(_within(real, a) for a in areas):
@@ -211,10 +215,18 @@ class _Loader:
         data = _parsed(raw, digest, name, self.report)
         if data is not None:
             rel = real.relative_to(self.root) if _within(real, self.root) else real.name
+            if later is not None:
+                later.append((rel, raw, real, digest))
+            else:
+                self.account([(rel, raw, real, digest)])
+        return data
+
+    def account(self, read: list) -> None:
+        """Files read (`read(..., later=...)`) join the digest and the list of files."""
+        for rel, raw, real, digest in read:
             self.hash.update(str(rel).encode())
             self.hash.update(raw)
             self.files.append((str(real), digest))
-        return data
 
     def structure(self, data: Any, kind: str, name: str) -> Any:
         """`check_structure` of a file as read (the same file read again is checked once)."""
@@ -279,6 +291,12 @@ class _Loader:
                 if isinstance(model, TrackFile):
                     for name in model.boards:
                         self.boards[name] = data["boards"][name]
+                    self.track_params.update(data.get("params") or {})
+                    if model.track.requires:
+                        self.report.add("E036", f"track `{model.track.id}` requires modules or variants, "
+                                        "and is included as a game's own track", where,
+                                        "a track that needs a module or variant is raced with "
+                                        "`--track`, which applies what it requires")
             else:
                 self.report.add("E032", f"`{entry}` is not a cards or track file",
                                 loc_of(entry, loc_of(origin)),
@@ -305,9 +323,17 @@ def load_ruleset(path: str | Path, variants: Sequence[str] = (), modules: Sequen
         return None
     if ld.structure(data, "game", str(game_path)) is None:
         return None
-    # The patch files, in order: modules, then variants.
+    # The track raced (`--track NAME`): what it requires comes first among the patch files
+    track_read: list = []
+    raced = _track_file(ld, data, str(track), report, track_read) if track is not None else None
+    # The patch files, in order: what the track requires, modules, then variants (each after
+    # what it requires).
     files: list[tuple[str, str, Path, dict]] = []
     applied: list[str] = []
+    if raced is not None:
+        for needed in raced[2].track.requires:
+            _add_patch_file(ld, folder, _required_kind(folder, needed), needed, files, applied, report,
+                            [f"track {track}"])
     for kind, names in (("module", modules), ("variant", variants)):
         for name in names:
             _add_patch_file(ld, folder, kind, name, files, applied, report, [])
@@ -322,13 +348,23 @@ def load_ruleset(path: str | Path, variants: Sequence[str] = (), modules: Sequen
     data = shallow(data)  # the loaded file is shared (`_parsed`): what changes below is copied first
     _merge(ld, data, report)
     # 3. `--track NAME` swaps in the boards of a track file
-    if track is not None:
-        _replace_track(ld, data, str(track), report)
-    # 4. every other patch, on the merged game: its rules, cards and boards alike
+    pending = dict(ld.track_params)  # a track's params: set as soon as the game has them
+    ld.account(track_read)
+    if raced is not None:
+        _replace_track(ld, data, raced, report)
+        pending.update(raced[1].get("params") or {})
     changed: dict[str, Loc | None] = {}
+    data = _track_params(data, pending, report, changed)
+    # 4. every other patch, on the merged game: its rules, cards and boards alike
     for patches in prepared:
         data = apply_patches(data, patches, report, changed=changed,
                              only=lambda p, op, a: a.head != "include" and not is_rule_patch(p, op, a))
+        data = _track_params(data, pending, report, changed)  # those the patches just declared
+    have = data.get("params") if isinstance(data.get("params"), dict) else {}
+    for name in pending:
+        report.add("E042", f"the track sets param `{shown(name)}`, which the game does not have",
+                   loc_of(name), did_you_mean(str(name), list(have)) or
+                   "a track sets params of its game, or of a module or variant it `requires:`")
     # ... and the params given when the game is started
     if params:
         data = _set_params(data, params, report, changed)
@@ -385,6 +421,23 @@ def _set_params(data: Any, params: dict, report: Report, changed: dict[str, Loc 
     return data
 
 
+def _track_params(data: Any, pending: dict, report: Report, changed: dict[str, Loc | None]) -> Any:
+    """The game with each param of `pending` (a track's) that it has set, and taken out of
+    `pending`: a track's param takes its value once the game declares it (in its own file, or in
+    the module or variant that adds it), and later patches may change it further."""
+    have = data.get("params") if isinstance(data.get("params"), dict) else {}
+    ready = {k: v for k, v in pending.items() if k in have}
+    for name in ready:
+        del pending[name]
+    return _set_params(data, ready, report, changed) if ready else data
+
+
+def _required_kind(folder: Path, name: Any) -> str:
+    """What a name in `requires:` is: a module when the ruleset has a module of that name, else a
+    variant."""
+    return "module" if is_name(name) and (folder / "modules" / f"{name}.yaml").exists() else "variant"
+
+
 def _patch_file(ld: _Loader, folder: Path, kind: str, name: Any, applied: list[str],
                 report: Report) -> Any:
     """(kind, name, path, data) of a module or variant, read and checked; None (reported)."""
@@ -409,21 +462,22 @@ def _patch_file(ld: _Loader, folder: Path, kind: str, name: Any, applied: list[s
 
 def _add_patch_file(ld: _Loader, folder: Path, kind: str, name: Any, files: list, applied: list[str],
                     report: Report, needed_by: list[str]) -> None:
-    """A module or variant joins `files`, after the modules it `requires:` that are not applied
-    yet (applied for it, in the order it lists them); a cycle of requirements is E048."""
+    """A module or variant joins `files`, after the modules and variants it `requires:` that are
+    not applied yet (applied for it, in the order it lists them); a cycle of requirements is E048."""
     if f"{kind}:{name}" in applied:
         return
     found = _patch_file(ld, folder, kind, name, applied, report)
     if found is None:
         return
     for needed in found[3][kind].get("requires", []):
-        if f"module:{needed}" in applied:
+        other = _required_kind(folder, needed)
+        if f"{other}:{needed}" in applied:
             continue
-        if str(needed) in needed_by or str(needed) == str(name):
-            report.add("E048", f"{kind} `{name}` and module `{needed}` require each other",
-                       loc_of(needed), "a module cannot need what needs it")
+        if f"{other} {needed}" in needed_by or (other, str(needed)) == (kind, str(name)):
+            report.add("E048", f"{kind} `{name}` and {other} `{needed}` require each other",
+                       loc_of(needed), f"a {kind} cannot need what needs it")
             return
-        _add_patch_file(ld, folder, "module", needed, files, applied, report, [*needed_by, str(name)])
+        _add_patch_file(ld, folder, other, needed, files, applied, report, [*needed_by, f"{kind} {name}"])
     files.append(found)
     applied.append(f"{kind}:{name}")
 
@@ -444,36 +498,44 @@ def _merge(ld: _Loader, data: Any, report: Report) -> None:
             boards.setdefault(name, board)
 
 
-def _replace_track(ld: _Loader, data: Any, track: str, report: Report) -> None:
-    """Swap in the boards of `tracks/<game id>/<track>.yaml` for the game's boards of those names."""
+def _track_file(ld: _Loader, data: Any, track: str, report: Report,
+                later: list) -> tuple[Path, Any, TrackFile] | None:
+    """(its path, its data, its model) of `tracks/<game id>/<track>.yaml`, read (`later`: see
+    `_Loader.read`); None (reported)."""
     info = data.get("game")
     game_id = info.get("id", "") if isinstance(info, dict) else ""
     folder = ld.tracks() / str(game_id)
     if not is_name(track):
         report.add("E033", f"`{shown(track)}` is not a track name", loc_of(track),
                    f"a track is named by its file in {folder} without `.yaml`: {_NAME_CHARS}")
-        return
+        return None
     if not is_name(game_id):  # a patch made the game's id something that is not a name
         report.add("E033", f"no track `{track}`: the game's id `{shown(game_id)}` is not a name",
                    loc_of(track))
-        return
+        return None
     have = sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
     path = folder / f"{track}.yaml"
     if not path.exists():  # there but not a regular file: reading it says so
         report.add("E033", f"no track `{track}` for {game_id}: tracks are the files in {folder}",
                    loc_of(track), did_you_mean(track, have) or (f"tracks: {', '.join(have)}" if have else
                                                                  f"put track files in {folder}"))
-        return
-    tdata = ld.read(path, [ld.tracks()], f"track `{track}`")
+        return None
+    tdata = ld.read(path, [ld.tracks()], f"track `{track}`", later=later)
     if tdata is None:
-        return
+        return None
     model = ld.structure(tdata, "track", str(path))
     if not isinstance(model, TrackFile):
-        return
+        return None
+    return path, tdata, model
+
+
+def _replace_track(ld: _Loader, data: Any, raced: tuple[Path, Any, TrackFile], report: Report) -> None:
+    """Swap in the boards of the track file raced for the game's boards of those names."""
+    path, tdata, model = raced
     boards = data["boards"] = shallow(data.get("boards", SrcMap()))
     for name in model.boards:
         if name not in boards:
-            report.add("E034", f"track `{track}` has board `{name}`, which the game does not have",
+            report.add("E034", f"track `{model.track.id}` has board `{name}`, which the game does not have",
                        getattr(tdata["boards"], "key_locs", {}).get(name) or Loc(str(path)),
                        did_you_mean(name, list(boards)) or
                        "a track file replaces boards of the same name; the game names them under "
