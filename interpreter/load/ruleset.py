@@ -332,8 +332,11 @@ def load_ruleset(path: str | Path, variants: Sequence[str] = (), modules: Sequen
     applied: list[str] = []
     if raced is not None:
         for needed in raced[2].track.requires:
-            _add_patch_file(ld, folder, _required_kind(folder, needed), needed, files, applied, report,
-                            [f"track {track}"])
+            kind = _required_kind(folder, needed)
+            if kind is None:
+                _no_such_requirement(folder, needed, report)
+                continue
+            _add_patch_file(ld, folder, kind, needed, files, applied, report, [f"track {track}"])
     for kind, names in (("module", modules), ("variant", variants)):
         for name in names:
             _add_patch_file(ld, folder, kind, name, files, applied, report, [])
@@ -432,10 +435,21 @@ def _track_params(data: Any, pending: dict, report: Report, changed: dict[str, L
     return _set_params(data, ready, report, changed) if ready else data
 
 
-def _required_kind(folder: Path, name: Any) -> str:
+def _required_kind(folder: Path, name: Any) -> str | None:
     """What a name in `requires:` is: a module when the ruleset has a module of that name, else a
-    variant."""
-    return "module" if is_name(name) and (folder / "modules" / f"{name}.yaml").exists() else "variant"
+    variant; None when it has neither."""
+    for kind in ("module", "variant"):
+        if is_name(name) and (folder / f"{kind}s" / f"{name}.yaml").exists():
+            return kind
+    return None
+
+
+def _no_such_requirement(folder: Path, name: Any, report: Report) -> None:
+    have = sorted(p.stem for kind in ("modules", "variants") for p in (folder / kind).glob("*.yaml"))
+    report.add("E040", f"no module or variant named `{shown(name)}` in {folder}", loc_of(name),
+               did_you_mean(str(name), have) or
+               (f"its modules and variants: {', '.join(have)}" if have else
+                "this ruleset has no modules or variants"))
 
 
 def _patch_file(ld: _Loader, folder: Path, kind: str, name: Any, applied: list[str],
@@ -471,6 +485,9 @@ def _add_patch_file(ld: _Loader, folder: Path, kind: str, name: Any, files: list
         return
     for needed in found[3][kind].get("requires", []):
         other = _required_kind(folder, needed)
+        if other is None:
+            _no_such_requirement(folder, needed, report)
+            return
         if f"{other}:{needed}" in applied:
             continue
         if f"{other} {needed}" in needed_by or (other, str(needed)) == (kind, str(name)):
