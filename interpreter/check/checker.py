@@ -18,10 +18,11 @@ from ..lang import nodes as n
 from ..lang.diagnostics import Loc, Report
 from ..lang.diagnostics import did_you_mean as _did_you_mean
 from ..lang.limits import MAX_CALL_DEPTH, MAX_CALL_NESTING
+from ..lang import versions
 from ..lang.parser import keywords
 from ..lang.types import (ANY, BOARD, BOOL, CARD, INT, KEY_TYPES, NONE, PIECE, PILE, SEAT, TEXT, ListType,
                           Type, compatible, elem, is_list, is_map, iterable_elem, join, listof, map_types,
-                          mapof, zero)
+                          mapof, parse_type, zero)
 from ..library.api import Bound, Builtin, Items, OfKind
 from ..load.rules import Rule, Rules, blocks
 from ..load.ruleset import Ruleset
@@ -36,6 +37,9 @@ class Local:
     """A local name of a rule: a parameter, `let`, a loop's or an option's variable."""
     name: str
     typ: Type
+    # where extensions that may not read it are written (file, first line, last line): a rule's
+    # `let` it does not declare visible
+    hidden_from: tuple[tuple[str, int, int], ...] = ()
 
 
 class RefKind(Enum):
@@ -584,6 +588,13 @@ class Checker:
 
     def s_Let(self, s: n.Let, sc: Scope) -> None:
         typ = self.value_of_statement(s.value, sc)
+        if s.declared is not None:  # a parameter given a new value by `proceed(...)`
+            want = parse_type(str(s.declared))
+            if want is not None:
+                if not compatible(typ, want):
+                    self.type_error(f"`proceed` gives `{s.name.rstrip(chr(39))}` a {typ}, and it is a {want}",
+                                    s.value)
+                typ = want
         if s.name in keywords():
             self.error("E125", f"`{s.name}` is a word of the rule language, not a name", s,
                        "choose another name")
@@ -595,8 +606,24 @@ class Checker:
                        "choose another name")
         s.rebinds = s.name in sc.names
         s.ref = sc.bind(s.name, typ)
+        s.ref.hidden_from = s.hidden_from
         if self.rs.changed:
             self._local_reads[id(s.ref)] = set(self.reads(s.value))
+
+    def _hidden(self, e: n.Name, local: Local) -> None:
+        """An extension reads a local of the rule it extends that the rule does not declare
+        visible: a warning in a file of language 1, where it was allowed; an error from 2."""
+        loc = e.loc
+        if not local.hidden_from or loc is None or not any(
+                f == loc.file and a <= loc.line <= b for f, a, b in local.hidden_from):
+            return
+        message = f"`{e.id}` is a local of the rule this extends, which does not declare it visible"
+        hint = (f"declare it in the rule: `let visible {e.id} = ...`; or compute it here, or ask the "
+                "rule's author to show it")
+        if versions.of(loc.file) < 2:
+            self.report.warn("W141", message + " (an error from language 2)", loc, hint)
+        else:
+            self.error("E149", message, e, hint)
 
     def target(self, t: n.Expr, sc: Scope) -> Type | None:
         """The type of an assignable place (and `t.ref` set), or None after an error."""
@@ -605,6 +632,7 @@ class Checker:
             name = t.id
             if name in sc.names:
                 t.ref = Ref(RefKind.LOCAL, name, sc.names[name])
+                self._hidden(t, sc.names[name])
                 return sc.names[name].typ
             if name in sym.params:
                 self.error("E126", f"`{name}` is a parameter of the game: it cannot change during play", t,
@@ -882,6 +910,7 @@ class Checker:
         name, sym = e.id, self.sym
         if name in sc.names:
             e.ref = Ref(RefKind.LOCAL, name, sc.names[name])
+            self._hidden(e, sc.names[name])
             return sc.names[name].typ
         if name in sym.params:
             value, typ = sym.params[name]

@@ -292,8 +292,8 @@ class _Build:
         return getattr(self, "s_" + t.data)(t, self.at(t))
 
     def s_let_stmt(self, t: Tree, loc: Loc) -> n.Stmt:
-        name, value = t.children
-        return n.Let(loc, str(name), self.expr(value))
+        visible, name, value = t.children
+        return n.Let(loc, str(name), self.expr(value), visible=visible is not None)
 
     def s_assign_stmt(self, t: Tree, loc: Loc) -> n.Stmt:
         target, value = t.children
@@ -330,7 +330,10 @@ class _Build:
         return n.Return(loc, self.expr(value) if value is not None else None)
 
     def s_proceed_stmt(self, t: Tree, loc: Loc) -> n.Stmt:
-        return n.Proceed(loc)
+        args = t.children[0]
+        if args is None:
+            return n.Proceed(loc)
+        return n.Proceed(loc, [self.expr(a) for a in args.children if a is not None])
 
     def s_labelled(self, t: Tree, loc: Loc) -> n.Stmt:
         stmt_t, label = t.children
