@@ -402,8 +402,10 @@ def _ruleset(folder: Path, v: Validation, only: dict | None = None, track: str |
     r = v.report
     # the game alone first: a problem there is a problem of every game made of it
     # (the params given are for the rules asked for: the game alone when no variant or module is)
-    rs = load_ruleset(folder, report=r, track=track, params=v.params if only is None else None)
-    if rs is None or check(rs, r) is None:
+    alone = Report()  # its warnings are said with the games checked below (the game alone is one)
+    rs = load_ruleset(folder, report=alone, track=track, params=v.params if only is None else None)
+    if rs is None or check(rs, alone) is None:
+        r.extend(alone)
         return
     g = rs.game
     variants = sorted(p.stem for p in (folder / "variants").glob("*.yaml"))
@@ -475,7 +477,7 @@ def _merge(v: Validation, jobs: list[Job], found: list[dict]) -> None:
 
 
 def _track_names(tracks: list[str], jobs: list[Job], found: list[dict]) -> list[str]:
-    """The other tracks, each with the modules and variants it requires (`monza (with variant laps)`)."""
+    """The other tracks, each with the modules and variants it requires (`long (with variant laps)`)."""
     needs = {j.track: f.get("applied", []) for j, f in zip(jobs, found) if j.rules == ((), ())}
     return [t + (f" (with {', '.join(a.replace(':', ' ', 1) for a in needs[t])})" if needs.get(t) else "")
             for t in tracks]
@@ -483,8 +485,7 @@ def _track_names(tracks: list[str], jobs: list[Job], found: list[dict]) -> list[
 
 def _combination(job: Job, applied: list[str]) -> str:
     """A game checked, as the modules and variants it was made of: those asked for, then those they
-    (or the track) required, on its track (`variant endurance (with variant laps, variant fresh-tyres)
-    on track monza`)."""
+    (or the track) required, on its track (`variant b (with variant a, module m) on track t`)."""
     asked = {f"module:{m}" for m in job.modules} | {f"variant:{x}" for x in job.variants}
     more = [a.replace(":", " ", 1) for a in applied if a not in asked]
     return job.name() + (f" (with {', '.join(more)})" if more else "") + \

@@ -22,8 +22,8 @@ _NAME_KINDS = ("params", "state", "piles", "boards", "pieces")
 
 def names_in(tree: n.Node) -> set[str]:
     """The declarations the names of a tree may stand for, by their spelling (`hand_size` is
-    `params.hand_size` or `state.hand_size`, ...; `s.gear` is `state.gear` or a card's property
-    `props.gear`; `f(x)` is
+    `params.hand_size` or `state.hand_size`, ...; `s.score` is `state.score` or a card's property
+    `props.score`; `f(x)` is
     `functions.f`, `procedures.f` or `piles.f`)."""
     out: set[str] = set()
     for x in n.walk(tree):

@@ -15,7 +15,7 @@ from typing import Any, Iterable
 from ..boards import KINDS
 from ..ir.sites import SITES, Form, SiteScope
 from ..lang import nodes as n
-from ..lang.diagnostics import Loc, Report
+from ..lang.diagnostics import Loc, Report, source_line
 from ..lang.diagnostics import did_you_mean as _did_you_mean
 from ..lang.limits import MAX_CALL_DEPTH, MAX_CALL_NESTING
 from ..lang import versions
@@ -26,6 +26,7 @@ from ..lang.types import (ANY, BOARD, BOOL, CARD, INT, KEY_TYPES, NONE, PIECE, P
 from ..library.api import Bound, Builtin, Items, OfKind
 from ..load.rules import Rule, Rules, blocks
 from ..load.ruleset import Ruleset
+from ..load.yamlsrc import loc_of
 from .blame import blame_patches, names_in
 from .symbols import BUILTIN_EVENTS, Declarations, Symbols
 
@@ -218,8 +219,66 @@ class Checker:
                                 self.suggest(name, list(self.sym.piles)))
         self._cycles()
         self._waits()
+        self._numbers()
         self.out.checker = self
         return self.out
+
+    # a line that says its numbers are meant as written (not a param's value): W109 is not said there
+    AS_WRITTEN = "# as written"
+
+    def _numbers(self) -> None:
+        """W109: a number written in a rule that is the value of a param the rule's file can see
+        (one of its own, the game file's, or one of a module or variant it requires): a module
+        that changes the param would leave this one as it is. 0 and 1 count and compare more
+        than they measure, and are not said; a line ending in `# as written` keeps its numbers,
+        and so does a whole rule when the line of its key says so (or, for a rule of one line,
+        the line above it)."""
+        game_file = getattr(loc_of(self.rs.game.game.id), "file", None)
+        seen: dict[int, list[tuple[str, str | None]]] = {}   # value -> (param, the file it is set in)
+        for name, (value, typ) in self.sym.params.items():
+            if typ != INT or value in (0, 1):
+                continue
+            key = f"params.{name}"
+            if key in self.rs.changed:  # its value is a patch's (None: the command line's)
+                at = self.rs.changed[key]
+            else:
+                at = loc_of(next((k for k in self.rs.game.params if str(k) == name), None))
+            if at is not None:
+                seen.setdefault(value, []).append((name, at.file))
+        if not seen:
+            return
+        sees: dict[str, set[str | None]] = {}
+
+        def visible_from(file: str) -> set[str | None]:
+            if file not in sees:
+                out, todo = {file, game_file}, [file]
+                while todo:
+                    for needed in self.rs.needs.get(todo.pop(), []):
+                        if needed not in out:
+                            out.add(needed)
+                            todo.append(needed)
+                sees[file] = out
+            return sees[file]
+
+        def as_written(loc: Loc) -> bool:
+            line = source_line(loc) if loc.line > 0 else None
+            return line is not None and self.AS_WRITTEN in line
+
+        for rule in self.rs.rules.rules.values():
+            start = rule.tree.loc
+            # the whole rule keeps its numbers when its key's line says so (`value: >  # as written`)
+            whole = start is not None and (as_written(start) or as_written(Loc(start.file, start.line - 1)))
+            for x in n.walk(rule.tree):
+                if not isinstance(x, n.Num) or x.value not in seen or x.loc is None or whole:
+                    continue
+                names = [p for p, f in seen[x.value] if f in visible_from(x.loc.file)]
+                if not names or as_written(x.loc):
+                    continue
+                shown = " or ".join(f"`{p}`" for p in names)
+                self.report.warn("W109", f"`{x.value}` is the value of param {shown}: a module or variant "
+                                 "that changes the param would leave this number as it is", x.loc,
+                                 f"write {shown}; if the number is another thing, end the line with "
+                                 f"`{self.AS_WRITTEN}`")
 
     def _rule(self, rule: Rule) -> None:
         """Check one rule of a flow, trigger, test, order or entry site, in its site's scope."""

@@ -56,7 +56,7 @@ class Diagnostic:
     # a second place, shown with its line after the first: (what it is, where), e.g. the base rule
     # that reads what a patch (the first place) changed
     also: tuple[str, Loc] | None = None
-    # the declarations the problem is about (`params.hand_size`, `state.gear`), when known: a
+    # the declarations the problem is about (`params.hand_size`, `state.score`), when known: a
     # problem of the base rules caused by a patch is said at the patch (`load/provenance.py`)
     about: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
 
@@ -102,6 +102,13 @@ def _lines(file: str, sources: dict[str, str] | None) -> list[str] | None:
         except (FileRefused, UnicodeDecodeError):
             return None
     return text.splitlines()
+
+
+def source_line(loc: Loc) -> str | None:
+    """The text of the file line a position is on (a file read lately, or a regular file within
+    the snippet limit), or None."""
+    lines = _lines(loc.file, None)
+    return lines[loc.line - 1] if lines is not None and 0 < loc.line <= len(lines) else None
 
 
 def _snippet(loc: Loc | None, sources: dict[str, str] | None,

@@ -233,9 +233,9 @@ def prepare(patches: Any, report: Report) -> list[tuple]:
 
 def declarations(address: Address, patch: Any = None, op: str = "") -> list[str]:
     """The declarations a patch changes, as the checker names what a problem is about:
-    `params.hand_size` for `set: params.hand_size`, `state.gear` for `update: state.gear.type`,
-    `cards.speed_1` for `set: cards.speed_1.count` (and `props.speed` for a card's property
-    `speed`), `state.laps` for `add: state` with `id: laps`."""
+    `params.hand_size` for `set: params.hand_size`, `state.score` for `update: state.score.type`,
+    `cards.red` for `set: cards.red.count` (and `props.points` for a card's property
+    `points`), `state.total` for `add: state` with `id: total`."""
     steps = address.steps
     if op == "add" and patch is not None:
         item = patch.get("item")

@@ -53,6 +53,8 @@ class Ruleset:
     # that patch is written (None: `--param` on the command line): a problem the base rules have
     # with it is said at the patch (`check/checker.py`)
     changed: dict[str, Loc | None] = field(default_factory=dict)
+    # each module's or variant's file -> the files of the modules and variants it requires
+    needs: dict[str, list[str]] = field(default_factory=dict)
 
 
 # Each file read in this process, parsed once, by (its name in diagnostics, the digest of its bytes):
@@ -185,6 +187,7 @@ class _Loader:
         self.cards: dict = {}    # card id -> its entry (raw data, with positions), in order
         self.boards: dict = {}   # board name -> its declaration (raw data), from track files
         self.track_params: dict = {}  # param name (with its position) -> value, from track files
+        self.needs: dict[str, list[str]] = {}  # a module's or variant's file -> the files it requires
         self.seen_includes: set[Path] = set()
         self.files: list[tuple[str, str]] = []  # (path, sha256) of each file read
 
@@ -398,7 +401,7 @@ def load_ruleset(path: str | Path, variants: Sequence[str] = (), modules: Sequen
                         if is_name(p.stem) and _resolved(p) not in ld.seen_includes)
     return Ruleset(game=game, folder=folder, cards=cards, applied=applied,
                    digest=ld.hash.hexdigest()[:16], rules=rules, other_tracks=others, files=ld.files,
-                   changed=changed)
+                   changed=changed, needs=ld.needs)
 
 
 def _set_params(data: Any, params: dict, report: Report, changed: dict[str, Loc | None]) -> Any:
@@ -495,6 +498,7 @@ def _add_patch_file(ld: _Loader, folder: Path, kind: str, name: Any, files: list
                        loc_of(needed), f"a {kind} cannot need what needs it")
             return
         _add_patch_file(ld, folder, other, needed, files, applied, report, [*needed_by, f"{kind} {name}"])
+        ld.needs.setdefault(str(found[2]), []).append(str(folder / f"{other}s" / f"{needed}.yaml"))
     files.append(found)
     applied.append(f"{kind}:{name}")
 
