@@ -19,7 +19,8 @@ from ..lang.diagnostics import Loc, Report, source_line
 from ..lang.diagnostics import did_you_mean as _did_you_mean
 from ..lang.limits import MAX_CALL_DEPTH, MAX_CALL_NESTING
 from ..lang import versions
-from ..lang.parser import keywords
+from ..lang import unparse
+from ..lang.parser import keywords, parse_expr
 from ..lang.types import (ANY, BOARD, BOOL, CARD, INT, KEY_TYPES, NONE, PIECE, PILE, SEAT, TEXT, ListType,
                           Type, compatible, elem, is_list, is_map, iterable_elem, join, listof, map_types,
                           mapof, parse_type, zero)
@@ -138,6 +139,22 @@ class Checker:
         # what a patch changed (`blame.py`): each local's declarations, each function's, by name
         self._local_reads: dict[int, set[str]] = {}
         self._function_reads: dict[str, set[str]] = {}
+        # forms an older version of the language (or of the game) wrote: attributes and calls
+        self.old_attrs: dict[tuple[str, str], versions.OldForm] = {}
+        self.old_calls: dict[str, versions.OldForm] = {}
+        self._old_trees: dict[versions.OldForm, n.Expr | None] = {}
+        kinds = sorted({str(b.kind) for b in rs.game.boards.values()})
+        forms = [f for kind in kinds for f in KINDS[kind].old_forms]
+        forms += [versions.OldForm(str(k), v.to, v.since) for k, v in rs.game.renamed.items()]
+        for form in forms:
+            if form.attribute is not None and form.attribute[0] in ("seat", "piece"):
+                self.old_attrs[form.attribute] = form
+            elif form.call is not None:
+                self.old_calls[form.call[0]] = form
+            else:
+                where = loc_of(next((k for k in rs.game.renamed if str(k) == form.old), None))
+                self.error("E117", f"`renamed: {form.old}`: an old form is `seat.NAME`, `piece.NAME` or a "
+                           "call `NAME(a, b)`", where)
 
     # ---- reporting ---------------------------------------------------------------------------
 
@@ -684,6 +701,25 @@ class Checker:
         else:
             self.error("E149", message, e, hint)
 
+    def _old_form(self, e: n.Expr, form: versions.OldForm, values: dict[str, n.Expr]) -> bool:
+        """`e`, an old form, becomes its new form (`form.new` with `values` for its names), said
+        where it is (a warning in a file of an older version, else an error): True when it did."""
+        if form not in self._old_trees:
+            self._old_trees[form] = parse_expr(form.new, self.report)
+        template = self._old_trees[form]
+        if template is None:
+            return False
+        new = n.clone(template)
+        for x in n.walk(new):  # placed where the old form is written
+            x.loc = e.loc
+        new = _put(new, values)
+        old_text, new_text = unparse.expr(e), unparse.expr(new)
+        file = e.loc.file if e.loc is not None else None
+        self.report.old_form(versions.of(file), form.since, f"`{old_text}`", e.loc, new_text,
+                             ((e.loc, old_text, new_text),) if e.loc is not None else ())
+        e.__class__, e.__dict__ = new.__class__, new.__dict__   # the node is the new form from now on
+        return True
+
     def target(self, t: n.Expr, sc: Scope) -> Type | None:
         """The type of an assignable place (and `t.ref` set), or None after an error."""
         sym = self.sym
@@ -716,6 +752,9 @@ class Checker:
                 self.type_error(f"only state of a seat or piece can be set, not of a {obj_t}", t)
                 return None
             variables = sym.piece_vars if scope == "piece" else sym.seat_vars
+            form = self.old_attrs.get((scope, t.name))
+            if t.name not in variables and form is not None and self._old_form(t, form, {scope: t.obj}):
+                return self.target(t, sc)
             if t.name not in variables:
                 self.error("E110", f"a {obj_t} has no state `{t.name}`", t,
                            self.suggest(t.name, variables) or f"declare it under `state:` with `of: {scope}`")
@@ -1027,6 +1066,9 @@ class Checker:
             if name in sym.piece_vars:
                 e.ref = Ref(RefKind.PIECE_VAR, name)
                 return sym.piece_vars[name]
+            form = self.old_attrs.get(("piece", name))
+            if form is not None and self._old_form(e, form, {"piece": e.obj}):
+                return self.expr(e, sc)
             have = ["name", *sym.piece_vars]
         elif typ == SEAT:
             if name == "number":
@@ -1038,6 +1080,9 @@ class Checker:
             if name in sym.seat_vars:
                 e.ref = Ref(RefKind.SEAT_VAR, name)
                 return sym.seat_vars[name]
+            form = self.old_attrs.get(("seat", name))
+            if form is not None and self._old_form(e, form, {"seat": e.obj}):
+                return self.expr(e, sc)
             have = ["number", "pieces", *sym.seat_vars]
         elif is_map(typ) and compatible(map_types(typ)[0], TEXT):
             value_t = map_types(typ)[1]
@@ -1216,6 +1261,11 @@ class Checker:
             self.error("E123", f"`{name}` is a procedure (it does things); it has no value", e,
                        "call it as a statement on its own line, or give its value with `return`")
             return ANY
+        form = self.old_calls.get(name)
+        call = form.call if form is not None else None
+        if form is not None and call is not None and len(call[1]) == len(e.args) and \
+                self._old_form(e, form, dict(zip(call[1], e.args))):
+            return self.expr(e, sc)
         for a in e.args:
             self.expr(a, sc)
         self.error("E110", f"unknown function `{name}`", e, self.suggest(name, sym.global_names()))
@@ -1327,6 +1377,21 @@ def may_wait(stmts: list[n.Stmt], waits: set[str]) -> bool:
 
 def _short(key: str) -> str:
     return key.split(":", 1)[1]
+
+
+def _put(tree: n.Expr, values: dict[str, n.Expr]) -> n.Expr:
+    """`tree` with each name of `values` replaced by (a copy of) its value."""
+    if isinstance(tree, n.Name) and tree.id in values:
+        return n.clone(values[tree.id])
+    for name in tree.__dataclass_fields__:
+        if name in ("loc", "typ", "ref"):
+            continue
+        value = getattr(tree, name)
+        if isinstance(value, n.Expr):
+            setattr(tree, name, _put(value, values))
+        elif isinstance(value, list):
+            setattr(tree, name, [_put(v, values) if isinstance(v, n.Expr) else v for v in value])
+    return tree
 
 
 def typed_copy(rules: Rules) -> Rules:

@@ -212,8 +212,15 @@ class View(Strict):
                                           "(`purple: magenta`); colours are those of the `rich` library")
 
 
+class Renamed(Strict):
+    to: Code = Field(description="the new form: an expression (`car_of(seat).finished`)")
+    since: int = Field(ge=2, description="the language version from which the old form is an error")
+
+
 class GameFile(Strict):
     schema_: Text | None = Field(None, alias="$schema")
+    language: int | None = Field(None, description="the version of the rule language the file is written in "
+                                                   "(without it: the oldest this engine reads)")
     game: GameInfo
     include: list[Text] = Field(default_factory=list, description="cards and tracks files, relative")
     params: dict[Name, Value] = Field(default_factory=dict)
@@ -247,6 +254,11 @@ class GameFile(Strict):
     view: View | None = Field(None, description="what a player sees beyond the boards and the pieces' facts: "
                                                 "with a view, only what it names is shown")
     limits: Limits = Limits()
+    renamed: dict[Text, Renamed] = Field(
+        default_factory=dict,
+        description="what the rules of an older version of this game wrote, and what it is now: "
+                    "`seat.NAME` or `piece.NAME` (an attribute), now an expression where `seat` or `piece` "
+                    "is what it was read of; read so, with a warning, in files of a language before `since`")
     cards: dict[Id, CardSpec] = Field(
         default_factory=dict, description="card types by id: those of the included cards files, "
                                           "and any written here")
@@ -254,6 +266,8 @@ class GameFile(Strict):
 
 class CardsFile(Strict):
     schema_: Text | None = Field(None, alias="$schema")
+    language: int | None = Field(None, description="the version of the rule language the file is written in "
+                                                   "(without it: the oldest this engine reads)")
     source: Text = Field(description="where the card list comes from, or that it is authored")
     cards: list[CardType] = Field(min_length=1)
 
@@ -302,6 +316,8 @@ class PatchInfo(Strict):
 
 class VariantFile(Strict):
     schema_: Text | None = Field(None, alias="$schema")
+    language: int | None = Field(None, description="the version of the rule language the file is written in "
+                                                   "(without it: the oldest this engine reads)")
     variant: PatchInfo
     include: list[Text] = Field(default_factory=list)
     patches: list[Patch] = Field(min_length=1, max_length=MAX_PATCHES)
@@ -309,6 +325,8 @@ class VariantFile(Strict):
 
 class ModuleFile(Strict):
     schema_: Text | None = Field(None, alias="$schema")
+    language: int | None = Field(None, description="the version of the rule language the file is written in "
+                                                   "(without it: the oldest this engine reads)")
     module: PatchInfo
     include: list[Text] = Field(default_factory=list)
     patches: list[Patch] = Field(min_length=1, max_length=MAX_PATCHES)
@@ -349,6 +367,8 @@ class ScriptItem(Strict):
 
 class ScenarioFile(Strict):
     schema_: Text | None = Field(None, alias="$schema")
+    language: int | None = Field(None, description="the version of the rule language the file is written in "
+                                                   "(without it: the oldest this engine reads)")
     scenario: ScenarioInfo
     ruleset: Text = Field(".", description="ruleset folder, relative to this file")
     variants: list[Id] = Field(default_factory=list)
@@ -414,6 +434,8 @@ SeasonName = Annotated[str, Field(pattern=r"^[A-Za-z0-9_][A-Za-z0-9_-]*$"), Wrap
 
 class SeasonFile(Strict):
     schema_: Text | None = Field(None, alias="$schema")
+    language: int | None = Field(None, description="the version of the rule language the file is written in "
+                                                   "(without it: the oldest this engine reads)")
     season: SeasonInfo
     variants: list[Id] = Field(default_factory=list, description="applied to every game")
     modules: list[Id] = Field(default_factory=list, description="applied to every game")
@@ -457,6 +479,8 @@ class TrackInfo(Strict):
 
 class TrackFile(Strict):
     schema_: Text | None = Field(None, alias="$schema")
+    language: int | None = Field(None, description="the version of the rule language the file is written in "
+                                                   "(without it: the oldest this engine reads)")
     track: TrackInfo
     boards: dict[Name, Board] = Field(min_length=1)
     params: dict[Name, Value] = Field(default_factory=dict,

@@ -59,6 +59,8 @@ class Diagnostic:
     # the declarations the problem is about (`params.hand_size`, `state.score`), when known: a
     # problem of the base rules caused by a patch is said at the patch (`load/provenance.py`)
     about: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
+    # how `racecraft upgrade` rewrites an old form: (where, the text there, the text it becomes)
+    fix: tuple[tuple[Loc, str, str], ...] = field(default=(), compare=False, repr=False)
 
     def render(self, sources: dict[str, str] | None = None,
                lines: dict[str, list[str] | None] | None = None) -> str:
@@ -151,12 +153,26 @@ class Report:
             notes: tuple[str, ...] = (), about: frozenset[str] = frozenset()) -> None:
         self.items.append(Diagnostic(code, message, loc, hint, notes=notes, about=about))
 
-    def warn(self, code: str, message: str, loc: Loc | None = None, hint: str | None = None) -> None:
+    def warn(self, code: str, message: str, loc: Loc | None = None, hint: str | None = None,
+             fix: tuple[tuple[Loc, str, str], ...] = ()) -> None:
         """Something that is allowed but most likely not what the author meant (said once, however
         often the file is loaded)."""
-        d = Diagnostic(code, message, loc, hint, "warning")
+        d = Diagnostic(code, message, loc, hint, "warning", fix=fix)
         if d not in self.items:
             self.items.append(d)
+
+    def old_form(self, version: int, since: int, message: str, loc: Loc | None, new: str,
+                 fix: tuple[tuple[Loc, str, str], ...] = ()) -> None:
+        """A form the language replaced in version `since`, found in a file of `version`: a
+        warning that shows the new form before it (W107, read as the new form), an error whose hint
+        names it from it (E107)."""
+        if version < since:
+            self.warn("W107", f"{message}: since language {since} it is written `{new}`", loc,
+                      f"`racecraft upgrade {loc.file if loc else 'FILE'}` rewrites it; from language {since} "
+                      "the old form is an error", fix)
+        else:
+            self.items.append(Diagnostic("E107", f"{message}: since language {since} it is written `{new}`",
+                                         loc, f"write `{new}`", fix=fix))
 
     def extend(self, other: "Report") -> None:
         self.items.extend(other.items)

@@ -13,6 +13,8 @@ position is in (`of`), as the diagnostics find a file's text by its name (`SOURC
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .cache import Bounded
 
 CURRENT = 2   # the version this engine writes and documents
@@ -43,4 +45,31 @@ def says(file: str | None) -> bool:
     return file is not None and VERSIONS.get(file) is not None
 
 
-__all__ = ["CURRENT", "OLDEST", "VERSIONS", "note", "of", "says"]
+@dataclass(frozen=True)
+class OldForm:
+    """A form a newer version replaced, and what it is now: `piece.slot` (an attribute of a piece,
+    a seat: `seat.NAME`) or `cell_rect(board, piece)` (a call, its parameters named), now the
+    expression `new` (`slot_of(piece)`), where the names of the old form stand for what was written
+    there. Read as `new`, with a warning, in a file of a version before `since`; an error from it."""
+    old: str
+    new: str
+    since: int
+
+    @property
+    def call(self) -> tuple[str, list[str]] | None:
+        """(its name, its parameters) when the old form is a call."""
+        if "(" not in self.old:
+            return None
+        name, _, rest = self.old.partition("(")
+        return name.strip(), [p.strip() for p in rest.rstrip(")").split(",") if p.strip()]
+
+    @property
+    def attribute(self) -> tuple[str, str] | None:
+        """(`seat` or `piece`, the attribute) when the old form is an attribute."""
+        if "(" in self.old or "." not in self.old:
+            return None
+        owner, _, name = self.old.partition(".")
+        return owner.strip(), name.strip()
+
+
+__all__ = ["CURRENT", "OLDEST", "VERSIONS", "OldForm", "note", "of", "says"]

@@ -21,7 +21,9 @@ from pathlib import Path
 
 from ..ir.models import CardsFile, CardType, GameFile, TrackFile, kind_of
 from ..lang.diagnostics import SOURCES, Loc, Report, did_you_mean
+from ..lang import versions
 from .extend import apply_rule_patches
+from .oldforms import read_in_version
 from .patches import apply_patches, is_rule_patch, prepare, shallow
 from .rules import Rules, parse_rules
 from .structure import check_structure, loc_at
@@ -60,25 +62,34 @@ class Ruleset:
 # Each file read in this process, parsed once, by (its name in diagnostics, the digest of its bytes):
 # a ruleset's games (each variant, module and track) are made of the same files. The parsed data
 # is shared and never changed: patches copy what they change (`patches.Owned`).
-_PARSED: dict[tuple[str, str], tuple[object, str]] = {}
+_PARSED: dict[tuple[str, str], tuple[Any, str, list]] = {}
 _MAX_PARSED = 128  # files: a ruleset with its variants, modules, cards and tracks is some forty
 _STRUCTURES: dict[tuple[str, str, int], tuple[object, object]] = {}  # (kind, name, id) -> (data, model)
 
 
 def _parsed(raw: bytes, digest: str, name: str, report: Report) -> Any:
-    """A file's bytes as data with positions (`parse_yaml`), parsed once per process."""
+    """A file's bytes as data with positions (`parse_yaml`), read in its language version
+    (`oldforms.py`), once per process: what reading it said is said again to each report."""
     hit = _PARSED.get((name, digest))
     if hit is not None:
         SOURCES[name] = hit[1]  # the snippets show this text
-        return hit[0]
+        data, said = hit[0], hit[2]
+        versions.note(name, data.get("language") if isinstance(data, dict) else None)
+        for d in said:
+            if d not in report.items:
+                report.items.append(d)
+        return data
     text = decode_text(raw, name, report)
     data = None if text is None else parse_yaml(text, name, report)
     if data is not None:
         assert text is not None
+        mine = Report()
+        data = read_in_version(data, name, mine)
+        report.items.extend(mine.items)
         if len(_PARSED) >= _MAX_PARSED:
             _PARSED.clear()
             _STRUCTURES.clear()
-        _PARSED[(name, digest)] = (data, text)
+        _PARSED[(name, digest)] = (data, text, mine.items)
     return data
 
 
@@ -128,7 +139,8 @@ def read_file(path: Path, report: Report) -> Any:
     text = read_text(path, report)
     if text is None:
         return None
-    return parse_yaml(text, str(path), report)
+    data = parse_yaml(text, str(path), report)
+    return None if data is None else read_in_version(data, str(path), report)
 
 
 def _areas_around(path: Path) -> list[Path] | None:
