@@ -152,12 +152,58 @@ def test_an_old_form_in_a_file_of_language_2_is_an_error_naming_the_new_form(pro
     assert d.code == "E107" and d.hint == "write `swap(car, behind)`"
 
 
-def test_place_on_is_the_call():
+def test_the_upgraded_file_is_valid_and_the_same_game(project):
+    """What `upgrade` wrote is read without an old form, and is the game the old file made."""
+    folder = project / "rulesets" / "formula5"
+    path = folder / "variants" / "old.yaml"
+    path.write_text(OLD_PIT_LANE, encoding="utf-8")
+    rs, checked, _ = loaded(folder, ["old"])
+    path.write_text(upgrade(path).after, encoding="utf-8")
+    new_rs, new_checked, report = loaded(folder, ["old"])
+    assert old_forms(report, path) == [] and report.ok
+    assert same_rules(checked, new_checked)
+    assert games(rs, checked, 3) == games(new_rs, new_checked, 3)
+
+
+OLD_SETUP = """\
+variant: {id: old, name: Old setup, description: the setup as written last month}
+patches:
+  - set: setup
+    to: |
+      for s in seats:
+          cars[s.number].owner = s
+      for c in shuffled(cars):
+          place c on grid   # the grid fills from the front
+      shuffle deck
+      deal_hands()
+      turn_up_columns()
+"""
+
+
+def test_place_on_is_the_call(project):
+    folder = project / "rulesets" / "formula5"
+    path = folder / "variants" / "old.yaml"
+    path.write_text(OLD_SETUP, encoding="utf-8")
+    rs, checked, report = loaded(folder, ["old"])
+    [d] = [d for d in report.items if d.code == "W107"]
+    assert (d.loc.line, d.loc.col) == find(path, "place c on grid")
+    assert d.message == "`place c on grid`: since language 2 it is written `place(c, grid)`"
+    base_rs, base_checked, _ = loaded(folder)     # the shipped setup writes `place(c, grid)`
+    assert spelled(checked.rules.rules["setup"].tree) == spelled(base_checked.rules.rules["setup"].tree)
+    assert games(rs, checked, 4) == games(base_rs, base_checked, 4)
+    after = upgrade(path).after
+    assert after == "language: 2\n" + OLD_SETUP.replace("place c on grid", "place(c, grid)")
+    path.write_text(after, encoding="utf-8")
+    _rs, again, report = loaded(folder, ["old"])
+    assert old_forms(report, path) == [] and same_rules(again, checked)
+
+
+def test_an_old_statement_from_no_file_is_of_the_current_version():
     report = Report()
     old = parse_block("place c on grid\n", report)
     new = parse_block("place(c, grid)\n", Report())
     assert old is not None and new is not None and n.same(old.body, new.body)
-    assert [d.code for d in report.items] == ["E107"]   # a rule from no file is of the current version
+    assert [d.code for d in report.items] == ["E107"]
 
 
 # ---- attributes the game renamed: Heat's seat `finished` and `place`, now the car's ---------------

@@ -72,8 +72,9 @@ def upgrade(path: Path) -> Upgrade:
 
 
 def _once(items: list[Diagnostic]) -> list[Diagnostic]:
+    """Each said once, in the order they are written in the file."""
     seen, out = set(), []
-    for d in items:
+    for d in sorted(items, key=lambda d: (d.loc.line, d.loc.col) if d.loc is not None else (0, 0)):
         key = (d.code, d.loc, d.message)
         if key not in seen:
             seen.add(key)

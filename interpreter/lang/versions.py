@@ -33,8 +33,9 @@ def note(file: str, version: int | None) -> None:
 
 
 def of(file: str | None) -> int:
-    """The version a file is read in: the one it says, else OLDEST."""
-    if file is None:
+    """The version a file is read in: the one it says, else OLDEST. A rule from no file (a game
+    built in Python, a `<rule ...>` of its own) is written now: the current version."""
+    if file is None or file.startswith("<"):
         return CURRENT
     said = VERSIONS.get(file)
     return OLDEST if said is None else said
