@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.lang import versions
 from interpreter.lang.diagnostics import Report
 from interpreter.load.ruleset import load_ruleset
 from test_diagnostics import find
@@ -131,11 +130,8 @@ def test_reading_a_local_the_rule_does_not_show_is_a_warning_in_language_1(mini)
 
 def test_reading_a_local_the_rule_does_not_show_is_an_error_from_language_2(mini):
     path = variant(mini, READS_B)
-    versions.note(str(path), 2)
-    try:
-        [d] = diagnostics(mini, "v").items
-    finally:
-        versions.note(str(path), None)
+    path.write_text("language: 2\n" + path.read_text(encoding="utf-8"), encoding="utf-8")
+    [d] = diagnostics(mini, "v").items
     assert d.severity == "error" and d.code == "E149"
 
 
