@@ -315,8 +315,8 @@ def test_a_label_without_a_name_in_language_2_is_an_error(project):
 # ---- versions ------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("said, hint", [(3, "a newer Racecraft reads it"),
-                                        (0, "rewrites a file to language 2"),
-                                        ("two", "rewrites a file to language 2")])
+                                        (0, "says `language: 2`"),
+                                        ("two", "says `language: 2`")])
 def test_a_version_this_engine_does_not_read_is_an_error(project, said, hint):
     path = project / "rulesets" / "formula5" / "variants" / "pit-lane.yaml"
     text = path.read_text(encoding="utf-8").replace("language: 2\n", "")
@@ -331,3 +331,17 @@ def test_the_shipped_games_say_the_current_version():
     for path in [*ROOT.glob("rulesets/*/game.yaml"), *ROOT.glob("rulesets/*/modules/*.yaml"),
                  *ROOT.glob("rulesets/*/variants/*.yaml")]:
         assert "\nlanguage: 2\n" in "\n" + path.read_text(encoding="utf-8"), path
+
+
+def test_a_file_with_other_errors_is_not_upgraded(project, capsys, monkeypatch):
+    """A rule that does not check may hold old forms not found yet: the errors come first, and the
+    file is left as it is (a `language: 2` would make what was not found errors)."""
+    monkeypatch.chdir(project)
+    path = Path("rulesets/formula5/variants/old.yaml")
+    broken = OLD_PIT_LANE.replace("car.pitted", "car.piited")
+    path.write_text(broken, encoding="utf-8")
+    assert main(["upgrade", str(path)]) == 1
+    shown = capsys.readouterr()
+    assert "error[E110]: a piece has no `piited`" in shown.err + shown.out
+    assert f"{path}: not upgraded: the errors above come first" in shown.err
+    assert path.read_text(encoding="utf-8") == broken

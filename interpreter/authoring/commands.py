@@ -164,6 +164,7 @@ def cmd_upgrade(args) -> int:
         u = upgrade(Path(name))
         if not u.report.ok:
             print_report(u.report)
+            print(f"{name}: not upgraded: the errors above come first", file=sys.stderr)
             status = 1
             continue
         if args.diff:

@@ -6,7 +6,7 @@ where the loader found it. The edits are made to the file's own text, each only 
 there is what the edit expects, so comments, spacing and layout stay as they are: nothing is
 dumped again. The file's `language:` line is set to the current version (added at the top when
 it has none). An old form that is not mechanical (a rule reading what another rule does not
-show) is listed, to be done by hand.
+show) is listed, to be done by hand. A file whose game has errors is not upgraded: they are said.
 """
 from __future__ import annotations
 
@@ -49,6 +49,11 @@ def upgrade(path: Path) -> Upgrade:
         out.report.add("E001", f"cannot read {path}: {e}", Loc(str(path)))
         return out
     said = _read(path, out.report)
+    # a file with other errors is not read whole (a rule that does not check may hold old forms
+    # not found yet): it is not upgraded, lest `language: 2` make them errors
+    out.report.items.extend(d for d in said if d.severity == "error" and d.code != "E107")
+    if not out.report.ok:
+        return out
     name = str(path)
     mine = [d for d in said if d.code in ("W107", "E107") and d.loc is not None and d.loc.file == name]
     by_hand = [d for d in said if d.code in ("W141", "E149") and d.loc is not None and d.loc.file == name]

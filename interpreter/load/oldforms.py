@@ -66,7 +66,8 @@ def _version(data: dict, name: str, report: Report) -> int:
         report.add("E027", f"`language: {said}`: this engine reads files of language {versions.OLDEST} to "
                            f"{versions.CURRENT}", where,
                    "a newer Racecraft reads it" if newer else
-                   f"`racecraft upgrade` rewrites a file to language {versions.CURRENT}")
+                   f"the versions are {versions.OLDEST} to {versions.CURRENT}: a file of this engine says "
+                   f"`language: {versions.CURRENT}`")
         return versions.CURRENT
     return said
 
