@@ -345,3 +345,52 @@ def test_a_file_with_other_errors_is_not_upgraded(project, capsys, monkeypatch):
     assert "error[E110]: a piece has no `piited`" in shown.err + shown.out
     assert f"{path}: not upgraded: the errors above come first" in shown.err
     assert path.read_text(encoding="utf-8") == broken
+
+
+# ---- a card's words: Heat's `c.label` (its cards had a `label` property), now the card's name -------
+
+OLD_LABEL = """\
+variant: {id: old, name: Old, description: written when Heat's cards had labels}
+patches:
+  - extend: steps.replenish
+    after: |
+      say "{car.name} holds {[c.label for c in hand(car.owner)]}"   # what it holds
+"""
+
+
+def _said(rs, checked, players: int = 2) -> list[str]:
+    game = Game(compile_checked(rs, checked, players), 1, trace=True)
+    play(game, [RandomAgent(f"1/{s}") for s in range(players)])
+    return [e[2] for e in game.st.trace if e[0] == "say"]
+
+
+def test_a_cards_label_in_a_rule_is_the_words_of_its_name(project):
+    folder = project / "rulesets" / "heat"
+    path = folder / "variants" / "old.yaml"
+    path.write_text(OLD_LABEL, encoding="utf-8")
+    rs, checked, report = loaded(folder, ["old"])
+    [d] = [d for d in report.items if d.code == "W107"]
+    assert (d.loc.line, d.loc.col) == find(path, "c.label")
+    assert d.message == '`c.label`: since language 2 it is written `"{c}"`'
+    words = _said(rs, checked)
+    assert any(" holds " in w for w in words)
+    # the new form, a text, cannot be written inside the template's quotes: by hand
+    u = upgrade(path)
+    assert u.after == "language: 2\n" + OLD_LABEL and [x.loc.line for x in u.by_hand] == [5]
+    by_hand = u.after.replace("[c.label for c in hand(car.owner)]", "cards(hand(car.owner))")
+    path.write_text(by_hand, encoding="utf-8")
+    new_rs, new_checked, new_report = loaded(folder, ["old"])
+    assert old_forms(new_report, path) == [] and _said(new_rs, new_checked) == words
+
+
+def test_a_cards_label_said_alone_is_upgraded_to_its_words(project):
+    folder = project / "rulesets" / "heat"
+    path = folder / "variants" / "old.yaml"
+    old = OLD_LABEL.replace("{[c.label for c in hand(car.owner)]}", "{top(hand(car.owner)).label}")
+    path.write_text(old, encoding="utf-8")
+    rs, checked, _ = loaded(folder, ["old"])
+    after = upgrade(path).after     # `{x.label}` in a template: the words of the card, `{x}`
+    assert after == "language: 2\n" + old.replace("{top(hand(car.owner)).label}", "{top(hand(car.owner))}")
+    path.write_text(after, encoding="utf-8")
+    new_rs, new_checked, new_report = loaded(folder, ["old"])
+    assert old_forms(new_report, path) == [] and _said(new_rs, new_checked) == _said(rs, checked)

@@ -18,6 +18,7 @@ from pathlib import Path
 from ..lang import versions
 from ..lang.diagnostics import Diagnostic, Loc, Report
 
+_WORDS = re.compile(r'"\{([^{}"]+)\}"')   # a template that is one value, said in words: `"{c}"`
 _LANGUAGE_LINE = re.compile(r"^language:[ \t]*[^\n#]*?(?P<tail>[ \t]*(#[^\n]*)?)$", re.M)
 
 
@@ -130,7 +131,16 @@ def _edited(text: str, edits: list[tuple[Loc, str, str]]) -> tuple[str, list]:
         if at > len(line) or line[at:at + len(old)] != old:
             failed.append(edit)
             continue
-        lines[loc.line - 1] = line[:at] + new + line[at + len(old):]
+        end = at + len(old)
+        inner = _WORDS.fullmatch(new)
+        if inner and line[at - 1:at] == "{" and line[end:end + 1] == "}":
+            # words in a template's `{...}` (`{c.label}` now `"{c}"`): `{c}`, not `{"{c}"}`
+            at, end, new = at - 1, end + 1, "{" + inner[1] + "}"
+        elif '"' in new and line[:at].count('"') % 2:
+            # a quoted text inside quotes (a template, a YAML string) would end them: by hand
+            failed.append(edit)
+            continue
+        lines[loc.line - 1] = line[:at] + new + line[end:]
     return "\n".join(lines), failed
 
 

@@ -147,14 +147,14 @@ class Checker:
         forms = [f for kind in kinds for f in KINDS[kind].old_forms]
         forms += [versions.OldForm(str(k), v.to, v.since) for k, v in rs.game.renamed.items()]
         for form in forms:
-            if form.attribute is not None and form.attribute[0] in ("seat", "piece"):
+            if form.attribute is not None and form.attribute[0] in ("seat", "piece", "card"):
                 self.old_attrs[form.attribute] = form
             elif form.call is not None:
                 self.old_calls[form.call[0]] = form
             else:
                 where = loc_of(next((k for k in rs.game.renamed if str(k) == form.old), None))
-                self.error("E117", f"`renamed: {form.old}`: an old form is `seat.NAME`, `piece.NAME` or a "
-                           "call `NAME(a, b)`", where)
+                self.error("E117", f"`renamed: {form.old}`: an old form is `seat.NAME`, `piece.NAME`, "
+                           "`card.NAME` or a call `NAME(a, b)`", where)
 
     # ---- reporting ---------------------------------------------------------------------------
 
@@ -1058,6 +1058,9 @@ class Checker:
             if name in sym.card_props:
                 e.ref = Ref(RefKind.CARD_PROP, name)
                 return sym.card_props[name]
+            form = self.old_attrs.get(("card", name))
+            if form is not None and self._old_form(e, form, {"card": e.obj}):
+                return self.expr(e, sc)
             have = ["type", "face_up", "pile", *sym.card_props]
         elif typ == PIECE:
             if name == "name":

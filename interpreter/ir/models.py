@@ -257,8 +257,9 @@ class GameFile(Strict):
     renamed: dict[Text, Renamed] = Field(
         default_factory=dict,
         description="what the rules of an older version of this game wrote, and what it is now: "
-                    "`seat.NAME` or `piece.NAME` (an attribute), now an expression where `seat` or `piece` "
-                    "is what it was read of; read so, with a warning, in files of a language before `since`")
+                    "`seat.NAME`, `piece.NAME` or `card.NAME` (an attribute), now an expression where "
+                    "`seat`, `piece` or `card` is what it was read of; read so, with a warning, in files of "
+                    "a language before `since`")
     cards: dict[Id, CardSpec] = Field(
         default_factory=dict, description="card types by id: those of the included cards files, "
                                           "and any written here")
