@@ -1,6 +1,7 @@
 """The `racecraft` command: validate, play, replay, simulate, compare, check, render, championship,
-explain, schemas, serve. Each command lives beside what it runs (`<package>/commands.py`); here are the
-parser that gathers them, the output every command prints through, and the net under them all.
+explain, upgrade, schemas, serve. Each command lives beside what it runs (`<package>/commands.py`);
+here are the parser that gathers them, the output every command prints through, and the net under
+them all.
 
 Exit codes: 0 success, 1 a problem in the rules or a failed check, 2 a usage error.
 Problems in a designer's files print as diagnostics, never as a Python traceback.
@@ -24,7 +25,7 @@ from .web import commands as web
 # the commands in the order `racecraft --help` lists them
 ORDER = [(authoring, "validate"), (table, "play"), (table, "replay"), (lab, "simulate"), (lab, "compare"),
          (authoring, "check"), (picture, "render"), (lab, "championship"), (authoring, "explain"),
-         (authoring, "schemas"), (web, "serve")]
+         (authoring, "upgrade"), (authoring, "schemas"), (web, "serve")]
 
 
 class _Visible:

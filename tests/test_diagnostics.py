@@ -641,8 +641,9 @@ def test_variant_that_needs_a_module_the_game_does_not_have(capsys, variants):
     bad = variants / "needy.yaml"
     bad.write_text("variant: {id: needy, name: N, description: D, requires: [weather]}\n"
                    "patches:\n  - set: params.hand_size\n    to: 8\n", encoding="utf-8")
-    expect_one(capsys, bad, bad, find(bad, "weather"), "E040", "no module named `weather`",
-               hint="this ruleset has no modules")
+    expect_one(capsys, bad, bad, find(bad, "weather"), "E040", "no module or variant named `weather`",
+               hint="its modules and variants: chain-overtakes, endurance, fresh-tyres, laps, needy, "
+                    "pit-lane, short-race")
 
 
 def test_variant_patch_with_two_operations(capsys, variants):
@@ -701,7 +702,8 @@ def test_rule_that_fails_while_playing(capsys, project, game):
     quick(project, keep_variants=False)
     edit(game, "pit_cards_by_position[slot_of(c)]", "pit_cards_by_position[slot_of(c) + 1]")
     expect_one(capsys, game, game, find(game, "pit_cards_by_position[slot_of(c) + 1]"), "E202",
-               "a rule failed while playing in `setup`", "index 6 is outside the list", "seed 1")
+               "a rule failed while playing in `procedures.deal_hands`", "index 6 is outside the list",
+               "seed 1")
 
 
 # ---- 9. YAML that would build objects, alias bombs, absurd nesting ---------------------------

@@ -49,7 +49,7 @@ def test_every_game_of_heat_loads_from_files_parsed_once_and_left_unchanged():
     # patched them, the parsed files hold what a fresh parse of their text holds
     assert all(parsed[key] is loading._PARSED[key] for key in parsed)
     assert len(loading._PARSED) > len(parsed)  # the variants, modules and tracks, once each
-    for (name, _digest), (data, text) in loading._PARSED.items():
+    for (name, _digest), (data, text, _said) in loading._PARSED.items():
         _same(data, parse_yaml(text, name, Report()), name)
 
 

@@ -64,7 +64,8 @@ def render(tmp_path, *args) -> str:
 @pytest.mark.parametrize("track", TRACKS, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_every_track_draws_with_its_labels_apart(track, tmp_path):
     svg = render(tmp_path, track)
-    assert assert_labels_apart_and_inside(svg) > 10
+    # a ranking (Formula 5's house track) has a label a slot; the other kinds many more
+    assert assert_labels_apart_and_inside(svg) > (5 if "kind: ranking" in track.read_text("utf-8") else 10)
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -1,4 +1,5 @@
-"""The designer's commands: `racecraft validate`, `check` (scenarios), `explain` and `schemas`."""
+"""The designer's commands: `racecraft validate`, `check` (scenarios), `explain`, `upgrade` and
+`schemas`."""
 from __future__ import annotations
 
 import argparse
@@ -55,7 +56,18 @@ def add_schemas(sub) -> None:
     sc.set_defaults(fn=cmd_schemas)
 
 
-COMMANDS = {"validate": add_validate, "check": add_check, "explain": add_explain, "schemas": add_schemas}
+def add_upgrade(sub) -> None:
+    u = sub.add_parser("upgrade", help="rewrite a designer's file in the current language version")
+    u.add_argument("files", nargs="+", help="game, module, variant, cards, track, scenario or season files")
+    how = u.add_mutually_exclusive_group()
+    how.add_argument("--check", action="store_true",
+                     help="write nothing; exit 1 when a file is not in the current version")
+    how.add_argument("--diff", action="store_true", help="write nothing; print what would change, as a diff")
+    u.set_defaults(fn=cmd_upgrade)
+
+
+COMMANDS = {"validate": add_validate, "check": add_check, "explain": add_explain, "schemas": add_schemas,
+            "upgrade": add_upgrade}
 
 
 def cmd_validate(args) -> int:
@@ -140,6 +152,44 @@ def cmd_explain(args) -> int:
     players = args.players or loaded.ruleset.game.game.players.min
     print(explain(loaded, players, args.name, args.python))
     return 0
+
+
+def cmd_upgrade(args) -> int:
+    from ..lang import versions
+    from ..lang.files import CannotWrite, write_atomic
+    from .upgrade import upgrade
+
+    status = 0
+    for name in args.files:
+        u = upgrade(Path(name))
+        if not u.report.ok:
+            print_report(u.report)
+            print(f"{name}: not upgraded: the errors above come first", file=sys.stderr)
+            status = 1
+            continue
+        if args.diff:
+            sys.stdout.write(u.diff())
+        elif not u.changed:
+            print(f"{name}: language {versions.CURRENT} already")
+        else:
+            verb = "would be rewritten" if args.check else "rewritten"
+            forms = f"{len(u.done)} old form{'s' if len(u.done) != 1 else ''}"
+            print(f"{name}: {verb} in language {versions.CURRENT} ({forms})")
+            for d in u.done:
+                print(f"  {d.loc}: {d.message}")
+            if args.check:
+                status = 1
+            else:
+                try:
+                    write_atomic(Path(name), u.after)
+                except CannotWrite as e:
+                    print(f"{name}: not written: {e}", file=sys.stderr)
+                    status = 1
+        for d in u.by_hand:
+            print(f"  to do by hand: {d.loc}: {d.message}" + (f" ({d.hint})" if d.hint else ""))
+        if u.by_hand and args.check:
+            status = 1
+    return status
 
 
 def cmd_schemas(args) -> int:

@@ -115,11 +115,13 @@ def check_game(folder: Path, params: dict | None, job: Job, games: int) -> dict:
     from ..load.ruleset import load_ruleset
 
     r = Report()
-    out: dict = {"items": [], "counts": [], "ended": 0, "rounds": [], "files": None, "cacheable": True}
+    out: dict = {"items": [], "counts": [], "ended": 0, "rounds": [], "files": None, "cacheable": True,
+                 "applied": []}
     rs = load_ruleset(folder, variants=job.variants, modules=job.modules, report=r, track=job.track,
                       params=params)
     if rs is not None:
         out["files"] = [list(f) for f in rs.files]
+        out["applied"] = list(rs.applied)  # with what its variants, modules and track require
         p = rs.game.game.players
         counts = {"all": list(range(p.min, p.max + 1)), "ends": sorted({p.min, p.max}),
                   "fewest": [p.min], "most": [p.max]}[job.counts]
@@ -358,23 +360,29 @@ def _season(path: Path, v) -> None:
             v.summary.append(f"{path}: a well-formed season (not in a ruleset's seasons/ folder)")
         return
     try:
-        players = None
         series = Series.start(str(folder), path.stem, 1, [])
-        for i in range(len(series.legs)):
-            loaded = series.loaded(i)
-            players = players or loaded.ruleset.game.game.players.min
-            series.seats = ["random"] * players
-            plan = series.plan(i)
-            if series.standings is not None:
-                for name in [*series.standings.by, *series.standings.lowest_first]:
-                    if str(name) not in plan.carry_seat:
-                        v.report.add("E172", f"the standings read `{name}`, which game {i + 1} does not "
-                                             "carry for each seat", loc_of(name, Loc(str(path))),
-                                     "list it under the game's `carry: seat:`" if not plan.carry_seat else
-                                     f"carried for each seat: {', '.join(plan.carry_seat)}")
-                        return
     except RulesetError as e:
         v.report.extend(e.report)
+        return
+    players, failed = None, False
+    for i in range(len(series.legs)):  # every game, so that each mistake of the file is said in one run
+        try:
+            players = players or series.loaded(i).ruleset.game.game.players.min
+            series.seats = ["random"] * players
+            plan = series.plan(i)
+        except RulesetError as e:
+            failed = True
+            v.report.items.extend(d for d in e.report.items if d not in v.report.items)
+            continue
+        if series.standings is not None:
+            for name in [*series.standings.by, *series.standings.lowest_first]:
+                if str(name) not in plan.carry_seat:
+                    v.report.add("E172", f"the standings read `{name}`, which game {i + 1} does not "
+                                         "carry for each seat", loc_of(name, Loc(str(path))),
+                                 "list it under the game's `carry: seat:`" if not plan.carry_seat else
+                                 f"carried for each seat: {', '.join(plan.carry_seat)}")
+                    return
+    if failed:
         return
     v.summary.append(f"{path}: season \"{series.name}\": {len(series.legs)} games, each compiles")
 
@@ -405,8 +413,10 @@ def _ruleset(folder: Path, v: Validation, only: dict | None = None, track: str |
     r = v.report
     # the game alone first: a problem there is a problem of every game made of it
     # (the params given are for the rules asked for: the game alone when no variant or module is)
-    rs = load_ruleset(folder, report=r, track=track, params=v.params if only is None else None)
-    if rs is None or check(rs, r) is None:
+    alone = Report()  # its warnings are said with the games checked below (the game alone is one)
+    rs = load_ruleset(folder, report=alone, track=track, params=v.params if only is None else None)
+    if rs is None or check(rs, alone) is None:
+        r.extend(alone)
         return
     g = rs.game
     variants = sorted(p.stem for p in (folder / "variants").glob("*.yaml"))
@@ -436,7 +446,7 @@ def _ruleset(folder: Path, v: Validation, only: dict | None = None, track: str |
             f"{len(g.triggers)} triggers\n"
             f"  cards: {len(rs.cards)} kinds, {card_total} in all ({', '.join(c.id for c in rs.cards)})\n"
             f"  variants: {', '.join(variants) or 'none'}; modules: {', '.join(modules) or 'none'}"
-            + (f"\n  tracks: its own, {', '.join(others)}" if others else ""))
+            + (f"\n  tracks: its own, {', '.join(_track_names(others, jobs, found))}" if others else ""))
     for job in own:
         line = _played([f for j, f in zip(jobs, found) if j.rules == job.rules], len(others) + 1)
         if not job.rules[0] and not job.rules[1]:
@@ -469,11 +479,28 @@ def _merge(v: Validation, jobs: list[Job], found: list[dict]) -> None:
             failed.add(job.rules)
             if job is jobs[0] and not job.variants and not job.modules:
                 break
+    applied = {job: verdict.get("applied", []) for job, verdict in zip(jobs, found)}
     for d, games in said.values():
-        if d.severity == "error" and (len(games) > 1 or games[0].rules != ((), ())):
-            names = [j.where() for j in games]
+        if d.severity == "error" and (len(games) > 1 or games[0].rules != ((), ()) or applied[games[0]]):
+            names = [_combination(j, applied[j]) for j in games]
             shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
             d.notes = (*d.notes, f"found in {shown}")
+
+
+def _track_names(tracks: list[str], jobs: list[Job], found: list[dict]) -> list[str]:
+    """The other tracks, each with the modules and variants it requires (`long (with variant laps)`)."""
+    needs = {j.track: f.get("applied", []) for j, f in zip(jobs, found) if j.rules == ((), ())}
+    return [t + (f" (with {', '.join(a.replace(':', ' ', 1) for a in needs[t])})" if needs.get(t) else "")
+            for t in tracks]
+
+
+def _combination(job: Job, applied: list[str]) -> str:
+    """A game checked, as the modules and variants it was made of: those asked for, then those they
+    (or the track) required, on its track (`variant b (with variant a, module m) on track t`)."""
+    asked = {f"module:{m}" for m in job.modules} | {f"variant:{x}" for x in job.variants}
+    more = [a.replace(":", " ", 1) for a in applied if a not in asked]
+    return job.name() + (f" (with {', '.join(more)})" if more else "") + \
+        (f" on track {job.track}" if job.track else "")
 
 
 _PLAYOUT = re.compile(r" \((random|greedy) playout, seed \d+, \d+ players(, track [^)]*)?\)$")

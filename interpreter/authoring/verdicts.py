@@ -24,7 +24,7 @@ from pathlib import Path
 
 from ..lang.diagnostics import Diagnostic, Loc
 
-FORMAT = 1
+FORMAT = 2
 MAX_BYTES = 1_000_000        # a verdict file larger than this is not read
 KEEP = 4000                  # verdict files kept; past this the oldest go
 _CODE = re.compile(r"[EW][0-9]{3}")
@@ -135,13 +135,20 @@ def prune() -> None:
 
 def diagnostics_data(items: list[Diagnostic]) -> list[dict]:
     return [{"code": d.code, "message": d.message, "severity": d.severity, "hint": d.hint,
-             "notes": list(d.notes), "loc": None if d.loc is None else [d.loc.file, d.loc.line, d.loc.col]}
+             "notes": list(d.notes), "loc": _loc(d.loc),
+             "also": None if d.also is None else [d.also[0], _loc(d.also[1])]}
             for d in items]
+
+
+def _loc(loc: Loc | None) -> list | None:
+    return None if loc is None else [loc.file, loc.line, loc.col]
 
 
 def diagnostics(data: list[dict]) -> list[Diagnostic]:
     return [Diagnostic(d["code"], d["message"], None if d["loc"] is None else Loc(*d["loc"]), d["hint"],
-                       d["severity"], tuple(d["notes"])) for d in data]
+                       d["severity"], tuple(d["notes"]),
+                       None if d.get("also") is None else (d["also"][0], Loc(*d["also"][1])))
+            for d in data]
 
 
 def _entry_ok(entry, k: str) -> bool:
@@ -150,6 +157,7 @@ def _entry_ok(entry, k: str) -> bool:
         v = entry["verdict"]
         return (entry["format"] == FORMAT and entry["key"] == k and _files_ok(entry["files"])
                 and v["files"] == entry["files"] and _ints(v["rounds"]) and _ints(v["counts"])
+                and isinstance(v["applied"], list) and all(isinstance(a, str) for a in v["applied"])
                 and _int(v["ended"]) and v["cacheable"] is True
                 and isinstance(v["items"], list) and all(_item_ok(d) for d in v["items"]))
     except (KeyError, TypeError):
@@ -169,12 +177,18 @@ def _ints(xs) -> bool:
     return isinstance(xs, list) and all(_int(x) for x in xs)
 
 
+def _loc_ok(loc) -> bool:
+    return loc is None or (isinstance(loc, list) and len(loc) == 3 and isinstance(loc[0], str)
+                           and _int(loc[1]) and _int(loc[2]))
+
+
 def _item_ok(d) -> bool:
-    loc = d["loc"]
-    return (isinstance(d, dict) and set(d) == {"code", "message", "severity", "hint", "notes", "loc"}
+    also = d["also"]
+    return (isinstance(d, dict) and set(d) == {"code", "message", "severity", "hint", "notes", "loc", "also"}
             and isinstance(d["code"], str) and _CODE.fullmatch(d["code"]) is not None
             and isinstance(d["message"], str) and d["severity"] in ("error", "warning")
             and (d["hint"] is None or isinstance(d["hint"], str))
             and isinstance(d["notes"], list) and all(isinstance(n, str) for n in d["notes"])
-            and (loc is None or (isinstance(loc, list) and len(loc) == 3 and isinstance(loc[0], str)
-                                 and _int(loc[1]) and _int(loc[2]))))
+            and _loc_ok(d["loc"])
+            and (also is None or (isinstance(also, list) and len(also) == 2 and isinstance(also[0], str)
+                                  and also[1] is not None and _loc_ok(also[1]))))

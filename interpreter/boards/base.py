@@ -55,6 +55,16 @@ class BoardKind:
         """How many places have a pile each when a pile is declared `of:` this board."""
         return 0
 
+    # forms an older version of the language wrote for this kind's rules (`lang/versions.OldForm`)
+    old_forms: tuple = ()
+
+    @classmethod
+    def read_old(cls, board: Any, version: int, said: list) -> Any:
+        """A board's declaration as written (a mapping, with positions) read in the current
+        version: the same object, or a copy in which the old forms of its data are the new ones
+        (each said into `said`, `load/oldforms.py`). A kind whose data never changed has none."""
+        return board
+
     def check(self, symbols, report) -> None:
         """Report what the game's declarations get wrong about this board (after the
         declarations are read: `symbols` is `check.symbols.Symbols`)."""

@@ -15,16 +15,20 @@ from typing import Any, Iterable
 from ..boards import KINDS
 from ..ir.sites import SITES, Form, SiteScope
 from ..lang import nodes as n
-from ..lang.diagnostics import Loc, Report
+from ..lang.diagnostics import Loc, Report, source_line
 from ..lang.diagnostics import did_you_mean as _did_you_mean
 from ..lang.limits import MAX_CALL_DEPTH, MAX_CALL_NESTING
-from ..lang.parser import keywords
+from ..lang import versions
+from ..lang import unparse
+from ..lang.parser import keywords, parse_expr
 from ..lang.types import (ANY, BOARD, BOOL, CARD, INT, KEY_TYPES, NONE, PIECE, PILE, SEAT, TEXT, ListType,
                           Type, compatible, elem, is_list, is_map, iterable_elem, join, listof, map_types,
-                          mapof, zero)
+                          mapof, parse_type, zero)
 from ..library.api import Bound, Builtin, Items, OfKind
 from ..load.rules import Rule, Rules, blocks
 from ..load.ruleset import Ruleset
+from ..load.yamlsrc import loc_of
+from .blame import blame_patches, names_in
 from .symbols import BUILTIN_EVENTS, Declarations, Symbols
 
 
@@ -35,6 +39,9 @@ class Local:
     """A local name of a rule: a parameter, `let`, a loop's or an option's variable."""
     name: str
     typ: Type
+    # where extensions that may not read it are written (file, first line, last line): a rule's
+    # `let` it does not declare visible
+    hidden_from: tuple[tuple[str, int, int], ...] = ()
 
 
 class RefKind(Enum):
@@ -130,12 +137,60 @@ class Checker:
         self._value_call: n.Expr | None = None  # the one place a procedure may give its value now
         self._hints = 200
         self._current: str | None = None
+        # what a patch changed (`blame.py`): each local's declarations, each function's, by name
+        self._local_reads: dict[int, set[str]] = {}
+        self._function_reads: dict[str, set[str]] = {}
+        # forms an older version of the language (or of the game) wrote: attributes and calls
+        self.old_attrs: dict[tuple[str, str], versions.OldForm] = {}
+        self.old_calls: dict[str, versions.OldForm] = {}
+        self._old_trees: dict[versions.OldForm, n.Expr | None] = {}
+        kinds = sorted({str(b.kind) for b in rs.game.boards.values()})
+        forms = [f for kind in kinds for f in KINDS[kind].old_forms]
+        forms += [versions.OldForm(str(k), v.to, v.since) for k, v in rs.game.renamed.items()]
+        for form in forms:
+            if form.attribute is not None and form.attribute[0] in ("seat", "piece", "card"):
+                self.old_attrs[form.attribute] = form
+            elif form.call is not None:
+                self.old_calls[form.call[0]] = form
+            else:
+                where = loc_of(next((k for k in rs.game.renamed if str(k) == form.old), None))
+                self.error("E117", f"`renamed: {form.old}`: an old form is `seat.NAME`, `piece.NAME`, "
+                           "`card.NAME` or a call `NAME(a, b)`", where)
 
     # ---- reporting ---------------------------------------------------------------------------
 
     def error(self, code: str, msg: str, node_or_loc: n.Node | Loc | None, hint: str | None = None) -> None:
         loc = node_or_loc.loc if isinstance(node_or_loc, n.Node) else node_or_loc
-        self.report.add(code, msg, loc, hint)
+        about: frozenset[str] = frozenset()
+        if isinstance(node_or_loc, n.Node) and self.rs.changed:
+            about = self.reads(node_or_loc)
+        self.report.add(code, msg, loc, hint, about=about)
+
+    def reads(self, tree: n.Node) -> frozenset[str]:
+        """The declarations a tree reads, as far as a patch's change matters to it (`blame.py`):
+        those its names may be, those of the functions it calls, and those the locals it reads
+        were computed from."""
+        out = names_in(tree)
+        for x in n.walk(tree):
+            if isinstance(x, n.Name) and isinstance(x.ref, Ref) and x.ref.kind is RefKind.LOCAL:
+                out |= self._local_reads.get(id(x.ref.extra), set())
+            elif isinstance(x, n.Call):
+                out |= self._function_reads_of(x.name, set())
+        return frozenset(out)
+
+    def _function_reads_of(self, name: str, seen: set[str]) -> set[str]:
+        if name in self._function_reads:
+            return self._function_reads[name]
+        tree = self.rs.rules.tree(f"functions.{name}")
+        if tree is None or name in seen:
+            return set()
+        seen.add(name)
+        out = names_in(tree)
+        for x in n.walk(tree):
+            if isinstance(x, n.Call):
+                out |= self._function_reads_of(x.name, seen)
+        self._function_reads[name] = out
+        return out
 
     def type_error(self, msg: str, node: n.Node | Loc | None, hint: str | None = None) -> Type:
         self.error("E120", "type error: " + msg.replace(" a int", " an int").replace(" a any", " any value"),
@@ -188,8 +243,66 @@ class Checker:
                                 self.suggest(name, list(self.sym.piles)))
         self._cycles()
         self._waits()
+        self._numbers()
         self.out.checker = self
         return self.out
+
+    # a line that says its numbers are meant as written (not a param's value): W109 is not said there
+    AS_WRITTEN = "# as written"
+
+    def _numbers(self) -> None:
+        """W109: a number written in a rule that is the value of a param the rule's file can see
+        (one of its own, the game file's, or one of a module or variant it requires): a module
+        that changes the param would leave this one as it is. 0 and 1 count and compare more
+        than they measure, and are not said; a line ending in `# as written` keeps its numbers,
+        and so does a whole rule when the line of its key says so (or, for a rule of one line,
+        the line above it)."""
+        game_file = getattr(loc_of(self.rs.game.game.id), "file", None)
+        seen: dict[int, list[tuple[str, str | None]]] = {}   # value -> (param, the file it is set in)
+        for name, (value, typ) in self.sym.params.items():
+            if typ != INT or value in (0, 1):
+                continue
+            key = f"params.{name}"
+            if key in self.rs.changed:  # its value is a patch's (None: the command line's)
+                at = self.rs.changed[key]
+            else:
+                at = loc_of(next((k for k in self.rs.game.params if str(k) == name), None))
+            if at is not None:
+                seen.setdefault(value, []).append((name, at.file))
+        if not seen:
+            return
+        sees: dict[str, set[str | None]] = {}
+
+        def visible_from(file: str) -> set[str | None]:
+            if file not in sees:
+                out, todo = {file, game_file}, [file]
+                while todo:
+                    for needed in self.rs.needs.get(todo.pop(), []):
+                        if needed not in out:
+                            out.add(needed)
+                            todo.append(needed)
+                sees[file] = out
+            return sees[file]
+
+        def as_written(loc: Loc) -> bool:
+            line = source_line(loc) if loc.line > 0 else None
+            return line is not None and self.AS_WRITTEN in line
+
+        for rule in self.rs.rules.rules.values():
+            start = rule.tree.loc
+            # the whole rule keeps its numbers when its key's line says so (`value: >  # as written`)
+            whole = start is not None and (as_written(start) or as_written(Loc(start.file, start.line - 1)))
+            for x in n.walk(rule.tree):
+                if not isinstance(x, n.Num) or x.value not in seen or x.loc is None or whole:
+                    continue
+                names = [p for p, f in seen[x.value] if f in visible_from(x.loc.file)]
+                if not names or as_written(x.loc):
+                    continue
+                shown = " or ".join(f"`{p}`" for p in names)
+                self.report.warn("W109", f"`{x.value}` is the value of param {shown}: a module or variant "
+                                 "that changes the param would leave this number as it is", x.loc,
+                                 f"write {shown}; if the number is another thing, end the line with "
+                                 f"`{self.AS_WRITTEN}`")
 
     def _rule(self, rule: Rule) -> None:
         """Check one rule of a flow, trigger, test, order or entry site, in its site's scope."""
@@ -571,6 +684,13 @@ class Checker:
 
     def s_Let(self, s: n.Let, sc: Scope) -> None:
         typ = self.value_of_statement(s.value, sc)
+        if s.declared is not None:  # a parameter given a new value by `proceed(...)`
+            want = parse_type(str(s.declared))
+            if want is not None:
+                if not compatible(typ, want):
+                    self.type_error(f"`proceed` gives `{s.name.rstrip(chr(39))}` a {typ}, and it is a {want}",
+                                    s.value)
+                typ = want
         if s.name in keywords():
             self.error("E125", f"`{s.name}` is a word of the rule language, not a name", s,
                        "choose another name")
@@ -582,6 +702,43 @@ class Checker:
                        "choose another name")
         s.rebinds = s.name in sc.names
         s.ref = sc.bind(s.name, typ)
+        s.ref.hidden_from = s.hidden_from
+        if self.rs.changed:
+            self._local_reads[id(s.ref)] = set(self.reads(s.value))
+
+    def _hidden(self, e: n.Name, local: Local) -> None:
+        """An extension reads a local of the rule it extends that the rule does not declare
+        visible: a warning in a file of language 1, where it was allowed; an error from 2."""
+        loc = e.loc
+        if not local.hidden_from or loc is None or not any(
+                f == loc.file and a <= loc.line <= b for f, a, b in local.hidden_from):
+            return
+        message = f"`{e.id}` is a local of the rule this extends, which does not declare it visible"
+        hint = (f"declare it in the rule: `let visible {e.id} = ...`; or compute it here, or ask the "
+                "rule's author to show it")
+        if versions.of(loc.file) < 2:
+            self.report.warn("W141", message + " (an error from language 2)", loc, hint)
+        else:
+            self.error("E149", message, e, hint)
+
+    def _old_form(self, e: n.Expr, form: versions.OldForm, values: dict[str, n.Expr]) -> bool:
+        """`e`, an old form, becomes its new form (`form.new` with `values` for its names), said
+        where it is (a warning in a file of an older version, else an error): True when it did."""
+        if form not in self._old_trees:
+            self._old_trees[form] = parse_expr(form.new, self.report)
+        template = self._old_trees[form]
+        if template is None:
+            return False
+        new = n.clone(template)
+        for x in n.walk(new):  # placed where the old form is written
+            x.loc = e.loc
+        new = _put(new, values)
+        old_text, new_text = unparse.expr(e), unparse.expr(new)
+        file = e.loc.file if e.loc is not None else None
+        self.report.old_form(versions.of(file), form.since, f"`{old_text}`", e.loc, new_text,
+                             ((e.loc, old_text, new_text),) if e.loc is not None else ())
+        e.__class__, e.__dict__ = new.__class__, new.__dict__   # the node is the new form from now on
+        return True
 
     def target(self, t: n.Expr, sc: Scope) -> Type | None:
         """The type of an assignable place (and `t.ref` set), or None after an error."""
@@ -590,6 +747,7 @@ class Checker:
             name = t.id
             if name in sc.names:
                 t.ref = Ref(RefKind.LOCAL, name, sc.names[name])
+                self._hidden(t, sc.names[name])
                 return sc.names[name].typ
             if name in sym.params:
                 self.error("E126", f"`{name}` is a parameter of the game: it cannot change during play", t,
@@ -614,6 +772,9 @@ class Checker:
                 self.type_error(f"only state of a seat or piece can be set, not of a {obj_t}", t)
                 return None
             variables = sym.piece_vars if scope == "piece" else sym.seat_vars
+            form = self.old_attrs.get((scope, t.name))
+            if t.name not in variables and form is not None and self._old_form(t, form, {scope: t.obj}):
+                return self.target(t, sc)
             if t.name not in variables:
                 self.error("E110", f"a {obj_t} has no state `{t.name}`", t,
                            self.suggest(t.name, variables) or f"declare it under `state:` with `of: {scope}`")
@@ -877,6 +1038,7 @@ class Checker:
         name, sym = e.id, self.sym
         if name in sc.names:
             e.ref = Ref(RefKind.LOCAL, name, sc.names[name])
+            self._hidden(e, sc.names[name])
             return sc.names[name].typ
         if name in sym.params:
             value, typ = sym.params[name]
@@ -926,6 +1088,9 @@ class Checker:
             if name in sym.card_props:
                 e.ref = Ref(RefKind.CARD_PROP, name)
                 return sym.card_props[name]
+            form = self.old_attrs.get(("card", name))
+            if form is not None and self._old_form(e, form, {"card": e.obj}):
+                return self.expr(e, sc)
             have = ["type", "face_up", "pile", *sym.card_props]
         elif typ == PIECE:
             if name == "name":
@@ -934,6 +1099,9 @@ class Checker:
             if name in sym.piece_vars:
                 e.ref = Ref(RefKind.PIECE_VAR, name)
                 return sym.piece_vars[name]
+            form = self.old_attrs.get(("piece", name))
+            if form is not None and self._old_form(e, form, {"piece": e.obj}):
+                return self.expr(e, sc)
             have = ["name", *sym.piece_vars]
         elif typ == SEAT:
             if name == "number":
@@ -945,6 +1113,9 @@ class Checker:
             if name in sym.seat_vars:
                 e.ref = Ref(RefKind.SEAT_VAR, name)
                 return sym.seat_vars[name]
+            form = self.old_attrs.get(("seat", name))
+            if form is not None and self._old_form(e, form, {"seat": e.obj}):
+                return self.expr(e, sc)
             have = ["number", "pieces", *sym.seat_vars]
         elif is_map(typ) and compatible(map_types(typ)[0], TEXT):
             value_t = map_types(typ)[1]
@@ -1123,6 +1294,11 @@ class Checker:
             self.error("E123", f"`{name}` is a procedure (it does things); it has no value", e,
                        "call it as a statement on its own line, or give its value with `return`")
             return ANY
+        form = self.old_calls.get(name)
+        call = form.call if form is not None else None
+        if form is not None and call is not None and len(call[1]) == len(e.args) and \
+                self._old_form(e, form, dict(zip(call[1], e.args))):
+            return self.expr(e, sc)
         for a in e.args:
             self.expr(a, sc)
         self.error("E110", f"unknown function `{name}`", e, self.suggest(name, sym.global_names()))
@@ -1252,6 +1428,21 @@ def _short(key: str) -> str:
     return key.split(":", 1)[1]
 
 
+def _put(tree: n.Expr, values: dict[str, n.Expr]) -> n.Expr:
+    """`tree` with each name of `values` replaced by (a copy of) its value."""
+    if isinstance(tree, n.Name) and tree.id in values:
+        return n.clone(values[tree.id])
+    for name in tree.__dataclass_fields__:
+        if name in ("loc", "typ", "ref"):
+            continue
+        value = getattr(tree, name)
+        if isinstance(value, n.Expr):
+            setattr(tree, name, _put(value, values))
+        elif isinstance(value, list):
+            setattr(tree, name, [_put(v, values) if isinstance(v, n.Expr) else v for v in value])
+    return tree
+
+
 def typed_copy(rules: Rules) -> Rules:
     """The rules with a copy of every tree, for the checker to type (the parsed ones stay as they are)."""
     return replace(rules, rules={k: replace(r, tree=n.clone(r.tree)) for k, r in rules.rules.items()})
@@ -1260,6 +1451,7 @@ def typed_copy(rules: Rules) -> Rules:
 def check(rs: Ruleset, report: Report) -> Checked | None:
     """Check a loaded ruleset: its typed rules and what the whole program looks like; None when
     anything is wrong. The ruleset is left as it was (checking it again gives the same)."""
-    errors = report.errors
+    errors, start = report.errors, len(report.items)
     checked = Checker(rs, report).run()
+    blame_patches(report, start, rs.changed)
     return None if report.errors > errors else checked

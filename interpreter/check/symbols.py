@@ -180,22 +180,24 @@ class Declarations:
         for name, value in self.g.params.items():
             if self.name(name, "param"):
                 self.sym.params[str(name)] = (value, of_value(value))
-                self._check_value(value, name)
+                self._check_value(value, name, frozenset({f"params.{name}"}))
 
-    def _check_value(self, value: Any, where: Any) -> None:
+    def _check_value(self, value: Any, where: Any, about: frozenset[str] = frozenset()) -> None:
+        """`about`: the declaration holding the value (a patch may have given it)."""
         if isinstance(value, bool):
             return
         if isinstance(value, int) and abs(value) > MAX_INT:
-            self.report.add("E117", f"`{where}` holds a number beyond {MAX_INT}", loc_of(where))
+            self.report.add("E117", f"`{where}` holds a number beyond {MAX_INT}", loc_of(where), about=about)
         elif isinstance(value, float):
             self.report.add("E117", f"`{where}` holds {value}: rules count in whole numbers", loc_of(where),
-                            hint="write a whole number (scale it up if you need parts: 15 tenths, not 1.5)")
+                            hint="write a whole number (scale it up if you need parts: 15 tenths, not 1.5)",
+                            about=about)
         elif isinstance(value, list):
             for v in value:
-                self._check_value(v, where)
+                self._check_value(v, where, about)
         elif isinstance(value, dict):
             for v in value.values():
-                self._check_value(v, where)
+                self._check_value(v, where, about)
 
     def _piles(self) -> None:
         scopes = ["game", "seat", "piece", *self.sym.boards]
@@ -246,9 +248,11 @@ class Declarations:
                                 "types: " + ", ".join(DECLARABLE) + ", list[T], map[K, V] (K: int, text, "
                                 "seat, piece or card)")
                 t, init = ANY, None
+            about = frozenset({f"state.{name}"})
             if init is not None and not compatible(of_value(init), t):
-                self.report.add("E117", f"state `{name}` is {t} but starts as {init!r}", loc_of(name))
-            self._check_value(init, name)
+                self.report.add("E117", f"state `{name}` is {t} but starts as {init!r}", loc_of(name),
+                                about=about)
+            self._check_value(init, name, about)
             {"game": self.sym.globals, "seat": self.sym.seat_vars,
              "piece": self.sym.piece_vars}[scope][str(name)] = t
         self.sym.piece_vars["owner"] = SEAT
@@ -263,13 +267,14 @@ class Declarations:
             for k, v in ct.props.items():
                 if not self.name(k, "card property", globally=False):
                     continue
-                self._check_value(v, k)
+                self._check_value(v, k, frozenset({f"cards.{ct.id}"}))
                 t = of_value(v)
                 old = self.sym.card_props.get(str(k))
                 if old is not None and old != t and not (t == listof(ANY) or old == listof(ANY)):
                     self.report.add("E115", f"card property `{k}` is {old} on some cards "
                                             f"and {t} on `{ct.id}`",
-                                    loc_of(ct.id))
+                                    loc_of(ct.id), about=frozenset({f"props.{k}"} | {
+                                        f"cards.{c.id}" for c in self.rs.cards if k in c.props}))
                 if old is None or old == listof(ANY):
                     self.sym.card_props[str(k)] = t
         for k in CARD_ATTRS:
@@ -279,7 +284,8 @@ class Declarations:
             pile = str(ct.starts_in)
             if pile not in self.sym.piles:
                 self.report.add("E116", f"cards `{ct.id}` start in `{pile}`, which is not a pile",
-                                loc_of(ct.starts_in), did_you_mean(pile, self.sym.piles))
+                                loc_of(ct.starts_in), did_you_mean(pile, self.sym.piles),
+                                about=frozenset({f"cards.{ct.id}", f"piles.{pile}"}))
                 continue
             scope = self.sym.piles[pile]
             if ct.per_seat and scope != "seat":

@@ -230,8 +230,15 @@ class View(Strict):
                                           "(`purple: magenta`); colours are those of the `rich` library")
 
 
+class Renamed(Strict):
+    to: Code = Field(description="the new form: an expression (`car_of(seat).finished`)")
+    since: int = Field(ge=2, description="the language version from which the old form is an error")
+
+
 class GameFile(Strict):
     schema_: Text | None = Field(None, alias="$schema")
+    language: int | None = Field(None, description="the version of the rule language the file is written in "
+                                                   "(without it: the oldest this engine reads)")
     game: GameInfo
     include: list[Text] = Field(default_factory=list, description="cards and tracks files, relative")
     params: dict[Name, Value] = Field(default_factory=dict)
@@ -268,6 +275,12 @@ class GameFile(Strict):
     view: View | None = Field(None, description="what a player sees beyond the boards and the pieces' facts: "
                                                 "with a view, only what it names is shown")
     limits: Limits = Limits()
+    renamed: dict[Text, Renamed] = Field(
+        default_factory=dict,
+        description="what the rules of an older version of this game wrote, and what it is now: "
+                    "`seat.NAME`, `piece.NAME` or `card.NAME` (an attribute), now an expression where "
+                    "`seat`, `piece` or `card` is what it was read of; read so, with a warning, in files of "
+                    "a language before `since`")
     cards: dict[Id, CardSpec] = Field(
         default_factory=dict, description="card types by id: those of the included cards files, "
                                           "and any written here")
@@ -275,6 +288,8 @@ class GameFile(Strict):
 
 class CardsFile(Strict):
     schema_: Text | None = Field(None, alias="$schema")
+    language: int | None = Field(None, description="the version of the rule language the file is written in "
+                                                   "(without it: the oldest this engine reads)")
     source: Text = Field(description="where the card list comes from, or that it is authored")
     cards: list[CardType] = Field(min_length=1)
 
@@ -316,11 +331,15 @@ class PatchInfo(Strict):
     id: Id
     name: Text
     description: Text
-    requires: list[Id] = Field(default_factory=list, description="modules this one needs")
+    requires: list[Id] = Field(default_factory=list, description="modules and variants this one needs, "
+                                                             "applied before it (a module of that name, "
+                                                             "else a variant)")
 
 
 class VariantFile(Strict):
     schema_: Text | None = Field(None, alias="$schema")
+    language: int | None = Field(None, description="the version of the rule language the file is written in "
+                                                   "(without it: the oldest this engine reads)")
     variant: PatchInfo
     include: list[Text] = Field(default_factory=list)
     patches: list[Patch] = Field(min_length=1, max_length=MAX_PATCHES)
@@ -328,6 +347,8 @@ class VariantFile(Strict):
 
 class ModuleFile(Strict):
     schema_: Text | None = Field(None, alias="$schema")
+    language: int | None = Field(None, description="the version of the rule language the file is written in "
+                                                   "(without it: the oldest this engine reads)")
     module: PatchInfo
     include: list[Text] = Field(default_factory=list)
     patches: list[Patch] = Field(min_length=1, max_length=MAX_PATCHES)
@@ -368,6 +389,8 @@ class ScriptItem(Strict):
 
 class ScenarioFile(Strict):
     schema_: Text | None = Field(None, alias="$schema")
+    language: int | None = Field(None, description="the version of the rule language the file is written in "
+                                                   "(without it: the oldest this engine reads)")
     scenario: ScenarioInfo
     ruleset: Text = Field(".", description="ruleset folder, relative to this file")
     variants: list[Id] = Field(default_factory=list)
@@ -433,6 +456,8 @@ SeasonName = Annotated[str, Field(pattern=r"^[A-Za-z0-9_][A-Za-z0-9_-]*$"), Wrap
 
 class SeasonFile(Strict):
     schema_: Text | None = Field(None, alias="$schema")
+    language: int | None = Field(None, description="the version of the rule language the file is written in "
+                                                   "(without it: the oldest this engine reads)")
     season: SeasonInfo
     variants: list[Id] = Field(default_factory=list, description="applied to every game")
     modules: list[Id] = Field(default_factory=list, description="applied to every game")
@@ -469,12 +494,21 @@ class TrackInfo(Strict):
     id: Id
     name: Text
     source: Text = Field(description="where the layout comes from, or that it is authored")
+    requires: list[Id] = Field(default_factory=list,
+                               description="modules and variants raced on this track (`--track` applies "
+                                           "them; `validate` checks the track with them)")
 
 
 class TrackFile(Strict):
     schema_: Text | None = Field(None, alias="$schema")
+    language: int | None = Field(None, description="the version of the rule language the file is written in "
+                                                   "(without it: the oldest this engine reads)")
     track: TrackInfo
     boards: dict[Name, Board] = Field(min_length=1)
+    params: dict[Name, Value] = Field(default_factory=dict,
+                                      description="values of the game's params on this track (of a module "
+                                                  "or variant it requires, too); modules and variants may "
+                                                  "change them further")
 
 
 FILE_KINDS["track"] = TrackFile

@@ -53,6 +53,14 @@ class Diagnostic:
     hint: str | None = None
     severity: str = "error"
     notes: tuple[str, ...] = ()   # what was found, a line each (a scenario's values), before the hint
+    # a second place, shown with its line after the first: (what it is, where), e.g. the base rule
+    # that reads what a patch (the first place) changed
+    also: tuple[str, Loc] | None = None
+    # the declarations the problem is about (`params.hand_size`, `state.score`), when known: a
+    # problem of the base rules caused by a patch is said at the patch (`load/provenance.py`)
+    about: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
+    # how `racecraft upgrade` rewrites an old form: (where, the text there, the text it becomes)
+    fix: tuple[tuple[Loc, str, str], ...] = field(default=(), compare=False, repr=False)
 
     def render(self, sources: dict[str, str] | None = None,
                lines: dict[str, list[str] | None] | None = None) -> str:
@@ -63,6 +71,11 @@ class Diagnostic:
         snippet = _snippet(self.loc, sources, lines)
         if snippet:
             out.append(snippet)
+        if self.also is not None:
+            out.append(f"  = note: {self.also[0]}: {self.also[1]}")
+            snippet = _snippet(self.also[1], sources, lines)
+            if snippet:
+                out.append(snippet)
         out.extend(f"  = note: {note}" for note in self.notes)
         if self.hint:
             out.append(f"  = hint: {self.hint}")
@@ -91,6 +104,13 @@ def _lines(file: str, sources: dict[str, str] | None) -> list[str] | None:
         except (FileRefused, UnicodeDecodeError):
             return None
     return text.splitlines()
+
+
+def source_line(loc: Loc) -> str | None:
+    """The text of the file line a position is on (a file read lately, or a regular file within
+    the snippet limit), or None."""
+    lines = _lines(loc.file, None)
+    return lines[loc.line - 1] if lines is not None and 0 < loc.line <= len(lines) else None
 
 
 def _snippet(loc: Loc | None, sources: dict[str, str] | None,
@@ -130,15 +150,29 @@ class Report:
     items: list[Diagnostic] = field(default_factory=list)
 
     def add(self, code: str, message: str, loc: Loc | None = None, hint: str | None = None,
-            notes: tuple[str, ...] = ()) -> None:
-        self.items.append(Diagnostic(code, message, loc, hint, notes=notes))
+            notes: tuple[str, ...] = (), about: frozenset[str] = frozenset()) -> None:
+        self.items.append(Diagnostic(code, message, loc, hint, notes=notes, about=about))
 
-    def warn(self, code: str, message: str, loc: Loc | None = None, hint: str | None = None) -> None:
+    def warn(self, code: str, message: str, loc: Loc | None = None, hint: str | None = None,
+             fix: tuple[tuple[Loc, str, str], ...] = ()) -> None:
         """Something that is allowed but most likely not what the author meant (said once, however
         often the file is loaded)."""
-        d = Diagnostic(code, message, loc, hint, "warning")
+        d = Diagnostic(code, message, loc, hint, "warning", fix=fix)
         if d not in self.items:
             self.items.append(d)
+
+    def old_form(self, version: int, since: int, message: str, loc: Loc | None, new: str,
+                 fix: tuple[tuple[Loc, str, str], ...] = ()) -> None:
+        """A form the language replaced in version `since`, found in a file of `version`: a
+        warning that shows the new form before it (W107, read as the new form), an error whose hint
+        names it from it (E107)."""
+        if version < since:
+            self.warn("W107", f"{message}: since language {since} it is written `{new}`", loc,
+                      f"`racecraft upgrade {loc.file if loc else 'FILE'}` rewrites it; from language {since} "
+                      "the old form is an error", fix)
+        else:
+            self.items.append(Diagnostic("E107", f"{message}: since language {since} it is written `{new}`",
+                                         loc, f"write `{new}`", fix=fix))
 
     def extend(self, other: "Report") -> None:
         self.items.extend(other.items)

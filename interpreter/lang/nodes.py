@@ -231,6 +231,13 @@ class Let(Stmt):
     value: Expr
     ref: Any = field(default=None, kw_only=True)  # the local it binds
     rebinds: bool = field(default=False, kw_only=True)  # the name was already a local here
+    # `let visible NAME = ...`: extensions of the rule may read it (`load/extend.py`)
+    visible: bool = field(default=False, kw_only=True)
+    # where the extensions wrapped around the rule are written (file, first line, last line): they
+    # may not read it (it is not visible)
+    hidden_from: tuple[tuple[str, int, int], ...] = field(default=(), kw_only=True)
+    # the type it must have: a parameter of a rule given a new value by `proceed(...)`
+    declared: Any = field(default=None, kw_only=True)
 
 
 @dataclass(eq=False)
@@ -287,7 +294,9 @@ class Return(Stmt):
 
 @dataclass(eq=False)
 class Proceed(Stmt):
-    """In an `around:` extension: where the rule it wraps runs."""
+    """In an `around:` extension: where the rule it wraps runs; with `args`, with new values of its
+    parameters (`proceed(car, n + 1)`)."""
+    args: list[Expr] | None = None
 
 
 @dataclass(eq=False)

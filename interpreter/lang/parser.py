@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import linecache
+import re
 from functools import lru_cache
 from typing import Callable, Iterable
 
@@ -16,7 +17,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from . import nodes as n
-from . import tables
+from . import tables, versions
 from .cache import Bounded
 from .diagnostics import Loc, Report, did_you_mean
 from .limits import MAX_ELIF, MAX_INT, MAX_LOOP_DEPTH, MAX_NUMBER_DIGITS, MAX_RULE_CHARS
@@ -292,8 +293,8 @@ class _Build:
         return getattr(self, "s_" + t.data)(t, self.at(t))
 
     def s_let_stmt(self, t: Tree, loc: Loc) -> n.Stmt:
-        name, value = t.children
-        return n.Let(loc, str(name), self.expr(value))
+        visible, name, value = t.children
+        return n.Let(loc, str(name), self.expr(value), visible=visible is not None)
 
     def s_assign_stmt(self, t: Tree, loc: Loc) -> n.Stmt:
         target, value = t.children
@@ -330,7 +331,10 @@ class _Build:
         return n.Return(loc, self.expr(value) if value is not None else None)
 
     def s_proceed_stmt(self, t: Tree, loc: Loc) -> n.Stmt:
-        return n.Proceed(loc)
+        args = t.children[0]
+        if args is None:
+            return n.Proceed(loc)
+        return n.Proceed(loc, [self.expr(a) for a in args.children if a is not None])
 
     def s_labelled(self, t: Tree, loc: Loc) -> n.Stmt:
         stmt_t, label = t.children
@@ -535,12 +539,39 @@ def _parse_inner(text: str, start: Loc, report: Report) -> n.Expr | None:
     return expr if b.ok else None
 
 
+# Language 1 wrote two effects as statements, `swap A with B` and `place A on B`; they are calls
+# since language 2 (`swap(A, B)`, `place(A, B)`, a board kind's built-ins). An old one is read as
+# the call, written in the same columns (its first space becomes `(`, ` with ` a comma and spaces,
+# a `)` closes it), so that every position in it stays where it is in the file.
+_OLD_STATEMENT = re.compile(
+    r"^(?P<indent>[ \t]*)(?P<word>swap|place)(?P<gap>[ \t]+)(?!\()(?P<a>[^#\n]*?)"
+    r"(?P<sep>[ \t]+(?:with|on)[ \t]+)(?P<b>[^#\n]*?)(?P<tail>[ \t]*(?:#[^\n]*)?)$", re.M)
+_OLD_SEPARATOR = {"swap": "with", "place": "on"}
+OLD_STATEMENTS_SINCE = 2
+
+
+def _old_statements(text: str, locate: Locate, file: str | None, report: Report) -> str:
+    """The text with each old `swap A with B` and `place A on B` written as a call, each said."""
+    def rewrite(m: re.Match) -> str:
+        if m["sep"].strip() != _OLD_SEPARATOR[m["word"]] or not m["a"] or not m["b"]:
+            return m.group(0)
+        old = text[m.start("word"):m.end("b")]
+        new = f"{m['word']}({m['a']}, {m['b']})"
+        line = text.count("\n", 0, m.start("word")) + 1
+        at = locate(line, len(m["indent"]) + 1)
+        report.old_form(versions.of(file), OLD_STATEMENTS_SINCE, f"`{old}`", at, new, ((at, old, new),))
+        return (m["indent"] + m["word"] + "(" + m["gap"][1:] + m["a"] + "," + " " * (len(m["sep"]) - 1)
+                + m["b"] + ")" + m["tail"])
+    return _OLD_STATEMENT.sub(rewrite, text) if ("swap" in text or "place" in text) else text
+
+
 def parse_block(src: str, report: Report) -> n.Block | None:
     """A block of statements, or None (with the problems in `report`)."""
     text = str(src)
     if not text.endswith("\n"):
         text += "\n"
     locate = locator(src)
+    text = _old_statements(text, locate, getattr(getattr(src, "loc", None), "file", None), report)
     tree = _lark_tree(text, "start_block", locate, report)
     if tree is None:
         return None
@@ -555,6 +586,7 @@ def parse_option(src: str, report: Report) -> n.Option | None:
     if not text.endswith("\n"):
         text += "\n"
     locate = locator(src)
+    text = _old_statements(text, locate, getattr(getattr(src, "loc", None), "file", None), report)
     tree = _lark_tree(text, "start_option", locate, report)
     if tree is None:
         return None

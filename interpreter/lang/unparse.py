@@ -102,7 +102,7 @@ def stmt(s: n.Stmt, indent: int = 0) -> str:
 def _stmt(s: n.Stmt, indent: int = 0) -> str:
     pad = "    " * indent
     if isinstance(s, n.Let):
-        return f"{pad}let {s.name} = {expr(s.value)}\n"
+        return f"{pad}let {'visible ' if s.visible else ''}{s.name} = {expr(s.value)}\n"
     if isinstance(s, n.Assign):
         return f"{pad}{expr(s.target)} = {expr(s.value)}\n"
     if isinstance(s, n.AugAssign):
@@ -128,7 +128,7 @@ def _stmt(s: n.Stmt, indent: int = 0) -> str:
     if isinstance(s, n.Pass):
         return f"{pad}pass\n"
     if isinstance(s, n.Proceed):
-        return f"{pad}proceed\n"
+        return f"{pad}proceed" + ("" if s.args is None else f"({', '.join(expr(a) for a in s.args)})") + "\n"
     if isinstance(s, n.Return):
         return f"{pad}return" + (f" {expr(s.value)}" if s.value is not None else "") + "\n"
     if isinstance(s, n.Say):

@@ -169,7 +169,7 @@ def _extend(rules: Rules, patch: Any, steps: list, target: Any, report: Report) 
         if block is None:
             return
         stmts, i = found
-        stmts[i:i + 1] = _combined([stmts[i]], block.body, how, text, report)
+        stmts[i:i + 1] = _combined([stmts[i]], block.body, how, text, report, inside=True)
         return
     if steps[0] == "choices":
         option = _value_in_choice(rules, steps) if len(steps) == 4 and steps[3] == "if" else None
@@ -213,7 +213,7 @@ def _extend(rules: Rules, patch: Any, steps: list, target: Any, report: Report) 
         return
     block = parse_block(text, report)
     if block is not None:
-        own.body[:] = _combined(list(own.body), block.body, how, text, report)
+        own.body[:] = _combined(list(own.body), block.body, how, text, report, _params(rules, site.id, names))
 
 
 def _around(patch: Any, how: str, target: Any, report: Report) -> bool:
@@ -230,9 +230,28 @@ def _bases(expr: n.Expr) -> int:
     return sum(1 for x in n.walk(expr) if isinstance(x, n.Name) and x.id == "base")
 
 
-def _combined(own: list[n.Stmt], new: list[n.Stmt], how: str, text: Any, report: Report) -> list[n.Stmt]:
+def _params(rules: Rules, site_id: str, names: tuple[str, ...]) -> dict | None:
+    """The parameters a rule of statements takes (name -> declared type), which `proceed(...)` may
+    give new values: a procedure's, a trigger's (what its event carries); None for a rule that
+    takes none (a step runs for its turn, the setup and a phase for the game)."""
+    if site_id == "procedures.NAME" and names[0] in rules.procedures:
+        return dict(rules.procedures[names[0]].params)
+    if site_id == "triggers.ID":
+        found = [t for t in rules.triggers if t.id == names[0]]
+        return dict(found[0].params) if found else None
+    return None
+
+
+def _combined(own: list[n.Stmt], new: list[n.Stmt], how: str, text: Any, report: Report,
+              params: dict | None = None, inside: bool = False) -> list[n.Stmt]:
+    """The rule's own statements `own` with an extension's `new` before, after or around them.
+    Code after them (an `after:`, and an `around:` past its `proceed`) may read the values the
+    rule names with `let visible`; its other locals are its own (the checker says so). An
+    extension of one statement (`inside`) is in the rule, and reads what the rule reads there."""
     if how == "before":
         return new + own
+    if not inside:
+        _hide(own, new)
     if how == "after":
         return own + new
     # around: each `proceed` is where the rule's own statements run
@@ -241,21 +260,88 @@ def _combined(own: list[n.Stmt], new: list[n.Stmt], how: str, text: Any, report:
         report.add("E052", "an `around:` extension says where the rule runs with `proceed`", loc_of(text),
                    "without it, `replace` the rule instead")
         return own
+    for p in proceeds:
+        if p.args is not None and not _fits(p, params, report):
+            return own
     _check_growth(new, len(proceeds), own, text, report)
-    _replace_proceed(new, own, copy_it=len(proceeds) > 1)
+    _replace_proceed(new, own, params or {}, copy_it=len(proceeds) > 1)
     return new
 
 
-def _replace_proceed(stmts: list[n.Stmt], own: list[n.Stmt], copy_it: bool = True) -> None:
-    """Each `proceed` replaced by the rule's own statements (a copy each, when there are several)."""
+def _hide(own: list[n.Stmt], new: list[n.Stmt]) -> None:
+    """The locals a rule binds at its top level and does not declare visible are not for the
+    extension `new` to read: each such `let` notes where the extension's text is (its file and
+    lines), and the checker says a read from there."""
+    lines = [x.loc.line for s in new for x in n.walk(s) if x.loc is not None]
+    first = next((x.loc for s in new for x in n.walk(s) if x.loc is not None), None)
+    if first is None:
+        return
+    span = (first.file, min(lines), max(lines))
+    for s in own:
+        if isinstance(s, n.Let) and not s.visible and span not in s.hidden_from:
+            s.hidden_from = (*s.hidden_from, span)
+
+
+def _fits(p: n.Proceed, params: dict | None, report: Report) -> bool:
+    """`proceed(...)` gives as many values as the rule takes."""
+    args = p.args or []
+    if not params:
+        report.add("E052", "`proceed(...)` gives the rule new values, and this rule takes none", p.loc,
+                   "write `proceed` alone; a procedure or trigger takes values (its `params:`)")
+        return False
+    if len(args) != len(params):
+        names = ", ".join(params)
+        report.add("E052", f"`proceed(...)` gives the rule {len(args)} value{'s' if len(args) != 1 else ''}, "
+                           f"and it takes {len(params)} ({names})", p.loc, f"proceed({names})")
+        return False
+    return True
+
+
+def _replace_proceed(stmts: list[n.Stmt], own: list[n.Stmt], params: dict, copy_it: bool = True) -> None:
+    """Each `proceed` replaced by the rule's own statements (a copy each, when there are several);
+    `proceed(a, b)` by a copy whose parameters are new locals holding `a` and `b`."""
     for inner in _statement_lists(stmts):
         i = 0
         while i < len(inner):
-            if isinstance(inner[i], n.Proceed):
-                inner[i:i + 1] = copy.deepcopy(own) if copy_it else own
-                i += len(own)
+            p = inner[i]
+            if isinstance(p, n.Proceed):
+                body = copy.deepcopy(own) if copy_it or p.args is not None else own
+                if p.args is not None:
+                    body = _with_values(body, p, params, stmts)
+                inner[i:i + 1] = body
+                i += len(body)
             else:
                 i += 1
+
+
+def _with_values(body: list[n.Stmt], p: n.Proceed, params: dict, around: list[n.Stmt]) -> list[n.Stmt]:
+    """The rule's statements (a copy) run with new values of its parameters: each parameter is a
+    new local (a name no rule can write: `car'`), set to its value first, with the type declared."""
+    taken = {x.id for block in (body, around) for s in block for x in n.walk(s) if isinstance(x, n.Name)}
+    renamed: dict[str, str] = {}
+    lets: list[n.Stmt] = []
+    for (name, typ), value in zip(params.items(), p.args or []):
+        fresh = name + "'"
+        while fresh in taken:
+            fresh += "'"
+        renamed[str(name)] = fresh
+        lets.append(n.Let(value.loc, fresh, value, declared=typ))
+    for s in body:
+        _rename(s, renamed)
+    return lets + body
+
+
+def _rename(tree: n.Node, renamed: dict[str, str]) -> None:
+    """Every name of `renamed` in a tree, where it is bound and where it is read, given its new name."""
+    for x in n.walk(tree):
+        if isinstance(x, n.Name) and x.id in renamed:
+            x.id = renamed[x.id]
+        elif isinstance(x, (n.Let,)) and x.name in renamed:
+            x.name = renamed[x.name]
+        elif isinstance(x, (n.For, n.Comp, n.CompFor, n.Simultaneously)) and x.var in renamed:
+            x.var = renamed[x.var]
+        elif isinstance(x, n.Option) and x.var is not None and x.var in renamed:
+            x.var = renamed[x.var]
 
 
 def _substitute_base(expr: n.Expr, base: n.Expr) -> n.Expr:

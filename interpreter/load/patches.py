@@ -231,10 +231,31 @@ def prepare(patches: Any, report: Report) -> list[tuple]:
     return out
 
 
-def apply_patches(data: Any, patches: list[tuple], report: Report, only: Any = None) -> Any:
+def declarations(address: Address, patch: Any = None, op: str = "") -> list[str]:
+    """The declarations a patch changes, as the checker names what a problem is about:
+    `params.hand_size` for `set: params.hand_size`, `state.score` for `update: state.score.type`,
+    `cards.red` for `set: cards.red.count` (and `props.points` for a card's property
+    `points`), `state.total` for `add: state` with `id: total`."""
+    steps = address.steps
+    if op == "add" and patch is not None:
+        item = patch.get("item")
+        ident = patch.get("id") if patch.get("id") is not None else (
+            item.get("id") if isinstance(item, dict) else None)
+        return [f"{steps[0]}.{ident}"] if ident is not None and len(steps) <= 2 else []
+    if len(steps) >= 2 and isinstance(steps[0], str) and isinstance(steps[1], str):
+        out = [f"{steps[0]}.{steps[1]}"]
+        if steps[0] == "cards" and len(steps) >= 4 and steps[2] == "props" and isinstance(steps[3], str):
+            out.append(f"props.{steps[3]}")
+        return out
+    return []
+
+
+def apply_patches(data: Any, patches: list[tuple], report: Report, only: Any = None,
+                  changed: dict[str, Loc | None] | None = None) -> Any:
     """`data` with `patches` (from `prepare`) applied, those that `only(patch, op, address)`
     accepts if given: a copy; the loaded base is never changed. Only what a patch changes is
-    copied (`Owned`): the rest stays shared with the loaded files."""
+    copied (`Owned`): the rest stays shared with the loaded files. `changed` gets, for each
+    declaration a patch changed (`declarations`), where the patch is written."""
     data = shallow(data)
     owned = Owned(data)
     ids = _Ids()
@@ -242,47 +263,57 @@ def apply_patches(data: Any, patches: list[tuple], report: Report, only: Any = N
         target = patch[op]
         if only is not None and not only(patch, op, address):
             continue
-        if op == "add":
-            _add(data, patch, address, target, report, owned, ids)
-            continue
-        ids.clear()  # another change may have changed a list's items
-        if op == "remove" and patch.get("item") is not None:  # a value out of a list
-            _remove_value(data, patch, address, target, report, owned)
-            continue
-        found = find(data, address, report, target, owned)
-        if found is None:
-            continue
-        container, key = found
-        if op == "change":
-            _change(container, key, patch, target, report)
-            continue
-        if op in ("set", "replace", "update") and ("to" if op == "set" else "with") not in patch:
-            word = "to" if op == "set" else "with"
-            report.add("E047", f"`{op}: {target}` says what, but not the new value", loc_of(target),
-                       f"give it with `{word}:`")
-            continue
-        if op == "set":
-            if _plain(container[key]) == _plain(patch.get("to")):
-                report.warn("W040", f"`set: {target}` gives it the value it has already: the patch does "
-                            "nothing", loc_of(target), "remove the patch, or give another value")
-            container[key] = patch.get("to")
-        elif op == "replace":
-            new = patch.get("with")
-            if isinstance(container[key], dict) and isinstance(new, dict) and "id" in container[key]:
-                new = _with_id(new, container[key]["id"])
-            container[key] = new
-        elif op == "update":
-            new = patch.get("with")
-            if not isinstance(container[key], dict) or not isinstance(new, dict):
-                report.add("E043", "`update` merges a mapping into a mapping", loc_of(target),
-                           "use `set` or `replace` for other values")
-                continue
-            merged = shallow(container[key])
-            merged.update(new)
-            container[key] = merged
-        elif op == "remove":
-            del container[key]
+        errors = report.errors
+        _apply(data, patch, op, address, target, report, owned, ids)
+        if changed is not None and report.errors == errors:
+            for key in declarations(address, patch, op):
+                changed[key] = loc_of(target)
     return data
+
+
+def _apply(data: Any, patch: Any, op: str, address: Address, target: Any, report: Report, owned: Owned,
+           ids: "_Ids") -> None:
+    """One patch, applied to `data` (reported when it cannot be)."""
+    if op == "add":
+        _add(data, patch, address, target, report, owned, ids)
+        return
+    ids.clear()  # another change may have changed a list's items
+    if op == "remove" and patch.get("item") is not None:  # a value out of a list
+        _remove_value(data, patch, address, target, report, owned)
+        return
+    found = find(data, address, report, target, owned)
+    if found is None:
+        return
+    container, key = found
+    if op == "change":
+        _change(container, key, patch, target, report)
+        return
+    if op in ("set", "replace", "update") and ("to" if op == "set" else "with") not in patch:
+        word = "to" if op == "set" else "with"
+        report.add("E047", f"`{op}: {target}` says what, but not the new value", loc_of(target),
+                   f"give it with `{word}:`")
+        return
+    if op == "set":
+        if _plain(container[key]) == _plain(patch.get("to")):
+            report.warn("W040", f"`set: {target}` gives it the value it has already: the patch does "
+                        "nothing", loc_of(target), "remove the patch, or give another value")
+        container[key] = patch.get("to")
+    elif op == "replace":
+        new = patch.get("with")
+        if isinstance(container[key], dict) and isinstance(new, dict) and "id" in container[key]:
+            new = _with_id(new, container[key]["id"])
+        container[key] = new
+    elif op == "update":
+        new = patch.get("with")
+        if not isinstance(container[key], dict) or not isinstance(new, dict):
+            report.add("E043", "`update` merges a mapping into a mapping", loc_of(target),
+                       "use `set` or `replace` for other values")
+            return
+        merged = shallow(container[key])
+        merged.update(new)
+        container[key] = merged
+    elif op == "remove":
+        del container[key]
 
 
 def _change(container: Any, key: Any, patch: Any, target: Any, report: Report) -> None:
@@ -423,5 +454,5 @@ def _insert(items: list, item: Any, patch: Any, target: Any, report: Report, ids
                loc_of(anchor), did_you_mean(str(anchor), [i.get("id") for i in items]))
 
 
-__all__ = ["apply_patches", "prepare", "parse_address", "find", "Address", "operation", "is_rule_patch",
-           "Loc"]
+__all__ = ["apply_patches", "declarations", "prepare", "parse_address", "find", "Address", "operation",
+           "is_rule_patch", "Loc"]

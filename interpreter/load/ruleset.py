@@ -21,7 +21,9 @@ from pathlib import Path
 
 from ..ir.models import CardsFile, CardType, GameFile, TrackFile, kind_of
 from ..lang.diagnostics import SOURCES, Loc, Report, did_you_mean
+from ..lang import versions
 from .extend import apply_rule_patches
+from .oldforms import read_in_version
 from .patches import apply_patches, is_rule_patch, prepare, shallow
 from .rules import Rules, parse_rules
 from .structure import check_structure, loc_at
@@ -49,30 +51,45 @@ class Ruleset:
     # the tracks of `tracks/<game id>/` that `--track` may name and the game does not include
     other_tracks: list[str] = field(default_factory=list)
     files: list[tuple[str, str]] = field(default_factory=list)  # (path, sha256) of every file read
+    # each declaration a module, variant, season or `--param` changed (`params.hand_size`), and where
+    # that patch is written (None: `--param` on the command line): a problem the base rules have
+    # with it is said at the patch (`check/checker.py`)
+    changed: dict[str, Loc | None] = field(default_factory=dict)
+    # each module's or variant's file -> the files of the modules and variants it requires
+    needs: dict[str, list[str]] = field(default_factory=dict)
 
 
 # Each file read in this process, parsed once, by (its name in diagnostics, the digest of its bytes):
 # a ruleset's games (each variant, module and track) are made of the same files. The parsed data
 # is shared and never changed: patches copy what they change (`patches.Owned`).
-_PARSED: dict[tuple[str, str], tuple[object, str]] = {}
+_PARSED: dict[tuple[str, str], tuple[Any, str, list]] = {}
 _MAX_PARSED = 128  # files: a ruleset with its variants, modules, cards and tracks is some forty
 _STRUCTURES: dict[tuple[str, str, int], tuple[object, object]] = {}  # (kind, name, id) -> (data, model)
 
 
 def _parsed(raw: bytes, digest: str, name: str, report: Report) -> Any:
-    """A file's bytes as data with positions (`parse_yaml`), parsed once per process."""
+    """A file's bytes as data with positions (`parse_yaml`), read in its language version
+    (`oldforms.py`), once per process: what reading it said is said again to each report."""
     hit = _PARSED.get((name, digest))
     if hit is not None:
         SOURCES[name] = hit[1]  # the snippets show this text
-        return hit[0]
+        data, said = hit[0], hit[2]
+        versions.note(name, data.get("language") if isinstance(data, dict) else None)
+        for d in said:
+            if d not in report.items:
+                report.items.append(d)
+        return data
     text = decode_text(raw, name, report)
     data = None if text is None else parse_yaml(text, name, report)
     if data is not None:
         assert text is not None
+        mine = Report()
+        data = read_in_version(data, name, mine)
+        report.items.extend(mine.items)
         if len(_PARSED) >= _MAX_PARSED:
             _PARSED.clear()
             _STRUCTURES.clear()
-        _PARSED[(name, digest)] = (data, text)
+        _PARSED[(name, digest)] = (data, text, mine.items)
     return data
 
 
@@ -122,7 +139,8 @@ def read_file(path: Path, report: Report) -> Any:
     text = read_text(path, report)
     if text is None:
         return None
-    return parse_yaml(text, str(path), report)
+    data = parse_yaml(text, str(path), report)
+    return None if data is None else read_in_version(data, str(path), report)
 
 
 def _areas_around(path: Path) -> list[Path] | None:
@@ -180,6 +198,8 @@ class _Loader:
         self.hash = hashlib.sha256()
         self.cards: dict = {}    # card id -> its entry (raw data, with positions), in order
         self.boards: dict = {}   # board name -> its declaration (raw data), from track files
+        self.track_params: dict = {}  # param name (with its position) -> value, from track files
+        self.needs: dict[str, list[str]] = {}  # a module's or variant's file -> the files it requires
         self.seen_includes: set[Path] = set()
         self.files: list[tuple[str, str]] = []  # (path, sha256) of each file read
 
@@ -187,9 +207,12 @@ class _Loader:
         """Where the track files are: the project's tracks/ (a ruleset outside a project: its own)."""
         return self.root / "tracks"
 
-    def read(self, path: Path, areas: list[Path], what: str, name: str | None = None) -> Any:
+    def read(self, path: Path, areas: list[Path], what: str, name: str | None = None,
+             later: list | None = None) -> Any:
         """Read and parse `path` (`name` in diagnostics), if it resolves into one of `areas`; a
-        file that is a link to somewhere else is refused unread (E035)."""
+        file that is a link to somewhere else is refused unread (E035). With `later`, the file
+        joins the digest when `account(later)` is called (the digest is of the files in the order
+        the game is made of them)."""
         name = str(path) if name is None else name
         real = _resolved(path)
         if real is None or not any(_within(real, a) for a in areas):
@@ -207,10 +230,18 @@ class _Loader:
         data = _parsed(raw, digest, name, self.report)
         if data is not None:
             rel = real.relative_to(self.root) if _within(real, self.root) else real.name
+            if later is not None:
+                later.append((rel, raw, real, digest))
+            else:
+                self.account([(rel, raw, real, digest)])
+        return data
+
+    def account(self, read: list) -> None:
+        """Files read (`read(..., later=...)`) join the digest and the list of files."""
+        for rel, raw, real, digest in read:
             self.hash.update(str(rel).encode())
             self.hash.update(raw)
             self.files.append((str(real), digest))
-        return data
 
     def structure(self, data: Any, kind: str, name: str) -> Any:
         """`check_structure` of a file as read (the same file read again is checked once)."""
@@ -275,6 +306,12 @@ class _Loader:
                 if isinstance(model, TrackFile):
                     for name in model.boards:
                         self.boards[name] = data["boards"][name]
+                    self.track_params.update(data.get("params") or {})
+                    if model.track.requires:
+                        self.report.add("E036", f"track `{model.track.id}` requires modules or variants, "
+                                        "and is included as a game's own track", where,
+                                        "a track that needs a module or variant is raced with "
+                                        "`--track`, which applies what it requires")
             else:
                 self.report.add("E032", f"`{entry}` is not a cards or track file",
                                 loc_of(entry, loc_of(origin)),
@@ -301,9 +338,20 @@ def load_ruleset(path: str | Path, variants: Sequence[str] = (), modules: Sequen
         return None
     if ld.structure(data, "game", str(game_path)) is None:
         return None
-    # The patch files, in order: modules, then variants.
+    # The track raced (`--track NAME`): what it requires comes first among the patch files
+    track_read: list = []
+    raced = _track_file(ld, data, str(track), report, track_read) if track is not None else None
+    # The patch files, in order: what the track requires, modules, then variants (each after
+    # what it requires).
     files: list[tuple[str, str, Path, dict]] = []
     applied: list[str] = []
+    if raced is not None:
+        for needed in raced[2].track.requires:
+            kind = _required_kind(folder, needed)
+            if kind is None:
+                _no_such_requirement(folder, needed, report)
+                continue
+            _add_patch_file(ld, folder, kind, needed, files, applied, report, [f"track {track}"])
     for kind, names in (("module", modules), ("variant", variants)):
         for name in names:
             _add_patch_file(ld, folder, kind, name, files, applied, report, [])
@@ -318,17 +366,28 @@ def load_ruleset(path: str | Path, variants: Sequence[str] = (), modules: Sequen
     data = shallow(data)  # the loaded file is shared (`_parsed`): what changes below is copied first
     _merge(ld, data, report)
     # 3. `--track NAME` swaps in the boards of a track file
-    if track is not None:
-        _replace_track(ld, data, str(track), report)
+    pending = dict(ld.track_params)  # a track's params: set as soon as the game has them
+    ld.account(track_read)
+    if raced is not None:
+        _replace_track(ld, data, raced, report)
+        pending.update(raced[1].get("params") or {})
+    changed: dict[str, Loc | None] = {}
+    data = _track_params(data, pending, report, changed)
     # 4. every other patch, on the merged game: its rules, cards and boards alike
     for patches in prepared:
-        data = apply_patches(data, patches, report,
+        data = apply_patches(data, patches, report, changed=changed,
                              only=lambda p, op, a: a.head != "include" and not is_rule_patch(p, op, a))
+        data = _track_params(data, pending, report, changed)  # those the patches just declared
+    have = data.get("params") if isinstance(data.get("params"), dict) else {}
+    for name in pending:
+        report.add("E042", f"the track sets param `{shown(name)}`, which the game does not have",
+                   loc_of(name), did_you_mean(str(name), list(have)) or
+                   "a track sets params of its game, or of a module or variant it `requires:`")
     # ... and the params given when the game is started
     if params:
-        data = _set_params(data, params, report)
-    if not report.ok:
-        return None
+        data = _set_params(data, params, report, changed)
+    # A patch that failed is left out, and the game is read on without it: every mistake of the
+    # patch files is said in one run (the patches of rules too), not one at a time.
     game = check_structure(data, "game", str(game_path), report)
     if game is None:
         return None
@@ -337,12 +396,13 @@ def load_ruleset(path: str | Path, variants: Sequence[str] = (), modules: Sequen
         report.add("E140", f"players: min {players.min} is more than max {players.max}",
                    loc_at(data, ["game", "players"], key=True))
         return None
+    mark = report.errors
     rules = parse_rules(game, report)
-    if not report.ok:
-        return None
-    # 5. patches inside the rules' text: `extend`, options of named choices, named statements
-    for patches in prepared:
-        apply_rule_patches(rules, [x for x in patches if is_rule_patch(*x)], report)
+    # 5. patches inside the rules' text: `extend`, options of named choices, named statements (not
+    # when a rule could not be read: an extension of it would only say it is missing)
+    if report.errors == mark:
+        for patches in prepared:
+            apply_rule_patches(rules, [x for x in patches if is_rule_patch(*x)], report)
     if not report.ok:
         return None
     cards = [CardType.model_construct(id=ident, **dict(spec)) for ident, spec in game.cards.items()]
@@ -352,22 +412,59 @@ def load_ruleset(path: str | Path, variants: Sequence[str] = (), modules: Sequen
         others = sorted(p.stem for p in track_folder.glob("*.yaml")
                         if is_name(p.stem) and _resolved(p) not in ld.seen_includes)
     return Ruleset(game=game, folder=folder, cards=cards, applied=applied,
-                   digest=ld.hash.hexdigest()[:16], rules=rules, other_tracks=others, files=ld.files)
+                   digest=ld.hash.hexdigest()[:16], rules=rules, other_tracks=others, files=ld.files,
+                   changed=changed, needs=ld.needs)
 
 
-def _set_params(data: Any, params: dict, report: Report) -> Any:
-    """The merged game with each named param set to its value (a YAML value: `3`, `true`, `[1, 2]`)."""
+def _set_params(data: Any, params: dict, report: Report, changed: dict[str, Loc | None]) -> Any:
+    """The merged game with each named param set to its value (a YAML value: `3`, `true`, `[1, 2]`).
+    A name from a file (a season's `params:`) keeps its position there: a misspelt one is said at
+    its line; one from the command line (`--param NAME=VALUE`) is said as such."""
     have = data.get("params") if isinstance(data.get("params"), dict) else {}
     for name, value in params.items():
+        where = loc_of(name)
         if not is_name(name) or name not in have:
-            report.add("E042", f"`--param {shown(name)}=...`: the game has no param `{shown(name)}`", None,
-                       did_you_mean(str(name), list(have)) or
-                       (f"its params: {', '.join(map(str, have))}" if have else "this game has no params"))
+            hint = did_you_mean(str(name), list(have)) or \
+                (f"its params: {', '.join(map(str, have))}" if have else "this game has no params")
+            if where is None:
+                report.add("E042", f"`--param {shown(name)}=...` (on the command line): the game has no "
+                           f"param `{shown(name)}`", None, hint)
+            else:
+                report.add("E042", f"the game has no param `{shown(name)}`", where, hint)
             continue
         patch = SrcMap()
         patch["set"], patch["to"] = f"params.{name}", value
         data = apply_patches(data, prepare([patch], report), report)
+        changed[f"params.{name}"] = where
     return data
+
+
+def _track_params(data: Any, pending: dict, report: Report, changed: dict[str, Loc | None]) -> Any:
+    """The game with each param of `pending` (a track's) that it has set, and taken out of
+    `pending`: a track's param takes its value once the game declares it (in its own file, or in
+    the module or variant that adds it), and later patches may change it further."""
+    have = data.get("params") if isinstance(data.get("params"), dict) else {}
+    ready = {k: v for k, v in pending.items() if k in have}
+    for name in ready:
+        del pending[name]
+    return _set_params(data, ready, report, changed) if ready else data
+
+
+def _required_kind(folder: Path, name: Any) -> str | None:
+    """What a name in `requires:` is: a module when the ruleset has a module of that name, else a
+    variant; None when it has neither."""
+    for kind in ("module", "variant"):
+        if is_name(name) and (folder / f"{kind}s" / f"{name}.yaml").exists():
+            return kind
+    return None
+
+
+def _no_such_requirement(folder: Path, name: Any, report: Report) -> None:
+    have = sorted(p.stem for kind in ("modules", "variants") for p in (folder / kind).glob("*.yaml"))
+    report.add("E040", f"no module or variant named `{shown(name)}` in {folder}", loc_of(name),
+               did_you_mean(str(name), have) or
+               (f"its modules and variants: {', '.join(have)}" if have else
+                "this ruleset has no modules or variants"))
 
 
 def _patch_file(ld: _Loader, folder: Path, kind: str, name: Any, applied: list[str],
@@ -394,21 +491,26 @@ def _patch_file(ld: _Loader, folder: Path, kind: str, name: Any, applied: list[s
 
 def _add_patch_file(ld: _Loader, folder: Path, kind: str, name: Any, files: list, applied: list[str],
                     report: Report, needed_by: list[str]) -> None:
-    """A module or variant joins `files`, after the modules it `requires:` that are not applied
-    yet (applied for it, in the order it lists them); a cycle of requirements is E048."""
+    """A module or variant joins `files`, after the modules and variants it `requires:` that are
+    not applied yet (applied for it, in the order it lists them); a cycle of requirements is E048."""
     if f"{kind}:{name}" in applied:
         return
     found = _patch_file(ld, folder, kind, name, applied, report)
     if found is None:
         return
     for needed in found[3][kind].get("requires", []):
-        if f"module:{needed}" in applied:
-            continue
-        if str(needed) in needed_by or str(needed) == str(name):
-            report.add("E048", f"{kind} `{name}` and module `{needed}` require each other",
-                       loc_of(needed), "a module cannot need what needs it")
+        other = _required_kind(folder, needed)
+        if other is None:
+            _no_such_requirement(folder, needed, report)
             return
-        _add_patch_file(ld, folder, "module", needed, files, applied, report, [*needed_by, str(name)])
+        if f"{other}:{needed}" in applied:
+            continue
+        if f"{other} {needed}" in needed_by or (other, str(needed)) == (kind, str(name)):
+            report.add("E048", f"{kind} `{name}` and {other} `{needed}` require each other",
+                       loc_of(needed), f"a {kind} cannot need what needs it")
+            return
+        _add_patch_file(ld, folder, other, needed, files, applied, report, [*needed_by, f"{kind} {name}"])
+        ld.needs.setdefault(str(found[2]), []).append(str(folder / f"{other}s" / f"{needed}.yaml"))
     files.append(found)
     applied.append(f"{kind}:{name}")
 
@@ -429,36 +531,44 @@ def _merge(ld: _Loader, data: Any, report: Report) -> None:
             boards.setdefault(name, board)
 
 
-def _replace_track(ld: _Loader, data: Any, track: str, report: Report) -> None:
-    """Swap in the boards of `tracks/<game id>/<track>.yaml` for the game's boards of those names."""
+def _track_file(ld: _Loader, data: Any, track: str, report: Report,
+                later: list) -> tuple[Path, Any, TrackFile] | None:
+    """(its path, its data, its model) of `tracks/<game id>/<track>.yaml`, read (`later`: see
+    `_Loader.read`); None (reported)."""
     info = data.get("game")
     game_id = info.get("id", "") if isinstance(info, dict) else ""
     folder = ld.tracks() / str(game_id)
     if not is_name(track):
         report.add("E033", f"`{shown(track)}` is not a track name", loc_of(track),
                    f"a track is named by its file in {folder} without `.yaml`: {_NAME_CHARS}")
-        return
+        return None
     if not is_name(game_id):  # a patch made the game's id something that is not a name
         report.add("E033", f"no track `{track}`: the game's id `{shown(game_id)}` is not a name",
                    loc_of(track))
-        return
+        return None
     have = sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
     path = folder / f"{track}.yaml"
     if not path.exists():  # there but not a regular file: reading it says so
         report.add("E033", f"no track `{track}` for {game_id}: tracks are the files in {folder}",
                    loc_of(track), did_you_mean(track, have) or (f"tracks: {', '.join(have)}" if have else
                                                                  f"put track files in {folder}"))
-        return
-    tdata = ld.read(path, [ld.tracks()], f"track `{track}`")
+        return None
+    tdata = ld.read(path, [ld.tracks()], f"track `{track}`", later=later)
     if tdata is None:
-        return
+        return None
     model = ld.structure(tdata, "track", str(path))
     if not isinstance(model, TrackFile):
-        return
+        return None
+    return path, tdata, model
+
+
+def _replace_track(ld: _Loader, data: Any, raced: tuple[Path, Any, TrackFile], report: Report) -> None:
+    """Swap in the boards of the track file raced for the game's boards of those names."""
+    path, tdata, model = raced
     boards = data["boards"] = shallow(data.get("boards", SrcMap()))
     for name in model.boards:
         if name not in boards:
-            report.add("E034", f"track `{track}` has board `{name}`, which the game does not have",
+            report.add("E034", f"track `{model.track.id}` has board `{name}`, which the game does not have",
                        getattr(tdata["boards"], "key_locs", {}).get(name) or Loc(str(path)),
                        did_you_mean(name, list(boards)) or
                        "a track file replaces boards of the same name; the game names them under "

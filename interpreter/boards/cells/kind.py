@@ -21,8 +21,10 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from ...lang.diagnostics import Loc, Report, source_line
 from ...lang.errors import RuleError
 from ...lang.types import BOOL, INT, PIECE, TEXT, listof
+from ...lang.versions import OldForm
 from ..base import BoardKind, Props, heard_by_change, move_events, on_board, prop_value, register
 
 _ID = r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$"
@@ -98,6 +100,32 @@ class CellsModel(BaseModel):
         return self
 
 
+# Language 1: a cell said whether it was rectangular (`rect: false`) and the rules asked
+# `cell_rect(board, piece)`; a cell's tags replaced both, the old flag being the tag `curve`.
+OLD_TAG = "curve"
+RECT_SINCE = 2
+
+
+def _rect_fix(loc: Loc | None, rect: bool, tags_too: bool) -> tuple[tuple[Loc, str, str], ...]:
+    """The edit that rewrites a cell's `rect: ...` where it is written on one line."""
+    line = source_line(loc) if loc is not None else None
+    if loc is None or line is None:
+        return ()
+    rest = line[loc.col - 1:]
+    written = "rect: " + ("true" if rect else "false")
+    if not rest.startswith(written):
+        return ()
+    if not rect:  # the flag becomes the tag (beside tags written already: by hand)
+        return () if tags_too else ((loc, written, f"tags: [{OLD_TAG}]"),)
+    if rest[len(written):].startswith(", "):  # a key among others: taken out with its comma
+        return ((loc, written + ", ", ""),)
+    before = line[:loc.col - 1]
+    if before.rstrip().endswith(","):  # the last key of a mapping on one line
+        start = len(before.rstrip()) - 1
+        return ((Loc(loc.file, loc.line, start + 1), line[start:loc.col - 1] + written, ""),)
+    return ()
+
+
 @register
 class Cells(BoardKind):
     kind = "cells"
@@ -106,6 +134,37 @@ class Cells(BoardKind):
     Model = CellsModel
     has_places = False
     piece_at = (0, None)
+    old_forms = (OldForm("cell_rect(board, piece)", f'not cell_tagged(board, piece, "{OLD_TAG}")',
+                         RECT_SINCE),)
+
+    @classmethod
+    def read_old(cls, board, version, said):
+        """A cell's `rect` (language 1): `rect: false` is the tag `curve`, `rect: true` nothing."""
+        cells = board.get("cells")
+        if not isinstance(cells, list) or not any(isinstance(c, dict) and "rect" in c for c in cells):
+            return board
+        new_cells = list(cells)
+        for i, cell in enumerate(cells):
+            if not isinstance(cell, dict) or "rect" not in cell:
+                continue
+            rect = cell["rect"] is not False
+            where = getattr(cell, "key_locs", {}).get("rect")
+            new_text = "" if rect else f"tags: [{OLD_TAG}]"
+            report = Report()
+            report.old_form(version, RECT_SINCE, f"cell `{cell.get('id')}`: `rect: {str(rect).lower()}`",
+                            where, new_text or "tags: []", _rect_fix(where, rect, "tags" in cell))
+            said.extend(report.items)
+            if version < RECT_SINCE:
+                new = type(cell)((k, v) for k, v in cell.items() if k != "rect")
+                new.__dict__.update(cell.__dict__)
+                if not rect:
+                    new["tags"] = [*cell.get("tags", []), OLD_TAG]
+                new_cells[i] = new
+        out = type(board)(board)
+        out.__dict__.update(board.__dict__)
+        out["cells"] = type(cells)(new_cells)
+        out["cells"].__dict__.update(cells.__dict__)
+        return out
 
     def __init__(self, name, index, decl, plan):
         super().__init__(name, index, decl, plan)

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ...lang.errors import RuleError
 from ...lang.types import BOARD, INT, PIECE
+from ...lang.versions import OldForm
 from ...library.api import Builtin, Param, Read
 from ..base import BoardKind, heard_by_change, kind_at, move_events, on_board, register
 
@@ -24,6 +25,8 @@ class RankingModel(BaseModel):
 @register
 class Ranking(BoardKind):
     kind = "ranking"
+    # language 1 read a piece's slot as an attribute (`car.slot`)
+    old_forms = (OldForm("piece.slot", "slot_of(piece)", 2),)
     noun = "a ranking"
     events = move_events(INT, "slot", blocked=False)
     Model = RankingModel

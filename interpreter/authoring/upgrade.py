@@ -1,0 +1,162 @@
+"""`racecraft upgrade FILE`: a designer's file rewritten to the current language version.
+
+The file is read as `validate` reads it (its game loaded with it, its rules checked); every old
+form found in it (`lang/versions.py`) comes with the text edits that write its new form, placed
+where the loader found it. The edits are made to the file's own text, each only where the text
+there is what the edit expects, so comments, spacing and layout stay as they are: nothing is
+dumped again. The file's `language:` line is set to the current version (added at the top when
+it has none). An old form that is not mechanical (a rule reading what another rule does not
+show) is listed, to be done by hand. A file whose game has errors is not upgraded: they are said.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..lang import versions
+from ..lang.diagnostics import Diagnostic, Loc, Report
+
+_WORDS = re.compile(r'"\{([^{}"]+)\}"')   # a template that is one value, said in words: `"{c}"`
+_LANGUAGE_LINE = re.compile(r"^language:[ \t]*[^\n#]*?(?P<tail>[ \t]*(#[^\n]*)?)$", re.M)
+
+
+@dataclass
+class Upgrade:
+    path: Path
+    before: str = ""
+    after: str = ""
+    done: list[Diagnostic] = field(default_factory=list)     # old forms rewritten
+    by_hand: list[Diagnostic] = field(default_factory=list)  # old forms left to the designer
+    report: Report = field(default_factory=Report)         # what kept the file from being read
+
+    @property
+    def changed(self) -> bool:
+        return self.after != self.before
+
+    def diff(self) -> str:
+        return "".join(difflib.unified_diff(self.before.splitlines(True), self.after.splitlines(True),
+                                            f"{self.path} (as it is)", f"{self.path} (language "
+                                            f"{versions.CURRENT})"))
+
+
+def upgrade(path: Path) -> Upgrade:
+    """What `racecraft upgrade` makes of the file (nothing is written here)."""
+    out = Upgrade(path)
+    try:
+        out.before = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        out.report.add("E001", f"cannot read {path}: {e}", Loc(str(path)))
+        return out
+    said = _read(path, out.report)
+    # a file with other errors is not read whole (a rule that does not check may hold old forms
+    # not found yet): it is not upgraded, lest `language: 2` make them errors
+    out.report.items.extend(d for d in said if d.severity == "error" and d.code != "E107")
+    if not out.report.ok:
+        return out
+    name = str(path)
+    mine = [d for d in said if d.code in ("W107", "E107") and d.loc is not None and d.loc.file == name]
+    by_hand = [d for d in said if d.code in ("W141", "E149") and d.loc is not None and d.loc.file == name]
+    edits: dict[tuple, tuple[Loc, str, str]] = {}
+    for d in mine:
+        if d.fix and all(f[0].file == name for f in d.fix):
+            for f in d.fix:
+                edits[(f[0].line, f[0].col, f[1], f[2])] = f
+        else:
+            by_hand.append(d)
+    text, failed = _edited(out.before, list(edits.values()))
+    for d in mine:
+        if d.fix and any(f in failed for f in d.fix):
+            by_hand.append(d)
+        elif d.fix:
+            out.done.append(d)
+    out.by_hand = _once(by_hand)
+    out.done = _once(out.done)
+    out.after = _language_line(text)
+    return out
+
+
+def _once(items: list[Diagnostic]) -> list[Diagnostic]:
+    """Each said once, in the order they are written in the file."""
+    seen, out = set(), []
+    for d in sorted(items, key=lambda d: (d.loc.line, d.loc.col) if d.loc is not None else (0, 0)):
+        key = (d.code, d.loc, d.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
+
+
+def _read(path: Path, report: Report) -> list[Diagnostic]:
+    """The file read as `validate` reads it: its game loaded with it and checked (a scenario's
+    rules checked with its game); what was said of it, errors and warnings."""
+    from ..check.checker import check
+    from ..ir.models import kind_of
+    from ..load.ruleset import load_ruleset, read_file
+
+    said = Report()
+    data = read_file(path, said)
+    kind = kind_of(data) if isinstance(data, dict) else None
+    if kind in ("game", "variant", "module"):
+        folder = path.resolve().parent if kind == "game" else path.resolve().parent.parent
+        if (folder / "game.yaml").is_file():
+            rs = load_ruleset(path.parent if kind == "game" else path.parent.parent, report=said,
+                              variants=[path.stem] if kind == "variant" else [],
+                              modules=[path.stem] if kind == "module" else [])
+            if rs is not None:
+                check(rs, said)
+    elif kind == "scenario":
+        from .scenario import load_scenario
+
+        _scenario, outcome = load_scenario(path)
+        said.extend(outcome.report)
+    elif data is None:
+        report.extend(said)
+    return said.items
+
+
+def _edited(text: str, edits: list[tuple[Loc, str, str]]) -> tuple[str, list]:
+    """`text` with each edit (where, the text there, the new text) made, last first so that the
+    places of the others hold; an edit whose text is not there is not made (returned)."""
+    lines = text.split("\n")
+    failed = []
+    for edit in sorted(edits, key=lambda e: (e[0].line, e[0].col), reverse=True):
+        loc, old, new = edit
+        if not 0 < loc.line <= len(lines):
+            failed.append(edit)
+            continue
+        line = lines[loc.line - 1]
+        at = loc.col - 1
+        if at > len(line) or line[at:at + len(old)] != old:
+            failed.append(edit)
+            continue
+        end = at + len(old)
+        inner = _WORDS.fullmatch(new)
+        if inner and line[at - 1:at] == "{" and line[end:end + 1] == "}":
+            # words in a template's `{...}` (`{c.label}` now `"{c}"`): `{c}`, not `{"{c}"}`
+            at, end, new = at - 1, end + 1, "{" + inner[1] + "}"
+        elif '"' in new and line[:at].count('"') % 2:
+            # a quoted text inside quotes (a template, a YAML string) would end them: by hand
+            failed.append(edit)
+            continue
+        lines[loc.line - 1] = line[:at] + new + line[end:]
+    return "\n".join(lines), failed
+
+
+def _language_line(text: str) -> str:
+    """The text with its top-level `language:` the current version (a line of its own added before
+    the first line that is not a comment, when it has none)."""
+    line = f"language: {versions.CURRENT}"
+    if _LANGUAGE_LINE.search(text):
+        return _LANGUAGE_LINE.sub(lambda m: line + m["tail"], text, count=1)
+    rows = text.split("\n")
+    at = 0
+    while at < len(rows) and (not rows[at].strip() or rows[at].lstrip().startswith("#")):
+        at += 1
+    # after the comments at the top of the file (a schema line, the file's notes), and their blank line
+    rows.insert(at, line)
+    return "\n".join(rows)
+
+
+__all__ = ["Upgrade", "upgrade"]

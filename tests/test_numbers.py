@@ -1,0 +1,128 @@
+"""Numbers a module may change are params (or properties of what they belong to), and `validate`
+warns about a number written in a rule where a param of the same value exists (W109).
+
+The small game of test_modules.py gets params and variants written here; the shipped games must
+say no W109 (their numbers are params, or say `# as written`), and the numbers the issue named are
+params now: the Garage's draft (`upgrade_picks`, `market_extra`: the championship drafts one round
+by setting it, no longer by restating the draft), the weather tokens' amounts, Heat's hand size
+read through `hand_limit`.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter.check.checker import check
+from interpreter.lang.diagnostics import Report
+from interpreter.load.ruleset import load_ruleset
+from test_diagnostics import find
+from test_modules import CARDS, MINI, variant
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def mini(tmp_path) -> Path:
+    folder = tmp_path / "rulesets" / "mini"
+    (folder / "variants").mkdir(parents=True)
+    (tmp_path / "cards" / "mini").mkdir(parents=True)
+    (tmp_path / "cards" / "mini" / "cards.yaml").write_text(CARDS, encoding="utf-8")
+    (folder / "game.yaml").write_text(MINI, encoding="utf-8")
+    return folder
+
+
+def warnings(folder: Path, *variants: str, modules=()) -> list:
+    report = Report()
+    rs = load_ruleset(folder, variants=list(variants), modules=list(modules), report=report)
+    assert rs is not None, report.render()
+    assert check(rs, report) is not None, report.render()
+    return [d for d in report.items if d.code == "W109"]
+
+
+def edit_game(folder: Path, old: str, new: str) -> None:
+    text = (folder / "game.yaml").read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    (folder / "game.yaml").write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_a_number_that_is_a_params_value_is_a_warning_at_it(mini):
+    edit_game(mini, "draw hand_size from deck", "draw 2 from deck")
+    [w] = warnings(mini)
+    assert w.severity == "warning" and "`2` is the value of param `hand_size`" in w.message
+    assert (w.loc.line, w.loc.col) == find(mini / "game.yaml", "2 from deck")
+    assert "write `hand_size`" in w.hint and "# as written" in w.hint
+
+
+def test_zero_and_one_are_not_said(mini):
+    edit_game(mini, "  hand_size: 2\n", "  hand_size: 2\n  one: 1\n  none_at_all: 0\n")
+    assert warnings(mini) == []  # the rules write 0 and 1 (`+ [0]`, `+= 1`)
+
+
+def test_a_line_or_a_rule_that_says_as_written_keeps_its_numbers(mini):
+    edit_game(mini, "draw hand_size from deck to hand(s)",
+              "draw 2 from deck to hand(s)   # as written: a test")
+    assert warnings(mini) == []
+    edit_game(mini, 'value: "c.points"', "value: >   # as written: a weight\n      2 * c.points")
+    assert warnings(mini) == []
+    edit_game(mini, "value: >   # as written: a weight", "value: >")
+    assert len(warnings(mini)) == 1
+
+
+def test_a_module_sees_the_games_params_and_the_game_does_not_see_a_modules(mini):
+    # the variant's own number, where the game's param is 2: said in the variant
+    path = variant(mini, "  - extend: procedures.score_card\n    after: |\n      s.score += 2\n")
+    [w] = warnings(mini, "v")
+    assert w.loc.file == str(path)
+    # a param the variant adds: the game's own 3 (in `best`'s list) is no concern of the game's
+    edit_game(mini, "+ [0])", "+ [3])")
+    variant(mini, "  - add: params\n    id: bonus\n    item: 3\n", "w")
+    assert warnings(mini, "w") == []
+
+
+def test_a_value_a_variant_gives_a_param_belongs_to_the_variant(mini):
+    """`set: params.hand_size to: 5`: the game's own 5 is not said (its file did not write the 5);
+    the variant's 5 is."""
+    edit_game(mini, "+ [0])", "+ [5])")
+    path = variant(mini, "  - set: params.hand_size\n    to: 5\n"
+                         "  - extend: procedures.score_card\n    after: |\n      s.score += 5\n")
+    [w] = warnings(mini, "v")
+    assert w.loc.file == str(path)
+
+
+def shipped_games() -> list[tuple[str, tuple, tuple]]:
+    out = []
+    for folder in sorted(p for p in (ROOT / "rulesets").iterdir() if (p / "game.yaml").is_file()):
+        out.append((folder.name, (), ()))
+        out += [(folder.name, (), (p.stem,)) for p in sorted((folder / "modules").glob("*.yaml"))]
+        out += [(folder.name, (p.stem,), ()) for p in sorted((folder / "variants").glob("*.yaml"))]
+    return out
+
+
+def test_no_shipped_game_writes_a_params_value_as_a_number():
+    said = []
+    for game, variants, modules in shipped_games():
+        said += [f"{game} {variants} {modules}: {d.loc}: {d.message}"
+                 for d in warnings(ROOT / "rulesets" / game, *variants, modules=modules)]
+    assert said == []
+
+
+def test_the_championship_drafts_one_round_of_the_garages_draft():
+    report = Report()
+    rs = load_ruleset(ROOT / "rulesets" / "heat", modules=["championship"], report=report)
+    assert rs is not None and rs.game.params["upgrade_picks"] == 1 and rs.game.params["market_extra"] == 3
+    # the championship's draft is the Garage's, its leftover cards handled by the named statement
+    text = (ROOT / "rulesets" / "heat" / "modules" / "championship.yaml").read_text(encoding="utf-8")
+    assert "procedures.draft_rounds.do" not in text and "replace: statements.market_left" in text
+
+
+def test_the_weather_tokens_numbers_are_their_properties():
+    report = Report()
+    rs = load_ruleset(ROOT / "rulesets" / "heat", modules=["weather"], report=report)
+    assert rs is not None
+    props = {c.id: dict(c.props) for c in rs.cards}
+    assert props["weather_storm"]["setup_amount"] == 1 and props["weather_storm"]["sector_amount"] == 2
+    assert props["road_limit_minus"]["amount"] == -1 and props["road_slipstream"]["amount"] == 1
+    # no rule of the module writes the amounts
+    text = (ROOT / "rulesets" / "heat" / "modules" / "weather.yaml").read_text(encoding="utf-8")
+    assert "plus_1" not in text and "minus_1" not in text and "heat_to_deck_3" not in text

@@ -1,0 +1,132 @@
+"""An error a patch causes is said at the patch: its own file and line first, the base line second;
+every mistake of a patch file in one run; a misspelt param of a season or `--param` placed.
+
+The small game of test_modules.py is patched by variants written here; each test reads the
+diagnostics (where, what second place, how many) as `validate` prints them.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter.authoring.validate import validate_path
+from interpreter.lang.diagnostics import Report
+from interpreter.load.ruleset import load_ruleset
+from test_diagnostics import find
+from test_modules import CARDS, MINI, refused, variant
+
+
+@pytest.fixture
+def mini(tmp_path) -> Path:
+    folder = tmp_path / "rulesets" / "mini"
+    (folder / "variants").mkdir(parents=True)
+    (tmp_path / "cards" / "mini").mkdir(parents=True)
+    (tmp_path / "cards" / "mini" / "cards.yaml").write_text(CARDS, encoding="utf-8")
+    (folder / "game.yaml").write_text(MINI, encoding="utf-8")
+    return folder
+
+
+SEASON_CARRY = """\
+  - add: carry
+    id: seat
+    item: [score]
+"""
+
+
+def at(d, path: Path, needle: str) -> None:
+    line, col = find(path, needle)
+    assert d.loc is not None and (d.loc.file, d.loc.line, d.loc.col) == (str(path), line, col), d.render()
+
+
+def test_a_wrong_type_set_by_a_variant_is_said_at_the_patch_then_where_the_base_reads_it(mini):
+    path = variant(mini, '  - set: params.hand_size\n    to: "two"\n')
+    report = refused(mini, "v")
+    [d] = [d for d in report.items if d.severity == "error"]
+    assert d.code == "E120"
+    at(d, path, "params.hand_size")
+    what, base = d.also
+    assert "params.hand_size" in what and "this patch changes" in what
+    line, col = find(mini / "game.yaml", "hand_size from deck")
+    assert (base.file, base.line, base.col) == (str(mini / "game.yaml"), line, col)
+    text = d.render()
+    assert text.index("v.yaml") < text.index("game.yaml")  # the patch first, the base second
+
+
+def test_a_patch_that_breaks_several_base_rules_is_one_error_that_counts_the_others(mini):
+    path = variant(mini, "  - update: state.score\n    with: {type: text}\n")
+    report = refused(mini, "v")
+    [d] = [d for d in report.items if d.severity == "error"]
+    at(d, path, "state.score")
+    assert d.also is not None and d.also[1].file == str(mini / "game.yaml")
+    # `s.score += ...` and the result's `seat.score` read it: the first is shown, the other counted
+    assert "and 1 more place" in d.notes
+
+
+def test_a_value_a_variant_gives_a_param_is_said_at_the_patch_not_at_the_param(mini):
+    path = variant(mini, "  - set: params.hand_size\n    to: 1.5\n")
+    report = refused(mini, "v")
+    d = next(d for d in report.items if d.code == "E117")
+    at(d, path, "params.hand_size")
+    line, _ = find(mini / "game.yaml", "hand_size: 2")
+    assert d.also is not None and d.also[1].line == line
+
+
+def test_a_problem_in_the_patch_files_own_rule_stays_there(mini):
+    """A patch's own rule text is the patch's: its problem is placed in it, not moved."""
+    path = variant(mini, "  - set: params.hand_size\n    to: 3\n"
+                         "  - extend: procedures.score_card\n    after: 's.score += \"x\"'\n")
+    report = refused(mini, "v")
+    [d] = [d for d in report.items if d.severity == "error"]
+    assert d.loc.file == str(path) and d.also is None and d.loc.line == find(path, "s.score +=")[0]
+
+
+def test_every_mistake_of_a_patch_file_is_said_in_one_run(mini):
+    path = variant(mini, "  - set: params.hand_sise\n    to: 3\n"
+                         "  - add: steps.mian\n    item: {id: x, do: pass}\n"
+                         "  - extend: procedures.scor_card\n    after: pass\n"
+                         "  - remove: choices.play.pas\n")
+    report = Report()
+    assert load_ruleset(mini, variants=["v"], report=report) is None
+    codes = [(d.code, d.loc.line) for d in report.items if d.severity == "error"]
+    assert codes == [("E042", find(path, "params.hand_sise")[0]), ("E042", find(path, "steps.mian")[0]),
+                     ("E050", find(path, "procedures.scor_card")[0]),
+                     ("E042", find(path, "choices.play.pas")[0])], report.render()
+    assert all(d.hint and "did you mean" in d.hint for d in report.items)
+
+
+def test_a_misspelt_param_of_a_season_is_said_at_its_line_in_every_game(mini):
+    variant(mini, SEASON_CARRY, "carried")
+    seasons = mini / "seasons"
+    seasons.mkdir()
+    season = seasons / "s.yaml"
+    season.write_text("season: {name: S, description: two games}\n"
+                      "variants: [carried]\n"
+                      "params: {hand_sise: 3}\n"
+                      "races:\n  - {}\n  - {params: {hand_siz: 1}}\n"
+                      "standings: {by: [score]}\n", encoding="utf-8")
+    report = validate_path(season).report
+    errors = [d for d in report.items if d.severity == "error"]
+    assert [(d.code, d.loc.line) for d in errors] == [("E042", 3), ("E042", 6)], report.render()
+    assert all(d.hint == "did you mean `hand_size`?" for d in errors)
+    at(errors[0], season, "hand_sise")
+    at(errors[1], season, "hand_siz:")
+
+
+def test_a_misspelt_param_on_the_command_line_says_so(mini):
+    report = Report()
+    assert load_ruleset(mini, report=report, params={"hand_sise": 3}) is None
+    [d] = report.items
+    assert d.code == "E042" and d.loc is None and "on the command line" in d.message
+    assert d.hint == "did you mean `hand_size`?"
+
+
+def test_a_wrong_type_given_on_the_command_line_says_so_and_where_the_game_reads_it(mini):
+    from interpreter.check.checker import check
+
+    report = Report()
+    rs = load_ruleset(mini, report=report, params={"hand_size": "many"})
+    assert rs is not None and check(rs, report) is None
+    [d] = report.items
+    assert d.loc is None and d.message.startswith("`--param hand_size=...` (on the command line): type error")
+    assert d.also is not None and d.also[1].file == str(mini / "game.yaml")

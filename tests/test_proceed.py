@@ -1,0 +1,148 @@
+"""Extensions that call the rule they extend with new values (`proceed(...)`) and read the values
+it shows (`let visible NAME = ...`).
+
+The small game of test_modules.py is extended by variants written here; what each extension does
+is read from the game played (scores, what is said). The shipped examples: Heat's variant
+`big-radiator` (`proceed(s, ...)` around `cool_down`) and the championship's and event 1's
+`extend: steps.corners`, which read the `s` the base step shows (scenarios `variant-big-radiator*`,
+`championship-*`, `event-1-*`).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter.lang.diagnostics import Report
+from interpreter.load.ruleset import load_ruleset
+from test_diagnostics import find
+from test_modules import CARDS, MINI, game, play_first, refused, said, variant
+
+
+@pytest.fixture
+def mini(tmp_path) -> Path:
+    folder = tmp_path / "rulesets" / "mini"
+    (folder / "variants").mkdir(parents=True)
+    (tmp_path / "cards" / "mini").mkdir(parents=True)
+    (tmp_path / "cards" / "mini" / "cards.yaml").write_text(CARDS, encoding="utf-8")
+    (folder / "game.yaml").write_text(MINI, encoding="utf-8")
+    return folder
+
+
+def scores(g) -> list[int]:
+    return [g.view(None)["seats"][s]["score"] for s in range(2)]
+
+
+def diagnostics(folder: Path, *variants: str) -> Report:
+    from interpreter.check.checker import check
+
+    report = Report()
+    rs = load_ruleset(folder, variants=list(variants), report=report)
+    if rs is not None:
+        check(rs, report)
+    return report
+
+
+# ---- proceed(...) -------------------------------------------------------------------------------
+
+def test_proceed_with_values_runs_the_rule_with_them(mini):
+    """`score_card(s, c)` run for the other seat: the card scores for seat 2 when seat 1 plays it."""
+    variant(mini, "  - extend: procedures.score_card\n    around: |\n"
+                  "      proceed(seat(3 - s.number), c)\n")
+    g = game(mini, "v")
+    play_first(g, "play")
+    assert scores(g)[0] == 0 and scores(g)[1] > 0
+
+
+def test_proceed_with_values_leaves_the_extensions_own_names_as_they_were(mini):
+    """After `proceed(other, c)`, the extension's `s` is still its own seat."""
+    variant(mini, "  - extend: procedures.score_card\n    around: |\n"
+                  "      proceed(seat(3 - s.number), c)\n      say \"{s} gave it away\"\n")
+    g = game(mini, "v")
+    play_first(g, "play")
+    assert said(g)[-1] == "seat 1 gave it away"
+
+
+def test_proceed_twice_with_other_values(mini):
+    variant(mini, "  - extend: procedures.score_card\n    around: |\n"
+                  "      proceed(s, c)\n      proceed(seat(3 - s.number), c)\n")
+    g = game(mini, "v")
+    play_first(g, "play")
+    assert scores(g)[0] == scores(g)[1] > 0
+
+
+def test_proceed_of_a_trigger_gives_its_event_new_values(mini):
+    variant(mini, "  - extend: triggers.count\n    around: |\n      proceed(s, k * 100)\n")
+    g = game(mini, "v")
+    play_first(g, "play")
+    assert g.st.g["tally"]["seat 1"] in (100, 300)
+
+
+@pytest.mark.parametrize("text, needle", [
+    ("proceed(s)", "the rule 1 value, and it takes 2 (s, c)"),
+    ("proceed(s, c, c)", "the rule 3 values, and it takes 2 (s, c)"),
+])
+def test_proceed_gives_as_many_values_as_the_rule_takes(mini, text, needle):
+    path = variant(mini, f"  - extend: procedures.score_card\n    around: |\n      {text}\n")
+    report = refused(mini, "v")
+    [d] = report.items
+    assert d.code == "E052" and needle in d.message and d.hint == "proceed(s, c)"
+    assert (d.loc.file, d.loc.line) == (str(path), find(path, "proceed(")[0])
+
+
+def test_a_step_takes_no_values(mini):
+    variant(mini, "  - extend: steps.play\n    around: |\n      proceed(s)\n")
+    [d] = refused(mini, "v").items
+    assert d.code == "E052" and "this rule takes none" in d.message
+
+
+def test_a_value_of_the_wrong_type_is_a_type_error_at_it(mini):
+    path = variant(mini, "  - extend: procedures.score_card\n    around: |\n      proceed(3, c)\n")
+    [d] = [d for d in diagnostics(mini, "v").items if d.severity == "error"]
+    assert d.code == "E120" and "`proceed` gives `s` an int, and it is a seat" in d.message
+    assert (d.loc.line, d.loc.col) == find(path, "3, c")
+
+
+# ---- let visible ------------------------------------------------------------------------------------
+
+READS_B = "  - extend: steps.look\n    after: |\n      s.score = b\n"
+
+
+def test_an_extension_reads_what_the_rule_declares_visible(mini):
+    shown = MINI.replace("let b = best(s)", "let visible b = best(s)")
+    (mini / "game.yaml").write_text(shown, encoding="utf-8")
+    variant(mini, READS_B)
+    report = diagnostics(mini, "v")
+    assert report.items == []
+    g = game(mini, "v")
+    seat1 = g.view(None)["seats"][0]
+    assert seat1["score"] == seat1["best_seen"] > 0  # the extension read the base's `b`
+
+
+def test_reading_a_local_the_rule_does_not_show_is_a_warning_in_language_1(mini):
+    path = variant(mini, READS_B)
+    [d] = diagnostics(mini, "v").items
+    assert (d.severity, d.code) == ("warning", "W141")
+    assert "`b` is a local of the rule this extends" in d.message
+    assert (d.loc.line, d.loc.col) == find(path, "b\n")
+    assert d.hint.startswith("declare it in the rule: `let visible b = ...`")
+
+
+def test_reading_a_local_the_rule_does_not_show_is_an_error_from_language_2(mini):
+    path = variant(mini, READS_B)
+    path.write_text("language: 2\n" + path.read_text(encoding="utf-8"), encoding="utf-8")
+    [d] = diagnostics(mini, "v").items
+    assert d.severity == "error" and d.code == "E149"
+
+
+def test_an_extension_of_one_statement_is_inside_the_rule_and_reads_its_locals(mini):
+    named = MINI.replace("s.best_seen = b", "s.best_seen = b as seen")
+    (mini / "game.yaml").write_text(named, encoding="utf-8")
+    variant(mini, "  - extend: statements.seen\n    after: |\n      s.score = b\n")
+    assert diagnostics(mini, "v").items == []
+
+
+def test_the_base_rule_reads_its_own_locals_around_an_extension(mini):
+    """The rule's own statements, wrapped by an extension, read its locals as before."""
+    variant(mini, "  - extend: steps.look\n    around: |\n      say \"looking\"\n      proceed\n")
+    assert diagnostics(mini, "v").items == []
