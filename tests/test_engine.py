@@ -275,7 +275,7 @@ def test_preview_plays_an_option_that_decides_again_up_to_that_decision():
     pit = next(i for i, lb in enumerate(labels) if lb.startswith("pit stop with"))
     play_ = next(i for i, lb in enumerate(labels) if lb.startswith("play"))
     after_pit = vm.preview(game.st, pit)
-    spec, _opts, _env = after_pit.pending
+    spec, _opts, _env, _seat = after_pit.pending
     assert spec.prompt(after_pit, _env).startswith("Pit stop: discard")  # the next decision
     after_play = vm.preview(game.st, play_)
     assert after_play.pending[0] is game.st.pending[0]   # played its own effects only

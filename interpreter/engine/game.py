@@ -109,10 +109,7 @@ class Game:
                 self.sub = held[1]
                 sim.answers.extend(held[2])
                 return
-            sub = st.clone()
-            sub.simul = None
-            sub.feed = None
-            sub.trace = None
+            sub = st.commit_copy()
             if st.watch is not None and st.watch.forced:  # a seat's forced choices are asked too
                 sub.watch = vm.Watch(forced=True)
             local = dict(sim.env)
@@ -141,34 +138,38 @@ class Game:
     def waiting(self) -> tuple[int, int]:
         """(seat, number of options) of the pending decision, without describing it."""
         st: Any = self.sub if self.sub is not None else self.st
-        spec, opts, env = st.pending
-        return spec.seat(st, env), len(opts)
+        pending = st.pending
+        return pending[3], len(pending[1])
 
     def decision(self) -> Decision | None:
         st: Any = self.sub if self.sub is not None else self.st
         if st.pending is None:
             return None
-        spec, opts, env = st.pending
-        return Decision(spec.seat(st, env), len(opts), spec.rule, spec.loc,
+        spec, opts, env, seat = st.pending
+        return Decision(seat, len(opts), spec.rule, spec.loc,
                         self.sub is not None, st, spec, opts, env)
 
     def choose(self, pick: int) -> None:
-        st: Any = self.sub if self.sub is not None else self.st
-        spec, opts, _env = st.pending
+        sub = self.sub
+        st: Any = sub if sub is not None else self.st
+        pending = st.pending
+        opts = pending[1]
         if not 0 <= pick < len(opts):
             raise ValueError(f"option {pick} is not one of 0..{len(opts) - 1}")
         self.answers.append(pick)
-        if self.sub is not None:
+        if sub is not None:
+            spec = pending[0]
             if len(opts) > 1:  # a single option (asked only when a scenario watches) is taken at the reveal
                 self.st.simul.answers.append((pick, opts[pick]))
             if self.st.trace is not None:
                 self.st.trace.append(("commit", spec.rule, str(spec.loc) if spec.loc else "",
-                                      spec.seat(st, _env), "(hidden until revealed)", len(opts)))
+                                      pending[3], "(hidden until revealed)", len(opts)))
             vm.answer(st, pick)
             self._commit()
             return
         vm.answer(st, pick)
-        self._commit()
+        if st.simul is not None:
+            self._commit()
 
     def clone(self, believe: random.Random | None = None) -> "Game":
         """A copy to play on; with `believe` (a bot's generator), a belief (`State.clone`)."""

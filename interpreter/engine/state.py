@@ -27,6 +27,12 @@ class SharedRandom:
         self._shared = True
         return SharedRandom(self._r, True)
 
+    def lend(self) -> "SharedRandom":
+        """A copy for a state that lives only while this generator draws nothing (a seat's copy
+        while it commits): it copies the generator when it first draws, and this one is not
+        made to copy itself when it next draws."""
+        return SharedRandom(self._r, True)
+
     def own(self) -> random.Random:
         if self._shared:
             r = random.Random.__new__(random.Random)
@@ -133,12 +139,29 @@ class State:
         c.frames = [[code, pc, env.copy()] for code, pc, env in self.frames]
         c.pending = None
         if self.pending is not None:
-            spec, opts, env = self.pending
+            spec, opts, env, seat = self.pending
             # The choice waits in the top frame: its copy's locals go with the copy.
-            c.pending = (spec, opts, c.frames[-1][2] if self.frames and env is self.frames[-1][2] else env)
+            c.pending = (spec, opts, c.frames[-1][2] if self.frames and env is self.frames[-1][2] else env, seat)
         c.trace = None if self.trace is None else self.trace[:]
         c.feed = None if self.feed is None else self.feed[:]
         c.simul = None if self.simul is None else self.simul.clone()
+        c.watch = None
+        return c
+
+    def commit_copy(self) -> "State":
+        """A seat's copy while it commits (commit-then-reveal), to be run from a frame the caller
+        gives it. It shares the piles, `where` and `up` until it changes them, and borrows the
+        generator (`SharedRandom.lend`): this state must not change while the copy is in use,
+        and does not: the real table waits until every seat has committed."""
+        c = self._copy(True)
+        rng = self.rng
+        c.rng = rng.lend() if type(rng) is SharedRandom else rng  # a belief's is shared
+        c.believe = None if self.believe is None else self.believe.copy()
+        c.frames = []
+        c.pending = None
+        c.trace = None
+        c.feed = None
+        c.simul = None
         c.watch = None
         return c
 

@@ -80,21 +80,23 @@ def run(st: State) -> None:
 
 def decide(st: State, spec: ChooseSpec, opts: list, env: dict) -> int:
     """The option a choice takes without asking (a single one; at a reveal, the one committed),
-    or -1 when its seat must be asked (`st.pending`)."""
-    if not opts:
-        raise RuleError("no option of this choice is allowed here")
+    or -1 when its seat must be asked (`st.pending`: the choice, its options, the locals, the
+    seat)."""
     if len(opts) == 1 and (st.watch is None or not st.watch.forced or st.feed is not None):
         return 0  # taken at once (at a reveal too: a commitment never records it)
+    if not opts:
+        raise RuleError("no option of this choice is allowed here")
     if st.feed:
         pick, committed = st.feed.pop(0)
         if pick >= len(opts) or opts[pick] != committed:
             _recommit(st, spec, opts, env, pick, committed)
         return pick
-    if spec.seat(st, env) is None:
+    seat = spec.seat(st, env)
+    if seat is None:
         if len(opts) > 1:
             raise RuleError("nobody is to make this choice: its seat is none", spec.loc, spec.rule)
         return 0
-    st.pending = (spec, opts, env)
+    st.pending = (spec, opts, env, seat)
     return -1
 
 
@@ -117,8 +119,9 @@ def take(st: State, spec: ChooseSpec, opts: list, env: dict, pick: int) -> tuple
                          seat, spec.label(st, env, opt), len(opts)))
     if st.tally is not None:
         st.tally.choice(st, spec, alt, opt[1], env)
-    if alt.var is not None:
-        env[alt.var] = opt[1]
+    var = alt.var
+    if var is not None:
+        env[var] = opt[1]
     return opt
 
 
@@ -185,10 +188,18 @@ HELPERS: dict[str, Callable[..., Any]] = {
 
 def answer(st: State, pick: int) -> None:
     """Resume after the pending decision with option `pick`."""
-    spec, opts, env = st.pending
+    spec, opts, env, _seat = st.pending
     st.pending = None
     env[TAKEN] = take(st, spec, opts, env, pick)
-    run(st)
+    frames = st.frames
+    try:
+        while frames:
+            fr = frames[-1]
+            if fr[0](st, fr):
+                return
+    except EndGame:
+        frames.clear()
+        st.ended = True
 
 
 def preview(st: State, pick: int, rng: random.Random | None = None) -> State:
@@ -197,7 +208,7 @@ def preview(st: State, pick: int, rng: random.Random | None = None) -> State:
     needs the machine (it decides again, or branches in the flow) is played on the copy up to
     the next decision instead. With `rng`, the copy is the bot's belief (`state.Belief`): its
     generator stands in for chance and for the order of unseen piles. `st` is left as it was."""
-    spec, opts, env = st.pending
+    spec, opts, env, _seat = st.pending
     opt = opts[pick]
     effects = spec.alts[opt[0]].effects
     if effects is Effects.NONE:
