@@ -13,9 +13,11 @@ def play(game: Game, agents, on_decision=None, guard=None) -> dict:
         return _guarded(game, agents, on_decision, guard)
     if on_decision is None and all(getattr(a, "blind", False) for a in agents):
         # Agents that need only the number of options (random bots): no decision objects.
+        picks = [a.pick for a in agents]
+        waiting, choose = game.waiting, game.choose
         while not game.over:
-            seat, count = game.waiting()
-            game.choose(agents[seat].pick(count))
+            seat, count = waiting()
+            choose(picks[seat](count))
         return game.result()
     while not game.over:
         d = game.decision()
