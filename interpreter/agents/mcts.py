@@ -199,14 +199,14 @@ class SearchAgent:
         least, most = (self.depth * n, CAP * n) if g.plan.evaluate is not None else (math.inf, math.inf)
         glob = g.st.g
         greedy = self._greedy if self.rollout == "greedy" else None
-        rng = self.rng
+        below = self.rng._randbelow  # type: ignore[attr-defined]  # randrange(n) for n >= 1: the same numbers
         k, rounds = 0, glob["__rounds"]
         while not g.over:
             if k >= least:
                 if g.sub is None and (k >= most or glob["__rounds"] != rounds):
                     return
             rounds = glob["__rounds"]
-            g.choose(greedy.choose(g, g.decision()) if greedy is not None else rng.randrange(g.waiting()[1]))
+            g.choose(greedy.choose(g, g.decision()) if greedy is not None else below(g.waiting()[1]))
             k += 1
 
 

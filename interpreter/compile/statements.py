@@ -39,7 +39,7 @@ from ..load.rules import TriggerDef
 from ..lang.types import ANY, BOOL, CARD, INT, NONE, PIECE, PILE, SEAT, TEXT, Type, iterable_elem
 from ..library.api import NOT_CONST
 from . import pyast as P
-from .analysis import meets_chance
+from .analysis import meets_chance, reads_only_card
 from .codegen import ident
 from .context import Fn, local_name
 from .flownodes import Mark, Records, Rounds, RuleBlock, StepIf, Stop, Turns
@@ -600,9 +600,12 @@ class Statements(Lowerer):
                     listing.append(P.place(ast.If(self.expr(opt.cond, fx), [entry], []), opt.loc))
                 else:
                     listing.append(P.place(entry, opt.loc))
+            # a label that reads only the option's value (a card's fixed properties) and
+            # constants reads the same for the same value: kept once read (`ChooseSpec.label`)
+            fixed = reads_only_card(opt.label, opt.ref if opt.var is not None else None)
             spec.alts.append(Alternative(self.value_fn(opt.label, rule), opt.var,
                                          key=f"{choice} > {opt.name_tag or unparse.expr(opt.label)}",
-                                         of=_counted_type(opt.source)))
+                                         of=_counted_type(opt.source), labels={} if fixed else None))
         once = [o.source for o in s.options if o.source is not None]
         once += [o.cond for o in s.options if o.source is None and o.cond is not None]
         listing = self.charge_calls(self.an.weight(*once), s.loc) + listing

@@ -141,7 +141,8 @@ class State:
         if self.pending is not None:
             spec, opts, env, seat = self.pending
             # The choice waits in the top frame: its copy's locals go with the copy.
-            c.pending = (spec, opts, c.frames[-1][2] if self.frames and env is self.frames[-1][2] else env, seat)
+            mine = c.frames[-1][2] if self.frames and env is self.frames[-1][2] else env
+            c.pending = (spec, opts, mine, seat)
         c.trace = None if self.trace is None else self.trace[:]
         c.feed = None if self.feed is None else self.feed[:]
         c.simul = None if self.simul is None else self.simul.clone()

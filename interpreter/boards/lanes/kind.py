@@ -262,7 +262,8 @@ class Lanes(BoardKind):
         space (`rank`), then the piece's number. Sorted as one number per piece (in C)."""
         pos, spot = data
         n, width, L, rank = len(pos), self.spots + 1, self.L, self.rank
-        keys = sorted((rank[p % L][spot[pc]] - p * width) * n + pc for pc, p in enumerate(pos) if p is not None)
+        keys = sorted((rank[p % L][spot[pc]] - p * width) * n + pc
+                      for pc, p in enumerate(pos) if p is not None)
         return [k % n for k in keys]
 
     # ---- what a seat sees -------------------------------------------------------------------
