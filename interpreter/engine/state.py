@@ -224,11 +224,15 @@ class State:
         mine = self.mine
         if mine >> src & 1 and mine >> dest & 1:  # the usual case: both piles are this state's
             piles = self.piles
-            piles[src].remove(card)
+            frm = piles[src]
             to = piles[dest]
         else:
-            self.pile_w(src).remove(card)
+            frm = self.pile_w(src)
             to = self.pile_w(dest)
+        if frm[-1] == card:  # the top card (a draw): no search from the bottom
+            frm.pop()
+        else:
+            frm.remove(card)
         if bottom:
             to.insert(0, card)
         else:
