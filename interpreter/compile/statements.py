@@ -615,7 +615,8 @@ class Statements(Lowerer):
         env = P.name("env")
         asks = [P.assign(P.sub_store(P.name("fr"), P.const(1)), P.const(k)), ast.Return(P.const(True))]
         decide = [*listing, self.save(fx, k),
-                  P.assign(P.store(pick), P.call(self.h("decide"), self.st(), spec_c, P.name(opts), env)),
+                  P.assign(P.store(pick), P.call(self.h("decide"), self.st(), spec_c, P.name(opts), env,
+                                                 P.name("fr"), P.const(k))),
                   _if(P.compare(P.name(pick), ast.Lt(), P.const(0)), asks),
                   P.assign(P.store(taken), P.call(self.h("take"), self.st(), spec_c, P.name(opts), env,
                                                   P.name(pick)))]

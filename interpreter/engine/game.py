@@ -79,6 +79,7 @@ class Game:
         self.sub: State | None = None     # a seat's private copy while it commits
         self.answers: list[int] = []      # every decision taken, in order: the game record
         self.held: Any = None             # a seat's copy set aside while others commit again (`recommit`)
+        self._pick: Callable[[Game], int] | None = None   # who answers in place (`answer_with`)
         self._advance()
 
     # ---- driving ---------------------------------------------------------------------------
@@ -110,6 +111,7 @@ class Game:
                 sim.answers.extend(held[2])
                 return
             sub = st.commit_copy()
+            sub.ask = st.ask  # its seat answers in place too (`answer_with`)
             if st.watch is not None and st.watch.forced:  # a seat's forced choices are asked too
                 sub.watch = vm.Watch(forced=True)
             local = dict(sim.env)
@@ -171,6 +173,36 @@ class Game:
         if st.simul is not None:
             self._commit()
 
+    def answer_with(self, pick: Callable[["Game"], int] | None) -> None:
+        """Answer the decisions from now on in place, from inside the rules, with `pick(game)`:
+        the option of the pending decision (`decision()`, `waiting()`), or -1 to leave it
+        pending as usual (then `choose` answers it). The game stands at each decision while
+        `pick` looks at it, copies it or plays copies of it, as it would between `decision()`
+        and `choose()`; what is taken is recorded as `choose` records it. None: no more. A
+        game's first decision is reached before any `pick` is given: answer it with `choose`."""
+        self._pick = pick
+        self.st.ask = None if pick is None else self._ask
+        if self.sub is not None:
+            self.sub.ask = self.st.ask
+
+    def _ask(self, st: State) -> int:
+        """`State.ask` of this game's table and of its seats' commitment copies."""
+        pick = self._pick(self)  # type: ignore[misc]
+        if pick < 0:
+            return -1
+        spec, opts, _env, seat = st.pending
+        if not pick < len(opts):
+            raise ValueError(f"option {pick} is not one of 0..{len(opts) - 1}")
+        self.answers.append(pick)
+        if st is not self.st:  # a seat committing on its own copy (see `choose`)
+            real = self.st
+            if len(opts) > 1:
+                real.simul.answers.append((pick, opts[pick]))
+            if real.trace is not None:
+                real.trace.append(("commit", spec.rule, str(spec.loc) if spec.loc else "",
+                                   seat, "(hidden until revealed)", len(opts)))
+        return pick
+
     def clone(self, believe: random.Random | None = None) -> "Game":
         """A copy to play on; with `believe` (a bot's generator), a belief (`State.clone`)."""
         c = Game.__new__(Game)
@@ -178,6 +210,7 @@ class Game:
         c.st = self.st.clone(believe)
         c.sub = None if self.sub is None else self.sub.clone(believe)
         c.answers = self.answers[:]
+        c._pick = None
         held = self.held
         c.held = None if held is None else (held[0], held[1].clone(), held[2][:])
         return c

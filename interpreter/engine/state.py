@@ -70,7 +70,7 @@ class Belief:
 
 class State:
     __slots__ = ("plan", "piles", "where", "up", "mine", "cards_mine", "g", "v", "bd", "rng", "frames",
-                 "pending", "trace", "ended", "steps", "feed", "simul", "believe", "watch", "tally")
+                 "pending", "trace", "ended", "steps", "feed", "simul", "believe", "watch", "tally", "ask")
 
     def __init__(self, plan: Plan, seed: int):
         self.plan = plan
@@ -97,6 +97,9 @@ class State:
         self.believe: Belief | None = None   # a bot's lookahead copy (see `Belief`)
         self.watch: Any = None   # what a scenario watches for (`vm.Watch`); a copy is not watched
         self.tally: Any = None   # what the engine counts when asked (`tally.Tally`); never in a copy
+        # who answers a decision in place, from inside the rules (`vm.decide`): fn(st) -> the
+        # option, or -1 to wait as usual; never in a copy but a seat's commitment copy (`Game`)
+        self.ask: Any = None
 
     def _copy(self, share_cards: bool) -> "State":
         """A new state with this one's table: its variables and boards copied, its cards copied
@@ -121,6 +124,7 @@ class State:
         c.ended = self.ended
         c.steps = self.steps
         c.tally = None
+        c.ask = None
         return c
 
     def clone(self, believe: random.Random | None = None) -> "State":

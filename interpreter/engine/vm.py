@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable
 
-from ..lang.errors import EndGame, RuleError
+from ..lang.errors import EndGame, Outside, RuleError
 from ..lang.limits import Steps, too_many
 from .plan import ChooseSpec, Effects, Unit
 from .state import State
@@ -74,14 +74,17 @@ def run(st: State) -> None:
     except EndGame:
         frames.clear()
         st.ended = True
+    except Outside as e:
+        raise e.error from None
 
 
 # ---- what generated code calls at its waiting points -----------------------------------------------
 
-def decide(st: State, spec: ChooseSpec, opts: list, env: dict) -> int:
-    """The option a choice takes without asking (a single one; at a reveal, the one committed),
-    or -1 when its seat must be asked (`st.pending`: the choice, its options, the locals, the
-    seat)."""
+def decide(st: State, spec: ChooseSpec, opts: list, env: dict, fr: list, k: int) -> int:
+    """The option a choice takes without asking (a single one; at a reveal, the one committed;
+    one its seat's answerer gives in place, `st.ask`), or -1 when its seat must be asked
+    (`st.pending`: the choice, its options, the locals, the seat). The caller has kept its
+    locals in `env`; `fr` is its frame and `k` this waiting point."""
     if len(opts) == 1 and (st.watch is None or not st.watch.forced or st.feed is not None):
         return 0  # taken at once (at a reveal too: a commitment never records it)
     if not opts:
@@ -97,6 +100,18 @@ def decide(st: State, spec: ChooseSpec, opts: list, env: dict) -> int:
             raise RuleError("nobody is to make this choice: its seat is none", spec.loc, spec.rule)
         return 0
     st.pending = (spec, opts, env, seat)
+    ask = st.ask
+    if ask is not None:
+        # answered in place: the game stands at this decision (the frame at its point, the
+        # locals kept) while its answerer looks, copies or plays on copies of it
+        fr[1] = k
+        try:
+            pick = ask(st)
+        except Exception as e:
+            raise Outside(e) from None
+        if pick >= 0:
+            st.pending = None
+            return pick
     return -1
 
 
@@ -200,6 +215,8 @@ def answer(st: State, pick: int) -> None:
     except EndGame:
         frames.clear()
         st.ended = True
+    except Outside as e:
+        raise e.error from None
 
 
 def preview(st: State, pick: int, rng: random.Random | None = None) -> State:
