@@ -80,6 +80,7 @@ class Game:
         self.answers: list[int] = []      # every decision taken, in order: the game record
         self.held: Any = None             # a seat's copy set aside while others commit again (`recommit`)
         self._pick: Callable[[Game], int] | None = None   # who answers in place (`answer_with`)
+        self._blind: list[Callable[[int], int]] = []     # ... or, per seat, from the count alone
         self._advance()
 
     # ---- driving ---------------------------------------------------------------------------
@@ -181,27 +182,53 @@ class Game:
         and `choose()`; what is taken is recorded as `choose` records it. None: no more. A
         game's first decision is reached before any `pick` is given: answer it with `choose`."""
         self._pick = pick
-        self.st.ask = None if pick is None else self._ask
+        self._asked_by(None if pick is None else self._ask)
+
+    def answer_blind(self, picks: list[Callable[[int], int]]) -> None:
+        """`answer_with` for agents that need only the number of options (random bots):
+        `picks[seat](count)` gives the option of each decision of that seat, in place, without
+        the game being looked at (no `pick(game)`, no `waiting()` between)."""
+        self._blind = picks
+        self._asked_by(self._ask_blind)
+
+    def _asked_by(self, ask: Callable[[State], int] | None) -> None:
+        self.st.ask = ask
         if self.sub is not None:
-            self.sub.ask = self.st.ask
+            self.sub.ask = ask
 
     def _ask(self, st: State) -> int:
         """`State.ask` of this game's table and of its seats' commitment copies."""
         pick = self._pick(self)  # type: ignore[misc]
         if pick < 0:
             return -1
-        spec, opts, _env, seat = st.pending
+        opts = st.pending[1]
         if not pick < len(opts):
             raise ValueError(f"option {pick} is not one of 0..{len(opts) - 1}")
         self.answers.append(pick)
-        if st is not self.st:  # a seat committing on its own copy (see `choose`)
-            real = self.st
-            if len(opts) > 1:
-                real.simul.answers.append((pick, opts[pick]))
-            if real.trace is not None:
-                real.trace.append(("commit", spec.rule, str(spec.loc) if spec.loc else "",
-                                   seat, "(hidden until revealed)", len(opts)))
+        if st is not self.st:
+            self._committed(st, pick)
         return pick
+
+    def _ask_blind(self, st: State) -> int:
+        """`State.ask` when each seat answers from the number of options (`answer_blind`)."""
+        _spec, opts, _env, seat = st.pending
+        pick = self._blind[seat](len(opts))
+        if not 0 <= pick < len(opts):
+            raise ValueError(f"option {pick} is not one of 0..{len(opts) - 1}")
+        self.answers.append(pick)
+        if st is not self.st:
+            self._committed(st, pick)
+        return pick
+
+    def _committed(self, st: State, pick: int) -> None:
+        """A seat answered `pick` in place on its own commitment copy `st` (see `choose`)."""
+        spec, opts, _env, seat = st.pending
+        real = self.st
+        if len(opts) > 1:
+            real.simul.answers.append((pick, opts[pick]))
+        if real.trace is not None:
+            real.trace.append(("commit", spec.rule, str(spec.loc) if spec.loc else "",
+                               seat, "(hidden until revealed)", len(opts)))
 
     def clone(self, believe: random.Random | None = None) -> "Game":
         """A copy to play on; with `believe` (a bot's generator), a belief (`State.clone`)."""

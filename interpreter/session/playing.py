@@ -15,19 +15,23 @@ def play(game: Game, agents, on_decision=None, guard=None) -> dict:
     if on_decision is None and all(getattr(a, "blind", False) for a in agents):
         # Agents that need only the number of options (random bots): no decision objects.
         picks = [a.pick for a in agents]
+        game.answer_blind(picks)
+        try:
+            while not game.over:
+                seat, count = game.waiting()
+                game.choose(picks[seat](count))
+        finally:
+            game.answer_with(None)
+        return game.result()
 
-        def pick(g: Game) -> int:
-            seat, count = g.waiting()
-            return picks[seat](count)
-    else:
-        def pick(g: Game) -> int:
-            d = g.decision()
-            if d is None:  # pragma: no cover - a game that is not over always waits for a decision
-                raise RuleError("the game stopped without a decision and without ending")
-            p = agents[d.seat].choose(g, d) if d.seat is not None else 0
-            if on_decision is not None:
-                on_decision(d, p)
-            return p
+    def pick(g: Game) -> int:
+        d = g.decision()
+        if d is None:  # pragma: no cover - a game that is not over always waits for a decision
+            raise RuleError("the game stopped without a decision and without ending")
+        p = agents[d.seat].choose(g, d) if d.seat is not None else 0
+        if on_decision is not None:
+            on_decision(d, p)
+        return p
     game.answer_with(pick)
     try:
         while not game.over:
