@@ -207,9 +207,9 @@ class Statements(Lowerer):
     # ---- waiting points ---------------------------------------------------------------------------
 
     def save(self, fx: Fn, k: int) -> ast.stmt:
-        """`env.update({...})`: the locals a unit keeps at point `k` (those live there), as they are."""
+        """The locals a unit keeps in `env` at point `k` (those live there), as they are."""
         assert fx.unit is not None
-        return P.expr_stmt(P.call(P.attr(P.name("env"), "update"), fx.unit.save(k)))
+        return fx.unit.save(k)
 
     def wait(self, fx: Fn, k: int, result: bool) -> list[ast.stmt]:
         """Wait at point `k`: locals kept, the point noted in the frame, back to the machine
