@@ -7,8 +7,9 @@ The machine's speed drifts from minute to minute, so the two engines play in tur
 games with one, the same seeds with the other, and so on, `--rounds` times. The other checkout's
 `interpreter` package is loaded under another name with its own rulesets (so an older engine
 plays its own content). Prints each engine's games per second per round and the ratio
-(this / other; above 1 is faster). Both must play the same games for the ratio to mean much:
-the decisions of every game are compared and a difference is reported.
+(this / other; above 1 is faster). Each plays its games the way `simulate` does
+(`session.playing.play`, where the checkout has it). Both must play the same games for the ratio
+to mean much: the decisions of every game are compared and a difference is reported.
 """
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ def _load_engine(root: Path, alias: str):
         sys.path.insert(0, str(home))
     return (_session(alias), importlib.import_module(f"{alias}.engine.game"),
             importlib.import_module(f"{alias}.agents.base"),
-            importlib.import_module(f"{alias}.agents.greedy"))
+            importlib.import_module(f"{alias}.agents.greedy"), _playing(alias))
 
 
 def _session(alias: str):
@@ -48,8 +49,17 @@ def _session(alias: str):
         return importlib.import_module(f"{alias}.run.session")
 
 
+def _playing(alias: str):
+    """`session.playing.play`, the loop `simulate` plays a game with (None in older checkouts:
+    then the decisions are asked and answered here)."""
+    try:
+        return importlib.import_module(f"{alias}.session.playing").play
+    except ModuleNotFoundError:
+        return None
+
+
 def _player(engine, root: Path, args):
-    session, game_mod, base, greedy = engine
+    session, game_mod, base, greedy, playing = engine
     loaded = session.load(str(root / "rulesets" / args.game), track=args.track)
     plan = loaded.plan(args.players)
     bot = base.RandomAgent if args.bot == "random" else greedy.GreedyAgent
@@ -60,6 +70,8 @@ def _player(engine, root: Path, args):
         for seed in seeds:
             game = game_mod.Game(plan, seed)
             bots = [bot(f"{seed}/{s}") for s in range(args.players)]
+            if playing is not None:
+                playing(game, bots)
             while not game.over:
                 d = game.decision()
                 game.choose(bots[d.seat].choose(game, d))

@@ -275,7 +275,7 @@ def test_preview_plays_an_option_that_decides_again_up_to_that_decision():
     pit = next(i for i, lb in enumerate(labels) if lb.startswith("pit stop with"))
     play_ = next(i for i, lb in enumerate(labels) if lb.startswith("play"))
     after_pit = vm.preview(game.st, pit)
-    spec, _opts, _env = after_pit.pending
+    spec, _opts, _env, _seat = after_pit.pending
     assert spec.prompt(after_pit, _env).startswith("Pit stop: discard")  # the next decision
     after_play = vm.preview(game.st, play_)
     assert after_play.pending[0] is game.st.pending[0]   # played its own effects only
@@ -410,3 +410,51 @@ def test_sums_and_counts_over_cards_read_the_cards_whatever_their_form(tmp_path)
         encoding="utf-8")
     out = run_scenario(scenario)
     assert out.passed, out.report.render()
+
+
+@pytest.mark.parametrize("name,track,players", [("heat", "usa", 3), ("formula5", None, 4), (SEALED, None, 3)])
+def test_answering_in_place_plays_the_game_choose_plays(name, track, players):
+    """Agents answering from inside the rules (`Game.answer_with`, what `play` does) take the
+    same decisions, commitments included, as the same agents asked between `choose`s; a copy
+    made while a decision is answered in place plays on as one made between them."""
+    plan = load(name, track=track).plan(players)
+    stepped = Game(plan, 5)
+    agents = [RandomAgent(f"a/{s}") for s in range(players)]
+    while not stepped.over:
+        seat, count = stepped.waiting()
+        stepped.choose(agents[seat].rng.randrange(count))
+    agents = [RandomAgent(f"a/{s}") for s in range(players)]
+    copies = []
+
+    def pick(g):
+        seat, count = g.waiting()
+        if len(g.answers) == 7:
+            copies.append(g.clone())
+        return agents[seat].rng.randrange(count)
+    in_place = Game(plan, 5)
+    in_place.answer_with(pick)
+    while not in_place.over:
+        in_place.choose(pick(in_place))
+    assert in_place.answers == stepped.answers and in_place.result() == stepped.result()
+    (copy,) = copies  # taken while the eighth decision was pending: it plays on from there
+    again = [RandomAgent(f"a/{s}") for s in range(players)]
+    replay = Game(plan, 5)
+    for a in stepped.answers[:7]:
+        seat, count = replay.waiting()
+        again[seat].rng.randrange(count)
+        replay.choose(a)
+    for g in (copy, replay):
+        g.choose(stepped.answers[7])
+    assert copy.waiting() == replay.waiting() and copy.st.piles == replay.st.piles
+
+
+def test_an_error_of_an_agent_answering_in_place_is_its_own():
+    """An agent that fails while the rules ask it in place fails as itself: its error is not
+    taken for the rules' (no rule error placed at the choice)."""
+    game = Game(load("formula5").plan(3), 1)
+
+    def pick(g):
+        raise KeyError("the agent's own")
+    game.answer_with(pick)
+    with pytest.raises(KeyError, match="the agent's own"):
+        game.choose(0)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from typing import Callable
 
 
 class RandomAgent:
@@ -12,9 +13,9 @@ class RandomAgent:
 
     def __init__(self, seed: int | str = 0):
         self.rng = random.Random(seed)
-
-    def pick(self, count: int) -> int:
-        return self.rng.randrange(count)
+        # `pick(count)`: what `rng.randrange(count)` draws for a count of at least 1, without
+        # its checks of the arguments (a pending decision has two options or more)
+        self.pick: Callable[[int], int] = self.rng._randbelow  # type: ignore[attr-defined]
 
     def choose(self, game, decision) -> int:
         return self.rng.randrange(decision.count)

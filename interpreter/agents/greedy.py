@@ -14,7 +14,6 @@ from __future__ import annotations
 import random
 
 from ..engine import vm
-from ..engine.game import reading
 from ..lang.errors import RuleError
 from ..lang.show import show
 from ..lang.types import ANY
@@ -40,7 +39,9 @@ class GreedyAgent:
             base = base.clone()  # look ahead on a table the seat could believe in
             for k in hiding:
                 k.redeal_hidden(base, decision.seat, self.rng)
-        env = {"seat": decision.seat}
+        seat = decision.seat
+        env = {"seat": seat}
+        plan = game.plan
         best, picks = None, []
         preview, rng = vm.preview, self.rng
         for i in range(decision.count):
@@ -50,9 +51,16 @@ class GreedyAgent:
                 st = preview(base, i, rng)
             except RuleError:
                 continue
-            # on the real table (an option that does nothing) the evaluation only looks
-            value = evaluate(st, env) if st is not base else reading(base, lambda: evaluate(base, env))
-            _number(game.plan, value, decision.seat)
+            if st is not base:
+                value = evaluate(st, env)
+            else:  # on the real table (an option that does nothing) the evaluation only looks
+                steps, base.steps = base.steps, 0   # as `reading` does
+                try:
+                    value = evaluate(base, env)
+                finally:
+                    base.steps = steps
+            if type(value) is not int:
+                _number(plan, value, seat)
             if st.believe is not None and st.believe.chance:
                 # the option met chance: score the mean of a few believed outcomes
                 broke = False
@@ -62,7 +70,7 @@ class GreedyAgent:
                     except RuleError:
                         broke = True
                         break
-                    value += _number(game.plan, evaluate(other, env), decision.seat)
+                    value += _number(plan, evaluate(other, env), seat)
                 if broke:
                     continue
                 value /= SAMPLES

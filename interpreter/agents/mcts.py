@@ -200,15 +200,26 @@ class SearchAgent:
         least, most = (self.depth * n, CAP * n) if g.plan.evaluate is not None else (math.inf, math.inf)
         glob = g.st.g
         greedy = self._greedy if self.rollout == "greedy" else None
-        rng = self.rng
+        below = self.rng._randbelow  # type: ignore[attr-defined]  # randrange(n) for n >= 1: the same numbers
         k, rounds = 0, glob["__rounds"]
-        while not g.over:
-            if k >= least:
-                if g.sub is None and (k >= most or glob["__rounds"] != rounds):
-                    return
+
+        def policy(game) -> int:
+            """The rollout's pick at the pending decision, or -1 where the rollout stops."""
+            nonlocal k, rounds
+            if k >= least and game.sub is None and (k >= most or glob["__rounds"] != rounds):
+                return -1
             rounds = glob["__rounds"]
-            g.choose(greedy.choose(g, g.decision()) if greedy is not None else rng.randrange(g.waiting()[1]))
             k += 1
+            return greedy.choose(game, game.decision()) if greedy is not None else below(game.waiting()[1])
+        g.answer_with(policy)   # the rules ask it in place, decision after decision
+        try:
+            while not g.over:
+                pick = policy(g)
+                if pick < 0:
+                    return
+                g.choose(pick)
+        finally:
+            g.answer_with(None)
 
 
 def _fresh(table):

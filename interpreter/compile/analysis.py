@@ -44,8 +44,9 @@ def meets_chance(e: n.Node) -> bool:
                and x.ref.extra.chance for x in n.walk(e))
 
 
-def reads_only_card(e: n.Expr, card: Local) -> bool:
-    """Does `e` read nothing but the card `card`'s fixed properties and constants?"""
+def reads_only_card(e: n.Expr, card: Local | None) -> bool:
+    """Does `e` read nothing but the local `card` (a card's fixed properties; None: no local)
+    and constants?"""
     for node in n.walk(e):
         if isinstance(node, n.Name):
             ref = node.ref

@@ -52,6 +52,8 @@ class Codegen:
     _at: dict[tuple[str, int, int], str] = field(default_factory=dict)
     _lines: dict[int, tuple[str, int]] = field(default_factory=dict)
     _numbered: dict[tuple[str, int], int] = field(default_factory=dict)
+    # rules compiled inside a function not yet defined: written out with it (`note`)
+    _notes: list[tuple[Generated, ast.AST]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.ns["h_fail"] = fail
@@ -173,8 +175,17 @@ class Codegen:
 
     def note(self, rule: str, loc: Loc | None, node: ast.AST) -> None:
         """Record the Python of a rule compiled inside another rule's function (a step's block,
-        a trigger's `if`), for `explain --python`."""
-        self.generated.append(Generated(rule, loc, ast.unparse(node)))
+        a trigger's `if`), for `explain --python`: written out when the game is compiled
+        (`write_notes`), when what the function holding it keeps at its waiting points is known."""
+        g = Generated(rule, loc, "")
+        self.generated.append(g)
+        self._notes.append((g, node))
+
+    def write_notes(self) -> None:
+        """Write out the rules `note` recorded (the game compiled: every function is complete)."""
+        for g, node in self._notes:
+            g.python = ast.unparse(node)
+        self._notes.clear()
 
 
 # the first line number given to code from another file than its function's (`Codegen._lines`)

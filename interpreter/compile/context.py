@@ -26,7 +26,7 @@ class Unit:
         self.live = live                # the locals live at each waiting statement (`Analysis.liveness`)
         self.temps: list[str] = []      # its own temporaries live here (a loop's list and place)
         self.kept: dict[int, set[str]] = {}   # at each waiting point: what it keeps in `env` (env keys)
-        self.saves: list[tuple[ast.Dict, int]] = []   # `env.update({...})` at each point, filled at the end
+        self.saves: list[tuple[ast.If, int]] = []   # what `env` keeps at each point, filled at the end
         self.returns = returns          # a procedure that waits: `return` leaves its frame
 
     def point(self, key: Any) -> int:
@@ -38,20 +38,31 @@ class Unit:
     def keep(self, key: str, python: str) -> None:
         self.locals[key] = python
 
-    def save(self, k: int) -> ast.Dict:
-        """A dict of the locals it keeps at point `k` (filled in when the function is done)."""
-        d = ast.Dict([], [])
-        self.saves.append((d, k))
-        return d
+    def save(self, k: int) -> ast.If:
+        """The statements keeping in `env` the locals kept at point `k`, filled in when the
+        function is done (under an `if True:` that Python compiles away)."""
+        block = ast.If(ast.Constant(True), [], [])
+        self.saves.append((block, k))
+        return block
 
     def finish(self) -> None:
-        """Each point keeps only what is live there and is a local of its own."""
+        """Each point keeps only what is live there and is a local of its own: nothing, one
+        (`env['x'] = v_x`) or several (`env.update({...})`)."""
         for k in self.kept:
             self.kept[k] &= set(self.locals)
-        for d, k in self.saves:
+        for block, k in self.saves:
             names = sorted(self.kept[k])
-            d.keys = [ast.Constant(x) for x in names]
-            d.values = [ast.Name(self.locals[x], ast.Load()) for x in names]
+            values: list[ast.expr] = [ast.Name(self.locals[x], ast.Load()) for x in names]
+            env = ast.Name("env", ast.Load())
+            if not names:
+                block.body = [ast.Pass()]
+            elif len(names) == 1:
+                target = ast.Subscript(env, ast.Constant(names[0]), ast.Store())
+                block.body = [ast.Assign([target], values[0])]
+            else:
+                keys: list[ast.expr | None] = [ast.Constant(x) for x in names]
+                block.body = [ast.Expr(ast.Call(ast.Attribute(env, "update", ast.Load()),
+                                                [ast.Dict(keys, values)], []))]
 
 
 class Fn:

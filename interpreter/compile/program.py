@@ -100,6 +100,7 @@ class Compiler(Statements):
                                                                P.expr_stmt(P.call(self.h("halt"), self.st())),
                                                                ast.Return(P.const(True))], [])
         self._entries()
+        self.cg.write_notes()
         return p
 
     def _main(self) -> list[n.Stmt]:

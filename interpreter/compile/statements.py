@@ -39,7 +39,7 @@ from ..load.rules import TriggerDef
 from ..lang.types import ANY, BOOL, CARD, INT, NONE, PIECE, PILE, SEAT, TEXT, Type, iterable_elem
 from ..library.api import NOT_CONST
 from . import pyast as P
-from .analysis import meets_chance
+from .analysis import meets_chance, reads_only_card
 from .codegen import ident
 from .context import Fn, local_name
 from .flownodes import Mark, Records, Rounds, RuleBlock, StepIf, Stop, Turns
@@ -215,9 +215,9 @@ class Statements(Lowerer):
     # ---- waiting points ---------------------------------------------------------------------------
 
     def save(self, fx: Fn, k: int) -> ast.stmt:
-        """`env.update({...})`: the locals a unit keeps at point `k` (those live there), as they are."""
+        """The locals a unit keeps in `env` at point `k` (those live there), as they are."""
         assert fx.unit is not None
-        return P.expr_stmt(P.call(P.attr(P.name("env"), "update"), fx.unit.save(k)))
+        return fx.unit.save(k)
 
     def wait(self, fx: Fn, k: int, result: bool) -> list[ast.stmt]:
         """Wait at point `k`: locals kept, the point noted in the frame, back to the machine
@@ -667,9 +667,13 @@ class Statements(Lowerer):
                 else:
                     listing.append(P.place(entry, opt.loc))
             names = opt.var if not opt.inner else (str(opt.var), *(c.var for c in opt.inner))
+            # a label that reads only the option's value (a card's fixed properties) and
+            # constants reads the same for the same value: kept once read (`ChooseSpec.label`)
+            fixed = not opt.inner and reads_only_card(opt.label, opt.ref if opt.var is not None else None)
             spec.alts.append(Alternative(self.value_fn(opt.label, rule), names,
                                          key=f"{choice} > {opt.name_tag or _words_of(opt.label)}",
-                                         of=None if opt.inner else _counted_type(opt.source)))
+                                         of=None if opt.inner else _counted_type(opt.source),
+                                         labels={} if fixed else None))
         once = [o.source for o in s.options if o.source is not None]
         once += [o.cond for o in s.options if o.source is None and o.cond is not None]
         listing = self.charge_calls(self.an.weight(*once), s.loc) + listing
@@ -679,7 +683,8 @@ class Statements(Lowerer):
         env = P.name("env")
         asks = [P.assign(P.sub_store(P.name("fr"), P.const(1)), P.const(k)), ast.Return(P.const(True))]
         decide = [*listing, self.save(fx, k),
-                  P.assign(P.store(pick), P.call(self.h("decide"), self.st(), spec_c, P.name(opts), env)),
+                  P.assign(P.store(pick), P.call(self.h("decide"), self.st(), spec_c, P.name(opts), env,
+                                                 P.name("fr"), P.const(k))),
                   _if(P.compare(P.name(pick), ast.Lt(), P.const(0)), asks),
                   P.assign(P.store(taken), P.call(self.h("take"), self.st(), spec_c, P.name(opts), env,
                                                   P.name(pick)))]

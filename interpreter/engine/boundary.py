@@ -13,7 +13,7 @@ from types import CodeType, FrameType, TracebackType
 from typing import Protocol
 
 from ..lang.diagnostics import Loc
-from ..lang.errors import EndGame, RuleError
+from ..lang.errors import EndGame, Outside, RuleError
 from ..lang.limits import MAX_INT
 
 # Generated code runs in a namespace of its own (`compile/codegen.py`), which holds under this
@@ -95,8 +95,9 @@ def describe(e: BaseException) -> str:
 
 def fail(e: BaseException) -> BaseException:
     """The exception an entry raises in place of `e`: `e` itself when it is already placed
-    (or ends the game), else a `RuleError` at the failing sub-expression."""
-    if isinstance(e, EndGame):
+    (or ends the game, or is not the rules' own: `Outside`), else a `RuleError` at the failing
+    sub-expression."""
+    if isinstance(e, (EndGame, Outside)):
         return e
     if isinstance(e, RuleError) and e.loc is not None:
         return e

@@ -85,6 +85,8 @@ class Game:
         self.sub: State | None = None     # a seat's private copy while it commits
         self.answers: list[int] = []      # every decision taken, in order: the game record
         self.held: Any = None             # a seat's copy set aside while others commit again (`recommit`)
+        self._pick: Callable[[Game], int] | None = None   # who answers in place (`answer_with`)
+        self._blind: list[Callable[[int], int]] = []     # ... or, per seat, from the count alone
         self._advance()
 
     # ---- driving ---------------------------------------------------------------------------
@@ -115,10 +117,8 @@ class Game:
                 self.sub = held[1]
                 sim.answers.extend(held[2])
                 return
-            sub = st.clone()
-            sub.simul = None
-            sub.feed = None
-            sub.trace = None
+            sub = st.commit_copy()
+            sub.ask = st.ask  # its seat answers in place too (`answer_with`)
             if st.watch is not None and st.watch.forced:  # a seat's forced choices are asked too
                 sub.watch = vm.Watch(forced=True)
             local = dict(sim.env)
@@ -147,34 +147,94 @@ class Game:
     def waiting(self) -> tuple[int, int]:
         """(seat, number of options) of the pending decision, without describing it."""
         st: Any = self.sub if self.sub is not None else self.st
-        spec, opts, env = st.pending
-        return spec.seat(st, env), len(opts)
+        pending = st.pending
+        return pending[3], len(pending[1])
 
     def decision(self) -> Decision | None:
         st: Any = self.sub if self.sub is not None else self.st
         if st.pending is None:
             return None
-        spec, opts, env = st.pending
-        return Decision(spec.seat(st, env), len(opts), spec.rule, spec.loc,
+        spec, opts, env, seat = st.pending
+        return Decision(seat, len(opts), spec.rule, spec.loc,
                         self.sub is not None, st, spec, opts, env)
 
     def choose(self, pick: int) -> None:
-        st: Any = self.sub if self.sub is not None else self.st
-        spec, opts, _env = st.pending
+        sub = self.sub
+        st: Any = sub if sub is not None else self.st
+        pending = st.pending
+        opts = pending[1]
         if not 0 <= pick < len(opts):
             raise ValueError(f"option {pick} is not one of 0..{len(opts) - 1}")
         self.answers.append(pick)
-        if self.sub is not None:
+        if sub is not None:
+            spec = pending[0]
             if len(opts) > 1:  # a single option (asked only when a scenario watches) is taken at the reveal
                 self.st.simul.answers.append((pick, opts[pick]))
             if self.st.trace is not None:
                 self.st.trace.append(("commit", spec.rule, str(spec.loc) if spec.loc else "",
-                                      spec.seat(st, _env), "(hidden until revealed)", len(opts)))
+                                      pending[3], "(hidden until revealed)", len(opts)))
             vm.answer(st, pick)
             self._commit()
             return
         vm.answer(st, pick)
-        self._commit()
+        if st.simul is not None:
+            self._commit()
+
+    def answer_with(self, pick: Callable[["Game"], int] | None) -> None:
+        """Answer the decisions from now on in place, from inside the rules, with `pick(game)`:
+        the option of the pending decision (`decision()`, `waiting()`), or -1 to leave it
+        pending as usual (then `choose` answers it). The game stands at each decision while
+        `pick` looks at it, copies it or plays copies of it, as it would between `decision()`
+        and `choose()`; what is taken is recorded as `choose` records it. None: no more. A
+        game's first decision is reached before any `pick` is given: answer it with `choose`."""
+        self._pick = pick
+        self._asked_by(None if pick is None else self._ask)
+
+    def answer_blind(self, picks: list[Callable[[int], int]]) -> None:
+        """`answer_with` for agents that need only the number of options (random bots):
+        `picks[seat](count)` gives the option of each decision of that seat, in place, without
+        the game being looked at (no `pick(game)`, no `waiting()` between)."""
+        self._blind = picks
+        self._asked_by(self._ask_blind)
+
+    def _asked_by(self, ask: Callable[[State], int] | None) -> None:
+        self.st.ask = ask
+        if self.sub is not None:
+            self.sub.ask = ask
+
+    def _ask(self, st: State) -> int:
+        """`State.ask` of this game's table and of its seats' commitment copies."""
+        pick = self._pick(self)  # type: ignore[misc]
+        if pick < 0:
+            return -1
+        opts = st.pending[1]
+        if not pick < len(opts):
+            raise ValueError(f"option {pick} is not one of 0..{len(opts) - 1}")
+        self.answers.append(pick)
+        if st is not self.st:
+            self._committed(st, pick)
+        return pick
+
+    def _ask_blind(self, st: State) -> int:
+        """`State.ask` when each seat answers from the number of options (`answer_blind`)."""
+        _spec, opts, _env, seat = st.pending
+        pick = self._blind[seat](len(opts))
+        if not 0 <= pick < len(opts):
+            raise ValueError(f"option {pick} is not one of 0..{len(opts) - 1}")
+        self.answers.append(pick)
+        if st is not self.st:
+            self._committed(st, pick)
+        return pick
+
+    def _committed(self, st: State, pick: int) -> None:
+        """A seat answered `pick` in place on its own commitment copy `st` (see `choose`)."""
+        spec, opts, _env, seat = st.pending
+        real = self.st
+        if len(opts) > 1:
+            real.simul.answers.append((pick, opts[pick]))
+        if real.trace is not None:
+            real.trace.append(("commit", spec.rule, str(spec.loc) if spec.loc else "",
+                               seat, "(hidden until revealed)", len(opts)))
 
     def clone(self, believe: random.Random | None = None) -> "Game":
         """A copy to play on; with `believe` (a bot's generator), a belief (`State.clone`)."""
@@ -183,6 +243,7 @@ class Game:
         c.st = self.st.clone(believe)
         c.sub = None if self.sub is None else self.sub.clone(believe)
         c.answers = self.answers[:]
+        c._pick = None
         held = self.held
         c.held = None if held is None else (held[0], held[1].clone(), held[2][:])
         return c

@@ -35,6 +35,13 @@ class Alternative:
     key: str = ""            # what the statistics call it: `CHOICE > OPTION` (see `Tally`)
     of: Type | None = None   # the type it ranges over (a card, piece, seat, number, text, bool),
                              # counted with the option (a card by its type)
+    # its labels by value, when the label reads only the value (a card's fixed properties) and
+    # constants (`ChooseSpec.label`); None: read each time
+    labels: dict[Any, str] | None = None
+
+
+# labels kept per option at most (values an option ranges over: cards, numbers, texts)
+MAX_LABELS = 1024
 
 
 @dataclass
@@ -49,10 +56,18 @@ class ChooseSpec:
     def label(self, st: Any, env: dict[str, Any], option: tuple[int, Any]) -> str:
         i, v = option
         alt = self.alts[i]
+        kept = alt.labels
+        if kept is not None:
+            text = kept.get(v) if isinstance(v, (int, str, type(None))) else None
+            if text is not None:
+                return text
         if alt.var is not None:
             env = dict(env)
             bind(env, alt.var, v)
-        return alt.label(st, env)
+        text = alt.label(st, env)
+        if kept is not None and isinstance(v, (int, str, type(None))) and len(kept) < MAX_LABELS:
+            kept[v] = text
+        return text
 
 
 def bind(env: dict[str, Any], var: str | tuple[str, ...], value: Any) -> None:

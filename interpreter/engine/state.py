@@ -27,6 +27,12 @@ class SharedRandom:
         self._shared = True
         return SharedRandom(self._r, True)
 
+    def lend(self) -> "SharedRandom":
+        """A copy for a state that lives only while this generator draws nothing (a seat's copy
+        while it commits): it copies the generator when it first draws, and this one is not
+        made to copy itself when it next draws."""
+        return SharedRandom(self._r, True)
+
     def own(self) -> random.Random:
         if self._shared:
             r = random.Random.__new__(random.Random)
@@ -64,7 +70,7 @@ class Belief:
 
 class State:
     __slots__ = ("plan", "piles", "where", "up", "mine", "cards_mine", "g", "v", "bd", "rng", "frames",
-                 "pending", "trace", "ended", "steps", "feed", "simul", "believe", "watch", "tally")
+                 "pending", "trace", "ended", "steps", "feed", "simul", "believe", "watch", "tally", "ask")
 
     def __init__(self, plan: Plan, seed: int):
         self.plan = plan
@@ -91,6 +97,9 @@ class State:
         self.believe: Belief | None = None   # a bot's lookahead copy (see `Belief`)
         self.watch: Any = None   # what a scenario watches for (`vm.Watch`); a copy is not watched
         self.tally: Any = None   # what the engine counts when asked (`tally.Tally`); never in a copy
+        # who answers a decision in place, from inside the rules (`vm.decide`): fn(st) -> the
+        # option, or -1 to wait as usual; never in a copy but a seat's commitment copy (`Game`)
+        self.ask: Any = None
 
     def _copy(self, share_cards: bool) -> "State":
         """A new state with this one's table: its variables and boards copied, its cards copied
@@ -115,6 +124,7 @@ class State:
         c.ended = self.ended
         c.steps = self.steps
         c.tally = None
+        c.ask = None
         return c
 
     def clone(self, believe: random.Random | None = None) -> "State":
@@ -133,12 +143,30 @@ class State:
         c.frames = [[code, pc, env.copy()] for code, pc, env in self.frames]
         c.pending = None
         if self.pending is not None:
-            spec, opts, env = self.pending
+            spec, opts, env, seat = self.pending
             # The choice waits in the top frame: its copy's locals go with the copy.
-            c.pending = (spec, opts, c.frames[-1][2] if self.frames and env is self.frames[-1][2] else env)
+            mine = c.frames[-1][2] if self.frames and env is self.frames[-1][2] else env
+            c.pending = (spec, opts, mine, seat)
         c.trace = None if self.trace is None else self.trace[:]
         c.feed = None if self.feed is None else self.feed[:]
         c.simul = None if self.simul is None else self.simul.clone()
+        c.watch = None
+        return c
+
+    def commit_copy(self) -> "State":
+        """A seat's copy while it commits (commit-then-reveal), to be run from a frame the caller
+        gives it. It shares the piles, `where` and `up` until it changes them, and borrows the
+        generator (`SharedRandom.lend`): this state must not change while the copy is in use,
+        and does not: the real table waits until every seat has committed."""
+        c = self._copy(True)
+        rng = self.rng
+        c.rng = rng.lend() if type(rng) is SharedRandom else rng  # a belief's is shared
+        c.believe = None if self.believe is None else self.believe.copy()
+        c.frames = []
+        c.pending = None
+        c.trace = None
+        c.feed = None
+        c.simul = None
         c.watch = None
         return c
 
@@ -200,11 +228,15 @@ class State:
         mine = self.mine
         if mine >> src & 1 and mine >> dest & 1:  # the usual case: both piles are this state's
             piles = self.piles
-            piles[src].remove(card)
+            frm = piles[src]
             to = piles[dest]
         else:
-            self.pile_w(src).remove(card)
+            frm = self.pile_w(src)
             to = self.pile_w(dest)
+        if frm[-1] == card:  # the top card (a draw): no search from the bottom
+            frm.pop()
+        else:
+            frm.remove(card)
         if bottom:
             to.insert(0, card)
         else:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable
 
-from ..lang.errors import EndGame, RuleError
+from ..lang.errors import EndGame, Outside, RuleError
 from ..lang.limits import Steps, too_many
 from .plan import ChooseSpec, Effects, Unit, bind
 from .state import State
@@ -74,27 +74,44 @@ def run(st: State) -> None:
     except EndGame:
         frames.clear()
         st.ended = True
+    except Outside as e:
+        raise e.error from None
 
 
 # ---- what generated code calls at its waiting points -----------------------------------------------
 
-def decide(st: State, spec: ChooseSpec, opts: list, env: dict) -> int:
-    """The option a choice takes without asking (a single one; at a reveal, the one committed),
-    or -1 when its seat must be asked (`st.pending`)."""
-    if not opts:
-        raise RuleError("no option of this choice is allowed here")
+def decide(st: State, spec: ChooseSpec, opts: list, env: dict, fr: list, k: int) -> int:
+    """The option a choice takes without asking (a single one; at a reveal, the one committed;
+    one its seat's answerer gives in place, `st.ask`), or -1 when its seat must be asked
+    (`st.pending`: the choice, its options, the locals, the seat). The caller has kept its
+    locals in `env`; `fr` is its frame and `k` this waiting point."""
     if len(opts) == 1 and (st.watch is None or not st.watch.forced or st.feed is not None):
         return 0  # taken at once (at a reveal too: a commitment never records it)
+    if not opts:
+        raise RuleError("no option of this choice is allowed here")
     if st.feed:
         pick, committed = st.feed.pop(0)
         if pick >= len(opts) or opts[pick] != committed:
             _recommit(st, spec, opts, env, pick, committed)
         return pick
-    if spec.seat(st, env) is None:
+    seat = spec.seat(st, env)
+    if seat is None:
         if len(opts) > 1:
             raise RuleError("nobody is to make this choice: its seat is none", spec.loc, spec.rule)
         return 0
-    st.pending = (spec, opts, env)
+    st.pending = (spec, opts, env, seat)
+    ask = st.ask
+    if ask is not None:
+        # answered in place: the game stands at this decision (the frame at its point, the
+        # locals kept) while its answerer looks, copies or plays on copies of it
+        fr[1] = k
+        try:
+            pick = ask(st)
+        except Exception as e:
+            raise Outside(e) from None
+        if pick >= 0:
+            st.pending = None
+            return pick
     return -1
 
 
@@ -189,10 +206,20 @@ HELPERS: dict[str, Callable[..., Any]] = {
 
 def answer(st: State, pick: int) -> None:
     """Resume after the pending decision with option `pick`."""
-    spec, opts, env = st.pending
+    spec, opts, env, _seat = st.pending
     st.pending = None
     env[TAKEN] = take(st, spec, opts, env, pick)
-    run(st)
+    frames = st.frames
+    try:
+        while frames:
+            fr = frames[-1]
+            if fr[0](st, fr):
+                return
+    except EndGame:
+        frames.clear()
+        st.ended = True
+    except Outside as e:
+        raise e.error from None
 
 
 def preview(st: State, pick: int, rng: random.Random | None = None) -> State:
@@ -201,7 +228,7 @@ def preview(st: State, pick: int, rng: random.Random | None = None) -> State:
     needs the machine (it decides again, or branches in the flow) is played on the copy up to
     the next decision instead. With `rng`, the copy is the bot's belief (`state.Belief`): its
     generator stands in for chance and for the order of unseen piles. `st` is left as it was."""
-    spec, opts, env = st.pending
+    spec, opts, env, _seat = st.pending
     opt = opts[pick]
     effects = spec.alts[opt[0]].effects
     if effects is Effects.NONE:

@@ -49,3 +49,13 @@ class RoundLimit(GameTooLong):
 
 class EndGame(Exception):
     """`end game` unwinds the machine."""
+
+
+class Outside(Exception):
+    """An error raised by whoever answered a decision in place (`State.ask`: an agent called
+    from inside the rules), carried out through the rules' error boundary unchanged: it is not
+    the rules' error. The machine raises `error` again where it was asked to run."""
+
+    def __init__(self, error: BaseException):
+        super().__init__(str(error))
+        self.error = error

@@ -8,23 +8,36 @@ from ..lang.errors import RuleError
 def play(game: Game, agents, on_decision=None, guard=None) -> dict:
     """Ask the agents until the game ends; return the result. `guard()`, if given, is a context
     manager around each run of the rules (a bot's choice, the game going on to the next
-    decision): `run.budget.budget` at an interactive table."""
+    decision): `run.budget.budget` at an interactive table. Without one the agents answer in
+    place (`Game.answer_with`): the rules call them at each decision and go on."""
     if guard is not None:
         return _guarded(game, agents, on_decision, guard)
     if on_decision is None and all(getattr(a, "blind", False) for a in agents):
         # Agents that need only the number of options (random bots): no decision objects.
-        while not game.over:
-            seat, count = game.waiting()
-            game.choose(agents[seat].pick(count))
+        picks = [a.pick for a in agents]
+        game.answer_blind(picks)
+        try:
+            while not game.over:
+                seat, count = game.waiting()
+                game.choose(picks[seat](count))
+        finally:
+            game.answer_with(None)
         return game.result()
-    while not game.over:
-        d = game.decision()
+
+    def pick(g: Game) -> int:
+        d = g.decision()
         if d is None:  # pragma: no cover - a game that is not over always waits for a decision
             raise RuleError("the game stopped without a decision and without ending")
-        pick = agents[d.seat].choose(game, d) if d.seat is not None else 0
+        p = agents[d.seat].choose(g, d) if d.seat is not None else 0
         if on_decision is not None:
-            on_decision(d, pick)
-        game.choose(pick)
+            on_decision(d, p)
+        return p
+    game.answer_with(pick)
+    try:
+        while not game.over:
+            game.choose(pick(game))
+    finally:
+        game.answer_with(None)
     return game.result()
 
 

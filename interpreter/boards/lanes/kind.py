@@ -278,7 +278,10 @@ class Lanes(BoardKind):
         return [pc for pc, p in enumerate(pos) if p == d and pc != but]
 
     def free_spot(self, data, d: int, but=None):
-        taken = {data[1][pc] for pc in self.occupants(data, d, but)}
+        pos, spot = data
+        taken = {spot[pc] for pc, p in enumerate(pos) if p == d and pc != but}
+        if not taken:
+            return self.prefer[d % self.L][0]
         for k in self.prefer[d % self.L]:
             if k not in taken:
                 return k
@@ -374,10 +377,13 @@ class Lanes(BoardKind):
         return k
 
     def order(self, data) -> list:
+        """The pieces on the track, the leader first: by progress, then the spot ahead in the
+        space (`rank`), then the piece's number. Sorted as one number per piece (in C)."""
         pos, spot = data
-        on = [pc for pc, p in enumerate(pos) if p is not None]
-        on.sort(key=lambda pc: (-pos[pc], self.rank[pos[pc] % self.L][spot[pc]], pc))
-        return on
+        n, width, L, rank = len(pos), self.spots + 1, self.L, self.rank
+        keys = sorted((rank[p % L][spot[pc]] - p * width) * n + pc
+                      for pc, p in enumerate(pos) if p is not None)
+        return [k % n for k in keys]
 
     # ---- what a seat sees -------------------------------------------------------------------
 
@@ -486,7 +492,9 @@ def _race_order(k, st, _b):
 def _pieces_in_space(k, st, _b, d):
     data = st.bd[k.index]
     pcs = k.occupants(data, d)
-    pcs.sort(key=lambda pc: k.rank[d % k.L][data[1][pc]])
+    if len(pcs) > 1:
+        rank, spot = k.rank[d % k.L], data[1]
+        pcs.sort(key=lambda pc: rank[spot[pc]])
     return pcs
 
 
