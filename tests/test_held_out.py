@@ -41,3 +41,20 @@ def test_a_legend_that_drives_further_on_a_straight(heat):
         text = text.replace(old, new)
     (heat / "scenarios" / "yellow-flyer.yaml").write_text(text, encoding="utf-8")
     passes(heat / "scenarios" / "yellow-flyer.yaml")
+
+
+def test_a_bet_line_pays_as_many_places_as_its_payouts_list(tmp_path):
+    """Downforce's bets read the places from `bet_payouts`: a variant that gives line 1 a fourth
+    place pays it, with no rule restated (before, `x.place > 3` was written in `bet_pay`)."""
+    for part in ("rulesets/downforce", "cards/downforce", "tracks/downforce"):
+        shutil.copytree(ROOT / part, tmp_path / part)
+    folder = tmp_path / "rulesets" / "downforce"
+    (folder / "variants" / "fourth.yaml").write_text(
+        "language: 2\nvariant: {id: fourth, name: Fourth, description: a test}\npatches:\n"
+        "  - set: params.bet_payouts\n    to: [[10, 7, 4, 2], [6, 4, 2], [3, 2, 1]]\n", encoding="utf-8")
+    (folder / "scenarios" / "fourth.yaml").write_text(
+        "scenario: {name: a fourth place, source: a test}\nruleset: ..\nvariants: [fourth]\nplayers: 3\n"
+        "situation: |\n  piece(\"yellow\").place = 4\n  piece(\"red\").place = 1\n"
+        "expect:\n  - 'bet_pay(1, piece(\"yellow\")) == 2 and bet_pay(2, piece(\"yellow\")) == 0'\n"
+        "  - 'bet_pay(1, piece(\"red\")) == 10'\n", encoding="utf-8")
+    passes(folder / "scenarios" / "fourth.yaml")
