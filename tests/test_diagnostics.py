@@ -384,6 +384,12 @@ def test_dsl_single_quote_in_a_rule(capsys, game):
                hint='double quotes: "like this"')
 
 
+def test_dsl_a_quoted_text_inside_braces_ends_the_string(capsys, game):
+    edit(game, 'changes {cards_word(n)}: speed 0', 'changes {cards_word(n)} {"x"}: speed 0')
+    expect_one(capsys, game, game, find(game, 'x"}'), "E101", "unexpected `x`",
+               hint='written with \\"')
+
+
 def test_dsl_error_after_escapes_in_a_double_quoted_string(capsys, game):
     edit(game, 'if: "car.owner == none"', r'if: "car.name == \"white\" and car.owner == none or )"')
     expect_one(capsys, game, game, find(game, "or )", offset=3), "E101", "unexpected `)`")

@@ -69,6 +69,17 @@ def test_a_line_or_a_rule_that_says_as_written_keeps_its_numbers(mini):
     assert len(warnings(mini)) == 1
 
 
+def test_a_rule_that_keeps_its_numbers_keeps_them_when_a_variant_extends_it(mini):
+    """An extension of a rule marked `# as written` (the Garage's draft weights, extended by a new
+    upgrade symbol) does not make the base's numbers said; the extension's own numbers are."""
+    edit_game(mini, 'value: "c.points"', "value: >   # as written: a weight\n      2 * c.points")
+    variant(mini, '  - extend: functions.worth\n    around: "base + 7"\n')
+    assert warnings(mini, "v") == []
+    path = variant(mini, '  - extend: functions.worth\n    around: "base + 2"\n', "w")
+    [w] = warnings(mini, "w")
+    assert w.loc.file == str(path)
+
+
 def test_a_module_sees_the_games_params_and_the_game_does_not_see_a_modules(mini):
     # the variant's own number, where the game's param is 2: said in the variant
     path = variant(mini, "  - extend: procedures.score_card\n    after: |\n      s.score += 2\n")

@@ -288,11 +288,22 @@ class Checker:
             line = source_line(loc) if loc.line > 0 else None
             return line is not None and self.AS_WRITTEN in line
 
+        def keeps_all(start: Loc | None) -> bool:
+            # a whole rule keeps its numbers when its key's line says so (`value: >  # as written`)
+            return start is not None and (as_written(start) or as_written(Loc(start.file, start.line - 1)))
+
         for rule in self.rs.rules.rules.values():
-            start = rule.tree.loc
-            # the whole rule keeps its numbers when its key's line says so (`value: >  # as written`)
-            whole = start is not None and (as_written(start) or as_written(Loc(start.file, start.line - 1)))
-            for x in n.walk(rule.tree):
+            stack = [(rule.tree, keeps_all(rule.tree.loc))]
+            while stack:
+                x, whole = stack.pop()
+                file = x.loc.file if x.loc is not None else None
+                for child in x.children():
+                    # an extension's value holds the base's (`base`): that text keeps its own mark,
+                    # and the base's mark says nothing of an extension's statements
+                    if child.loc is not None and child.loc.file != file:
+                        stack.append((child, isinstance(child, n.Expr) and keeps_all(child.loc)))
+                    else:
+                        stack.append((child, whole))
                 if not isinstance(x, n.Num) or x.value not in seen or x.loc is None or whole:
                     continue
                 names = [p for p, f in seen[x.value] if f in visible_from(x.loc.file)]

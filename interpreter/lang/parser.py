@@ -167,6 +167,11 @@ def _syntax_error(e: UnexpectedInput, text: str, locate: Locate, report: Report)
         if e.token.type == "NAME":  # a misspelt keyword: `els`, `whil`
             words = [_keywords()[k].strip("`") for k in e.expected if k in _keywords()]
             hint = did_you_mean(e.token.value, [w for w in words if w.isalpha()]) or hint
+        before = (e.token_history or [None])[-1]
+        text_before = before.value if before is not None and before.type == "STRING" else ""
+        if text_before.count("{") > text_before.count("}"):
+            # `"{f(x, "a")}"`: the text inside the braces ended the string
+            hint = 'a text inside `{...}` is written with \\": `"{f(x, \\"a\\")}"`'
         if e.token.type == "$END" or (e.token.type == "_NL" and e.token.line is None):
             line, col = _end_position(text)
         if e.token.type in ("_INDENT", "_DEDENT"):
