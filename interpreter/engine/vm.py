@@ -6,9 +6,10 @@ locals while it waits. The state holds the frames, so a game stopped at a decisi
 that a copy takes along. `run` calls the top frame's function until one stops: a decision is
 pending (`st.pending`), a `simultaneously` block needs its commitments (`st.simul`), the game is
 over (no frames left), or a scenario asked it to stop (`Watch`). A function returns False when
-it put a frame on top (a call of a procedure that waits) or took its own off (it ended).
+it put a frame on top (a call of a procedure that waits, left to `run`: see `call_in`) or took
+its own off (it ended).
 
-The functions here are what generated code calls at its waiting points (`h_decide`, `h_call`...).
+The functions here are what generated code calls at its waiting points (`h_decide`, `h_call_in`...).
 """
 from __future__ import annotations
 
@@ -223,7 +224,8 @@ def _feed_end(st: State, fr: list) -> bool:
 
 
 HELPERS: dict[str, Callable[..., Any]] = {
-    "decide": decide, "take": take, "call": call, "call_in": call_in, "ret": ret, "halt": halt, "simul": simul, "reveal": reveal}
+    "decide": decide, "take": take, "call_in": call_in, "ret": ret, "halt": halt, "simul": simul,
+    "reveal": reveal}
 
 
 # ---- driving --------------------------------------------------------------------------------------
