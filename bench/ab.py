@@ -1,7 +1,7 @@
 """Speed of this checkout against another one, side by side in one process.
 
     python bench/ab.py OTHER_CHECKOUT [--game heat] [--bot greedy] [--players 4] [--games 20]
-                       [--rounds 5] [--track usa]
+                       [--rounds 5] [--track usa] [--cpu]
 
 The machine's speed drifts from minute to minute, so the two engines play in turn: a batch of
 games with one, the same seeds with the other, and so on, `--rounds` times. The other checkout's
@@ -10,6 +10,9 @@ plays its own content). Prints each engine's games per second per round and the 
 (this / other; above 1 is faster). Each plays its games the way `simulate` does
 (`session.playing.play`, where the checkout has it). Both must play the same games for the ratio
 to mean much: the decisions of every game are compared and a difference is reported.
+`--cpu` times each batch by this process's processor time instead of the wall clock: on a
+machine shared with other work it varies far less (the other work's share of the cores does
+not count).
 """
 from __future__ import annotations
 
@@ -65,7 +68,8 @@ def _player(engine, root: Path, args):
     bot = base.RandomAgent if args.bot == "random" else greedy.GreedyAgent
 
     def play(seeds) -> tuple[float, list[str]]:
-        start = time.perf_counter()
+        clock = time.process_time if args.cpu else time.perf_counter
+        start = clock()
         digests = []
         for seed in seeds:
             game = game_mod.Game(plan, seed)
@@ -76,7 +80,7 @@ def _player(engine, root: Path, args):
                 d = game.decision()
                 game.choose(bots[d.seat].choose(game, d))
             digests.append(hashlib.sha256(repr(game.answers).encode()).hexdigest()[:12])
-        return time.perf_counter() - start, digests
+        return clock() - start, digests
     return play
 
 
@@ -89,6 +93,7 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--track", default=None)
+    ap.add_argument("--cpu", action="store_true", help="time by processor time, not the wall clock")
     args = ap.parse_args()
     this = _player(_load_engine(HERE, "interpreter"), HERE, args)
     other = _player(_load_engine(args.other.resolve(), "other_interpreter"), args.other.resolve(), args)

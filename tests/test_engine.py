@@ -110,6 +110,25 @@ def test_same_seed_same_game():
     assert run(3) != run(4)
 
 
+@pytest.mark.parametrize("game, track, players", [("formula5", None, 4), ("heat", "usa", 3)])
+def test_calls_run_in_place_play_the_games_the_machine_plays(monkeypatch, game, track, players):
+    """A call of a procedure that waits runs from inside its caller (`vm.call_in`) unless the
+    frames are deep; left to `vm.run` every time (depth 0), the games are the same."""
+    from interpreter.engine import vm
+    plan = load(game, track=track).plan(players)
+
+    def games():
+        out = []
+        for seed in (1, 2):
+            g = Game(plan, seed)
+            out.append((play(g, [RandomAgent(f"{seed}/{s}") for s in range(players)]), g.answers))
+        return out
+
+    in_place = games()
+    monkeypatch.setattr(vm, "INLINE_DEPTH", 0)
+    assert games() == in_place
+
+
 def test_play_log_and_replay_reproduce_the_game(tmp_path, capsys):
     log = tmp_path / "game.jsonl"
     assert main(["play", "formula5", "--seats", "random,random,random", "--seed", "7",

@@ -46,23 +46,17 @@ class Unit:
         return block
 
     def finish(self) -> None:
-        """Each point keeps only what is live there and is a local of its own: nothing, one
-        (`env['x'] = v_x`) or several (`env.update({...})`)."""
+        """Each point keeps only what is live there and is a local of its own, each in its own
+        store (`env['x'] = v_x`)."""
         for k in self.kept:
             self.kept[k] &= set(self.locals)
         for block, k in self.saves:
             names = sorted(self.kept[k])
             values: list[ast.expr] = [ast.Name(self.locals[x], ast.Load()) for x in names]
             env = ast.Name("env", ast.Load())
-            if not names:
-                block.body = [ast.Pass()]
-            elif len(names) == 1:
-                target = ast.Subscript(env, ast.Constant(names[0]), ast.Store())
-                block.body = [ast.Assign([target], values[0])]
-            else:
-                keys: list[ast.expr | None] = [ast.Constant(x) for x in names]
-                block.body = [ast.Expr(ast.Call(ast.Attribute(env, "update", ast.Load()),
-                                                [ast.Dict(keys, values)], []))]
+            # one store each (`env['x'] = v_x`): cheaper than building a dict for `env.update`
+            block.body = [ast.Assign([ast.Subscript(env, ast.Constant(x), ast.Store())], v)
+                          for x, v in zip(names, values)] or [ast.Pass()]
 
 
 class Fn:

@@ -234,9 +234,13 @@ class Statements(Lowerer):
         top (with its arguments, and where its `return` goes), and this one goes on after it."""
         k = fx.unit.point(key)  # type: ignore[union-attr]
         local = ast.Dict([P.const(x) for x in names], args)
-        call = P.call(self.h("call"), self.st(), self.cg.const(target, hint), local, P.const(result))
+        # run from here (`vm.call_in`): on when it ends, else back to the machine with its answer
+        went = fx.tmp("went")
+        call = P.call(self.h("call_in"), self.st(), self.cg.const(target, hint), local, P.const(result),
+                      P.name("fr"))
         go = [self.save(fx, k), P.assign(P.sub_store(P.name("fr"), P.const(1)), P.const(k)),
-              P.expr_stmt(call), ast.Return(P.const(False))]
+              P.assign(P.store(went), call),
+              _if(P.compare(P.name(went), ast.IsNot(), P.const(None)), [ast.Return(P.name(went))])]
         return [_if(_not_pc(), [*pre, *go], self.resumed())]
 
     def waiting_call(self, e: n.Expr | None) -> bool:

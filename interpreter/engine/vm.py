@@ -6,9 +6,10 @@ locals while it waits. The state holds the frames, so a game stopped at a decisi
 that a copy takes along. `run` calls the top frame's function until one stops: a decision is
 pending (`st.pending`), a `simultaneously` block needs its commitments (`st.simul`), the game is
 over (no frames left), or a scenario asked it to stop (`Watch`). A function returns False when
-it put a frame on top (a call of a procedure that waits) or took its own off (it ended).
+it put a frame on top (a call of a procedure that waits, left to `run`: see `call_in`) or took
+its own off (it ended).
 
-The functions here are what generated code calls at its waiting points (`h_decide`, `h_call`...).
+The functions here are what generated code calls at its waiting points (`h_decide`, `h_call_in`...).
 """
 from __future__ import annotations
 
@@ -157,6 +158,30 @@ def call(st: State, fn: Unit, local: dict, result: str | None) -> None:
     frames.append([fn, 0, local])
 
 
+def call_in(st: State, fn: Unit, local: dict, result: str | None, fr: list) -> bool | None:
+    """`call`, then run the called frame here, from inside the caller (frame `fr`, its locals
+    kept and its point noted as for `call`): None when it has ended and the caller goes on in
+    place, as `run` would have resumed it; True when the machine stops (a decision pending, a
+    `simultaneously` block, the game over, a scenario's stop): the caller returns it. Saves the
+    trip through `run` and the caller's resumption for a call that runs to its end. Deep chains
+    of calls (`INLINE_DEPTH`) are left to `run` (False) to keep Python's own stack short."""
+    call(st, fn, local, result)
+    frames = st.frames
+    if len(frames) > INLINE_DEPTH:
+        return False
+    while frames:
+        top = frames[-1]
+        if top is fr:
+            return None
+        if top[0](st, top):
+            return True
+    return True
+
+
+# frames deeper than this are run by `run`, not from inside their caller (`call_in`)
+INLINE_DEPTH = 64
+
+
 def ret(st: State, env: dict, value: Any) -> None:
     """A frame ends: its value (`return VALUE`) to the caller's frame that asked for one."""
     frames = st.frames
@@ -199,7 +224,8 @@ def _feed_end(st: State, fr: list) -> bool:
 
 
 HELPERS: dict[str, Callable[..., Any]] = {
-    "decide": decide, "take": take, "call": call, "ret": ret, "halt": halt, "simul": simul, "reveal": reveal}
+    "decide": decide, "take": take, "call_in": call_in, "ret": ret, "halt": halt, "simul": simul,
+    "reveal": reveal}
 
 
 # ---- driving --------------------------------------------------------------------------------------
