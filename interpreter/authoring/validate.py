@@ -147,8 +147,8 @@ def playouts(plan, games: int = SMOKE_GAMES, report: Report | None = None,
              track: str | None = None) -> tuple[int, list[int], bool]:
     """Play `games` seeded games (random bots; the last with greedy bots when there are several
     and the game has an `evaluate`), doing everything a game will do: each decision's prompt and
-    labels, the `evaluate` of the seat deciding, every seat's view (`show`) at each round, the
-    result, the statistics. Report the first failure, with its seed; return (games ended, their
+    labels, the `evaluate` of the seat deciding, a view (`show`) at each round (each seat's and a
+    spectator's in turn) and every one at the end, the result, the statistics. Report the first failure, with its seed; return (games ended, their
     rounds, whether the verdict holds on any machine: not when a time or memory budget stopped it)."""
     from ..lang.errors import GameTooLong, RuleError
     from ..session.budget import OutOfTime, budget
@@ -196,19 +196,22 @@ def _playout(plan, seed: int, greedy: bool) -> int:
         if plan.evaluate is not None and d.seat is not None:
             st, env = d._st, {"seat": d.seat}
             reading(st, lambda: plan.evaluate(st, env))  # noqa: B023 - called at once
-        if game.st.g["round"] != seen_round:  # every seat's view, once a round
-            seen_round = game.st.g["round"]
-            _views(game, plan)
+        if game.st.g["round"] != seen_round:  # a view a round, each seat's in turn and a spectator's
+            seen_round = game.st.g["round"]   # (every view every round was a fifth of validate)
+            _views(game, plan, seen_round % (plan.n_seats + 1))
         game.choose(bots[d.seat].choose(game, d) if d.seat is not None else 0)
     _views(game, plan)
     game_row(game, game.result(), 0, seed, [kind.name] * plan.n_seats, counts=True)  # and `metrics:`
     return game.st.g["__rounds"]
 
 
-def _views(game, plan) -> None:
+def _views(game, plan, which: int | None = None) -> None:
+    """Every seat's view and a spectator's drawn as at the table; with `which`, only one of them
+    (0: the spectator's, k: seat k-1's)."""
     from ..table.terminal.view import render_view
 
-    for seat in [None, *range(plan.n_seats)]:
+    seats = [None, *range(plan.n_seats)]
+    for seat in seats if which is None else seats[which:which + 1]:
         render_view(game.view(seat), plan)
 
 
