@@ -308,6 +308,21 @@ def test_move_rules_need_a_board_that_moves_pieces_itself(tmp_path):
     assert codes(report) == ["E150"] and "moves.enter" in report.render()
 
 
+def test_an_extension_of_the_boards_own_move_rule_is_said_at_the_patch(tmp_path):
+    # `base` alone is the engine's own rule, written in no file: the error is the extension's
+    from test_modules import CARDS, MINI
+    folder = tmp_path / "rulesets" / "mini"
+    (folder / "variants").mkdir(parents=True)
+    (tmp_path / "cards" / "mini").mkdir(parents=True)
+    (tmp_path / "cards" / "mini" / "cards.yaml").write_text(CARDS, encoding="utf-8")
+    (folder / "game.yaml").write_text(MINI, encoding="utf-8")
+    path = variant(folder, "  - extend: moves.spot\n    around: 'base'\n")
+    report = refused(folder, "v")
+    assert codes(report) == ["E150"]
+    (loc,) = [d.loc for d in report.items if d.code == "E150"]
+    assert loc is not None and (Path(loc.file).name, loc.line) == (path.name, 3), report.render()
+
+
 # ---- what a track says of its places ------------------------------------------------------------------
 
 def value(folder: Path, text: str):

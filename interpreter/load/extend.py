@@ -193,6 +193,8 @@ def _extend(rules: Rules, patch: Any, steps: list, target: Any, report: Report) 
         own = None if owner is None else n.Bool(owner.loc, True)
     elif own is None and site.default:  # a rule the game leaves to the engine: the engine's
         own = parse_expr(site.default, report)
+        for x in n.walk(own) if own is not None else ():  # written by no file: said at the extension
+            x.loc = loc_of(target, x.loc)
     if own is None:
         if site.extend is Extend.VALUE:
             what = "function" if site.form is Form.FUNCTION else "value"
