@@ -148,8 +148,9 @@ def playouts(plan, games: int = SMOKE_GAMES, report: Report | None = None,
     """Play `games` seeded games (random bots; the last with greedy bots when there are several
     and the game has an `evaluate`), doing everything a game will do: each decision's prompt and
     labels, the `evaluate` of the seat deciding, a view (`show`) at each round (each seat's and a
-    spectator's in turn) and every one at the end, the result, the statistics. Report the first failure, with its seed; return (games ended, their
-    rounds, whether the verdict holds on any machine: not when a time or memory budget stopped it)."""
+    spectator's in turn) and every one at the end, the result, the statistics. Report the first
+    failure, with its seed; return (games ended, their rounds, whether the verdict holds on any
+    machine: not when a time or memory budget stopped it)."""
     from ..lang.errors import GameTooLong, RuleError
     from ..session.budget import OutOfTime, budget
 
