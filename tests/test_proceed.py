@@ -146,3 +146,21 @@ def test_the_base_rule_reads_its_own_locals_around_an_extension(mini):
     """The rule's own statements, wrapped by an extension, read its locals as before."""
     variant(mini, "  - extend: steps.look\n    around: |\n      say \"looking\"\n      proceed\n")
     assert diagnostics(mini, "v").items == []
+
+
+# ---- whose turn it is -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, needle", [
+    ("let s = seat(1)", "let s"),
+    ("s = seat(1)", "s = seat"),
+    ("for s in seats:\n          pass", "for s"),
+    ('choose "x":\n          option "{s}" for s in seats:\n              pass', 'option "'),
+])
+def test_a_step_cannot_change_whose_turn_it_is(mini, text, needle):
+    """The steps of a turn run one after another with the one turn's name: an extension (or the
+    step itself) that gave `s` another value would have changed whose turn it is for the steps
+    after it, silently. It is refused where it is written."""
+    path = variant(mini, f"  - extend: steps.look\n    after: |\n      {text}\n")
+    [d] = [d for d in diagnostics(mini, "v").items if d.severity == "error"]
+    assert d.code == "E126" and "`s` is whose turn it is" in d.message
+    assert (d.loc.file, d.loc.line) == (str(path), find(path, needle)[0])

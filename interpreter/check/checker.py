@@ -42,6 +42,7 @@ class Local:
     # where extensions that may not read it are written (file, first line, last line): a rule's
     # `let` it does not declare visible
     hidden_from: tuple[tuple[str, int, int], ...] = ()
+    turn: bool = False  # whose turn it is, in a step: every step of the turn reads the same one
 
 
 class RefKind(Enum):
@@ -330,7 +331,7 @@ class Checker:
             if phase.id not in self._rounds:
                 return  # the phase is not one of rounds (reported once, for the phase)
             turn_t = self._turn_types.get(phase.id, ANY)
-            names = {phase.turn: Local(phase.turn, turn_t)}
+            names = {phase.turn: Local(phase.turn, turn_t, turn=True)}
             if turn_t == SEAT:
                 decider = Ref(RefKind.TURN_SEAT, phase.turn)
             elif turn_t == PIECE:
@@ -711,11 +712,21 @@ class Checker:
         elif s.name.startswith("__"):
             self.error("E125", f"`{s.name}`: names starting with `__` are the engine's", s,
                        "choose another name")
+        self._keeps_turn(s.name, sc, s)
         s.rebinds = s.name in sc.names
         s.ref = sc.bind(s.name, typ)
         s.ref.hidden_from = s.hidden_from
         if self.rs.changed:
             self._local_reads[id(s.ref)] = set(self.reads(s.value))
+
+    def _keeps_turn(self, name: str, sc: Scope, node: n.Node) -> None:
+        """A step's statements run one after another in the turn, all with the one turn's name:
+        one that gave it another value (`let`, `=`, a loop's or an option's variable) would change
+        whose turn it is for the steps after it."""
+        local = sc.names.get(name)
+        if local is not None and local.turn:
+            self.error("E126", f"`{name}` is whose turn it is: a step cannot give it another value", node,
+                       "keep the other value under a name of its own: `let other = ...`")
 
     def _hidden(self, e: n.Name, local: Local) -> None:
         """An extension reads a local of the rule it extends that the rule does not declare
@@ -757,6 +768,7 @@ class Checker:
         if isinstance(t, n.Name):
             name = t.id
             if name in sc.names:
+                self._keeps_turn(name, sc, t)
                 t.ref = Ref(RefKind.LOCAL, name, sc.names[name])
                 self._hidden(t, sc.names[name])
                 return sc.names[name].typ
@@ -962,6 +974,7 @@ class Checker:
     def s_For(self, s: n.For, sc: Scope) -> None:
         et = self.iterate(s.source, sc, "`for` goes through a list or a pile, not a {}")
         inner = sc.child(loops=sc.loops + 1)
+        self._keeps_turn(s.var, sc, s)
         s.rebinds = s.var in sc.names
         s.ref = inner.bind(s.var, et)
         self.block(s.body, inner)
@@ -981,6 +994,7 @@ class Checker:
             osc = sc.child()
             if opt.var is not None and opt.source is not None:
                 et = self.iterate(opt.source, sc, "an option goes through a list or a pile, not a {}")
+                self._keeps_turn(opt.var, sc, opt)
                 opt.ref = osc.bind(opt.var, et)
             seen = {opt.var}
             for clause in opt.inner:  # `for b in ...` after `for a in ...`: b sees a
@@ -989,6 +1003,7 @@ class Checker:
                                "give each `for` its own name")
                 seen.add(clause.var)
                 cet = self.iterate(clause.source, osc, "an option goes through a list or a pile, not a {}")
+                self._keeps_turn(clause.var, osc, clause)
                 clause.ref = osc.bind(clause.var, cet)
             if opt.cond is not None:
                 self.want_bool(opt.cond, osc, "an option's `if`")
