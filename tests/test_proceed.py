@@ -164,3 +164,20 @@ def test_a_step_cannot_change_whose_turn_it_is(mini, text, needle):
     [d] = [d for d in diagnostics(mini, "v").items if d.severity == "error"]
     assert d.code == "E126" and "`s` is whose turn it is" in d.message
     assert (d.loc.file, d.loc.line) == (str(path), find(path, needle)[0])
+
+
+def test_proceed_written_as_a_value_is_said_at_it(mini):
+    """`let x = proceed(s, c)` has a `proceed`, in the wrong place: said at it, not as if the
+    extension had none."""
+    path = variant(mini, "  - extend: procedures.score_card\n    around: |\n      let x = proceed(s, c)\n")
+    [d] = refused(mini, "v").items
+    assert d.code == "E052" and "gives no value" in d.message
+    assert (d.loc.line, d.loc.col) == find(path, "proceed(s, c)")
+
+
+def test_proceed_in_an_extension_of_a_value_points_to_base(mini):
+    path = variant(mini, "  - update: phases.main\n    with: {rounds: null, until: \"round == 2\"}\n"
+                         "  - extend: phases.main.until\n    around: \"proceed()\"\n")
+    [d] = [d for d in diagnostics(mini, "v").items if d.severity == "error"]
+    assert d.code == "E143" and "`base`" in d.hint
+    assert (d.loc.line, d.loc.col) == find(path, "proceed()")

@@ -1327,6 +1327,11 @@ class Checker:
             return self.expr(e, sc)
         for a in e.args:
             self.expr(a, sc)
+        if name == "proceed":  # in a value: an extension of one reads the rule's value as `base`
+            self.error("E143", "`proceed` runs an extended rule's statements and gives no value", e,
+                       "in an `around:` of a value (a function, `until`, `if` ...), `base` is the "
+                       "rule's value: `around: \"base and ...\"`")
+            return ANY
         self.error("E110", f"unknown function `{name}`", e, self.suggest(name, sym.global_names()))
         return ANY
 

@@ -259,6 +259,14 @@ def _combined(own: list[n.Stmt], new: list[n.Stmt], how: str, text: Any, report:
     # around: each `proceed` is where the rule's own statements run
     proceeds = [s for stmts in _statement_lists(new) for s in stmts if isinstance(s, n.Proceed)]
     if not proceeds:
+        called = next((x for stmt in new for x in n.walk(stmt)
+                       if isinstance(x, n.Call) and x.name == "proceed"), None)
+        if called is not None:  # `let x = proceed(...)`: written as if it gave a value
+            report.add("E052", "`proceed` runs the rule where it stands and gives no value: it is a "
+                               "statement on a line of its own", called.loc or loc_of(text),
+                       "write `proceed` (or `proceed(...)`) alone on its line; what the rule computes, "
+                       "it shows with `let visible NAME = ...`")
+            return own
         report.add("E052", "an `around:` extension says where the rule runs with `proceed`", loc_of(text),
                    "without it, `replace` the rule instead")
         return own
