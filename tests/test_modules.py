@@ -549,3 +549,15 @@ def test_an_option_of_two_long_lists_stops_at_the_step_limit(mini):
                   "          pass\n")
     with pytest.raises(RuleError, match="max_steps"):
         game(mini, "v").decision()
+
+
+def test_an_option_of_a_product_past_the_list_limit_stops_as_it_grows(mini):
+    # a thousand by a thousand, every pair allowed: stopped when the options pass the list limit,
+    # not a million options in memory and then the step limit ("the game does not end")
+    from interpreter.lang.errors import RuleError
+    variant(mini, "  - add: choices.play\n    option: |\n"
+                  "      option \"{a}, {b}\" for a in 1..1000 for b in 1..1000:\n"
+                  "          pass\n")
+    with pytest.raises(RuleError, match="more than 100000 options") as e:
+        game(mini, "v").decision()
+    assert e.value.loc is not None and e.value.loc.file.endswith("v.yaml")

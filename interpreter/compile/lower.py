@@ -62,6 +62,11 @@ def _range(a: int, b: int) -> list[int]:
     return list(range(a, b + 1))
 
 
+def _options() -> NoReturn:
+    raise RuleError(f"this choice has more than {MAX_LIST} options: nobody could choose among them; "
+                    "narrow its option's `for`s (shorter lists, an `if`)")
+
+
 def _index(xs: list[Any], i: int) -> Any:
     if not 1 <= i <= len(xs):
         raise RuleError(f"index {i} is outside the list (1..{len(xs)}); lists count from 1")
@@ -167,7 +172,7 @@ class Lowerer:
             return m
         helpers: tuple[tuple[str, Callable[..., Any]], ...] = (
             ("big", _big), ("int", _int), ("ints", _ints), ("range", _range), ("join_list", join_list),
-            ("join_text", join_text), ("index", _index), ("put_item", put_item), ("put_key", put_key),
+            ("join_text", join_text), ("index", _index), ("options", _options), ("put_item", put_item), ("put_key", put_key),
             ("template", template), ("end", _end_game), ("too_many", too_many), ("hush", _hush),
             ("said", _said))
         for hname, fn in helpers:

@@ -34,7 +34,7 @@ from ..engine.plan import Alternative, ChooseSpec, Effects
 from ..engine.vm import TAKEN
 from ..lang import nodes as n
 from ..lang import unparse
-from ..lang.limits import Steps
+from ..lang.limits import MAX_LIST, Steps
 from ..load.rules import TriggerDef
 from ..lang.types import ANY, BOOL, CARD, INT, NONE, PIECE, PILE, SEAT, TEXT, Type, iterable_elem
 from ..library.api import NOT_CONST
@@ -650,7 +650,7 @@ class Statements(Lowerer):
                 var = fx.tmp("o_")
                 fx.comp[id(opt.ref)] = var
                 if opt.inner:
-                    listing += self.option_loops(opt, i, var, items, add, fx)
+                    listing += self.option_loops(opt, i, var, items, opts, fx)
                 else:
                     w = self.an.weight(opt.cond)  # the `if` is tested for each item: its calls each time
                     if w:
@@ -736,12 +736,14 @@ class Statements(Lowerer):
             enter = [P.place(_if(taken_i, body, enter), s.options[i].loc)]
         return out + enter
 
-    def option_loops(self, opt: n.Option, i: int, var: str, items: str, add: ast.expr,
+    def option_loops(self, opt: n.Option, i: int, var: str, items: str, opts: str,
                      fx: Fn) -> list[ast.stmt]:
         """The options of `option ... for a in xs for b in ys [if COND]`: a loop inside a loop,
         each option's value the tuple of its variables. Each inner list is computed, and counted
         with what its items cost (one step and the calls of the `if`), each time round the loop
-        outside it; the outer list, with the calls that computing the inner lists makes."""
+        outside it; the outer list, with the calls that computing the inner lists makes. More than
+        `MAX_LIST` options in all is a rule error, checked as the product grows."""
+        add = P.attr(P.name(opts), "append")
         names = [var]
         for clause in opt.inner:
             names.append(fx.tmp("o_"))
@@ -761,6 +763,9 @@ class Statements(Lowerer):
             inner = self.items(clause.source, fx, copy=False)
             body = [P.place(P.assign(P.store(t), inner), clause.source.loc), *charge,
                     P.place(ast.For(P.store(names[k + 1]), P.name(t), body, []), clause.loc)]
+            if k == len(opt.inner) - 1:  # a product of lists: checked as it grows, by one list at most
+                many = P.compare(P.call(P.name("len"), P.name(opts)), ast.Gt(), P.const(MAX_LIST))
+                body.append(P.place(ast.If(many, [ast.Raise(P.call(self.h("options")), None)], []), opt.loc))
             w = 1 + self.an.weight(clause.source)
         for clause in opt.inner:
             del fx.comp[id(clause.ref)]  # in the option's block, its variables are locals of the rule
