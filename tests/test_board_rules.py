@@ -203,6 +203,12 @@ def test_a_trigger_that_moves_a_piece_again_on_its_own_event_is_a_cycle(tmp_path
             "    do: |\n      drop_back(other, 0)\n")
     g = game(strip(tmp_path, "advance(piece(\"red\"), 3)", back))
     assert where(g, "red") == (3, 1) and where(g, "blue")[0] == 0 and where(g, "gray")[0] <= 0
+    # lining a piece up puts it on the track from nowhere: it enters, and passes nobody
+    grid = ("triggers:\n  - id: regrid\n    \"on\": piece_passed\n    params: {car: piece, other: piece}\n"
+            "    do: |\n      take_off(other)\n      line_up(other, track)\n")
+    report = Report()
+    rs = load_ruleset(strip(tmp_path, "advance(piece(\"red\"), 3)", grid), report=report)
+    assert rs is not None and compile_ruleset(rs, 2, report) is not None, report.render()
 
 
 def test_a_game_without_a_board_that_raises_it_has_no_such_event(tmp_path):

@@ -276,12 +276,15 @@ def passed(before: list, after: list, pc: int) -> list:
     return [q for q in reversed(ahead) if q in behind]
 
 
-def heard_by_change(cls: type[BoardKind], b: Builtin) -> Builtin:
+def heard_by_change(cls: type[BoardKind], b: Builtin,
+                    events: tuple[str, ...] = (MOVED, ENTERED, PASSED)) -> Builtin:
     """Give effect `b` of kind `cls` its events, found by what changed on the kind's boards (for a
     kind whose effects put a piece in a place, rather than take it along a way): each piece that
     stands elsewhere after it has moved from where it was (when it was on the board) and entered
     where it is, and, on a board with an order, passed the pieces that were ahead and are behind;
-    piece by piece in the board's order after the effect (the first ahead first)."""
+    piece by piece in the board's order after the effect (the first ahead first). `events`: those
+    it can raise (one that only puts a piece that is on no board yet raises only ENTERED), which
+    the checker's search for triggers that raise their own event reads."""
     run = b.run
 
     def heard(st, *args):
@@ -303,5 +306,5 @@ def heard_by_change(cls: type[BoardKind], b: Builtin) -> Builtin:
                 if was[p] is not None and order is not None and after is not None:
                     out.extend((PASSED, p, q) for q in passed(order, after, p))
         return out
-    b.heard, b.events = heard, tuple(e for e in (MOVED, ENTERED, PASSED) if e in cls.events)
+    b.heard, b.events = heard, tuple(e for e in events if e in cls.events)
     return b

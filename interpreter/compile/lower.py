@@ -172,7 +172,8 @@ class Lowerer:
             return m
         helpers: tuple[tuple[str, Callable[..., Any]], ...] = (
             ("big", _big), ("int", _int), ("ints", _ints), ("range", _range), ("join_list", join_list),
-            ("join_text", join_text), ("index", _index), ("options", _options), ("put_item", put_item), ("put_key", put_key),
+            ("join_text", join_text), ("index", _index), ("options", _options), ("put_item", put_item),
+            ("put_key", put_key),
             ("template", template), ("end", _end_game), ("too_many", too_many), ("hush", _hush),
             ("said", _said))
         for hname, fn in helpers:

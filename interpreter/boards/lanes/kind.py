@@ -602,7 +602,7 @@ def _line_up_run(st, p, b):
 _line_up = heard_by_change(Lanes, Builtin(
     "line_up", (Param(PIECE, "the first argument of `line_up`"),
                 Param("lanes", "the second argument of `line_up`")), None, _line_up_run,
-    "the piece takes the next free place of the track's start grid", kind="lanes"))
+    "the piece takes the next free place of the track's start grid", kind="lanes"), (ENTERED,))
 
 
 def _put_at_run(st, p, b, d, spot):

@@ -13,7 +13,7 @@ from ...lang.errors import RuleError
 from ...lang.types import BOARD, INT, PIECE
 from ...lang.versions import OldForm
 from ...library.api import Builtin, Param, Read
-from ..base import BoardKind, heard_by_change, kind_at, move_events, on_board, register
+from ..base import ENTERED, BoardKind, heard_by_change, kind_at, move_events, on_board, register
 
 
 class RankingModel(BaseModel):
@@ -179,8 +179,9 @@ _set_order = Builtin("set_order", (Param("ranking", "the board of `set_order`"),
                      "the pieces stand in slots 1, 2, ... in this order; the others leave",
                      kind="ranking")
 
-for _effect in (_place, _swap):  # `set_order` arranges the table: it raises nothing
-    heard_by_change(Ranking, _effect)
+# `set_order` arranges the table: it raises nothing; `place` puts a piece on no board yet
+heard_by_change(Ranking, _place, (ENTERED,))
+heard_by_change(Ranking, _swap)
 Ranking.builtins = [_at, _slots, _slot_of, _place, _swap, _set_order]
 
 __all__ = ["Ranking", "BOARD"]
