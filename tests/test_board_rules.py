@@ -362,11 +362,15 @@ def test_a_tracks_properties_are_checked_where_written(tmp_path):
     folder = strip(tmp_path, "pass")
     text = (folder / "game.yaml").read_text()
     (folder / "game.yaml").write_text(text.replace("{at: 19, to: 1,", "{at: 6, to: 30,"), encoding="utf-8")
-    report = refused(folder)
-    assert "space 30 is outside the 20 spaces" in report.render()
+    [d] = refused(folder).items
+    # said at the value itself, in the file's words (no pydantic prefix, no board kind in the path)
+    assert d.message == "invalid value for `boards.track.space_props.1.to`: space 30 is outside the 20 spaces"
+    assert (d.loc.line, d.loc.col) == find(folder / "game.yaml", "to: 30")
     (folder / "game.yaml").write_text(text.replace("{at: 19, to: 1, props: {pits: true}}",
                                                    "{at: 7, props: {width: 2}}"), encoding="utf-8")
-    assert "space 7 is given `width` twice" in refused(folder).render()
+    [d] = refused(folder).items
+    assert "space 7 is given `width` twice" in d.message and "Value error" not in d.message
+    assert (d.loc.line, d.loc.col) == find(folder / "game.yaml", "width: 2}")
 
 
 def test_a_tile_grids_squares_have_properties(tmp_path):
@@ -380,3 +384,18 @@ def test_a_tile_grids_squares_have_properties(tmp_path):
     board = next(k for k in load_ruleset(folder).game.boards)
     assert value(folder, f'tile_prop({board}, tile_square({board}, "C3"), "mud", 0) == 2 '
                          f'and tile_prop({board}, 1, "mud", 0) == 0')
+
+
+@pytest.mark.parametrize("old, new, words", [
+    ("width: 1, surface", "width: 10000000000000000000, surface", "greater than the maximum"),
+    ("mud: 2", "mud: " + "x" * 100_001, "at most 100,000"),
+])
+def test_a_place_property_beyond_what_a_rule_holds_is_refused_at_its_line(tmp_path, old, new, words):
+    """A number past the engine's limit, a text longer than a rule may hold: refused where the
+    track file says it, not handed to the rules."""
+    folder = strip(tmp_path, "pass")
+    path = folder / "game.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+    [d] = refused(folder).items
+    assert d.code == "E026" and words in d.message
+    assert (d.loc.file, d.loc.line) == (str(path), find(path, new[:12])[0])

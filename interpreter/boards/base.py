@@ -17,6 +17,7 @@ from typing import Annotated, Any, Callable
 from pydantic import Field
 
 from ..lang.errors import RuleError
+from ..lang.limits import MAX_INT, MAX_TEXT
 from ..lang.types import PIECE, Type
 from ..library.api import Builtin, Param, Spec
 
@@ -219,7 +220,10 @@ def of_piece(cls, name: str, params: list[tuple[Spec, str]], returns: Spec | Non
 # type is the value's type, so a place's value of another type is a rule error where it is read.
 
 # a place's properties as a track file declares them: name -> a truth, a number or a text
-Props = dict[Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")], bool | int | str]
+# (a number within what the engine holds, a text within what a rule may hold)
+Props = dict[Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")],
+             bool | Annotated[int, Field(ge=-MAX_INT, le=MAX_INT)]
+             | Annotated[str, Field(max_length=MAX_TEXT)]]
 PROP_WORDS = {bool: "true or false", int: "a number", str: "a text"}
 
 

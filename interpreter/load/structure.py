@@ -5,6 +5,8 @@ unknown keys and wrong types, and each error is placed at the key or value it is
 """
 from __future__ import annotations
 
+import re
+
 from functools import lru_cache
 from typing import Any
 
@@ -196,8 +198,36 @@ def check_structure(data: Any, kind: str, file: str, report: Report) -> Any:
         return None
     try:
         return FILE_KINDS[kind].model_validate(data)
-    except ValidationError as e:  # the schema and the models agree; this is a safety net
+    except ValidationError as e:  # the schema and the models agree but for the models' own checks
         for item in e.errors():
-            report.add("E026", f"invalid value for `{'.'.join(map(str, item['loc']))}`: {item['msg']}",
-                       loc_at(data, item["loc"]))
+            path, message = _model_error(data, item["loc"], item["msg"])
+            report.add("E026", f"invalid value for `{'.'.join(map(str, path))}`: {message}",
+                       loc_at(data, path))
         return None
+
+
+def _model_error(data: Any, loc: Any, message: str) -> tuple[list, str]:
+    """A model's own check (a validator's `ValueError`), said as the file is written: its path
+    without what the file does not have (the kind a board's union adds), made precise by a path
+    the message may start with (`space_props.3.to: ...`), its words without pydantic's prefix."""
+    message = message.removeprefix("Value error, ")
+    path: list = []
+    node = data
+    for part in loc:
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            continue
+        path.append(part)
+    head, sep, rest = message.partition(": ")
+    if sep and re.fullmatch(r"\w+(\.\w+)*", head):
+        more: list = []
+        for part in head.split("."):
+            key = int(part) if part.isdigit() else part
+            try:
+                node = node[key]
+            except (KeyError, IndexError, TypeError):
+                return path, message
+            more.append(key)
+        return path + more, rest
+    return path, message

@@ -100,14 +100,15 @@ class LanesModel(BaseModel):
             if ln.race_line is not None and ln.race_line > self.spots:
                 raise ValueError(f"race_line {ln.race_line} is not one of the {self.spots} spots")
         given: set[tuple[int, str]] = set()
-        for sp in self.space_props:
-            for at in (sp.at, sp.to):
+        for i, sp in enumerate(self.space_props):  # said at the item (`structure._model_error`)
+            for key, at in (("at", sp.at), ("to", sp.to)):
                 if at is not None and at >= self.spaces:
-                    raise ValueError(f"space_props: space {at} is outside the {self.spaces} spaces")
+                    raise ValueError(f"space_props.{i}.{key}: space {at} is outside the {self.spaces} spaces")
             for space in sp.spaces(self.spaces):
                 for name in sp.props:
                     if (space, name) in given:
-                        raise ValueError(f"space_props: space {space} is given `{name}` twice")
+                        raise ValueError(f"space_props.{i}.props.{name}: space {space} is given `{name}` "
+                                         "twice")
                     given.add((space, name))
         if self.race_line > self.spots:
             raise ValueError(f"race_line {self.race_line} is not one of the {self.spots} spots")

@@ -81,7 +81,7 @@ class TilesModel(BaseModel):
                   if ch not in ". "}
         for label in self.square_props:
             if label not in labels:
-                raise ValueError(f"square_props: the layout has no square `{label}`")
+                raise ValueError(f"square_props.{label}: the layout has no square `{label}`")
         return self
 
 
