@@ -316,15 +316,40 @@ def test_a_label_without_a_name_in_language_2_is_an_error(project):
 
 @pytest.mark.parametrize("said, hint", [(3, "a newer Racecraft reads it"),
                                         (0, "says `language: 2`"),
-                                        ("two", "says `language: 2`")])
+                                        (-1, "says `language: 2`"),
+                                        (99999999999999999999, "a newer Racecraft reads it")])
 def test_a_version_this_engine_does_not_read_is_an_error(project, said, hint):
     path = project / "rulesets" / "formula5" / "variants" / "pit-lane.yaml"
     text = path.read_text(encoding="utf-8").replace("language: 2\n", "")
     path.write_text(f"language: {said}\n" + text, encoding="utf-8")
     report = Report()
     load_ruleset(project / "rulesets" / "formula5", variants=["pit-lane"], report=report)
-    d = next(d for d in report.items if d.code == "E027")
-    assert d.loc.file == str(path) and d.loc.line == 1 and hint in d.hint
+    [d] = report.items
+    assert d.code == "E027" and d.loc.file == str(path) and d.loc.line == 1 and hint in d.hint
+
+
+@pytest.mark.parametrize("said", ['"two"', '"2"', "[2]", "{v: 2}", "true"])
+def test_a_version_that_is_not_a_number_is_one_type_error(project, said):
+    """Not a version this engine does not read (`language: "2"` was said as "`language: 2`: this
+    engine reads 1 to 2", next to the type error): one error, the type's, at the value."""
+    path = project / "rulesets" / "formula5" / "variants" / "pit-lane.yaml"
+    text = path.read_text(encoding="utf-8").replace("language: 2\n", "")
+    path.write_text(f"language: {said}\n" + text, encoding="utf-8")
+    report = Report()
+    load_ruleset(project / "rulesets" / "formula5", variants=["pit-lane"], report=report)
+    [d] = report.items
+    assert d.code == "E023" and "`language`: expected a whole number" in d.message
+    assert (d.loc.file, d.loc.line) == (str(path), 1)
+
+
+def test_an_empty_list_that_needs_items_says_so_in_words(project):
+    path = project / "rulesets" / "formula5" / "variants" / "pit-lane.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text[:text.index("patches:")] + "patches: []\n", encoding="utf-8")
+    report = Report()
+    load_ruleset(project / "rulesets" / "formula5", variants=["pit-lane"], report=report)
+    [d] = report.items
+    assert d.message == "`patches` is empty: it needs at least 1 item"
 
 
 def test_the_shipped_games_say_the_current_version():

@@ -60,6 +60,8 @@ def _version(data: dict, name: str, report: Report) -> int:
     said = data.get("language")
     if said is None:
         return versions.OLDEST
+    if isinstance(said, (bool, str, list, dict)):  # not a number: the file's schema says so (E023)
+        return versions.CURRENT
     if isinstance(said, bool) or not isinstance(said, int) or not versions.OLDEST <= said <= versions.CURRENT:
         where = getattr(data, "key_locs", {}).get("language") or Loc(name)
         newer = isinstance(said, int) and not isinstance(said, bool) and said > versions.CURRENT

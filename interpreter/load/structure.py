@@ -170,6 +170,10 @@ def _report_error(err: Any, data: Any, schema: dict, report: Report) -> None:
             while about is None and up is not None:  # `str | None`: said by the field around it
                 about, up = (up.schema.get("description") if isinstance(up.schema, dict) else None), up.parent
             report.add("E025", f"`{given}` is not a valid value for `{where}`", at, about)
+    elif err.validator in ("minItems", "minProperties") and not err.instance:
+        least = err.schema.get(err.validator)
+        what = ("item" if err.validator == "minItems" else "key") + ("" if least == 1 else "s")
+        report.add("E026", f"`{where}` is empty: it needs at least {least} {what}", loc_at(data, path))
     elif err.validator in ("maxItems", "maxProperties", "maxLength"):
         top = err.schema.get(err.validator)
         what = {"maxItems": "items", "maxProperties": "keys", "maxLength": "characters"}[err.validator]
