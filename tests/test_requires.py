@@ -78,6 +78,23 @@ def test_variants_that_require_each_other_are_one_error(mini):
     assert "variant `b` and variant `a` require each other" in report.items[0].message
 
 
+def test_a_variant_that_requires_itself_says_so(mini):
+    path = variant(mini, "  - set: params.hand_size\n    to: 1\n", "a")
+    with_header(path, "requires: [a]")
+    rs, report = load(mini, ["a"])
+    [d] = report.items
+    assert rs is None and d.code == "E048" and d.message == "variant `a` requires itself"
+    assert (d.loc.line, d.loc.col) == find(path, "a]")
+
+
+def test_a_missing_requirement_names_a_few_of_many_variants(mini):
+    for i in range(30):
+        variant(mini, "  - set: params.hand_size\n    to: 1\n", f"v{i:02}")
+    with_header(mini / "variants" / "v00.yaml", "requires: [zzzzzz]")
+    [d] = load(mini, ["v00"])[1].items
+    assert d.code == "E040" and d.hint.endswith("v11 and 18 more"), d.hint
+
+
 def test_a_track_brings_what_it_requires_and_sets_its_params_once_declared(mini):
     variant(mini, "  - add: params\n    id: laps\n    item: 2\n", "laps")
     track(mini, "long", "laps", "params:\n  laps: 5\n  hand_size: 1\n")

@@ -459,11 +459,17 @@ def _required_kind(folder: Path, name: Any) -> str | None:
     return None
 
 
+def _some(names: list[str], most: int = 12) -> str:
+    """Names for a hint: a folder of a hundred files lists a few, and counts the rest."""
+    more = len(names) - most
+    return ", ".join(names[:most]) + (f" and {more} more" if more > 0 else "")
+
+
 def _no_such_requirement(folder: Path, name: Any, report: Report) -> None:
     have = sorted(p.stem for kind in ("modules", "variants") for p in (folder / kind).glob("*.yaml"))
     report.add("E040", f"no module or variant named `{shown(name)}` in {folder}", loc_of(name),
                did_you_mean(str(name), have) or
-               (f"its modules and variants: {', '.join(have)}" if have else
+               (f"its modules and variants: {_some(have)}" if have else
                 "this ruleset has no modules or variants"))
 
 
@@ -479,7 +485,7 @@ def _patch_file(ld: _Loader, folder: Path, kind: str, name: Any, applied: list[s
         have = sorted(p.stem for p in (folder / f"{kind}s").glob("*.yaml"))
         report.add("E040", f"no {kind} named `{name}` in {folder / (kind + 's')}",
                    loc_of(name, Loc(str(patch_path))), did_you_mean(name, have) or
-                   (f"available: {', '.join(have)}" if have else f"this ruleset has no {kind}s"))
+                   (f"available: {_some(have)}" if have else f"this ruleset has no {kind}s"))
         return None
     pdata = ld.read(patch_path, [ld.folder], f"{kind} `{name}`")
     if pdata is None:
@@ -505,7 +511,11 @@ def _add_patch_file(ld: _Loader, folder: Path, kind: str, name: Any, files: list
             return
         if f"{other}:{needed}" in applied:
             continue
-        if f"{other} {needed}" in needed_by or (other, str(needed)) == (kind, str(name)):
+        if (other, str(needed)) == (kind, str(name)):
+            report.add("E048", f"{kind} `{name}` requires itself", loc_of(needed),
+                       f"a {kind} is applied with what it requires: take `{needed}` out of its `requires:`")
+            return
+        if f"{other} {needed}" in needed_by:
             report.add("E048", f"{kind} `{name}` and {other} `{needed}` require each other",
                        loc_of(needed), f"a {kind} cannot need what needs it")
             return
