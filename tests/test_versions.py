@@ -93,6 +93,45 @@ def test_run_upgrade(project, capsys, monkeypatch):
     assert "language 2 already" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("name, content, words", [
+    ("text.yaml", "just a line\n", "cannot tell what kind of file this is"),
+    ("list.yaml", "- 1\n- 2\n", "cannot tell what kind of file this is"),
+    ("empty.yaml", "", "file is empty"),
+    ("binary.yaml", b"\x00\xff\x10", "binary"),
+    ("folder.yaml", None, "it is a folder"),
+    ("pipe.yaml", "fifo", "named pipe"),
+])
+def test_upgrade_leaves_a_file_that_is_not_a_designers_alone(tmp_path, capsys, name, content, words):
+    """Not a game's file (a line of text, a list, a pipe that would block a read): said once,
+    with no Python error text, and not written (a `language: 2` line was added to any text)."""
+    import os
+
+    path = tmp_path / name
+    if content is None:
+        path.mkdir()
+    elif content == "fifo":
+        os.mkfifo(path)
+    elif isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    assert main(["upgrade", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("error[") == 1 and words in err and "Errno" not in err, err
+    if isinstance(content, str) and content != "fifo":
+        assert path.read_text(encoding="utf-8") == content
+
+
+def test_upgrade_of_a_variant_outside_a_ruleset_is_refused_not_half_done(project, capsys):
+    """Without its game its rules are not checked, so an old form in them is not found: adding
+    `language: 2` alone would have turned it into an error."""
+    path = project / "old.yaml"
+    path.write_text(OLD_PIT_LANE, encoding="utf-8")
+    assert main(["upgrade", str(path)]) == 1
+    assert "no game.yaml two folders up" in capsys.readouterr().err
+    assert path.read_text(encoding="utf-8") == OLD_PIT_LANE
+
+
 # ---- statements: `swap A with B`, `place A on B` ---------------------------------------------------
 
 OLD_PIT_LANE = """\

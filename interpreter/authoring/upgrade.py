@@ -43,18 +43,19 @@ class Upgrade:
 
 def upgrade(path: Path) -> Upgrade:
     """What `racecraft upgrade` makes of the file (nothing is written here)."""
+    from ..load.yamlsrc import read_text
+
     out = Upgrade(path)
-    try:
-        out.before = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        out.report.add("E001", f"cannot read {path}: {e}", Loc(str(path)))
-        return out
     said = _read(path, out.report)
     # a file with other errors is not read whole (a rule that does not check may hold old forms
     # not found yet): it is not upgraded, lest `language: 2` make them errors
     out.report.items.extend(d for d in said if d.severity == "error" and d.code != "E107")
     if not out.report.ok:
         return out
+    before = read_text(path, out.report)  # read as the loader read it (a regular file, UTF-8)
+    if before is None:
+        return out
+    out.before = before
     name = str(path)
     mine = [d for d in said if d.code in ("W107", "E107") and d.loc is not None and d.loc.file == name]
     by_hand = [d for d in said if d.code in ("W141", "E149") and d.loc is not None and d.loc.file == name]
@@ -97,10 +98,20 @@ def _read(path: Path, report: Report) -> list[Diagnostic]:
 
     said = Report()
     data = read_file(path, said)
+    if data is None:
+        return said.items
     kind = kind_of(data) if isinstance(data, dict) else None
-    if kind in ("game", "variant", "module"):
+    if kind is None:  # not a designer's file: nothing to upgrade, and no `language:` to add
+        report.add("E006", "cannot tell what kind of file this is", getattr(data, "loc", Loc(str(path))),
+                   "`upgrade` rewrites a file that starts with one of `game:`, `variant:`, `module:`, "
+                   "`cards:`, `track:`, `scenario:`, `season:`")
+    elif kind in ("game", "variant", "module"):
         folder = path.resolve().parent if kind == "game" else path.resolve().parent.parent
-        if (folder / "game.yaml").is_file():
+        if not (folder / "game.yaml").is_file():  # its rules cannot be checked: old forms would hide
+            report.add("E001", f"a {kind} is upgraded in its ruleset, with its game: there is no game.yaml "
+                               f"{'beside it' if kind == 'game' else 'two folders up'}", Loc(str(path)),
+                       f"put it in a ruleset's {kind}s/ folder, then upgrade it there")
+        else:
             rs = load_ruleset(path.parent if kind == "game" else path.parent.parent, report=said,
                               variants=[path.stem] if kind == "variant" else [],
                               modules=[path.stem] if kind == "module" else [])
@@ -111,8 +122,6 @@ def _read(path: Path, report: Report) -> list[Diagnostic]:
 
         _scenario, outcome = load_scenario(path)
         said.extend(outcome.report)
-    elif data is None:
-        report.extend(said)
     return said.items
 
 
