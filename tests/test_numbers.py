@@ -54,6 +54,15 @@ def test_a_number_that_is_a_params_value_is_a_warning_at_it(mini):
     assert "write `hand_size`" in w.hint and "# as written" in w.hint
 
 
+def test_a_value_many_params_share_names_a_few_of_them(mini):
+    many = "".join(f"  same_{i:02}: 2\n" for i in range(40))
+    edit_game(mini, "  hand_size: 2\n", "  hand_size: 2\n" + many)
+    edit_game(mini, "draw hand_size from deck", "draw 2 from deck")
+    [w] = warnings(mini)
+    assert "of param `hand_size`, `same_00`, `same_01` or 38 more:" in w.message, w.message
+    assert w.hint.startswith("write one of them;") and len(w.message) < 200
+
+
 def test_zero_and_one_are_not_said(mini):
     edit_game(mini, "  hand_size: 2\n", "  hand_size: 2\n  one: 1\n  none_at_all: 0\n")
     assert warnings(mini) == []  # the rules write 0 and 1 (`+ [0]`, `+= 1`)

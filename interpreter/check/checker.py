@@ -311,10 +311,12 @@ class Checker:
                 if not names or as_written(x.loc):
                     continue
                 shown = " or ".join(f"`{p}`" for p in names)
+                if len(names) > 3:  # a game of many params of one value: a few, and how many more
+                    shown = ", ".join(f"`{p}`" for p in names[:3]) + f" or {len(names) - 3} more"
                 self.report.warn("W109", f"`{x.value}` is the value of param {shown}: a module or variant "
                                  "that changes the param would leave this number as it is", x.loc,
-                                 f"write {shown}; if the number is another thing, end the line with "
-                                 f"`{self.AS_WRITTEN}`")
+                                 f"write {shown if len(names) <= 3 else 'one of them'}; if the number is "
+                                 f"another thing, end the line with `{self.AS_WRITTEN}`")
 
     def _rule(self, rule: Rule) -> None:
         """Check one rule of a flow, trigger, test, order or entry site, in its site's scope."""
