@@ -181,3 +181,27 @@ def test_proceed_in_an_extension_of_a_value_points_to_base(mini):
     [d] = [d for d in diagnostics(mini, "v").items if d.severity == "error"]
     assert d.code == "E143" and "`base`" in d.hint
     assert (d.loc.line, d.loc.col) == find(path, "proceed()")
+
+
+@pytest.mark.parametrize("inner, needle", [
+    ("for x in [1, 2]:\n          pass", "for x"),
+    ('choose "x":\n          option "{x}" for x in [1, 2]:\n              pass', 'option "'),
+    ("if true:\n          let x = 1", "let x = 1"),
+])
+def test_a_block_that_gives_an_outer_local_another_type_is_refused(mini, inner, needle):
+    """A loop's, an option's or an inner `let`'s name is the local of the block around it: after
+    the block that local holds what the block gave it, so another type was read as the first
+    (`x + "z"` on an int: a rule error that blamed a `none`)."""
+    path = variant(mini, "  - extend: steps.look\n    after: |\n"
+                         f"      let x = \"abc\"\n      {inner}\n      let y = x + \"z\"\n")
+    [d] = [d for d in diagnostics(mini, "v").items if d.severity == "error"]
+    assert d.code == "E120" and "`x` is a text here, and this gives it an int" in d.message
+    assert (d.loc.line, d.loc.col) == find(path, needle)
+
+
+def test_a_block_may_give_an_outer_local_a_value_of_its_type(mini):
+    variant(mini, "  - extend: steps.look\n    after: |\n      let x = 0\n      for x in [1, 2]:\n"
+                  "          pass\n      if true:\n          let x = 3\n      s.score = x\n")
+    assert [d for d in diagnostics(mini, "v").items if d.severity == "error"] == []
+    g = game(mini, "v")
+    assert g.view(None)["seats"][0]["score"] == 3

@@ -91,9 +91,14 @@ class Scope:
     decider: Ref | None = None  # who chooses by default in a step: Ref(RefKind.TURN_SEAT/"turn_owner", turn)
     in_simul: bool = False
     procedure: str | None = None  # the procedure these statements belong to (`return`)
+    own: set[str] = field(default_factory=set)  # the names bound in this block itself
+
+    def __post_init__(self) -> None:
+        self.own = set(self.names)  # a rule's own names (its parameters) are of its outermost block
 
     def child(self, **kw: Any) -> "Scope":
         s = Scope(dict(self.names), self.rule, self.loops, self.decider, self.in_simul, self.procedure)
+        s.own = set()
         for k, v in kw.items():
             setattr(s, k, v)
         return s
@@ -101,6 +106,7 @@ class Scope:
     def bind(self, name: str, typ: Type) -> Local:
         local = Local(name, typ)
         self.names[name] = local
+        self.own.add(name)
         return local
 
 
@@ -715,6 +721,8 @@ class Checker:
             self.error("E125", f"`{s.name}`: names starting with `__` are the engine's", s,
                        "choose another name")
         self._keeps_turn(s.name, sc, s)
+        if s.name not in sc.own:
+            self._keeps_type(s.name, typ, sc, s)
         s.rebinds = s.name in sc.names
         s.ref = sc.bind(s.name, typ)
         s.ref.hidden_from = s.hidden_from
@@ -729,6 +737,15 @@ class Checker:
         if local is not None and local.turn:
             self.error("E126", f"`{name}` is whose turn it is: a step cannot give it another value", node,
                        "keep the other value under a name of its own: `let other = ...`")
+
+    def _keeps_type(self, name: str, typ: Type, sc: Scope, node: n.Node) -> None:
+        """A block inside another (a loop's, an option's, an `if`'s) that names a value as a local
+        of the block around it does has one local with it: after the block, that local holds the
+        value the block gave it. Of another type, the lines after would read it as what it was."""
+        local = sc.names.get(name)
+        if local is not None and not compatible(typ, local.typ) and not local.turn:
+            self.type_error(f"`{name}` is a {local.typ} here, and this gives it a {typ}: the lines after "
+                            f"this block would read the {typ} as a {local.typ}", node)
 
     def _hidden(self, e: n.Name, local: Local) -> None:
         """An extension reads a local of the rule it extends that the rule does not declare
@@ -977,6 +994,7 @@ class Checker:
         et = self.iterate(s.source, sc, "`for` goes through a list or a pile, not a {}")
         inner = sc.child(loops=sc.loops + 1)
         self._keeps_turn(s.var, sc, s)
+        self._keeps_type(s.var, et, sc, s)
         s.rebinds = s.var in sc.names
         s.ref = inner.bind(s.var, et)
         self.block(s.body, inner)
@@ -997,6 +1015,7 @@ class Checker:
             if opt.var is not None and opt.source is not None:
                 et = self.iterate(opt.source, sc, "an option goes through a list or a pile, not a {}")
                 self._keeps_turn(opt.var, sc, opt)
+                self._keeps_type(opt.var, et, sc, opt)
                 opt.ref = osc.bind(opt.var, et)
             seen = {opt.var}
             for clause in opt.inner:  # `for b in ...` after `for a in ...`: b sees a
@@ -1006,6 +1025,7 @@ class Checker:
                 seen.add(clause.var)
                 cet = self.iterate(clause.source, osc, "an option goes through a list or a pile, not a {}")
                 self._keeps_turn(clause.var, osc, clause)
+                self._keeps_type(clause.var, cet, sc, clause)
                 clause.ref = osc.bind(clause.var, cet)
             if opt.cond is not None:
                 self.want_bool(opt.cond, osc, "an option's `if`")
