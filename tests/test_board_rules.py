@@ -358,6 +358,16 @@ def test_a_property_read_as_another_type_is_a_rule_error(tmp_path):
         value(folder, 'space_prop(track, 5, "surface", 0) == 0')
 
 
+@pytest.mark.parametrize("default, typ", [("none", "none"), ("[1]", "list[int]")])
+def test_a_default_a_place_cannot_hold_is_refused_before_play(tmp_path, default, typ):
+    """A place holds a number, a text or true/false: a `none` default let any of them through
+    untyped, a list one was a rule error quoting `[1]`, only where a place had the name."""
+    folder = strip(tmp_path, f'let w = space_prop(track, 5, "width", {default})')
+    [d] = [d for d in refused(folder).items if d.severity == "error"]
+    assert d.code == "E120" and d.message.endswith(f"must be a number, a text or true/false, not {typ}")
+    assert (d.loc.line, d.loc.col) == find(folder / "game.yaml", f"{default})")
+
+
 def test_a_tracks_properties_are_checked_where_written(tmp_path):
     folder = strip(tmp_path, "pass")
     text = (folder / "game.yaml").read_text()

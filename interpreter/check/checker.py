@@ -24,7 +24,7 @@ from ..lang.parser import keywords, parse_expr
 from ..lang.types import (ANY, BOARD, BOOL, CARD, INT, KEY_TYPES, NONE, PIECE, PILE, SEAT, TEXT, ListType,
                           Type, compatible, elem, is_list, is_map, iterable_elem, join, listof, map_types,
                           mapof, parse_type, zero)
-from ..library.api import Bound, Builtin, Items, OfKind
+from ..library.api import Bound, Builtin, Items, OfKind, PlainBound
 from ..load.rules import Rule, Rules, blocks
 from ..load.ruleset import Ruleset
 from ..load.yamlsrc import loc_of
@@ -1420,6 +1420,8 @@ class Checker:
                     self.type_error(f"{p.what} must be a list of {want.elem}, not of {et}", a)
                 bound = et
             elif isinstance(want, Bound):
+                if isinstance(want, PlainBound) and t not in (INT, TEXT, BOOL, ANY):
+                    self.type_error(f"{p.what} must be a number, a text or true/false, not {t}", a)
                 bound = t
             elif isinstance(want, OfKind):  # a board of this kind
                 if not compatible(t, BOARD):

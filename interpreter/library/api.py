@@ -43,7 +43,13 @@ class OfKind(Type):
         return self.kind
 
 
+@dataclass(frozen=True)
+class PlainBound(Bound):
+    """`T` that is a number, a text or true/false (`"T:plain"`): what a track's places hold."""
+
+
 T = Bound()
+PLAIN_T = PlainBound()
 # The game's table as a built-in sees it (`engine/state.py`'s State; a bot's copy; `_Static` while
 # compiling): built-ins come before the engine, which runs them.
 Table = Any
@@ -61,6 +67,8 @@ def signature_type(spec: str | Type) -> Type:
         return found
     if spec == "T":
         return T
+    if spec == "T:plain":
+        return PLAIN_T
     if spec == "list[T]":
         return ListType(T)
     m = _ITEMS.fullmatch(spec)

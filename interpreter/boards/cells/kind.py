@@ -331,7 +331,7 @@ def _tagged(k, st, _b, p, tag):
 
 @on_board(Cells, "cell_prop", [(TEXT, "the cell of `cell_prop` (its id)"),
                                (TEXT, "the property of `cell_prop`"),
-                               ("T", "the value of `cell_prop` where the cell has none")], "T",
+                               ("T:plain", "the value of `cell_prop` where the cell has none")], "T",
           "a property of the cell (its `props`), or the default given where it has none", pure=True)
 def _prop(k, st, _b, cid, name, default):
     i = _cell_index(k, cid, "cell_prop")

@@ -571,7 +571,7 @@ def _board_fact(k, st, _b, name):
 
 
 @on_board(Lanes, "space_prop", [(INT, "the progress of `space_prop`"), (TEXT, "the property of `space_prop`"),
-                                ("T", "the value of `space_prop` where the space has none")], "T",
+                                ("T:plain", "the value of `space_prop` where the space has none")], "T",
           "a property of the space at this progress (`space_props` of the track), or the default given "
           "where it has none", pure=True)
 def _space_prop(k, st, _b, d, name, default):

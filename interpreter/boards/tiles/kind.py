@@ -305,7 +305,7 @@ def _sq(kind, sq):
 
 
 @_tiles("tile_prop", [(INT, "the square of `tile_prop`"), (TEXT, "the property of `tile_prop`"),
-                     ("T", "the value of `tile_prop` where the square has none")], "T",
+                     ("T:plain", "the value of `tile_prop` where the square has none")], "T",
         "a property of the square (`square_props` of the board), or the default given where it has none",
         pure=True)
 def _prop(kind, st, _board, sq, name, default):
