@@ -148,6 +148,12 @@ def test_the_base_rule_reads_its_own_locals_around_an_extension(mini):
     assert diagnostics(mini, "v").items == []
 
 
+
+def language_2(path: Path) -> Path:
+    """The file, saying it is written in language 2."""
+    path.write_text("language: 2\n" + path.read_text(encoding="utf-8"), encoding="utf-8")
+    return path
+
 # ---- whose turn it is -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("text, needle", [
@@ -160,10 +166,18 @@ def test_a_step_cannot_change_whose_turn_it_is(mini, text, needle):
     """The steps of a turn run one after another with the one turn's name: an extension (or the
     step itself) that gave `s` another value would have changed whose turn it is for the steps
     after it, silently. It is refused where it is written."""
-    path = variant(mini, f"  - extend: steps.look\n    after: |\n      {text}\n")
+    path = language_2(variant(mini, f"  - extend: steps.look\n    after: |\n      {text}\n"))
     [d] = [d for d in diagnostics(mini, "v").items if d.severity == "error"]
     assert d.code == "E126" and "`s` is whose turn it is" in d.message
     assert (d.loc.file, d.loc.line) == (str(path), find(path, needle)[0])
+
+
+def test_a_step_changing_whose_turn_it_is_is_a_warning_in_language_1(mini):
+    """A file that says no version ran so before (wrongly): it still runs, with a warning."""
+    path = variant(mini, "  - extend: steps.look\n    after: |\n      let s = seat(1)\n")
+    [d] = diagnostics(mini, "v").items
+    assert (d.code, d.severity) == ("W142", "warning") and "an error from language 2" in d.message
+    assert (d.loc.file, d.loc.line) == (str(path), find(path, "let s")[0])
 
 
 def test_proceed_written_as_a_value_is_said_at_it(mini):
@@ -192,11 +206,19 @@ def test_a_block_that_gives_an_outer_local_another_type_is_refused(mini, inner, 
     """A loop's, an option's or an inner `let`'s name is the local of the block around it: after
     the block that local holds what the block gave it, so another type was read as the first
     (`x + "z"` on an int: a rule error that blamed a `none`)."""
-    path = variant(mini, "  - extend: steps.look\n    after: |\n"
-                         f"      let x = \"abc\"\n      {inner}\n      let y = x + \"z\"\n")
+    path = language_2(variant(mini, "  - extend: steps.look\n    after: |\n"
+                                    f"      let x = \"abc\"\n      {inner}\n      let y = x + \"z\"\n"))
     [d] = [d for d in diagnostics(mini, "v").items if d.severity == "error"]
     assert d.code == "E120" and "`x` is a text here, and this gives it an int" in d.message
     assert (d.loc.line, d.loc.col) == find(path, needle)
+
+
+def test_a_block_giving_an_outer_local_another_type_is_a_warning_in_language_1(mini):
+    path = variant(mini, "  - extend: steps.look\n    after: |\n"
+                         "      let x = \"abc\"\n      for x in [1, 2]:\n          pass\n")
+    [d] = [d for d in diagnostics(mini, "v").items if d.code != "W109"]
+    assert (d.code, d.severity) == ("W143", "warning") and "an error from language 2" in d.message
+    assert (d.loc.line, d.loc.col) == find(path, "for x")
 
 
 def test_a_block_may_give_an_outer_local_a_value_of_its_type(mini):

@@ -131,6 +131,11 @@ class Checked:
 _WANT_WORDS = {INT: "a number", BOOL: "true/false"}
 
 
+
+def _articles(msg: str) -> str:
+    """`a int` and `a any` as a person says them."""
+    return msg.replace(" a int", " an int").replace(" a any", " any value")
+
 class Checker:
     def __init__(self, rs: Ruleset, report: Report):
         self.rs = rs
@@ -200,8 +205,7 @@ class Checker:
         return out
 
     def type_error(self, msg: str, node: n.Node | Loc | None, hint: str | None = None) -> Type:
-        self.error("E120", "type error: " + msg.replace(" a int", " an int").replace(" a any", " any value"),
-                   node, hint)
+        self.error("E120", "type error: " + _articles(msg), node, hint)
         return ANY
 
     def suggest(self, name: str, candidates: Iterable[object]) -> str | None:
@@ -735,8 +739,9 @@ class Checker:
         whose turn it is for the steps after it."""
         local = sc.names.get(name)
         if local is not None and local.turn:
-            self.error("E126", f"`{name}` is whose turn it is: a step cannot give it another value", node,
-                       "keep the other value under a name of its own: `let other = ...`")
+            self._refused_from_2("E126", "W142",
+                                 f"`{name}` is whose turn it is: a step cannot give it another value", node,
+                                 "keep the other value under a name of its own: `let other = ...`")
 
     def _keeps_type(self, name: str, typ: Type, sc: Scope, node: n.Node) -> None:
         """A block inside another (a loop's, an option's, an `if`'s) that names a value as a local
@@ -744,8 +749,19 @@ class Checker:
         value the block gave it. Of another type, the lines after would read it as what it was."""
         local = sc.names.get(name)
         if local is not None and not compatible(typ, local.typ) and not local.turn:
-            self.type_error(f"`{name}` is a {local.typ} here, and this gives it a {typ}: the lines after "
-                            f"this block would read the {typ} as a {local.typ}", node)
+            self._refused_from_2("E120", "W143",
+                                 f"type error: `{name}` is a {local.typ} here, and this gives it a {typ}: "
+                                 f"the lines after this block would read the {typ} as a {local.typ}",
+                                 node, f"give the {typ} a name of its own")
+
+    def _refused_from_2(self, code: str, warning: str, message: str, node: n.Node, hint: str) -> None:
+        """A mistake the engine let through before language 2 (a file that says none ran as it
+        was, wrongly): a warning in a file of language 1, an error from 2."""
+        loc = node.loc
+        if loc is not None and versions.of(loc.file) < 2:
+            self.report.warn(warning, _articles(message) + " (an error from language 2)", loc, hint)
+        else:
+            self.error(code, _articles(message), node, hint)
 
     def _hidden(self, e: n.Name, local: Local) -> None:
         """An extension reads a local of the rule it extends that the rule does not declare
