@@ -755,8 +755,8 @@ class Checker:
                                  node, f"give the {typ} a name of its own")
 
     def _refused_from_2(self, code: str, warning: str, message: str, node: n.Node, hint: str) -> None:
-        """A mistake the engine let through before language 2 (a file that says none ran as it
-        was, wrongly): a warning in a file of language 1, an error from 2."""
+        """What the engine let through before language 2 (a file that says none still runs as it
+        did): a warning in a file of language 1, an error from 2."""
         loc = node.loc
         if loc is not None and versions.of(loc.file) < 2:
             self.report.warn(warning, _articles(message) + " (an error from language 2)", loc, hint)
@@ -773,10 +773,7 @@ class Checker:
         message = f"`{e.id}` is a local of the rule this extends, which does not declare it visible"
         hint = (f"declare it in the rule: `let visible {e.id} = ...`; or compute it here, or ask the "
                 "rule's author to show it")
-        if versions.of(loc.file) < 2:
-            self.report.warn("W141", message + " (an error from language 2)", loc, hint)
-        else:
-            self.error("E149", message, e, hint)
+        self._refused_from_2("E149", "W141", message, e, hint)
 
     def _old_form(self, e: n.Expr, form: versions.OldForm, values: dict[str, n.Expr]) -> bool:
         """`e`, an old form, becomes its new form (`form.new` with `values` for its names), said

@@ -235,17 +235,7 @@ def answer(st: State, pick: int) -> None:
     spec, opts, env, _seat = st.pending
     st.pending = None
     env[TAKEN] = take(st, spec, opts, env, pick)
-    frames = st.frames
-    try:
-        while frames:
-            fr = frames[-1]
-            if fr[0](st, fr):
-                return
-    except EndGame:
-        frames.clear()
-        st.ended = True
-    except Outside as e:
-        raise e.error from None
+    run(st)
 
 
 def preview(st: State, pick: int, rng: random.Random | None = None) -> State:
