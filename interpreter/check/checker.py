@@ -15,6 +15,7 @@ from typing import Any, Iterable
 from ..boards import KINDS
 from ..ir.sites import SITES, Form, SiteScope
 from ..lang import nodes as n
+from ..lang.collect import fewer_collections
 from ..lang.diagnostics import Loc, Report, source_line
 from ..lang.diagnostics import did_you_mean as _did_you_mean
 from ..lang.limits import MAX_CALL_DEPTH, MAX_CALL_NESTING
@@ -1516,6 +1517,7 @@ def typed_copy(rules: Rules) -> Rules:
     return replace(rules, rules={k: replace(r, tree=n.clone(r.tree)) for k, r in rules.rules.items()})
 
 
+@fewer_collections()
 def check(rs: Ruleset, report: Report) -> Checked | None:
     """Check a loaded ruleset: its typed rules and what the whole program looks like; None when
     anything is wrong. The ruleset is left as it was (checking it again gives the same)."""

@@ -7,7 +7,7 @@ limit (`grows`). The result is this object; nothing is written onto the trees.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from ..check.checker import Checked, Local, Ref, RefKind, heard_waits
 from ..engine.plan import Plan
@@ -36,6 +36,24 @@ def _scalar(v: Any) -> bool:
 def _literal(e: n.Expr) -> bool:
     """A number written in the rule (its size is known)."""
     return isinstance(e, n.Num) or (isinstance(e, n.Neg) and isinstance(e.operand, n.Num))
+
+
+def _anywhere(memo: dict[int, tuple[n.Node, bool]], node: n.Node, here: Callable[[n.Node], bool]) -> bool:
+    """Does `here` hold of `node` or of any node under it? Each node's answer is kept in `memo`
+    (by identity, with the node, so that no other node takes its identity), so that asking it
+    of every statement of a tree walks the tree once. Without recursion: trees may be deep."""
+    found = memo.get(id(node))
+    if found is not None:
+        return found[1]
+    stack: list[tuple[n.Node, bool]] = [(node, False)]
+    while stack:
+        x, below_done = stack.pop()
+        if below_done:
+            memo[id(x)] = (x, here(x) or any(memo[id(c)][1] for c in x.children()))
+        elif id(x) not in memo:
+            stack.append((x, True))
+            stack.extend((c, False) for c in x.children() if id(c) not in memo)
+    return memo[id(node)][1]
 
 
 def meets_chance(e: n.Node) -> bool:
@@ -70,17 +88,15 @@ class Analysis:
     # function -> its parameters (locals, in order) when a call can be written into its caller
     inline: dict[str, list[Local] | None] = field(default_factory=dict)
     inline_locs: dict[str, list[Loc]] = field(default_factory=dict)   # ... and its body's positions
-    _waits: dict[int, bool] = field(default_factory=dict)
+    _waits: dict[int, tuple[n.Node, bool]] = field(default_factory=dict)
+    _flow: dict[int, tuple[n.Node, bool]] = field(default_factory=dict)
     _consts: dict[int, Any] = field(default_factory=dict)
 
     # ---- waiting ---------------------------------------------------------------------------------
 
     def waits(self, node: n.Node) -> bool:
         """May running this statement stop for a decision (or at a scenario's stop)?"""
-        found = self._waits.get(id(node))
-        if found is None:
-            found = self._waits[id(node)] = any(self._waits_here(x) for x in n.walk(node))
-        return found
+        return _anywhere(self._waits, node, self._waits_here)
 
     def _waits_here(self, x: n.Node) -> bool:
         if isinstance(x, (n.Choose, n.Simultaneously, Stop)):
@@ -109,10 +125,9 @@ class Analysis:
         live.block(stmts, set(), None, decider)
         return live.at
 
-    @staticmethod
-    def holds_flow(stmt: n.Stmt) -> bool:
+    def holds_flow(self, stmt: n.Node) -> bool:
         """Is this one of the flow's own statements, or does it hold one (`flownodes.py`)?"""
-        return any(isinstance(x, FLOW) for x in n.walk(stmt))
+        return _anywhere(self._flow, stmt, lambda x: isinstance(x, FLOW))
 
     # ---- values known when compiling ----------------------------------------------------------------
 

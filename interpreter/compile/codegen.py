@@ -23,11 +23,25 @@ SAFE_BUILTINS = {"len": len, "sum": sum, "min": min, "max": max, "any": any, "al
                  "range": range, "list": list, "dict": dict, "map": map, "Exception": Exception}
 
 
-@dataclass
 class Generated:
-    rule: str
-    loc: Loc | None
-    python: str
+    """One rule's generated Python, for `explain --python`: its tree is written out as text only
+    when asked (most games are compiled to be played, and the text costs as much as the code)."""
+
+    __slots__ = ("rule", "loc", "_tree", "_python")
+
+    def __init__(self, rule: str, loc: Loc | None, tree: ast.AST):
+        self.rule = rule
+        self.loc = loc
+        self._tree: ast.AST | None = tree
+        self._python: str | None = None
+
+    @property
+    def python(self) -> str:
+        if self._python is None:
+            assert self._tree is not None
+            self._python = ast.unparse(self._tree)
+            self._tree = None
+        return self._python
 
 
 @dataclass
@@ -52,8 +66,6 @@ class Codegen:
     _at: dict[tuple[str, int, int], str] = field(default_factory=dict)
     _lines: dict[int, tuple[str, int]] = field(default_factory=dict)
     _numbered: dict[tuple[str, int], int] = field(default_factory=dict)
-    # rules compiled inside a function not yet defined: written out with it (`note`)
-    _notes: list[tuple[Generated, ast.AST]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.ns["h_fail"] = fail
@@ -100,18 +112,61 @@ class Codegen:
             self._codes.append(c)
             stack.extend(k for k in c.co_consts if isinstance(k, CodeType))
 
-    def _number(self, node: ast.AST, main: str, file: str) -> None:
-        """Lines of another file than the function's own get numbers of their own (`_lines`)."""
-        file = getattr(node, "rc_file", None) or file
-        line = getattr(node, "lineno", None)
-        if line is not None and file != main:
-            n = self._numbered.get((file, line))
-            if n is None:
-                n = self._numbered[(file, line)] = _FOREIGN + len(self._numbered)
-                self._lines[n] = (file, line)
-            node.lineno = node.end_lineno = n  # type: ignore[attr-defined]
-        for child in ast.iter_child_nodes(node):
-            self._number(child, main, file)
+    def _locate(self, root: ast.AST, loc: Loc | None, main: str) -> None:
+        """Positions for a function about to be compiled, in one walk of its tree. A node the
+        lowering left without one (`pyast.place` stops at nodes it finds placed) takes the
+        position of the nearest node above it that has one, the function's own being the rule's
+        `loc`; with no `loc`, its parent's as `ast.fix_missing_locations` gives. Lines of another
+        file than the function's own (`main`) get numbers of their own (`_lines`)."""
+        fill = loc is not None and bool(loc.line)
+        above: Any = None  # the position a node without one takes: (line, col, end line, end col, file)
+        if fill:
+            assert loc is not None
+            col = max((loc.col or 1) - 1, 0)
+            above = (loc.line, col, loc.line, col + 1, loc.file)
+        numbered, lines, AST = self._numbered, self._lines, ast.AST
+        # (node, its parent's file, its parent's lineno, col_offset, end_lineno, end_col_offset,
+        # the position above it as written by the lowering)
+        stack: list[tuple[Any, ...]] = [(root, main, 1, 0, 1, 0, above)]
+        while stack:
+            node, file, pl, pc, pel, pec, above = stack.pop()
+            if "lineno" in node._attributes:
+                at = getattr(node, "lineno", None)
+                if at is None and above is not None:
+                    at, node.col_offset, node.end_lineno, node.end_col_offset, node.rc_file = above
+                    node.lineno = at
+                elif at is not None and at >= _FOREIGN:
+                    # a node shared with a function compiled before, which numbered its line
+                    at = node.lineno = node.end_lineno = lines[at][1]
+                file = getattr(node, "rc_file", None) or file
+                if at is not None:
+                    above = (at, node.col_offset, node.end_lineno, node.end_col_offset, file)
+                if at is not None and file != main:
+                    n = numbered.get((file, at))
+                    if n is None:
+                        n = numbered[(file, at)] = _FOREIGN + len(numbered)
+                        lines[n] = (file, at)
+                    node.lineno = node.end_lineno = n
+                if not hasattr(node, "lineno"):
+                    node.lineno = pl
+                if not hasattr(node, "col_offset"):
+                    node.col_offset = pc
+                if getattr(node, "end_lineno", None) is None:
+                    node.end_lineno = pel
+                if getattr(node, "end_col_offset", None) is None:
+                    node.end_col_offset = pec
+                pl, pc, pel, pec = node.lineno, node.col_offset, node.end_lineno, node.end_col_offset
+            kids = []
+            for name in node._fields:
+                v = getattr(node, name, None)
+                if isinstance(v, AST):
+                    kids.append((v, file, pl, pc, pel, pec, above))
+                elif v.__class__ is list:
+                    for x in v:
+                        if isinstance(x, AST):
+                            kids.append((x, file, pl, pc, pel, pec, above))
+            kids.reverse()
+            stack.extend(kids)
 
     def const(self, obj: Any, hint: str = "") -> ast.expr:
         """A reference to `obj` in generated code: a literal when it is one, else a constant."""
@@ -157,11 +212,9 @@ class Codegen:
             handler = ast.ExceptHandler(P.name("Exception"), "e",
                                         [ast.Raise(P.call(P.name("h_fail"), P.name("e")), None)])
             fn.body = [ast.Try(fn.body, [handler], [], [])]
-        P.place(fn, loc)
         module = ast.Module([fn], [])
         filename = loc.file if loc is not None and loc.file else f"<rule {rule}>"
-        self._number(module, filename, filename)
-        ast.fix_missing_locations(module)
+        self._locate(module, loc, filename)
         code = compile(module, filename, "exec")
         self._register(code, rule, unit)
         local: dict = {}
@@ -169,23 +222,15 @@ class Codegen:
         made = local[fn.name]
         if publish:
             self.ns[fn.name] = made
-        self.generated.append(Generated(rule, loc, ast.unparse(fn)))
+        self.generated.append(Generated(rule, loc, fn))
         return made
 
 
     def note(self, rule: str, loc: Loc | None, node: ast.AST) -> None:
         """Record the Python of a rule compiled inside another rule's function (a step's block,
-        a trigger's `if`), for `explain --python`: written out when the game is compiled
-        (`write_notes`), when what the function holding it keeps at its waiting points is known."""
-        g = Generated(rule, loc, "")
-        self.generated.append(g)
-        self._notes.append((g, node))
-
-    def write_notes(self) -> None:
-        """Write out the rules `note` recorded (the game compiled: every function is complete)."""
-        for g, node in self._notes:
-            g.python = ast.unparse(node)
-        self._notes.clear()
+        a trigger's `if`), for `explain --python`: written out when asked, once the game is
+        compiled and what the function holding it keeps at its waiting points is known."""
+        self.generated.append(Generated(rule, loc, node))
 
 
 # the first line number given to code from another file than its function's (`Codegen._lines`)

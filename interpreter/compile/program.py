@@ -27,6 +27,7 @@ from ..lang import nodes as n
 from ..lang.errors import RoundLimit
 from ..lang.types import PIECE, SEAT, elem
 from ..lang.diagnostics import Loc
+from ..lang.collect import fewer_collections
 from ..load.rules import PhaseDef, TriggerDef
 from ..load.ruleset import Ruleset
 from . import pyast as P
@@ -80,6 +81,7 @@ class Compiler(Statements):
 
     # ---- the whole game ----------------------------------------------------------------------
 
+    @fewer_collections()
     def build(self, hooks: Hooks | None = None) -> Plan:
         p = self.plan
         self.hooks = hooks = hooks or Hooks()
@@ -100,7 +102,6 @@ class Compiler(Statements):
                                                                P.expr_stmt(P.call(self.h("halt"), self.st())),
                                                                ast.Return(P.const(True))], [])
         self._entries()
-        self.cg.write_notes()
         return p
 
     def _main(self) -> list[n.Stmt]:

@@ -79,14 +79,29 @@ def lambda_(params: list[str], body: ast.expr) -> ast.Lambda:
 
 
 def place(node: Any, loc: Loc | None) -> Any:
-    """Give `node` and every node under it without a position the rule's position `loc`."""
+    """Give `node` and the nodes under it without a position the rule's position `loc`. A node
+    found with a position was placed with everything under it (by a construct inside this one):
+    the walk goes no deeper there. A node added under it later, still without one, takes the
+    nearest position above it when its function is compiled (`Codegen._locate`)."""
     if loc is None or not loc.line:
         return node
-    line, col = loc.line, max((loc.col or 1) - 1, 0)
-    child: Any
-    for child in ast.walk(node):
-        if "lineno" in child._attributes and getattr(child, "lineno", None) is None:
-            child.lineno, child.col_offset = line, col
-            child.end_lineno, child.end_col_offset = line, col + 1
-            child.rc_file = loc.file  # the file of the line (`Codegen.define` numbers other files' own)
+    line, col, file = loc.line, max((loc.col or 1) - 1, 0), loc.file
+    stack = [node]
+    AST = ast.AST
+    while stack:
+        x = stack.pop()
+        if not isinstance(x, AST):  # an item of a list of names (`global`: never generated)
+            continue
+        if "lineno" in x._attributes:
+            if getattr(x, "lineno", None) is not None:
+                continue
+            x.lineno, x.col_offset = line, col
+            x.end_lineno, x.end_col_offset = line, col + 1
+            x.rc_file = file  # the file of the line (`Codegen.define` numbers other files' own)
+        for name in x._fields:
+            v = getattr(x, name, None)
+            if isinstance(v, AST):
+                stack.append(v)
+            elif v.__class__ is list:
+                stack.extend(v)
     return node

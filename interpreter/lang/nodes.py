@@ -18,18 +18,24 @@ from .types import ANY, Type
 class Node:
     loc: Loc | None   # where it is written (None: a node the compiler made, written nowhere)
 
-    def children(self) -> Iterator["Node"]:
+    def children(self) -> list["Node"]:
         """The nodes directly inside this one, in source order."""
-        for name in self.__dataclass_fields__:
-            if name in ("loc", "typ", "ref"):
-                continue
+        names = _FIELDS.get(type(self))
+        if names is None:
+            names = _FIELDS[type(self)] = tuple(f for f in self.__dataclass_fields__
+                                                if f not in ("loc", "typ", "ref"))
+        out: list[Node] = []
+        for name in names:
             value = getattr(self, name)
             if isinstance(value, Node):
-                yield value
+                out.append(value)
             elif isinstance(value, list):
-                for item in value:
-                    if isinstance(item, Node):
-                        yield item
+                out.extend(item for item in value if isinstance(item, Node))
+        return out
+
+
+# each kind of node's fields that may hold nodes (all but its position, type and reference)
+_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 N = TypeVar("N", bound="Node")
@@ -68,7 +74,9 @@ def walk(node: Node) -> Iterator[Node]:
     while stack:
         n = stack.pop()
         yield n
-        stack.extend(reversed(list(n.children())))
+        kids = n.children()
+        kids.reverse()
+        stack.extend(kids)
 
 
 # ---- expressions ---------------------------------------------------------------------------

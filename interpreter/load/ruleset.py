@@ -22,6 +22,7 @@ from pathlib import Path
 from ..ir.models import CardsFile, CardType, GameFile, TrackFile, kind_of
 from ..lang.diagnostics import SOURCES, Loc, Report, did_you_mean
 from ..lang import versions
+from ..lang.collect import fewer_collections
 from .extend import apply_rule_patches
 from .oldforms import read_in_version
 from .patches import apply_patches, is_rule_patch, prepare, shallow
@@ -318,6 +319,7 @@ class _Loader:
                                 "an included file starts with `cards:` or `track:`")
 
 
+@fewer_collections()
 def load_ruleset(path: str | Path, variants: Sequence[str] = (), modules: Sequence[str] = (),
                  report: Report | None = None,
                  track: str | None = None, params: dict | None = None) -> Ruleset | None:
