@@ -360,9 +360,10 @@ def test_the_compiler_never_parses_text(monkeypatch, tmp_path):
 
 
 def test_a_comment_does_not_change_what_a_rule_compiles_to(tmp_path):
-    plain = compile_ruleset(load_ruleset(game_file(tmp_path / "a").parent), 2)
+    plain = compile_ruleset(load_ruleset(game_file(tmp_path / "a").parent), 2, python=True)
     commented = compile_ruleset(load_ruleset(game_file(
-        tmp_path / "b", TINY.replace("s.score += 1\n", "s.score += 1  # s.score += 100\n")).parent), 2)
+        tmp_path / "b", TINY.replace("s.score += 1\n", "s.score += 1  # s.score += 100\n")).parent), 2,
+        python=True)
     assert [g.python for g in plain.codegen.generated] == [g.python for g in commented.codegen.generated]
 
 
@@ -403,7 +404,7 @@ def test_checking_and_compiling_leave_the_loaded_rules_as_parsed(tmp_path):
     from interpreter.lang.types import ANY
 
     rs = load_ruleset(game_file(tmp_path, TINY.replace("s.score += 1", "s.score += twice(1)")).parent)
-    first, second = compile_ruleset(rs, 2), compile_ruleset(rs, 2)
+    first, second = compile_ruleset(rs, 2, python=True), compile_ruleset(rs, 2, python=True)
     assert [g.python for g in first.codegen.generated] == [g.python for g in second.codegen.generated]
     for rule in rs.rules.rules.values():
         for node in n.walk(rule.tree):

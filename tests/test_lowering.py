@@ -46,7 +46,7 @@ def test_every_statement_is_lowered_in_one_place():
 def test_the_flow_is_generated_code():
     """The phases, rounds, turns and steps are the main resumable function, not machine code:
     a game's frames hold generated functions, which `explain --python` shows."""
-    plan = load("formula5").plan(3)
+    plan = load("formula5").plan(3, python=True)
     game = Game(plan, 1)
     assert game.st.frames[0][0] is plan.main
     main = next(g.python for g in plan.codegen.generated if g.rule == "game")
@@ -83,7 +83,7 @@ CHOICE = TINY.replace('''          choose "pick" by s:
 def test_sources_that_draw_chance_are_drawn_apiece(tmp_path):
     """Two options written alike over `shuffled(...)` draw twice (a draw is never shared), while
     two alike that draw nothing are computed once (merged on the tree, not on their text)."""
-    plan = compile_ruleset(load_ruleset(game_file(tmp_path, CHOICE).parent), 2)
+    plan = compile_ruleset(load_ruleset(game_file(tmp_path, CHOICE).parent), 2, python=True)
     main = next(g.python for g in plan.codegen.generated if g.rule == "game")
     assert main.count("k_shuffled") == 2 and main.count("k_distinct") == 1, main
     game = Game(plan, 1, trace=True)
@@ -116,11 +116,11 @@ def test_compiling_writes_nothing_on_the_checked_trees():
     assert checked is not None
     before = [(id(x), x.typ, x.ref) for r in checked.rules.rules.values() for x in n.walk(r.tree)
               if isinstance(x, n.Expr)]
-    first = make_compiler(rs, 3)
+    first = make_compiler(rs, 3, python=True)
     after = [(id(x), x.typ, x.ref) for r in checked.rules.rules.values() for x in n.walk(r.tree)
              if isinstance(x, n.Expr)]
     assert before == after
-    second = make_compiler(rs, 3)
+    second = make_compiler(rs, 3, python=True)
     assert first is not None and second is not None
     assert [g.python for g in first.cg.generated] == [g.python for g in second.cg.generated]
 
@@ -151,7 +151,11 @@ def test_a_bounded_cache_forgets_the_least_recently_used():
 
 
 def test_generated_code_is_what_the_lowering_wrote():
-    """`explain --python` shows each unit as compiled: it parses back as Python."""
-    plan = load("heat").plan(3)
+    """`explain --python` shows each unit as compiled: it parses back as Python. A game compiled
+    to be played keeps no Python text (nor the trees it is written from)."""
+    plan = load("heat").plan(3, python=True)
     for g in plan.codegen.generated:
         ast.parse(g.python)
+    played = load("heat").plan(3)
+    assert [g.rule for g in played.codegen.generated] == [g.rule for g in plan.codegen.generated]
+    assert all(g._tree is None for g in played.codegen.generated)

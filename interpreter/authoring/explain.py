@@ -48,7 +48,7 @@ def _matches(rule: str, name: str | None) -> bool:
 
 def explain(loaded, players: int, name: str | None, python: bool) -> str:
     report = Report()
-    comp = make_compiler(loaded.ruleset, players, report)  # checks and compiles: errors are diagnostics
+    comp = make_compiler(loaded.ruleset, players, report, python=python)  # errors are diagnostics
     if comp is None:
         raise RulesetError(report)
     plan = comp.plan

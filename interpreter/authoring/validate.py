@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..lang.collect import fewer_collections
 from ..lang.diagnostics import Loc, Report, visible
 from ..session.workers import fork_context
 from . import verdicts
@@ -271,6 +272,9 @@ def check_games(folder: Path, v: Validation, jobs: list[Job]) -> list[dict]:
     return [f for f in found if f is not None]
 
 
+# loading, checking and compiling game after game: the collector runs rarely for the whole run
+# (and in its workers), rather than catching up at the end of each game's passes
+@fewer_collections()
 def validate_path(path: Path, variants=(), modules=(), track: str | None = None,
                   params: dict | None = None, play: int = SMOKE_GAMES, jobs: int | None = None,
                   cache: bool = True, progress: Progress | None = None) -> Validation:

@@ -21,10 +21,11 @@ from .program import Compiler, Hooks, compile_checked
 
 
 def make_compiler(rs: Ruleset, n_seats: int, report: Report | None = None, hooks: Hooks | None = None,
-                  situation: n.Block | None = None) -> Compiler | None:
+                  situation: n.Block | None = None, python: bool = False) -> Compiler | None:
     """Check and compile for `n_seats`, with what a scenario adds (`hooks`;
     `situation=` alone is short for `Hooks(situation=...)`); the compiler stays usable for more
-    expressions (a scenario's expectations). None when anything is wrong (see `report`)."""
+    expressions (a scenario's expectations). None when anything is wrong (see `report`).
+    `python`: keep each rule's Python (`explain --python`)."""
     report = report if report is not None else Report()
     if situation is not None and hooks is None:
         hooks = Hooks(situation=situation)
@@ -46,14 +47,14 @@ def make_compiler(rs: Ruleset, n_seats: int, report: Report | None = None, hooks
                         situation=hooks.situation and checker.situation(hooks.situation))
         if report.errors > errors:
             return None
-    compiler = Compiler(rs, checked, n_seats)
+    compiler = Compiler(rs, checked, n_seats, python)
     compiler.build(hooks)
     return compiler
 
 
 def compile_ruleset(rs: Ruleset, n_seats: int, report: Report | None = None,
-                    hooks: Hooks | None = None) -> Plan | None:
-    c = make_compiler(rs, n_seats, report, hooks)
+                    hooks: Hooks | None = None, python: bool = False) -> Plan | None:
+    c = make_compiler(rs, n_seats, report, hooks, python=python)
     return None if c is None else c.plan
 
 

@@ -24,21 +24,24 @@ SAFE_BUILTINS = {"len": len, "sum": sum, "min": min, "max": max, "any": any, "al
 
 
 class Generated:
-    """One rule's generated Python, for `explain --python`: its tree is written out as text only
-    when asked (most games are compiled to be played, and the text costs as much as the code)."""
+    """A rule compiled, and where: with its Python for `explain --python` when the compiler was
+    asked to keep it (`Codegen.keep_python`), written out as text only when read. Most games are
+    compiled to be played: the text cost as much as the code, and the trees kept for it would
+    stay in memory, where the garbage collector walks them, as long as the game."""
 
     __slots__ = ("rule", "loc", "_tree", "_python")
 
-    def __init__(self, rule: str, loc: Loc | None, tree: ast.AST):
+    def __init__(self, rule: str, loc: Loc | None, tree: ast.AST | None):
         self.rule = rule
         self.loc = loc
-        self._tree: ast.AST | None = tree
+        self._tree = tree
         self._python: str | None = None
 
     @property
     def python(self) -> str:
         if self._python is None:
-            assert self._tree is not None
+            if self._tree is None:
+                raise ValueError("the Python of a rule is kept only when compiling with python=True")
             self._python = ast.unparse(self._tree)
             self._tree = None
         return self._python
@@ -47,6 +50,7 @@ class Generated:
 @dataclass
 class Codegen:
     ns: dict = field(default_factory=lambda: {"__builtins__": dict(SAFE_BUILTINS)})
+    keep_python: bool = False   # keep each rule's Python for `explain --python` (`Generated`)
     generated: list[Generated] = field(default_factory=list)
     _consts: dict = field(default_factory=dict)   # id(obj) -> name
     _keep: list = field(default_factory=list)     # keeps constants alive (their ids stay theirs)
@@ -222,7 +226,7 @@ class Codegen:
         made = local[fn.name]
         if publish:
             self.ns[fn.name] = made
-        self.generated.append(Generated(rule, loc, fn))
+        self.generated.append(Generated(rule, loc, fn if self.keep_python else None))
         return made
 
 
@@ -230,7 +234,7 @@ class Codegen:
         """Record the Python of a rule compiled inside another rule's function (a step's block,
         a trigger's `if`), for `explain --python`: written out when asked, once the game is
         compiled and what the function holding it keeps at its waiting points is known."""
-        self.generated.append(Generated(rule, loc, node))
+        self.generated.append(Generated(rule, loc, node if self.keep_python else None))
 
 
 # the first line number given to code from another file than its function's (`Codegen._lines`)

@@ -52,9 +52,10 @@ class Hooks:
 
 
 class Compiler(Statements):
-    def __init__(self, rs: Ruleset, checked: Checked, n_seats: int):
+    def __init__(self, rs: Ruleset, checked: Checked, n_seats: int, python: bool = False):
+        """`python`: keep the Python of each rule for `explain --python` (`Codegen.keep_python`)."""
         plan = layout(rs, checked, n_seats)
-        cg = Codegen()
+        cg = Codegen(keep_python=python)
         super().__init__(checked, plan, cg, analyse(checked, plan))
         self.rs = rs
         self.rules = checked.rules
@@ -364,9 +365,10 @@ class Compiler(Statements):
         return self.value_fn(expr, rule)
 
 
-def compile_checked(rs: Ruleset, checked: Checked, n_seats: int, hooks: Hooks | None = None) -> Plan:
+def compile_checked(rs: Ruleset, checked: Checked, n_seats: int, hooks: Hooks | None = None,
+                    python: bool = False) -> Plan:
     """Compile a game checked already (`check.checker.check`) for `n_seats` (in the game's range)."""
-    return Compiler(rs, checked, n_seats).build(hooks)
+    return Compiler(rs, checked, n_seats, python).build(hooks)
 
 
 __all__ = ["Compiler", "Hooks", "compile_checked", "Plan"]

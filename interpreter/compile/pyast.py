@@ -86,7 +86,7 @@ def place(node: Any, loc: Loc | None) -> Any:
     if loc is None or not loc.line:
         return node
     line, col, file = loc.line, max((loc.col or 1) - 1, 0), loc.file
-    stack = [node]
+    stack: list[Any] = [node]
     AST = ast.AST
     while stack:
         x = stack.pop()

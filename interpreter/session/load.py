@@ -19,9 +19,10 @@ class Loaded:
     track: str | None = None
     params: dict | None = None
 
-    def plan(self, players: int):
+    def plan(self, players: int, python: bool = False):
+        """Compiled for `players`; `python`: keeping each rule's Python (`explain --python`)."""
         report = Report()
-        plan = compile_ruleset(self.ruleset, players, report)
+        plan = compile_ruleset(self.ruleset, players, report, python=python)
         if plan is None:
             raise RulesetError(report)
         return plan
