@@ -90,8 +90,6 @@ def place(node: Any, loc: Loc | None) -> Any:
     AST = ast.AST
     while stack:
         x = stack.pop()
-        if not isinstance(x, AST):  # an item of a list of names (`global`: never generated)
-            continue
         if "lineno" in x._attributes:
             if getattr(x, "lineno", None) is not None:
                 continue
@@ -103,5 +101,5 @@ def place(node: Any, loc: Loc | None) -> Any:
             if isinstance(v, AST):
                 stack.append(v)
             elif v.__class__ is list:
-                stack.extend(v)
+                stack.extend(c for c in v if isinstance(c, AST))
     return node
