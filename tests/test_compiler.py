@@ -427,3 +427,29 @@ def test_a_dropped_game_leaves_nothing_behind(tmp_path):
     gc.collect()
     assert gone() is None
     assert not [k for k, v in vars(boundary).items() if isinstance(v, dict) and not k.startswith("__")]
+
+
+def test_compiling_runs_the_garbage_collector_rarely_and_puts_it_back(tmp_path, monkeypatch):
+    """While a game is loaded, checked and compiled the collector runs after 100,000 new objects
+    rather than 700 (`lang/collect.py`); after, as it was, also when a pass fails."""
+    import gc
+
+    from interpreter.compile.program import Compiler
+
+    during = []
+    main_flow = Compiler._main
+
+    def watched(self):
+        during.append(gc.get_threshold())
+        return main_flow(self)
+    monkeypatch.setattr(Compiler, "_main", watched)
+    before = gc.get_threshold()
+    assert compile_ruleset(load_ruleset(game_file(tmp_path).parent), 2) is not None
+    assert during and during[0][0] >= 100_000 and gc.get_threshold() == before
+
+    def broken(self):
+        raise RuntimeError("a pass failing")
+    monkeypatch.setattr(Compiler, "_main", broken)
+    with pytest.raises(RuntimeError):
+        compile_ruleset(load_ruleset(game_file(tmp_path / "again").parent), 2)
+    assert gc.get_threshold() == before
