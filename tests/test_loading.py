@@ -61,3 +61,47 @@ def test_a_variant_patches_its_own_copy_of_the_game():
     assert sprint.game.boards != base.game.boards
     again = loading.load_ruleset(heat, report=Report())
     assert again is not None and again.game.model_dump() == base.game.model_dump()
+
+
+def test_a_game_that_fit_its_schema_is_not_checked_against_it_again_but_a_mistake_always_is(
+        tmp_path, monkeypatch):
+    """The merged game's JSON Schema check is remembered only for data that fit it, by its text:
+    loading the same game again skips it, while a file with a mistake, loaded as often as one
+    likes, says its mistake each time."""
+    import shutil
+
+    from interpreter.load import structure
+
+    folder = tmp_path / "rulesets" / "formula5"
+    shutil.copytree(ROOT / "rulesets" / "formula5", folder)
+    shutil.copytree(ROOT / "cards" / "formula5", tmp_path / "cards" / "formula5")
+    calls = []
+    real = structure._validator
+
+    class Counted:
+        def __init__(self, validator):
+            self.validator = validator
+
+        def iter_errors(self, data):
+            calls.append(1)
+            return self.validator.iter_errors(data)
+
+    def validator(kind):
+        v, schema = real(kind)
+        return (Counted(v) if kind == "game" else v), schema
+    monkeypatch.setattr(structure, "_validator", validator)
+    monkeypatch.setattr(structure, "_FITS", structure.Bounded(512))
+    checked = []
+    for _ in range(2):
+        r = Report()
+        assert loading.load_ruleset(folder, report=r) is not None, r.render()
+        checked.append(len(calls))
+    assert checked[0] > 0 and checked[1] == checked[0]  # the second load checked nothing again
+    game = folder / "game.yaml"
+    game.write_text(game.read_text().replace("\n  players:", "\n  unplayed: 7\n  players:", 1))
+    for _ in range(2):
+        r = Report()
+        assert loading.load_ruleset(folder, report=r) is None
+        assert "unplayed" in r.render(), r.render()
+        assert len(calls) > checked[-1]  # checked each time
+        checked.append(len(calls))

@@ -5,6 +5,7 @@ unknown keys and wrong types, and each error is placed at the key or value it is
 """
 from __future__ import annotations
 
+import hashlib
 import re
 
 from functools import lru_cache
@@ -15,6 +16,7 @@ from pydantic import ValidationError
 
 from ..ir.models import FILE_KINDS
 from ..ir.schema import schema_for
+from ..lang.cache import Bounded
 from ..lang.diagnostics import Loc, Report, did_you_mean
 from ..lang.files import excerpt
 
@@ -182,6 +184,10 @@ def _report_error(err: Any, data: Any, schema: dict, report: Report) -> None:
         report.add("E026", f"invalid value for `{where}`: {err.message}", loc_at(data, path))
 
 
+# data known to fit its kind's schema (`check_structure`), by (kind, digest of its text)
+_FITS: Bounded[tuple[str, bytes], bool] = Bounded(512)
+
+
 def check_structure(data: Any, kind: str, file: str, report: Report) -> Any:
     """Check loaded data against its kind's schema; return the IR model, or None."""
     validator, schema = _validator(kind)
@@ -196,10 +202,16 @@ def check_structure(data: Any, kind: str, file: str, report: Report) -> Any:
         if top is not None and isinstance(value, list) and len(value) > top:
             report.add("E026", f"`{key}` has {len(value):,} items: at most {top:,}", loc_at(data, [key]))
             return None
-    for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
-        _report_error(err, data, schema, report)
-    if len(report.items) > before:
-        return None
+    # A game is checked as merged from its files once per variant, module and track: the same
+    # data again (by its text, which says every key, value and type) is known to fit its schema.
+    # Only data that fit is remembered: a mistake is always found and said again.
+    seen = (kind, hashlib.sha256(repr(data).encode()).digest())
+    if _FITS.get(seen) is None:
+        for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+            _report_error(err, data, schema, report)
+        if len(report.items) > before:
+            return None
+        _FITS[seen] = True
     try:
         return FILE_KINDS[kind].model_validate(data)
     except ValidationError as e:  # the schema and the models agree but for the models' own checks
