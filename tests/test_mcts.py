@@ -1,4 +1,4 @@
-"""The search bot (`--seats mcts[:BUDGET[:ROLLOUT]]`): it looks further than the greedy bot, plays
+"""The search bot (`--seats mcts[:BUDGET[:ROLLOUT[:TREES]]]`): it looks further than the greedy bot, plays
 only on what its seat may know, replays exactly from its seed, and reports a rule its lookahead
 breaks as a rule error. Its strength in the shipped games is measured by bench/bench_mcts.py."""
 import random
@@ -152,7 +152,9 @@ def test_the_seat_kind_reads_budget_and_rollout():
     agent = bot("mcts")(3)
     assert isinstance(agent, SearchAgent) and (agent.budget, agent.rollout) == (100, "random")
     agent = BOTS["mcts:30:greedy"]("1/2")
-    assert (agent.budget, agent.rollout) == (30, "greedy")
+    assert (agent.budget, agent.rollout, agent.trees) == (30, "greedy", 1)
+    agent = BOTS["mcts:30:random:2"]("1/2")
+    assert (agent.budget, agent.rollout, agent.trees) == (30, "random", 2)
     assert "mcts:7" in BOTS and "mcts:x" not in BOTS and "greedy" in BOTS
 
 
@@ -165,7 +167,12 @@ def test_the_seat_kind_reads_budget_and_rollout():
     ("mcts:-5", "budget is a whole number"),
     ("mcts:20:clever", "`mcts:20:clever`: the search bot's rollouts are random or greedy, "
                        "e.g. mcts:20:greedy"),
-    ("mcts:20:greedy:3", "written mcts, mcts:BUDGET or mcts:BUDGET:ROLLOUT"),
+    ("mcts:20:greedy:3:1", "written mcts, mcts:BUDGET, mcts:BUDGET:ROLLOUT or mcts:BUDGET:ROLLOUT:TREES"),
+    ("mcts:20:greedy:0", "`mcts:20:greedy:0`: the search bot's trees are 1 to 8 (they share its budget "
+                         "of 20 games, searched side by side on the cores there are), e.g. mcts:20:greedy:2"),
+    ("mcts:20:random:9", "trees are 1 to 8"),
+    ("mcts:3:random:4", "trees are 1 to 3 (they share its budget of 3 games"),
+    ("mcts:20:random:two", "trees are 1 to 8"),
 ])
 def test_a_malformed_search_bot_is_a_clear_usage_error(capsys, kind, message):
     with pytest.raises(ValueError) as err:
@@ -221,3 +228,103 @@ def test_a_simulation_with_the_search_bot_tells_each_game_and_a_real_rate(capsys
     assert "left" in told[0] and "left" not in told[-1]
     throughput = captured.out.splitlines()[-1]
     assert throughput.startswith("throughput: ") and "throughput: 0 games/s" not in throughput
+
+
+def test_a_search_split_into_trees_chooses_alike_on_one_core_or_several(monkeypatch):
+    """`mcts:BUDGET:ROLLOUT:TREES` shares its budget among trees searched side by side, each with
+    a generator of its own seeded from the bot's: its choices are the same whether the trees ran
+    in forked processes or one after the other here (and so on any machine)."""
+    import os
+
+    from interpreter.agents import forest
+
+    plan = load("heat", track="usa").plan(2)
+    forks = []
+    real_fork = os.fork
+
+    def counted_fork():
+        pid = real_fork()
+        if pid:
+            forks.append(pid)
+        return pid
+
+    def picks(cores: int) -> list[int]:
+        monkeypatch.setattr(forest, "cores", lambda: cores)
+        game, mine, out = Game(plan, 3), SearchAgent(11, 16, "random", trees=2), []
+        other = GreedyAgent(4)
+        while len(out) < 6:
+            d = game.decision()
+            pick = mine.choose(game, d) if d.seat == 0 else other.choose(game, d)
+            if d.seat == 0 and d.count > 1:
+                out.append(pick)
+                assert 0 < mine.played <= 16   # games forward, every tree counted
+            game.choose(pick)
+        return out
+
+    monkeypatch.setattr(os, "fork", counted_fork)
+    several = picks(2)
+    assert forks, "the second tree ran in a forked process"
+    forks.clear()
+    assert picks(1) == several and not forks
+
+
+def test_searches_side_by_side_give_their_results_in_order_and_their_errors_here(monkeypatch, tmp_path):
+    """What a forked search gives comes back in order; a rule error in it is raised here as that
+    rule's error; any other failure is said; nothing forked outlives the call, also when this
+    process's own search fails."""
+    import os
+    import time
+
+    from interpreter.agents import forest
+    from interpreter.lang.diagnostics import Loc
+
+    monkeypatch.setattr(forest, "cores", lambda: 3)
+    assert forest.side_by_side([lambda: ("a", os.getpid()), lambda: ("b", os.getpid()),
+                                lambda: ("c", os.getpid())])[0] == ("a", os.getpid())
+    results = forest.side_by_side([lambda: 1, lambda: [2, {"k": 3.5}], lambda: None])
+    assert results == [1, [2, {"k": 3.5}], None]
+
+    def broken_rule():
+        raise RuleError("division by zero", Loc("game.yaml", 3, 7), "functions.half")
+    with pytest.raises(RuleError) as err:
+        forest.side_by_side([lambda: 0, broken_rule])
+    assert (err.value.message, err.value.loc, err.value.rule) == ("division by zero", Loc("game.yaml", 3, 7),
+                                                                  "functions.half")
+    with pytest.raises(RuntimeError, match="a search process failed: KeyError"):
+        forest.side_by_side([lambda: 0, lambda: {}["missing"]])
+
+    pid_file = tmp_path / "pid"
+
+    def slow():
+        pid_file.write_text(str(os.getpid()))
+        time.sleep(60)
+
+    def failing_here():
+        for _ in range(500):
+            if pid_file.exists() and pid_file.read_text():
+                break
+            time.sleep(0.01)
+        raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        forest.side_by_side([failing_here, slow])
+    child = int(pid_file.read_text())
+    with pytest.raises(ProcessLookupError):
+        os.kill(child, 0)   # stopped and waited for: no such process
+
+
+def test_a_forked_search_keeps_the_time_budget_of_the_table(monkeypatch):
+    """A search process forked while a bot's decision runs under the table's time budget
+    (`session/budget.py`) gets what is left of it: past it, the table hears it ran out of time."""
+    import time
+
+    from interpreter.agents import forest
+    from interpreter.session.budget import OutOfTime, budget
+
+    monkeypatch.setattr(forest, "cores", lambda: 2)
+
+    def spin():
+        end = time.process_time() + 30
+        while time.process_time() < end:
+            pass
+    with budget(seconds=0.5), pytest.raises(OutOfTime):
+        forest.side_by_side([lambda: 0, spin])

@@ -1,9 +1,10 @@
 """The bots a seat can hold, by the name a person writes in `--seats`.
 
-`random`, `greedy`, and the search bot `mcts[:BUDGET[:ROLLOUT]]`: BUDGET games played forward per
-decision (default 100), ROLLOUT the policy that plays them on below its tree, `random` (the
-default) or `greedy` (slower, stronger where random play says little, as in a game whose moves
-must be planned together).
+`random`, `greedy`, and the search bot `mcts[:BUDGET[:ROLLOUT[:TREES]]]`: BUDGET games played
+forward per decision (default 100), ROLLOUT the policy that plays them on below its tree, `random`
+(the default) or `greedy` (slower, stronger where random play says little, as in a game whose
+moves must be planned together), TREES the trees the budget is shared among, searched side by
+side on as many cores as there are (default 1; the same choices on any machine).
 """
 from __future__ import annotations
 
@@ -17,8 +18,9 @@ from .mcts import BUDGET, ROLLOUTS, SearchAgent
 # games played forward per decision: 1,000 keeps a decision of the largest shipped game (with greedy
 # rollouts) within the 10 seconds a bot may take at a table (`session/budget.py`)
 MAX_BUDGET = 1_000
+MAX_TREES = 8      # trees a search bot's budget is shared among (more than a table's cores gains nothing)
 NAMES = ("random", "greedy", "mcts")
-FORMS = "random, greedy or mcts[:BUDGET[:ROLLOUT]]"
+FORMS = "random, greedy or mcts[:BUDGET[:ROLLOUT[:TREES]]]"
 
 
 def bot(kind: str):
@@ -31,9 +33,9 @@ def bot(kind: str):
     parts = kind.split(":")
     if parts[0] != "mcts":
         raise ValueError(f"unknown bot `{kind}`: bots are {FORMS}")
-    if len(parts) > 3:
-        raise ValueError(f"`{kind}`: the search bot is written mcts, mcts:BUDGET or mcts:BUDGET:ROLLOUT, "
-                         "e.g. mcts:200:greedy")
+    if len(parts) > 4:
+        raise ValueError(f"`{kind}`: the search bot is written mcts, mcts:BUDGET, mcts:BUDGET:ROLLOUT or "
+                         "mcts:BUDGET:ROLLOUT:TREES, e.g. mcts:200:greedy:2")
     budget = BUDGET
     if len(parts) > 1:
         text = parts[1]
@@ -48,7 +50,15 @@ def bot(kind: str):
     if rollout not in ROLLOUTS:
         raise ValueError(f"`{kind}`: the search bot's rollouts are {' or '.join(ROLLOUTS)}, "
                          f"e.g. mcts:{budget}:greedy")
-    return partial(SearchAgent, budget=budget, rollout=rollout)
+    trees = 1
+    if len(parts) > 3:
+        text = parts[3]
+        if not (text.isascii() and text.isdigit() and 1 <= int(text) <= min(MAX_TREES, budget)):
+            raise ValueError(f"`{kind}`: the search bot's trees are 1 to {min(MAX_TREES, budget)} (they "
+                             f"share its budget of {budget:,} games, searched side by side on the "
+                             f"cores there are), e.g. mcts:{budget}:{rollout}:2")
+        trees = int(text)
+    return partial(SearchAgent, budget=budget, rollout=rollout, trees=trees)
 
 
 def thinks(kind: str) -> bool:

@@ -24,10 +24,12 @@ from __future__ import annotations
 
 import math
 import random
+from functools import partial
 
 from ..engine.game import reading
 from ..lang.errors import RuleError
 from .belief import believed
+from .forest import side_by_side
 from .greedy import GreedyAgent, _number
 
 BUDGET = 100        # games played forward per decision
@@ -56,10 +58,11 @@ class SearchAgent:
     name = "mcts"
     thinks = True     # a decision takes a while: a table shows it thinking, `played` says how far it got
 
-    def __init__(self, seed: int | str = 0, budget: int = BUDGET, rollout: str = "random"):
+    def __init__(self, seed: int | str = 0, budget: int = BUDGET, rollout: str = "random", trees: int = 1):
         self.rng = random.Random(seed)
         self.budget = budget
         self.rollout = rollout
+        self.trees = trees   # the search split into this many trees, side by side (`_forest`)
         self.depth, self.explore = DEPTH, EXPLORE   # read here, so that a bench may set them
         self.played = 0   # games played forward for the last decision
         # the smallest and largest margin of each seat seen in the present search (`_value`)
@@ -85,19 +88,14 @@ class SearchAgent:
         if len(moves) == 1:
             return 0
         seat = decision.seat
-        n = game.plan.n_seats
-        self.low, self.high = [math.inf] * n, [-math.inf] * n
-        root = _Node()
-        tables = [believed(game, seat, self.rng, self._policy) for _ in range(min(TABLES, self.budget))]
         keys = [(seat, decision.rule, label) for label in moves]
-        for i in range(self.budget):
-            self._play_forward(_fresh(tables[i % len(tables)]), root)
-            self.played = i + 1
-            if i >= len(keys) and _settled(root.children, keys, self.budget - 1 - i):
-                break
+        if self.trees == 1:
+            children = self._search(game, decision, keys, self.budget)
+        else:
+            children = self._forest(game, decision, keys)
         best, pick, chosen = None, 0, None
         for key, i in zip(keys, moves.values()):
-            child = root.children.get(key)
+            child = children.get(key)
             if child is not None:
                 rank = (child.n, self._value(child, seat))
                 if best is None or rank > best:
@@ -106,11 +104,68 @@ class SearchAgent:
             return pick
         # the greedy bot's move stands unless the search found one clearly better
         greedy = self._greedy.choose(game, decision)
-        theirs = root.children.get((seat, decision.rule, decision.labels()[greedy]))
+        theirs = children.get((seat, decision.rule, decision.labels()[greedy]))
         if theirs is None or theirs is chosen:
             return pick
         (a, va), (b, vb) = self._mean_var(chosen, seat), self._mean_var(theirs, seat)
         return pick if a - b > CLEAR * math.sqrt(va / chosen.n + vb / theirs.n) else greedy
+
+    def _search(self, game, decision, keys: list, budget: int) -> dict:
+        """One tree: up to `budget` games forward; the root's moves (`_Node`s by key)."""
+        seat = decision.seat
+        n = game.plan.n_seats
+        self.low, self.high = [math.inf] * n, [-math.inf] * n
+        root = _Node()
+        tables = [believed(game, seat, self.rng, self._policy) for _ in range(min(TABLES, budget))]
+        for i in range(budget):
+            self._play_forward(_fresh(tables[i % len(tables)]), root)
+            self.played += 1
+            if i >= len(keys) and _settled(root.children, keys, budget - 1 - i):
+                break
+        return root.children
+
+    def _forest(self, game, decision, keys: list) -> dict:
+        """`trees` trees, each with its share of the budget and a generator of its own seeded
+        from the bot's, searched side by side on as many cores as there are (`forest.py`), their
+        root moves added up: the same choices however many processes searched them."""
+        k = self.trees
+        seeds = [self.rng.getrandbits(64) for _ in range(k)]
+        shares = [self.budget // k + (1 if t < self.budget % k else 0) for t in range(k)]
+        found = side_by_side([partial(self._tree, game, decision, keys, share, seed)
+                              for share, seed in zip(shares, seeds) if share > 0])
+        children: dict = {}
+        n = game.plan.n_seats
+        self.low, self.high = [math.inf] * n, [-math.inf] * n
+        self.played = 0
+        for stats, low, high, played in found:
+            self.played += played
+            self.low = [min(a, b) for a, b in zip(self.low, low)]
+            self.high = [max(a, b) for a, b in zip(self.high, high)]
+            for key, (moved, end, mid, n_mid, mid2, seen) in stats.items():
+                node = children.get(key)
+                if node is None:
+                    node = children[key] = _Node()
+                    node.seen = 0
+                node.n += moved
+                node.end += end
+                node.mid += mid
+                node.n_mid += n_mid
+                node.mid2 += mid2
+                node.seen += seen
+        return children
+
+    def _tree(self, game, decision, keys: list, budget: int, seed: int) -> tuple:
+        """One tree of a forest, searched with a generator seeded `seed`: its root moves' counts
+        and sums, the margins' range it saw, and how many games it played forward."""
+        saved = self.rng
+        self.rng = self._greedy.rng = random.Random(seed)
+        self.played = 0
+        try:
+            children = self._search(game, decision, keys, budget)
+            stats = {key: (c.n, c.end, c.mid, c.n_mid, c.mid2, c.seen) for key, c in children.items()}
+            return stats, self.low, self.high, self.played
+        finally:
+            self.rng = self._greedy.rng = saved
 
     def _value(self, node, seat: int) -> float:
         """The mean reward of a move, 0 to 1: a margin counts by where it lies between the

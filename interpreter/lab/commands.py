@@ -35,7 +35,7 @@ def add_simulate(sub) -> None:
     game_args(s)
     s.add_argument("--games", type=bounded(None, MAX_GAMES), default=1000,
                    help=f"how many games (1 to {MAX_GAMES:,}; default 1000)")
-    s.add_argument("--seats", help="the bot at each seat: random, greedy or mcts[:BUDGET[:ROLLOUT]] "
+    s.add_argument("--seats", help="the bot at each seat: random, greedy or mcts[:BUDGET[:ROLLOUT[:TREES]]] "
                    "(default: all random)")
     s.add_argument("--jobs", type=bounded(1, max_jobs),
                    help=f"processes (default: all cores; at most {JOBS_PER_CORE} per core and {MAX_JOBS})")
@@ -97,8 +97,8 @@ def _championship(ch) -> None:
     ch.add_argument("ruleset", nargs="?", help="a ruleset: a folder name under rulesets/, or a path (with "
                     "--resume: only where the save's game is not found by its name or path)")
     ch.add_argument("--season", metavar="NAME", help="the season: rulesets/<game>/seasons/NAME.yaml")
-    ch.add_argument("--seats", help="who sits at each seat: human, random, greedy or mcts[:BUDGET[:ROLLOUT]] "
-                    "(default human,random)")
+    ch.add_argument("--seats", help="who sits at each seat: human, random, greedy or "
+                    "mcts[:BUDGET[:ROLLOUT[:TREES]]] (default human,random)")
     ch.add_argument("--seed", type=bounded(0, MAX_SEED), default=1,
                     help="the seed of the season: every game's shuffles and bots (default 1)")
     ch.add_argument("--variant", action="append", default=[], metavar="NAME",

@@ -127,7 +127,7 @@ def seat_problem(kinds: list[str], people: bool = True) -> str | None:
 
 
 def bots(text: str | None, players: int | None, option: str = "--seats") -> list[str] | None:
-    """The bots a `--seats` option names (random, greedy or mcts[:BUDGET[:ROLLOUT]]), checked."""
+    """The bots a `--seats` option names (random, greedy or mcts[:BUDGET[:ROLLOUT[:TREES]]]), checked."""
     if not text:
         return None
     seats = [k.strip() for k in text.split(",") if k.strip()]

@@ -14,7 +14,7 @@ def add_play(sub) -> None:
     pl = sub.add_parser("play", help="play a game in the terminal, with people and bots")
     game_args(pl, optional=True)
     pl.add_argument("--seats",
-                    help="who sits at each seat: human, random, greedy or mcts[:BUDGET[:ROLLOUT]] "
+                    help="who sits at each seat: human, random, greedy or mcts[:BUDGET[:ROLLOUT[:TREES]]] "
                          "(the search bot, see docs/bots.md), e.g. human,greedy,mcts:200")
     pl.add_argument("--log", metavar="FILE", help="write the game record (JSONL) here")
     pl.add_argument("--resume", metavar="RECORD",

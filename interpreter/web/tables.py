@@ -108,7 +108,7 @@ def _bot_problem(kind: str) -> str | None:
     try:
         made = bot(kind)
     except ValueError as e:
-        return f"{e}; a seat is human, random, greedy or mcts[:BUDGET[:ROLLOUT]]"
+        return f"{e}; a seat is human, random, greedy or mcts[:BUDGET[:ROLLOUT[:TREES]]]"
     budget = getattr(made, "keywords", {}).get("budget", 0)
     if budget > MAX_SEARCH_BUDGET:
         return f"`{kind}`: at a web table the search bot plays at most {MAX_SEARCH_BUDGET} games per decision"
