@@ -333,8 +333,9 @@ def test_the_pages_and_the_api_description_are_served(client):
     assert "italy" in heat["tracks"] and heat["players"]["min"] >= 1
 
 
-def test_the_search_bot_decides_in_a_worker_process(client):
-    table = create(client, "formula5", ["human", "mcts:30", "random"], seed=17)
+@pytest.mark.parametrize("search", ["mcts:30", "mcts:30:random:2"])
+def test_the_search_bot_decides_in_a_worker_process(client, search):
+    table = create(client, "formula5", ["human", search, "random"], seed=17)
     tables = client.app.state.tables
     end = play_out(client, table)
     assert end["state"] == "finished"
