@@ -19,7 +19,8 @@ from typing import Any
 from ..boards import KINDS
 from ..lang import versions
 from ..lang.diagnostics import Diagnostic, Loc, Report, source_line
-from .yamlsrc import SrcList, SrcMap, loc_of
+from .patches import shallow
+from .yamlsrc import loc_of
 
 # the versions a card's `props.label` and a cell's `rect` were replaced in
 LABEL_SINCE = 2
@@ -38,13 +39,13 @@ def read_in_version(data: Any, name: str, report: Report) -> Any:
     if isinstance(boards, dict):
         new_boards = _boards(boards, version, said)
         if new_boards is not boards:
-            out = _copy(out)
+            out = shallow(out)
             out["boards"] = new_boards
     cards = data.get("cards")
     if isinstance(cards, (dict, list)):
         new_cards = _cards(cards, version, said)
         if new_cards is not cards:
-            out = _copy(out) if out is data else out
+            out = shallow(out) if out is data else out
             out["cards"] = new_cards
     for d in said:
         if d.severity == "warning":
@@ -74,15 +75,6 @@ def _version(data: dict, name: str, report: Report) -> int:
     return said
 
 
-def _copy(node: Any) -> Any:
-    out = type(node)(node)
-    if isinstance(node, (SrcMap, SrcList)):
-        out.__dict__.update(node.__dict__)
-    if isinstance(node, SrcMap) and "key_locs" in node.__dict__:
-        out.key_locs = dict(node.key_locs)
-    return out
-
-
 def _boards(boards: dict, version: int, said: list[Diagnostic]) -> dict:
     out = boards
     for name, board in boards.items():
@@ -90,7 +82,7 @@ def _boards(boards: dict, version: int, said: list[Diagnostic]) -> dict:
             continue
         new = KINDS[str(board.get("kind"))].read_old(board, version, said)
         if new is not board:
-            out = _copy(out) if out is boards else out
+            out = shallow(out) if out is boards else out
             out[name] = new
     return out
 
@@ -112,9 +104,9 @@ def _cards(cards: Any, version: int, said: list[Diagnostic]) -> Any:
         said_one(said, version, LABEL_SINCE, f"card `{ident}`: `props.label` named the card for players",
                  where, new_text, _name_fix(card, ident, new_text))
         if version < LABEL_SINCE:
-            new_card = _copy(card)
+            new_card = shallow(card)
             new_card["name"] = label
-            out = _copy(out) if out is cards else out
+            out = shallow(out) if out is cards else out
             out[key] = new_card
     return out
 
