@@ -103,7 +103,9 @@ class State:
 
     def _copy(self, share_cards: bool) -> "State":
         """A new state with this one's table: its variables and boards copied, its cards copied
-        too or (`share_cards`) shared until changed. The caller fills in the rest."""
+        too or (`share_cards`) shared until changed; no decision pending, no trace, no answers
+        fed, no block collecting commitments, nobody watching or counting. The caller gives it
+        its generator, belief and frames (and `clone` what it copies of the rest)."""
         c = State.__new__(State)
         plan = c.plan = self.plan
         if share_cards:
@@ -125,6 +127,11 @@ class State:
         c.steps = self.steps
         c.tally = None
         c.ask = None
+        c.pending = None
+        c.trace = None
+        c.feed = None
+        c.simul = None
+        c.watch = None
         return c
 
     def clone(self, believe: random.Random | None = None) -> "State":
@@ -141,16 +148,17 @@ class State:
         # a running `for` sits in its frame's locals as a tuple (items, next index): a copy of
         # the locals is a copy of the loop
         c.frames = [[code, pc, env.copy()] for code, pc, env in self.frames]
-        c.pending = None
         if self.pending is not None:
             spec, opts, env, seat = self.pending
             # The choice waits in the top frame: its copy's locals go with the copy.
             mine = c.frames[-1][2] if self.frames and env is self.frames[-1][2] else env
             c.pending = (spec, opts, mine, seat)
-        c.trace = None if self.trace is None else self.trace[:]
-        c.feed = None if self.feed is None else self.feed[:]
-        c.simul = None if self.simul is None else self.simul.clone()
-        c.watch = None
+        if self.trace is not None:
+            c.trace = self.trace[:]
+        if self.feed is not None:
+            c.feed = self.feed[:]
+        if self.simul is not None:
+            c.simul = self.simul.clone()
         return c
 
     def commit_copy(self) -> "State":
@@ -163,11 +171,6 @@ class State:
         c.rng = rng.lend() if type(rng) is SharedRandom else rng  # a belief's is shared
         c.believe = None if self.believe is None else self.believe.copy()
         c.frames = []
-        c.pending = None
-        c.trace = None
-        c.feed = None
-        c.simul = None
-        c.watch = None
         return c
 
     def scratch(self, believe: random.Random) -> "State":
@@ -179,11 +182,6 @@ class State:
         c.rng = believe
         c.believe = Belief(believe)
         c.frames = ()
-        c.pending = None
-        c.trace = None
-        c.feed = None
-        c.simul = None
-        c.watch = None
         return c
 
     def values(self, name: str) -> list:
