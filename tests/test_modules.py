@@ -90,14 +90,19 @@ result:
 """
 
 
-@pytest.fixture
-def mini(tmp_path) -> Path:
+def mini_project(tmp_path: Path, game: str = MINI) -> Path:
+    """A project in `tmp_path` with the small game `game` (its folder, with `variants/`) and its cards."""
     folder = tmp_path / "rulesets" / "mini"
     (folder / "variants").mkdir(parents=True)
     (tmp_path / "cards" / "mini").mkdir(parents=True)
     (tmp_path / "cards" / "mini" / "cards.yaml").write_text(CARDS, encoding="utf-8")
-    (folder / "game.yaml").write_text(MINI, encoding="utf-8")
+    (folder / "game.yaml").write_text(game, encoding="utf-8")
     return folder
+
+
+@pytest.fixture
+def mini(tmp_path) -> Path:
+    return mini_project(tmp_path)
 
 
 def variant(folder: Path, patches: str, name: str = "v") -> Path:

@@ -17,19 +17,14 @@ from interpreter.check.checker import check
 from interpreter.lang.diagnostics import Report
 from interpreter.load.ruleset import load_ruleset
 from test_diagnostics import find
-from test_modules import CARDS, MINI, variant
+from test_modules import mini_project, variant
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
 def mini(tmp_path) -> Path:
-    folder = tmp_path / "rulesets" / "mini"
-    (folder / "variants").mkdir(parents=True)
-    (tmp_path / "cards" / "mini").mkdir(parents=True)
-    (tmp_path / "cards" / "mini" / "cards.yaml").write_text(CARDS, encoding="utf-8")
-    (folder / "game.yaml").write_text(MINI, encoding="utf-8")
-    return folder
+    return mini_project(tmp_path)
 
 
 def warnings(folder: Path, *variants: str, modules=()) -> list:

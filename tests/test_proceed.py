@@ -16,17 +16,12 @@ import pytest
 from interpreter.lang.diagnostics import Report
 from interpreter.load.ruleset import load_ruleset
 from test_diagnostics import find
-from test_modules import CARDS, MINI, game, play_first, refused, said, variant
+from test_modules import MINI, game, mini_project, play_first, refused, said, variant
 
 
 @pytest.fixture
 def mini(tmp_path) -> Path:
-    folder = tmp_path / "rulesets" / "mini"
-    (folder / "variants").mkdir(parents=True)
-    (tmp_path / "cards" / "mini").mkdir(parents=True)
-    (tmp_path / "cards" / "mini" / "cards.yaml").write_text(CARDS, encoding="utf-8")
-    (folder / "game.yaml").write_text(MINI, encoding="utf-8")
-    return folder
+    return mini_project(tmp_path)
 
 
 def scores(g) -> list[int]:

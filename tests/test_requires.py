@@ -16,7 +16,7 @@ from interpreter.authoring.validate import validate_path
 from interpreter.lang.diagnostics import Report
 from interpreter.load.ruleset import load_ruleset
 from test_diagnostics import find
-from test_modules import CARDS, MINI, variant
+from test_modules import MINI, mini_project, variant
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -29,12 +29,8 @@ boards:
 
 @pytest.fixture
 def mini(tmp_path) -> Path:
-    folder = tmp_path / "rulesets" / "mini"
-    (folder / "variants").mkdir(parents=True)
-    (tmp_path / "cards" / "mini").mkdir(parents=True)
-    (tmp_path / "cards" / "mini" / "cards.yaml").write_text(CARDS, encoding="utf-8")
     board = "boards:\n  board: {kind: ranking, slots: 2}\nresult:"
-    (folder / "game.yaml").write_text(MINI.replace("result:", board), encoding="utf-8")
+    folder = mini_project(tmp_path, MINI.replace("result:", board))
     (tmp_path / "tracks" / "mini").mkdir(parents=True)
     return folder
 
