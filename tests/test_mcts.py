@@ -283,6 +283,12 @@ def test_searches_side_by_side_give_their_results_in_order_and_their_errors_here
                                 lambda: ("c", os.getpid())])[0] == ("a", os.getpid())
     results = forest.side_by_side([lambda: 1, lambda: [2, {"k": 3.5}], lambda: None])
     assert results == [1, [2, {"k": 3.5}], None]
+    monkeypatch.setattr(forest, "cores", lambda: 2)   # more tasks than processes: shared in turn
+    ran = forest.side_by_side([lambda k=k: (k, os.getpid()) for k in range(5)])
+    assert [k for k, _pid in ran] == [0, 1, 2, 3, 4]
+    assert {pid for k, pid in ran if k % 2 == 0} == {os.getpid()}
+    assert len({pid for k, pid in ran if k % 2}) == 1 and os.getpid() not in {pid for k, pid in ran if k % 2}
+    monkeypatch.setattr(forest, "cores", lambda: 3)
 
     def broken_rule():
         raise RuleError("division by zero", Loc("game.yaml", 3, 7), "functions.half")

@@ -1,8 +1,8 @@
 """Searches run side by side: a search bot's trees on every core (root parallelism).
 
 `side_by_side(tasks)` gives each task's result, in order, as if they had been run one after the
-other: the first in this process, the others in processes forked from it (each has the game as it
-stands, nothing is sent to it), as many at once as there are cores; where there is one core or
+other: shared in turn among this process and processes forked from it (each has the game as it
+stands, nothing is sent to it), as many processes as there are cores; where there is one core or
 no `fork`, all in this process. A forked process runs only its task (another thread of this one,
 a screen's spinner, is not in it) and leaves without flushing what this one had buffered. A
 task's result comes back through a pipe, pickled by the process this one forked (never read from
@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import pickle
 import signal
+from functools import partial
 from typing import Any, Callable
 
 from ..lang.errors import RuleError
@@ -22,21 +23,27 @@ from ..lang.errors import RuleError
 def side_by_side(tasks: list[Callable[[], Any]]) -> list[Any]:
     if not tasks:
         return []
-    forks = _forks(len(tasks))
-    children: list[tuple[int, int, int]] = []   # (task index, pid, read end of its pipe)
-    results: list[Any] = [None] * len(tasks)
+    n = len(tasks)
+    forks = _forks(n)
+    # process j runs tasks j, j + forks, j + 2 forks ...: this one the first of them
+    children: list[tuple[int, int, int]] = []   # (its first task, pid, read end of its pipe)
+    results: list[Any] = [None] * n
     try:
-        for i in range(1, forks):
-            children.append((i, *_start(tasks[i])))
-        for i in [0, *range(forks, len(tasks))]:
+        for j in range(1, forks):
+            children.append((j, *_start(partial(_all, tasks[j::forks]))))
+        for i in range(0, n, forks):
             results[i] = tasks[i]()
         while children:
-            i, pid, fd = children.pop(0)
-            results[i] = _collect(pid, fd)
+            j, pid, fd = children.pop(0)
+            results[j::forks] = _collect(pid, fd)
     finally:
-        for _i, pid, fd in children:   # interrupted: nothing may outlive this call
+        for _j, pid, fd in children:   # interrupted: nothing may outlive this call
             _stop(pid, fd)
     return results
+
+
+def _all(tasks: list[Callable[[], Any]]) -> list[Any]:
+    return [task() for task in tasks]
 
 
 def _forks(n: int) -> int:
