@@ -32,7 +32,7 @@ def test_simultaneous_choices_are_hidden_until_all_have_committed():
     # Seat 2 decides on a table where seat 1's bid has not happened, and cannot see it anyway.
     view = game.view(1)
     assert "bid" not in view["seats"][0]
-    assert game.sub.values("bid")[0] == 0 and game.st.values("bid")[0] == 0
+    assert game.table_seen(1).values("bid")[0] == 0 and game.st.values("bid")[0] == 0
     game.choose(0)
     game.choose(1)
     # All three committed: revealed in seat order.
@@ -376,7 +376,9 @@ def test_a_commitment_another_seat_made_impossible_is_a_rule_error(tmp_path):
     game = _tokens(tmp_path)
     game.choose(0)             # seat 1 takes the last token (on its own copy)
     with pytest.raises(RuleError,
-                       match="the committed choice \"take the last token\" is no longer an option"):
+                       match=r"seat 2.s committed choice \"take the last token\" is no longer an option "
+                             r"when revealed: seat 1.s block, revealed before it, changed `left` at "
+                             r".*game.yaml:16:23 \(`left -= 1`\)"):
         game.choose(0)         # so does seat 2: at the reveal there is none left for it
 
 

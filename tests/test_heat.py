@@ -173,7 +173,8 @@ def test_steps_one_and_two_are_committed_in_secret():
     while game.decision().seat == 0:
         game.choose(0)
     # seat 2 decides on a table where seat 1 is still in gear 1 with 7 cards in hand
-    assert game.sub.values("gear")[0] == 1 and len(game.sub.piles[plan.pile_base["hand"]]) == 7
+    mine = game.table_seen(1)
+    assert mine.values("gear")[0] == 1 and len(mine.piles[plan.pile_base["hand"]]) == 7
     assert game.st.values("gear")[0] == 1
 
 

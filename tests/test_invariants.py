@@ -103,8 +103,8 @@ def check_cards(st, n_cards: int) -> None:
 def check_table(game: Game) -> None:
     n_cards = len(game.plan.card_start)
     check_cards(game.st, n_cards)
-    if game.sub is not None:
-        check_cards(game.sub, n_cards)
+    for copy in game.copies():
+        check_cards(copy, n_cards)
 
 
 def table(game: Game):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.check.checker import check
+from interpreter.check import check
 from interpreter.lang.diagnostics import Report
 from interpreter.load.ruleset import load_ruleset
 from test_diagnostics import find

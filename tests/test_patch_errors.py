@@ -117,7 +117,7 @@ def test_a_misspelt_param_on_the_command_line_says_so(mini):
 
 
 def test_a_wrong_type_given_on_the_command_line_says_so_and_where_the_game_reads_it(mini):
-    from interpreter.check.checker import check
+    from interpreter.check import check
 
     report = Report()
     rs = load_ruleset(mini, report=report, params={"hand_size": "many"})

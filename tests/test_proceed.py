@@ -29,7 +29,7 @@ def scores(g) -> list[int]:
 
 
 def diagnostics(folder: Path, *variants: str) -> Report:
-    from interpreter.check.checker import check
+    from interpreter.check import check
 
     report = Report()
     rs = load_ruleset(folder, variants=list(variants), report=report)

@@ -73,7 +73,8 @@ def test_clone_copies_turns_and_positions(plan4):
 
 def _assert_hidden(game, plan):
     k = board(plan)
-    st = game.sub if game.sub is not None else game.st
+    d = game.decision()
+    st = d._st if d is not None else game.st
     for seat in [None, *range(plan.n_seats)]:
         view = game.view(seat)
         squares = view["boards"]["table"]["squares"]

@@ -17,7 +17,7 @@ import pytest
 
 from interpreter.agents.base import RandomAgent
 from interpreter.authoring.upgrade import upgrade
-from interpreter.check.checker import check
+from interpreter.check import check
 from interpreter.cli import main
 from interpreter.compile import compile_checked
 from interpreter.engine.game import Game

@@ -190,7 +190,7 @@ def swap_hidden(table, seat: int, rng: random.Random) -> int:
     dealt = cards[:]
     rng.shuffle(dealt)
     becomes = dict(zip(cards, dealt))
-    for st in [game.st] + ([game.sub] if game.sub is not None else []):
+    for st in [game.st] + game.copies():
         up = list(st.up)
         for pid, pile in enumerate(st.piles):
             for i, c in enumerate(pile):
@@ -261,7 +261,7 @@ def test_in_every_game_seat_2_is_told_the_same_whatever_it_cannot_see(client, ga
             for pick in (0, d.count - 1):
                 with other.lock:
                     other.replay(decisions + [entry(len(decisions) + 1, d, pick)])
-                    collecting = other.game.sub is not None
+                    collecting = other.game.collecting
                 if collecting:
                     seen.append(comparable(client, other_id, other_token))
             if len(seen) == 2:

@@ -9,8 +9,9 @@ truth. `believed(game, seat, rng)` gives a copy where
   with the cards of piles nobody sees that came from the same place (the pile each card starts
   in): another seat's hand is any hand its unseen cards could make;
 - each board kind rearranges what the seat cannot see (`redeal_hidden`: face-down tiles);
-- in a `simultaneously` block, the seats that committed before this one commit again
-  (`Game.recommit`), chosen by `policy`: what they chose is hidden until it is revealed.
+- in a `simultaneously` block, every other seat commits again (`Game.recommit`), those before
+  this one in the block's list chosen by `policy` (the others after it, as the copy is played
+  on): what they chose is hidden until it is revealed.
 
 Hidden variables (`visible: owner` or `nobody`) are read as they are: the engine cannot know
 what other values they could believably hold.
@@ -26,9 +27,9 @@ def believed(game, seat: int, rng, policy):
     _redeal_cards(st, seat, rng)
     for kind in st.plan.hiding_kinds:
         kind.redeal_hidden(st, seat, rng)
-    if g.sub is not None and st.simul is not None and st.simul.idx > 0:
-        g.recommit()
-        while g.held is not None:
+    if g.collecting:
+        g.recommit(seat)
+        while g.waiting()[0] != seat:
             g.choose(policy(g))
     return g
 

@@ -261,7 +261,7 @@ class SearchAgent:
         def policy(game) -> int:
             """The rollout's pick at the pending decision, or -1 where the rollout stops."""
             nonlocal k, rounds
-            if k >= least and game.sub is None and (k >= most or glob["__rounds"] != rounds):
+            if k >= least and not game.collecting and (k >= most or glob["__rounds"] != rounds):
                 return -1
             rounds = glob["__rounds"]
             k += 1
@@ -281,7 +281,8 @@ def _fresh(table):
     """A copy of a believed table to play one game forward on, the order of the piles nobody
     sees believed afresh (any order is one the seat may believe in)."""
     g = table.clone()
-    for st in (g.st, g.sub):
+    sim = g.st.simul
+    for st in [g.st] + ([c.st for c in sim.commits] if sim is not None else []):
         if st is not None and st.believe is not None:
             st.believe.ordered = frozenset()
     return g

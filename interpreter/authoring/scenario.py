@@ -226,8 +226,10 @@ class _Run:
         game = self.game
         if sc.until == "end":
             watch.forced, watch.stop = False, None
-            if game.sub is not None:
-                game.sub.watch = None
+            if game.st.simul is not None:
+                for c in game.st.simul.commits:
+                    if c.st is not None:
+                        c.st.watch = None
             bots = [RandomAgent(f"{self.seed}/{s}") for s in range(game.plan.n_seats)]
             try:
                 if game.stopped:
@@ -452,7 +454,8 @@ def _said(e: RuleError) -> str:
 
 def _state(game: Game):
     """The table the seat deciding now plays on: during a simultaneous commitment, its own copy."""
-    return game.sub if game.sub is not None else game.st
+    d = game.decision()
+    return d._st if d is not None else game.st
 
 
 def _context(game: Game, st=None) -> str:

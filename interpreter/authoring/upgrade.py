@@ -92,7 +92,7 @@ def _once(items: list[Diagnostic]) -> list[Diagnostic]:
 def _read(path: Path, report: Report) -> list[Diagnostic]:
     """The file read as `validate` reads it: its game loaded with it and checked (a scenario's
     rules checked with its game); what was said of it, errors and warnings."""
-    from ..check.checker import check
+    from ..check import check
     from ..ir.models import kind_of
     from ..load.ruleset import load_ruleset, read_file
 

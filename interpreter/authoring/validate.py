@@ -111,7 +111,7 @@ def check_game(folder: Path, params: dict | None, job: Job, games: int) -> dict:
     """Load, check and compile the game of `job`, and play its smoke games; its verdict as plain
     data (`verdicts.py`): the diagnostics, the player counts played, the games that ended, their
     fewest and most rounds, and the files the game read (None when it could not be loaded)."""
-    from ..check.checker import check
+    from ..check import check
     from ..compile import compile_checked
     from ..load.ruleset import load_ruleset
 
@@ -415,7 +415,7 @@ def _ruleset(folder: Path, v: Validation, only: dict | None = None, track: str |
     """The game, then each module and variant (or only those named in `only`, applied together),
     each on the game's own track (or `track`) and then on every other track the game ships: each
     such game loaded, checked, compiled and played (`check_game`)."""
-    from ..check.checker import check
+    from ..check import check
     from ..load.ruleset import load_ruleset
 
     r = v.report

@@ -15,7 +15,6 @@ from typing import Any, Iterable
 from ..boards import KINDS
 from ..ir.sites import SITES, Form, SiteScope
 from ..lang import nodes as n
-from ..lang.collect import fewer_collections
 from ..lang.diagnostics import Loc, Report, source_line
 from ..lang.diagnostics import did_you_mean as _did_you_mean
 from ..lang.limits import MAX_CALL_DEPTH, MAX_CALL_NESTING
@@ -29,7 +28,7 @@ from ..library.api import Bound, Builtin, Items, OfKind, PlainBound
 from ..load.rules import Rule, Rules, blocks
 from ..load.ruleset import Ruleset
 from ..load.yamlsrc import loc_of
-from .blame import blame_patches, names_in
+from .blame import names_in
 from .symbols import BUILTIN_EVENTS, Declarations, Symbols
 
 
@@ -125,6 +124,8 @@ class Checked:
     trigger_params: dict[str, list[str]] = field(default_factory=dict)   # trigger -> its own names of them
     handlers: dict[str, list] = field(default_factory=dict)   # event -> [TriggerDef]
     emitted: set[str] = field(default_factory=set)
+    # each `simultaneously` block (by its node's id): what its seats' blocks touch (`secret.py`)
+    secrets: dict[int, Any] = field(default_factory=dict)
     checker: "Checker | None" = None               # to check more rules later (a scenario's)
 
 
@@ -1515,13 +1516,3 @@ def _put(tree: n.Expr, values: dict[str, n.Expr]) -> n.Expr:
 def typed_copy(rules: Rules) -> Rules:
     """The rules with a copy of every tree, for the checker to type (the parsed ones stay as they are)."""
     return replace(rules, rules={k: replace(r, tree=n.clone(r.tree)) for k, r in rules.rules.items()})
-
-
-@fewer_collections()
-def check(rs: Ruleset, report: Report) -> Checked | None:
-    """Check a loaded ruleset: its typed rules and what the whole program looks like; None when
-    anything is wrong. The ruleset is left as it was (checking it again gives the same)."""
-    errors, start = report.errors, len(report.items)
-    checked = Checker(rs, report).run()
-    blame_patches(report, start, rs.changed)
-    return None if report.errors > errors else checked

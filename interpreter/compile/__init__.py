@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..check.checker import check
+from ..check import check
 from ..engine.plan import Plan
 from ..lang import nodes as n
 from ..lang.diagnostics import Report

@@ -74,6 +74,11 @@ def layout(rs: Ruleset, checked: Checked, n_seats: int) -> Plan:
     p.pile_scope.append("game")
     p.n_piles += 1
     p.unseen_piles = frozenset(i for i, vis in enumerate(p.pile_visible) if vis == "nobody")
+    p.seat_piles = [0] * n_seats
+    p.piece_piles = [0] * p.n_pieces
+    for pid, (scope, owner) in enumerate(zip(p.pile_scope, p.pile_owner)):
+        if scope in ("seat", "piece") and owner is not None:
+            (p.seat_piles if scope == "seat" else p.piece_piles)[owner] |= 1 << pid
     for name, pile in g.piles.items():
         if pile.refill_from is not None:
             n = {"game": 1, "seat": n_seats, "piece": p.n_pieces}[str(pile.of)]
@@ -121,6 +126,10 @@ def layout(rs: Ruleset, checked: Checked, n_seats: int) -> Plan:
         for name, init in inits.items():
             p.var_at[name] = len(p.var_start)
             p.var_start.extend([init] * n)
+            if name == "owner" and inits is p.piece_init:
+                p.var_owner.extend([None] * n)
+            else:
+                p.var_owner.extend(range(n) if inits is p.seat_init else range(-1, -1 - n, -1))
     p.global_init["round"] = 0
     p.global_init["__rounds"] = 0
     # an untrusted ruleset sets its own limits, within the engine's ceilings

@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from ..check.checker import Checked, Local, Ref, RefKind
 from ..check.symbols import BUILTIN_EVENTS
-from ..engine import vm
+from ..engine import secret, vm
 from ..engine.plan import Plan
 from ..engine.state import State
 from ..ir.sites import SITES, Form
@@ -68,6 +68,8 @@ class Compiler(Statements):
         plan.move_rules = frozenset(r.id for r in checked.rules.rules.values() if r.id.startswith("moves."))
         for name, fn in vm.HELPERS.items():
             cg.helper(name, fn)
+        cg.helper("simul", secret.simul)
+        cg.helper("reveal", secret.reveal)
         cg.helper("round_limit", RoundLimit)
         kinds = plan.board_kinds
 

@@ -182,7 +182,10 @@ class Statements(Lowerer):
     def stmt(self, s: n.Stmt, fx: Fn, rule: str, wl: int) -> list[ast.stmt]:
         out: list[ast.stmt] = []
         if s.name_tag is not None and not isinstance(s, n.Choose):  # a choice counts its options
-            out.extend(P.place(x, s.loc) for x in self.counted(f"statements.{s.name_tag}"))
+            count = self.counted(f"statements.{s.name_tag}")
+            if self.flow(s, fx, wl):  # counted when it starts, not again when resumed at a point in it
+                count = [_if(_not_pc(), count)]
+            out.extend(P.place(x, s.loc) for x in count)
         out.extend(P.place(x, s.loc) for x in getattr(self, "s_" + type(s).__name__)(s, fx, rule, wl))
         return out
 
@@ -774,6 +777,11 @@ class Statements(Lowerer):
         charge = self.steps_charge(P.binop(length, ast.Mult(), P.const(w)), opt.loc, Steps.CALLS)
         return [*charge, P.place(ast.For(P.store(var), P.name(items), body, []), opt.loc)]
 
+    def secrecy(self, s: n.Simultaneously) -> Any:
+        """What the checker found the block touches (`check/secret.py`): whether a seat's block may
+        be taken into the table from its copy at the reveal rather than played again."""
+        return self.ck.secrets.get(id(s))
+
     def s_Simultaneously(self, s: n.Simultaneously, fx: Fn, rule: str, wl: int) -> list[ast.stmt]:
         """Each seat's choices on its own copy of the table, then revealed: the seats (if any)
         wait for their commitments (`Game`), then their blocks run in turn, answered from them."""
@@ -787,9 +795,10 @@ class Statements(Lowerer):
         start = [*pre, P.assign(P.store(seats), P.call(P.name("list"), self.items(s.seats, fx, copy=True))),
                  _if(P.name(seats), [self.save(fx, k),
                                      P.assign(P.attr_store(self.st(), "simul"),
-                                              P.call(self.h("simul"), P.name(seats), P.const(s.var),
-                                                     self.cg.const(body, "simultaneously"),
-                                                     P.call(P.name("dict"), env))),
+                                              P.call(self.h("simul"), self.st(), P.name(seats),
+                                                     P.const(s.var), self.cg.const(body, "simultaneously"),
+                                                     P.call(P.name("dict"), env),
+                                                     self.cg.const(self.secrecy(s), "secrecy"))),
                                      P.assign(P.sub_store(P.name("fr"), P.const(1)), P.const(k)),
                                      ast.Return(P.const(True))])]
         reveal = [P.assign(P.sub_store(P.name("fr"), P.const(1)), P.const(after)),

@@ -1,8 +1,9 @@
 """One game: the state, the decision interface, the views each seat may see, the result.
 
 Every agent (a person, a bot, a replay, a scenario script) answers the same `Decision`.
-During a `simultaneously` block each seat decides on its own copy of the state, where the
-other seats' commitments have not happened; the real state then reveals them in seat order.
+During a `simultaneously` block every seat decides at once, each on its own copy of the state,
+where the other seats' commitments have not happened; the real state then reveals them in the
+block's order (`secret.py`).
 """
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from dataclasses import dataclass
 import random
 from typing import Any, Callable, TypeVar
 
-from . import vm
+from . import secret, vm
 from ..lang.errors import RuleError
 from ..lang.show import show, words
 from ..lang.types import ANY, CARD, PIECE, PILE, SEAT, Type, elem, is_list, is_map, map_types
@@ -19,6 +20,16 @@ from .state import State
 from .tally import Counting, Tally
 
 T = TypeVar("T")
+
+# How a game draws its chance, as records, season saves and web tables note it (`"chance"`):
+# 2, the seats of a `simultaneously` block draw from streams of their own (`secret.py`); 1 (what a
+# record without the note was played with), they borrow the game's generator.
+CHANCE = 2
+
+
+def streams(noted: Any) -> bool:
+    """Whether a game noted with this `chance` (None: not noted, from before) plays with streams."""
+    return isinstance(noted, int) and not isinstance(noted, bool) and noted >= 2
 
 
 @dataclass(slots=True)
@@ -61,14 +72,16 @@ def reading(st: State, read: Callable[..., T]) -> T:
 
 class Game:
     def __init__(self, plan: Plan, seed: int, trace: bool = False, carried: dict | None = None,
-                 watch: vm.Watch | None = None, tally: str | None = None):
+                 watch: vm.Watch | None = None, tally: str | None = None, streams: bool = True):
         """`carried`: what the previous game of a series handed on (`Game.carried()`), in place
         before the setup runs. `watch`: what a scenario watches for (forced choices asked, a place
         to stop at). `tally`: note the seats' progress for statistics (`"progress"`), and count what
-        fires and what is chosen too (`"counts"`) (`st.tally`)."""
+        fires and what is chosen too (`"counts"`) (`st.tally`). `streams`: the seats of a
+        `simultaneously` block draw from random streams of their own (`secret.py`); off only for a
+        game recorded before they existed (`CHANCE_VERSION`)."""
         self.plan = plan
         self.seed = seed
-        st = State(plan, seed)
+        st = State(plan, seed, streams)
         for card, pile in enumerate(plan.card_start):
             st.piles[pile].append(card)
             st.where.append(pile)
@@ -82,9 +95,8 @@ class Game:
         st.frames = [[plan.main, 0, {}]]
         st.watch = watch
         self.st = st
-        self.sub: State | None = None     # a seat's private copy while it commits
         self.answers: list[int] = []      # every decision taken, in order: the game record
-        self.held: Any = None             # a seat's copy set aside while others commit again (`recommit`)
+        self.deciders: list[int | None] = []   # ... and the seat that took each
         self._pick: Callable[[Game], int] | None = None   # who answers in place (`answer_with`)
         self._blind: list[Callable[[int], int]] = []     # ... or, per seat, from the count alone
         self._advance()
@@ -93,39 +105,53 @@ class Game:
 
     def _advance(self) -> None:
         vm.run(self.st)
-        self._commit()
+        self._collect()
 
-    def _commit(self) -> None:
-        """Collect the commitments of a `simultaneously` block, seat by seat, then reveal."""
+    def _collect(self) -> None:
+        """While a `simultaneously` block collects commitments: start each seat's block on its own
+        copy (up to its first choice: every seat decides at once); once all have committed,
+        reveal and go on."""
         st = self.st
-        while st.simul is not None and not st.pending:
+        while st.simul is not None and st.pending is None:
             sim = st.simul
-            if self.sub is not None and self.sub.pending:
+            for i, c in enumerate(sim.commits):
+                if c.st is None:
+                    vm.run(secret.start(st, sim, i))
+            if any(not c.finished for c in sim.commits):
                 return
-            if self.sub is not None:
-                sim.idx += 1
-                self.sub = None
-            if sim.idx >= len(sim.seats):
-                sim.done = True
-                vm.run(st)
-                continue
-            sim.start = len(sim.answers)
-            held = self.held
-            if held is not None and held[0] == sim.idx:
-                # the seat set aside by `recommit` takes up its own copy where it stood
-                self.held = None
-                self.sub = held[1]
-                sim.answers.extend(held[2])
-                return
-            sub = st.commit_copy()
-            sub.ask = st.ask  # its seat answers in place too (`answer_with`)
-            if st.watch is not None and st.watch.forced:  # a seat's forced choices are asked too
-                sub.watch = vm.Watch(forced=True)
-            local = dict(sim.env)
-            local[sim.var] = sim.seats[sim.idx]
-            sub.frames = [[sim.body, 0, local]]
-            self.sub = sub
-            vm.run(sub)
+            sim.done = True
+            vm.run(st)
+
+    @property
+    def collecting(self) -> bool:
+        """A `simultaneously` block is collecting its seats' commitments."""
+        return self.st.simul is not None and self.st.pending is None
+
+    def _table_of(self, seat: int | None = None) -> State | None:
+        """The table where a decision waits: the real one, or while a block collects, the copy of
+        the first seat in its list still deciding (with `seat`: where that seat decides; None if
+        it does not)."""
+        st = self.st
+        if st.pending is not None:
+            return st if seat is None or st.pending[3] == seat else None
+        sim = st.simul
+        if sim is not None:
+            for c in sim.commits:
+                sub = c.st
+                if sub is not None and sub.pending is not None and (seat is None or sub.pending[3] == seat):
+                    return sub
+        return None
+
+    def deciding(self) -> list[int]:
+        """The seats a decision waits for: one, or every seat of a block still committing."""
+        st = self.st
+        if st.pending is not None:
+            return [st.pending[3]]
+        sim = st.simul
+        if sim is None:
+            return []
+        return list(dict.fromkeys(c.st.pending[3] for c in sim.commits
+                                  if c.st is not None and c.st.pending is not None))
 
     @property
     def stopped(self) -> str | None:
@@ -142,43 +168,45 @@ class Game:
 
     @property
     def over(self) -> bool:
-        return self.st.ended and self.st.pending is None and self.sub is None
+        st = self.st
+        return st.ended and st.pending is None and st.simul is None
 
     def waiting(self) -> tuple[int, int]:
-        """(seat, number of options) of the pending decision, without describing it."""
-        st: Any = self.sub if self.sub is not None else self.st
-        pending = st.pending
+        """(seat, number of options) of the pending decision (the first seat's, while a block
+        collects), without describing it."""
+        pending = self._table_of().pending  # type: ignore[union-attr]
         return pending[3], len(pending[1])
 
-    def decision(self) -> Decision | None:
-        st: Any = self.sub if self.sub is not None else self.st
-        if st.pending is None:
+    def decision(self, seat: int | None = None) -> Decision | None:
+        """The pending decision: the first one (the real table's, or while a block collects the
+        first seat's in its list still deciding), or with `seat` that seat's (None if it has
+        none)."""
+        st = self._table_of(seat)
+        if st is None:
             return None
-        spec, opts, env, seat = st.pending
-        return Decision(seat, len(opts), spec.rule, spec.loc,
-                        self.sub is not None, st, spec, opts, env)
+        spec, opts, env, who = st.pending
+        return Decision(who, len(opts), spec.rule, spec.loc, st is not self.st, st, spec, opts, env)
 
-    def choose(self, pick: int) -> None:
-        sub = self.sub
-        st: Any = sub if sub is not None else self.st
-        pending = st.pending
-        opts = pending[1]
+    def choose(self, pick: int, seat: int | None = None) -> None:
+        """Answer the pending decision with option `pick`: the first one, or with `seat` that
+        seat's (while a block collects, each seat answers on its own copy, in any order)."""
+        st = self._table_of(seat)
+        if st is None:
+            raise ValueError("nobody is deciding" if seat is None
+                             else f"seat {seat + 1} has no decision to take")
+        opts = st.pending[1]
         if not 0 <= pick < len(opts):
             raise ValueError(f"option {pick} is not one of 0..{len(opts) - 1}")
         self.answers.append(pick)
-        if sub is not None:
-            spec = pending[0]
-            if len(opts) > 1:  # a single option (asked only when a scenario watches) is taken at the reveal
-                self.st.simul.answers.append((pick, opts[pick]))
-            if self.st.trace is not None:
-                self.st.trace.append(("commit", spec.rule, str(spec.loc) if spec.loc else "",
-                                      pending[3], "(hidden until revealed)", len(opts)))
+        self.deciders.append(st.pending[3])
+        if st is not self.st:
+            self._committed(st, pick)
             vm.answer(st, pick)
-            self._commit()
+            self._collect()
             return
         vm.answer(st, pick)
         if st.simul is not None:
-            self._commit()
+            self._collect()
 
     def answer_with(self, pick: Callable[["Game"], int] | None) -> None:
         """Answer the decisions from now on in place, from inside the rules, with `pick(game)`:
@@ -198,9 +226,12 @@ class Game:
         self._asked_by(self._ask_blind)
 
     def _asked_by(self, ask: Callable[[State], int] | None) -> None:
-        self.st.ask = ask
-        if self.sub is not None:
-            self.sub.ask = ask
+        st = self.st
+        st.ask = ask
+        if st.simul is not None:
+            for c in st.simul.commits:
+                if c.st is not None:
+                    c.st.ask = ask
 
     def _ask(self, st: State) -> int:
         """`State.ask` of this game's table and of its seats' commitment copies."""
@@ -211,6 +242,7 @@ class Game:
         if not pick < len(opts):
             raise ValueError(f"option {pick} is not one of 0..{len(opts) - 1}")
         self.answers.append(pick)
+        self.deciders.append(st.pending[3])
         if st is not self.st:
             self._committed(st, pick)
         return pick
@@ -222,16 +254,22 @@ class Game:
         if not 0 <= pick < len(opts):
             raise ValueError(f"option {pick} is not one of 0..{len(opts) - 1}")
         self.answers.append(pick)
+        self.deciders.append(seat)
         if st is not self.st:
             self._committed(st, pick)
         return pick
 
-    def _committed(self, st: State, pick: int) -> None:
-        """A seat answered `pick` in place on its own commitment copy `st` (see `choose`)."""
-        spec, opts, _env, seat = st.pending
+    def _committed(self, sub: State, pick: int) -> None:
+        """A seat answered `pick` on its own commitment copy `sub`: what it took is kept for the
+        reveal (a single option, asked only when a scenario watches, is taken then), and the
+        table is told that the seat decided, not what."""
+        spec, opts, _env, seat = sub.pending
         real = self.st
         if len(opts) > 1:
-            real.simul.answers.append((pick, opts[pick]))
+            for c in real.simul.commits:
+                if c.st is sub:
+                    c.answers.append((pick, opts[pick]))
+                    break
         if real.trace is not None:
             real.trace.append(("commit", spec.rule, str(spec.loc) if spec.loc else "",
                                seat, "(hidden until revealed)", len(opts)))
@@ -241,35 +279,53 @@ class Game:
         c = Game.__new__(Game)
         c.plan, c.seed = self.plan, self.seed
         c.st = self.st.clone(believe)
-        c.sub = None if self.sub is None else self.sub.clone(believe)
         c.answers = self.answers[:]
+        c.deciders = self.deciders[:]
         c._pick = None
-        held = self.held
-        c.held = None if held is None else (held[0], held[1].clone(), held[2][:])
+        c._blind = []
         return c
 
-    def recommit(self) -> None:
-        """On a bot's copy, while a `simultaneously` block collects commitments: the seats that
-        committed before the one now deciding commit again, whoever drives the copy choosing for
-        them, since the deciding seat cannot know what they chose. Then the deciding seat's own
-        copy comes back as it stood, with what it committed so far."""
+    def copies(self) -> list[State]:
+        """The seats' own copies of the table while a block collects commitments."""
         sim = self.st.simul
-        if self.sub is None or sim is None or sim.idx == 0:
+        return [] if sim is None else [c.st for c in sim.commits if c.st is not None]
+
+    def recommit(self, seat: int) -> None:
+        """On a bot's copy, while a `simultaneously` block collects commitments: every other seat
+        takes its commitment back and starts its block again, since `seat` cannot know what they
+        chose (whoever drives the copy chooses for them); `seat`'s own copy stays as it stands."""
+        sim = self.st.simul
+        if sim is None or self.st.pending is not None:
             return
-        self.held = (sim.idx, self.sub, sim.answers[sim.start:])
-        sim.answers = []
-        sim.idx = 0
-        self.sub = None
-        self._commit()
+        for c in sim.commits:
+            st = c.st
+            if st is not None and (st.pending is None or st.pending[3] != seat):
+                c.st, c.answers, c.tape = None, [], None
+        self._collect()
 
     # ---- what a seat sees ------------------------------------------------------------------
 
     def view(self, seat: int | None) -> dict:
         """The table as `seat` may see it. While a `simultaneously` block collects commitments,
-        the deciding seat sees its own copy (what it committed so far); every other seat and a
+        a seat of the block sees its own copy (what it committed so far); any other seat and a
         spectator see the real table, where no commitment has happened yet."""
-        st = self.sub if self.sub is not None and seat == self.waiting()[0] else self.st
+        st = self.table_seen(seat)
         return reading(st, lambda: table_view(self.plan, st, seat))
+
+    def table_seen(self, seat: int | None) -> State:
+        """The table `seat` plays on: while a block collects, its own copy if it is one of the
+        block's seats (its copy where it decides now, if it has several)."""
+        real = self.st
+        sim = real.simul
+        if sim is None or seat is None or real.pending is not None:
+            return real
+        mine = self._table_of(seat)
+        if mine is not None:
+            return mine
+        for s, c in zip(sim.seats, sim.commits):
+            if s == seat and c.st is not None:
+                return c.st
+        return real
 
     # ---- the end ---------------------------------------------------------------------------
 

@@ -101,6 +101,9 @@ class Plan:
     pile_scope: list[str] = field(default_factory=list)        # per pile id: game/seat/piece/board name
     pile_base: dict[str, int] = field(default_factory=dict)    # declared name -> first pile id
     refill: dict[int, int] = field(default_factory=dict)       # pile id -> pile id
+    # the piles of each seat, and of each piece, as bit masks of pile ids (`secret._merge`)
+    seat_piles: list[int] = field(default_factory=list)
+    piece_piles: list[int] = field(default_factory=list)
     aside: int = -1                                            # the pile of cards set aside (out of the game)
     # cards
     card_types: list[str] = field(default_factory=list)        # type ids
@@ -126,6 +129,9 @@ class Plan:
     piece_init: dict[str, Any] = field(default_factory=dict)
     var_at: dict[str, int] = field(default_factory=dict)       # seat/piece variable -> offset in State.v
     var_start: list[Any] = field(default_factory=list)         # State.v at the start
+    # per place of State.v: the seat whose variable it is (>= 0), the piece's (-1 - piece), or
+    # None for a piece's `owner`
+    var_owner: list[int | None] = field(default_factory=list)
     var_visible: dict[tuple[str, str], str] = field(default_factory=dict)   # (scope, name) -> visibility
     var_types: dict[tuple[str, str], Type] = field(default_factory=dict)    # (scope, name) -> type
     # flow

@@ -48,6 +48,75 @@ class SharedRandom:
         return getattr(self.own(), name)
 
 
+# (inside `Tape`, `random` is its method: the class is named so there)
+Generator = random.Random
+
+
+class Tape(random.Random):
+    """A seat's random stream in a `simultaneously` block (`engine/secret.py`). Its numbers come
+    from a generator of its own, made from `key` when first needed (or from a bot's generator, in
+    a belief), and are kept in the order drawn; a copy `rewound` for the reveal reads them again
+    from the first. Every method of `random.Random` draws through `getrandbits` (shuffles,
+    `randrange`, `choice`), so they all read the same numbers again."""
+
+    def __init__(self, key: str | None, source: random.Random | None = None):
+        # random.Random's own state is never seeded nor read: every number comes from `source`
+        self.key = key
+        self.source = source
+        self.numbers: list[tuple[int, int]] = []   # (bits asked, the number), in the order drawn
+        self.at = 0                                # the next one to read
+
+    def getrandbits(self, k: int) -> int:
+        numbers, at = self.numbers, self.at
+        if at < len(numbers):
+            bits, value = numbers[at]
+            if bits == k:
+                self.at = at + 1
+                return value
+            del numbers[at:]   # the block asks for other numbers than it drew: new ones from here
+        source = self.source
+        if source is None:
+            source = self.source = random.Random(self.key)
+        value = source.getrandbits(k)
+        numbers.append((k, value))
+        self.at = at + 1
+        return value
+
+    def random(self) -> float:
+        return self.getrandbits(53) * 2.0 ** -53
+
+    def seed(self, *args: Any, **kw: Any) -> None:
+        """(random.Random's own seeding: nothing to seed here)"""
+
+    def _made(self, numbers: list, at: int, source: Generator | None) -> "Tape":
+        t = Tape(self.key, source)
+        t.numbers = numbers
+        t.at = at
+        return t
+
+    def copy(self) -> "Tape":
+        """The same stream, to go on independently (a copy of the game). A bot's generator stays
+        shared, as a belief's always is."""
+        source = self.source
+        if source is not None and self.key is not None:
+            twin = random.Random()
+            twin.setstate(source.getstate())
+            source = twin
+        return self._made(self.numbers[:], self.at, source)
+
+    def rewound(self) -> "Tape":
+        """The stream from its first number again: the block at the reveal reads what it drew on
+        the seat's copy (and goes on where the copy left off, should it ask for more)."""
+        t = self.copy()
+        t.at = 0
+        return t
+
+    def believed(self, rng: Generator) -> "Tape":
+        """A bot's belief of the stream: the numbers already drawn stay what they were (the seat
+        has seen what they did); those still to come are the bot's own."""
+        return self._made(self.numbers[:self.at], self.at, rng)
+
+
 class Belief:
     """A bot's lookahead: its own generator stands in for chance; a pile nobody sees gives any of
     its cards, whatever their real order, so that the bot does not learn what the game has in
@@ -70,9 +139,10 @@ class Belief:
 
 class State:
     __slots__ = ("plan", "piles", "where", "up", "mine", "cards_mine", "g", "v", "bd", "rng", "frames",
-                 "pending", "trace", "ended", "steps", "feed", "simul", "believe", "watch", "tally", "ask")
+                 "pending", "trace", "ended", "steps", "feed", "simul", "believe", "watch", "tally", "ask",
+                 "seed", "blocks", "streams", "revealing")
 
-    def __init__(self, plan: Plan, seed: int):
+    def __init__(self, plan: Plan, seed: int, streams: bool = True):
         self.plan = plan
         self.piles: list[list[int]] = [[] for _ in range(plan.n_piles)]
         self.where: list[int] = []
@@ -92,8 +162,15 @@ class State:
         self.trace: list | None = None
         self.ended = False
         self.steps = 0
-        self.feed: list | None = None   # answers replayed at a reveal (commit-then-reveal)
-        self.simul: Any = None
+        self.feed: list | None = None   # a seat's commitments fed to its block at a reveal
+        self.simul: Any = None           # a `simultaneously` block collecting commitments (`secret.py`)
+        self.revealing: Any = None       # ... and being revealed
+        # the seats of a `simultaneously` block draw from streams of their own, keyed by the seed
+        # and how many blocks started before (`secret.simul`); a game recorded before streams
+        # existed has them off: the seats' copies borrow the game's generator
+        self.seed = seed
+        self.blocks = 0
+        self.streams = streams
         self.believe: Belief | None = None   # a bot's lookahead copy (see `Belief`)
         self.watch: Any = None   # what a scenario watches for (`vm.Watch`); a copy is not watched
         self.tally: Any = None   # what the engine counts when asked (`tally.Tally`); never in a copy
@@ -125,6 +202,10 @@ class State:
         c.bd = plan.clone_bd(self.bd)
         c.ended = self.ended
         c.steps = self.steps
+        c.seed = self.seed
+        c.blocks = self.blocks
+        c.streams = self.streams
+        c.revealing = None
         c.tally = None
         c.ask = None
         c.pending = None
@@ -143,7 +224,9 @@ class State:
             c.believe = Belief(believe)
         else:
             rng = self.rng
-            c.rng = rng.fork() if type(rng) is SharedRandom else rng  # a belief's is shared
+            kind = type(rng)
+            # a belief's generator is shared
+            c.rng = rng.fork() if kind is SharedRandom else rng.copy() if kind is Tape else rng
             c.believe = None if self.believe is None else self.believe.copy()
         # a running `for` sits in its frame's locals as a tuple (items, next index): a copy of
         # the locals is a copy of the loop
@@ -158,19 +241,33 @@ class State:
         if self.feed is not None:
             c.feed = self.feed[:]
         if self.simul is not None:
-            c.simul = self.simul.clone()
+            c.simul = self.simul.clone(believe)
+        if self.revealing is not None:
+            c.revealing = self.revealing.clone(believe)
         return c
 
     def commit_copy(self) -> "State":
         """A seat's copy while it commits (commit-then-reveal), to be run from a frame the caller
         gives it. It shares the piles, `where` and `up` until it changes them, and borrows the
-        generator (`SharedRandom.lend`): this state must not change while the copy is in use,
-        and does not: the real table waits until every seat has committed."""
+        generator (`SharedRandom.lend`; the caller gives it the seat's stream instead): this
+        state must not change those lists while the copy is in use, and does not: the real table
+        waits until every seat has committed, then copies each list before it changes it
+        (`secret.reveal`)."""
         c = self._copy(True)
         rng = self.rng
         c.rng = rng.lend() if type(rng) is SharedRandom else rng  # a belief's is shared
         c.believe = None if self.believe is None else self.believe.copy()
         c.frames = []
+        return c
+
+    def snapshot(self) -> "State":
+        """The table as it is now, kept to be read or copied, never run: it shares the piles,
+        `where` and `up` with this state, which must from now on copy a list before changing it
+        (the caller sets `mine` and `cards_mine` so)."""
+        c = self._copy(True)
+        c.rng = None
+        c.believe = None
+        c.frames = ()
         return c
 
     def scratch(self, believe: random.Random) -> "State":
@@ -197,7 +294,7 @@ class State:
         if b is not None and pile in self.plan.unseen_piles and pile not in b.ordered:
             cards = self.pile_w(pile)
             cards.sort()  # forget the real order, then believe one
-            b.rng.shuffle(cards)
+            self.rng.shuffle(cards)   # the bot's generator (through a seat's stream, on its copy)
             b.order(pile)
         cards = self.piles[pile]
         return cards[index] if cards else None
@@ -312,7 +409,7 @@ class State:
             if b is not None and src in self.plan.unseen_piles and src not in b.ordered:
                 # any card of a pile nobody sees, chosen whatever the real order is
                 b.chance = True
-                self.move(sorted(pile)[b.rng.randrange(len(pile))], dest, face_up)
+                self.move(sorted(pile)[self.rng.randrange(len(pile))], dest, face_up)
             else:
                 self.move(pile[-1], dest, face_up)
             moved += 1

@@ -31,27 +31,6 @@ TAKEN = "__taken"
 MAX_FRAMES = 1000
 
 
-class SimulRun:
-    """A `simultaneously` block collecting each seat's choices before anything is revealed."""
-
-    __slots__ = ("seats", "var", "body", "env", "idx", "answers", "start", "done")
-
-    def __init__(self, seats: list[int], var: str, body: Unit, env: dict[str, Any]):
-        self.seats = seats
-        self.var = var
-        self.body = body
-        self.env = env
-        self.idx = 0
-        self.answers: list[tuple[int, tuple]] = []  # (pick, the option picked) in commit order
-        self.start = 0  # where the answers of the seat now committing begin
-        self.done = False
-
-    def clone(self) -> "SimulRun":
-        c = SimulRun(self.seats, self.var, self.body, self.env)
-        c.idx, c.answers, c.start, c.done = self.idx, self.answers[:], self.start, self.done
-        return c
-
-
 class Watch:
     """What a scenario watches a game for (`State.watch`): with `forced`, a choice with a single
     option is asked like any other; with `stop`, the machine stops right after the place of that
@@ -90,11 +69,14 @@ def decide(st: State, spec: ChooseSpec, opts: list, env: dict, fr: list, k: int)
         return 0  # taken at once (at a reveal too: a commitment never records it)
     if not opts:
         raise RuleError("no option of this choice is allowed here")
-    if st.feed:
-        pick, committed = st.feed.pop(0)
+    feed = st.feed
+    if feed:  # a seat's block played at a reveal: answered from its commitments
+        pick, committed = feed.pop(0)
         if pick >= len(opts) or opts[pick] != committed:
-            _recommit(st, spec, opts, env, pick, committed)
+            pick = _recommit(st, spec, opts, env, pick, committed)
         return pick
+    if feed is not None and st.believe is None:
+        raise RuleError(_gone(st, None), spec.loc, spec.rule)
     seat = spec.seat(st, env)
     if seat is None:
         if len(opts) > 1:
@@ -116,25 +98,45 @@ def decide(st: State, spec: ChooseSpec, opts: list, env: dict, fr: list, k: int)
     return -1
 
 
-def _recommit(st: State, spec: ChooseSpec, opts: list, env: dict, pick: int, committed: tuple) -> None:
+def _recommit(st: State, spec: ChooseSpec, opts: list, env: dict, pick: int, committed: tuple) -> int:
     """At a reveal, the option picked on the seat's own copy must still be there: the same
-    alternative, with a value that reads the same (another card of the same kind will do)."""
+    alternative, with a value that reads the same (another card of the same kind will do). On a
+    bot's belief (an imagined table, where the seats' copies were imagined too) the nearest
+    option is taken instead of stopping the bot's game."""
     label = spec.label(st, env, committed)
     if pick >= len(opts) or opts[pick][0] != committed[0] or spec.label(st, env, opts[pick]) != label:
-        raise RuleError(f"the committed choice \"{label}\" is no longer an option when revealed "
-                        "(another seat's choice changed it)")
+        if st.believe is not None:
+            return min(pick, len(opts) - 1)
+        raise RuleError(_gone(st, label), spec.loc, spec.rule)
+    return pick
+
+
+def _gone(st: State, label: str | None) -> str:
+    """Why a seat's committed choice (`label`; None: one choice more than it committed) is not
+    there when its block is played at a reveal: the block being revealed says
+    (`secret.SimulRun.gone`)."""
+    revealing = st.revealing
+    if revealing is not None:
+        return revealing.gone(st, label)
+    return ("a block asks a choice it did not commit" if label is None
+            else f"the committed choice \"{label}\" is no longer an option when revealed")
 
 
 def take(st: State, spec: ChooseSpec, opts: list, env: dict, pick: int) -> tuple:
     """The option `pick` taken: traced, counted for statistics, its value in `env` under its name."""
     opt = opts[pick]
     alt = spec.alts[opt[0]]
-    if st.trace is not None:
-        seat = spec.seat(st, env)
-        st.trace.append(("choice", spec.rule, str(spec.loc) if spec.loc else "",
-                         seat, spec.label(st, env, opt), len(opts)))
-    if st.tally is not None:
-        st.tally.choice(st, spec, alt, opt[1], env)
+    if st.trace is not None or st.tally is not None:
+        # telling and counting only look: they count no steps of the game (a label is read once
+        # and kept, so a label that counted would count in a process's first game only)
+        steps = st.steps
+        if st.trace is not None:
+            seat = spec.seat(st, env)
+            st.trace.append(("choice", spec.rule, str(spec.loc) if spec.loc else "",
+                             seat, spec.label(st, env, opt), len(opts)))
+        if st.tally is not None:
+            st.tally.choice(st, spec, alt, opt[1], env)
+        st.steps = steps
     var = alt.var
     if var is not None:
         if var.__class__ is str:
@@ -195,37 +197,8 @@ def halt(st: State) -> None:
     st.ended = True
 
 
-def simul(seats: list, var: str, body: Unit, env: dict) -> SimulRun:
-    return SimulRun(seats, var, body, env)
-
-
-def reveal(st: State, env: dict) -> None:
-    """Every seat has committed: reveal by running the blocks in seat order (a frame each, on
-    top of one that checks every commitment was used), answering their choices from what was
-    committed."""
-    sim = st.simul
-    st.simul = None
-    st.feed = list(sim.answers)
-    frames = st.frames
-    frames.append([_feed_end, 0, {}])
-    for seat in reversed(sim.seats):
-        local = dict(env)
-        local[sim.var] = seat
-        frames.append([sim.body, 0, local])
-
-
-def _feed_end(st: State, fr: list) -> bool:
-    if st.feed:
-        raise RuleError("simultaneous choices no longer fit when revealed (a seat's options "
-                        "changed because of another seat's choice)", None, "simultaneously")
-    st.feed = None
-    st.frames.pop()
-    return False
-
-
 HELPERS: dict[str, Callable[..., Any]] = {
-    "decide": decide, "take": take, "call_in": call_in, "ret": ret, "halt": halt, "simul": simul,
-    "reveal": reveal}
+    "decide": decide, "take": take, "call_in": call_in, "ret": ret, "halt": halt}
 
 
 # ---- driving --------------------------------------------------------------------------------------

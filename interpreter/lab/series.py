@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..agents.kinds import BOTS, FORMS
-from ..engine.game import Game, carried
+from ..engine.game import CHANCE, Game, carried, streams
 from ..ir.models import SeasonFile, Standings
 from ..lang.diagnostics import Loc, Report, RulesetError
 from ..lang.errors import RuleError
@@ -200,6 +200,8 @@ class Series:
     standings: Standings | None = None
     name: str = ""
     played: list[dict] = field(default_factory=list)   # per game: picks, digest, result, carried
+    # how its games draw their chance (`engine.game.CHANCE`); None: a save from before saves noted it
+    chance: int | None = CHANCE
 
     @classmethod
     def start(cls, game: str, season: str, seed: int, seats: list[str], variants=(), modules=(),
@@ -264,7 +266,8 @@ class Series:
 
     def new_game(self, i: int, trace: bool = False) -> Game:
         """Game i from its start, with what the game before handed on."""
-        return Game(self.plan(i), game_seed(self.seed, i), trace=trace, carried=self.carried_before(i))
+        return Game(self.plan(i), game_seed(self.seed, i), trace=trace, carried=self.carried_before(i),
+                    streams=streams(self.chance))
 
     def finish(self, entry: dict, game: Game) -> dict:
         """A game played to its end noted in its entry: its result and what it hands on."""
@@ -357,7 +360,7 @@ class Series:
     def to_json(self) -> dict:
         return {"type": "series", "version": SERIES_VERSION, "game": self.game, "season": self.season,
                 "seed": self.seed, "seats": self.seats, "variants": self.variants, "modules": self.modules,
-                "params": self.params,
+                "params": self.params, **({"chance": self.chance} if self.chance is not None else {}),
                 "played": [{k: v for k, v in e.items() if k != "game"} for e in self.played]}
 
     def save(self, path: Path) -> None:
@@ -375,6 +378,7 @@ class Series:
         series = cls.start(ruleset or data["game"], data["season"], data["seed"], data["seats"],
                            data["variants"], data["modules"], data["params"])
         series.played = data["played"]
+        series.chance = data.get("chance")
         if len(series.played) > len(series.legs):
             report.add("E173", "the saved season has more games than the season file", Loc(str(path)))
             raise RulesetError(report)
@@ -530,6 +534,8 @@ def _bad_save(data) -> str | None:
             return f"`{key}` is missing or not {typ.__name__}"
     if not _is_ref(data["game"]):
         return "`game` is not a game's name or a relative path"
+    if "chance" in data and not (_whole(data["chance"]) and 1 <= data["chance"] <= CHANCE):
+        return f"`chance` is not a whole number from 1 to {CHANCE}"
     if not NAME_RE.fullmatch(data["season"]):
         return "`season` is not a season's name"
     if not 0 <= data["seed"] <= MAX_SEED:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..compile import make_compiler
-from ..engine.game import Game
+from ..engine.game import Game, streams
 from ..ir.models import kind_of
 from ..lang.diagnostics import Loc, Report, RulesetError
 from ..lang.parser import parse_block
@@ -67,15 +67,15 @@ def _status(game: Game, done: int, total: int, what: str) -> str:
 
 def recorded(path: Path, at: int | None, ruleset: str | None = None, board: str | None = None) -> Picture:
     """The table of a game record after its first `at` decisions (all when None)."""
-    from ..table.replay import checked_pick, open_record
+    from ..table.replay import checked_pick, open_record, recorded_seat
 
     report = Report()
     rec, plan = open_record(path, ruleset, "draw it")
     head, decisions = rec.head, rec.decisions
     n = _at(at, len(decisions), "the record")
-    game = Game(plan, head["seed"])
+    game = Game(plan, head["seed"], streams=streams(head.get("chance")))
     for i, d in enumerate(decisions[:n], 1):
-        game.choose(checked_pick(game, d, i, path, report))
+        game.choose(checked_pick(game, d, i, path, report), recorded_seat(game, d))
     extras = [*head.get("modules", []), *head.get("variants", []), *[t for t in [head.get("track")] if t]]
     title = plan.name + (f" ({', '.join(map(str, extras))})" if extras else "") + f", seed {head['seed']}"
     seats = head.get("seats") if isinstance(head.get("seats"), list) else None

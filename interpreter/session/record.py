@@ -25,6 +25,7 @@ from pathlib import Path
 from ..lang.diagnostics import SOURCES, Loc, Report
 from ..lang.files import FileRefused, Journal, excerpt, read_limited, write_atomic
 from ..lang.limits import MAX_LIST, MAX_TEXT
+from ..engine.game import CHANCE
 from ..load.ruleset import is_name, shown
 from .args import MAX_PLAYERS, MAX_SEED
 
@@ -50,10 +51,13 @@ def json_line(line: str):
     return json.loads(line, parse_int=_int)
 
 
-def header(loaded, plan, seed: int, seats: list[str]) -> dict:
+def header(loaded, plan, seed: int, seats: list[str], chance: int | None = CHANCE) -> dict:
+    """A record's `game` line. `chance`: how the game draws its chance (`engine.game.CHANCE`);
+    None for a game resumed from a record written before records noted it (it plays on so)."""
     # `ruleset` is the game's name, not the folder it was loaded from: a shared record names
     # no path (readers before this change take a name there too)
-    return {"type": "game", "version": RECORD_VERSION, "ruleset": plan.game_id,
+    return {"type": "game", "version": RECORD_VERSION, **({"chance": chance} if chance is not None else {}),
+            "ruleset": plan.game_id,
             "game": plan.game_id, "digest": plan.digest, "variants": loaded.variants,
             "modules": loaded.modules, "seed": seed, "players": plan.n_seats, "seats": seats,
             **({"track": loaded.track} if loaded.track else {}),
@@ -136,6 +140,7 @@ _HEAD_OPTIONAL = {
     "modules": (_names, f"a list of at most {MAX_NAMES} names"),
     "track": (lambda v: v is None or is_name(v), "a name"),
     "params": (lambda v: isinstance(v, dict) and len(v) <= MAX_LIST, "a mapping of param names to values"),
+    "chance": (lambda v: _whole(v) and 1 <= v <= CHANCE, f"a whole number from 1 to {CHANCE}"),
     "seats": (lambda v: isinstance(v, list) and len(v) <= MAX_PLAYERS
               and all(isinstance(k, str) and len(k) <= 100 for k in v),
               f"a list of at most {MAX_PLAYERS} seat kinds"),

@@ -67,10 +67,12 @@ class _Setting:
     """The game `play` sits down to: its rules, seats and seed, new or from the record resumed."""
 
     def __init__(self, args):
+        from ..engine.game import CHANCE
         from ..session.load import load, load_recorded
         from ..session.record import read_record
 
         self.record = None
+        self.chance: int | None = CHANCE   # how the game draws its chance (a record's own, resumed)
         if args.resume:
             report = Report()
             self.record = read_record(Path(args.resume), report)
@@ -101,6 +103,7 @@ class _Setting:
         if self.plan.digest != head["digest"]:
             raise Usage(f"--resume {args.resume}: the rules changed since the game was recorded")
         self.seed = head["seed"]
+        self.chance = head.get("chance")
 
     def open_log(self, decisions: list[dict]):
         """The record the game is written to as it goes (`RecordFile`), None without --log. A game
@@ -110,7 +113,7 @@ class _Setting:
 
         if self.log is None:
             return None
-        head = header(self.loaded, self.plan, self.seed, self.kinds)
+        head = header(self.loaded, self.plan, self.seed, self.kinds, self.chance)
         rec = self.record
         append = (rec is not None and self.same_file and rec.whole and rec.head == head
                   and len(rec.decisions) == len(decisions))
@@ -128,7 +131,7 @@ def _same(a: str, b: str) -> bool:
 
 
 def cmd_play(args) -> int:
-    from ..engine.game import Game
+    from ..engine.game import Game, streams
     from ..session.agents import make_agents
     from ..session.budget import budget
     from ..session.stop import stopped_like_ctrl_c
@@ -141,7 +144,7 @@ def cmd_play(args) -> int:
     try:
         # the game is told as it is played (trace on): the narrated log of what the rules `say`
         with budget():
-            game = Game(at.plan, at.seed, trace=True)
+            game = Game(at.plan, at.seed, trace=True, streams=streams(at.chance))
     except RuleError as e:
         print(f"rule error: {e}", file=sys.stderr)
         return 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..engine.game import Game
+from ..engine.game import Game, streams
 from ..lang.diagnostics import Loc, Report, RulesetError
 from ..load.ruleset import shown
 from ..session.load import load_recorded
@@ -53,7 +53,8 @@ class Replay:
         seed (a race of a season starts with what the race before handed on)."""
         self.plan, self.path, self.decisions = plan, path, decisions
         self.report = Report()
-        self.game = start if start is not None else Game(plan, head["seed"], trace=True)
+        self.game = start if start is not None else Game(plan, head["seed"], trace=True,
+                                                         streams=streams(head.get("chance")))
         self.kept = [self.game.clone()]   # the game before decision 1, 2, ...
 
     @property
@@ -70,7 +71,7 @@ class Replay:
         n = self.at + 1
         if n > len(self.decisions):
             return False
-        self.game.choose(self.check(n))
+        self.game.choose(self.check(n), recorded_seat(self.game, self.decisions[n - 1]))
         if len(self.kept) <= self.at:
             self.kept.append(self.game.clone())
         return True
@@ -90,8 +91,9 @@ def checked_pick(game: Game, d: dict, n: int, path: Path, report: Report) -> int
     """The pick of a record's decision n (1-based) where the game stands, checked: the game asks
     for a decision, the option exists, and it is the option recorded (its label); raises
     `RulesetError` with a diagnostic at the record's line otherwise. Every command that plays a
-    record again (`replay`, `play --resume`, `render`) checks it so."""
-    dec = game.decision()
+    record again (`replay`, `play --resume`, `render`) checks it so; each takes it for the seat
+    `recorded_seat` names."""
+    dec = game.decision(recorded_seat(game, d))
     where = Loc(str(path), n + 1, 1)
     if dec is None:
         report.add("E305", f"decision {n}: the game asks for no decision here", where)
@@ -107,6 +109,13 @@ def checked_pick(game: Game, d: dict, n: int, path: Path, report: Report) -> int
                            f"\"{shown(offered)}\"", where, "the record does not match these rules")
         raise RulesetError(report)
     return pick
+
+
+def recorded_seat(game: Game, d: dict) -> int | None:
+    """Whose decision a record's decision is, while a `simultaneously` block collects commitments
+    (its seats decide in any order: a record says who took each); None: the game's one decision."""
+    seat = d.get("seat")
+    return seat if game.collecting and isinstance(seat, int) and not isinstance(seat, bool) else None
 
 
 def open_record(path: Path, ruleset: str | None, purpose: str = "replay") -> tuple[Record, Any]:

@@ -46,7 +46,7 @@ class Sitting:
         of a series starts with what the one before handed on)."""
         self.game = game
         self.kinds = kinds
-        self.fresh = fresh or (lambda: Game(game.plan, game.seed, trace=True))
+        self.fresh = fresh or (lambda: Game(game.plan, game.seed, trace=True, streams=game.st.streams))
         self.teller = Teller(game)
         self.humans = [s for s, k in enumerate(kinds) if k == "human"]
         self.decisions: list[dict] = []    # every decision so far: the game record's lines
@@ -96,28 +96,33 @@ class Sitting:
         """Take back the seat's last decision: the game played again from its start up to it.
         Returns the number of decisions kept."""
         last = max(i for i, d in enumerate(self.decisions) if d["seat"] == seat)
-        self.rebuild([d["pick"] for d in self.decisions[:last]], guard)
+        self.rebuild(self.decisions[:last], guard)
         del self.decisions[last:]
         if self.log is not None:
             self.log.rewrite(self.decisions)
         return last
 
-    def rebuild(self, picks: list[int], guard) -> None:
-        """The game played again from its start with these decisions, in place of the one here."""
-        self._again_from_start(len(picks), lambda game, n: picks[n - 1], guard)
+    def rebuild(self, decisions: list[dict], guard) -> None:
+        """The game played again from its start with these decisions (a record's lines: each its
+        seat and pick), in place of the one here."""
+        self._again_from_start(decisions, lambda game, n: decisions[n - 1]["pick"], guard)
 
-    def _again_from_start(self, count: int, pick_at: Callable[[Game, int], int], guard) -> None:
-        """The game played again from its start, decision n (1-based) taken as `pick_at(game, n)`
-        says, in place of the one here; the people's keys as they saw them then."""
+    def _again_from_start(self, decisions: list[dict], pick_at: Callable[[Game, int], int], guard) -> None:
+        """The game played again from its start, decision n (1-based) of `decisions` taken as
+        `pick_at(game, n)` says by the seat it names, in place of the one here; the people's keys
+        as they saw them then."""
+        from .replay import recorded_seat
+
         self.keys = Keys()
         with guard():
             again = self.fresh()
-            for n in range(1, count + 1):
+            for n in range(1, len(decisions) + 1):
                 pick = pick_at(again, n)
-                d = again.decision()
+                seat = recorded_seat(again, decisions[n - 1])
+                d = again.decision(seat)
                 if d is not None and d.seat is not None and self.kinds[d.seat] == "human":
                     lettered(d, again.plan, self.keys)
-                again.choose(pick)
+                again.choose(pick, seat)
         self.game.__dict__.update(again.__dict__)
         self.teller.skip()
 
@@ -128,8 +133,8 @@ class Sitting:
         from .replay import checked_pick
 
         report = Report()
-        self._again_from_start(len(recorded), lambda game, n: checked_pick(game, recorded[n - 1], n, path,
-                                                                           report), guard)
+        self._again_from_start(recorded, lambda game, n: checked_pick(game, recorded[n - 1], n, path, report),
+                               guard)
         self.decisions = [dict(d) for d in recorded]
 
     def run(self, agents, guard, recorded: list[int] | None = None) -> dict:
