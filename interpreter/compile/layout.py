@@ -126,10 +126,9 @@ def layout(rs: Ruleset, checked: Checked, n_seats: int) -> Plan:
         for name, init in inits.items():
             p.var_at[name] = len(p.var_start)
             p.var_start.extend([init] * n)
-            if name == "owner" and inits is p.piece_init:
-                p.var_owner.extend([None] * n)
-            else:
-                p.var_owner.extend(range(n) if inits is p.seat_init else range(-1, -1 - n, -1))
+    p.seat_slots = [[p.var_at[name] + s for name in p.seat_init] for s in range(n_seats)]
+    p.piece_slots = [[p.var_at[name] + pc for name in p.piece_init if name != "owner"]
+                     for pc in range(p.n_pieces)]
     p.global_init["round"] = 0
     p.global_init["__rounds"] = 0
     # an untrusted ruleset sets its own limits, within the engine's ceilings

@@ -114,10 +114,15 @@ class Game:
         st = self.st
         while st.simul is not None and st.pending is None:
             sim = st.simul
+            waiting = False
             for i, c in enumerate(sim.commits):
-                if c.st is None:
-                    vm.run(secret.start(st, sim, i))
-            if any(not c.finished for c in sim.commits):
+                sub = c.st
+                if sub is None:
+                    sub = secret.start(st, sim, i)
+                    vm.run(sub)
+                if sub.frames:   # (still deciding; a copy whose block is done has none)
+                    waiting = True
+            if waiting:
                 return
             sim.done = True
             vm.run(st)

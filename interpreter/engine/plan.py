@@ -129,9 +129,12 @@ class Plan:
     piece_init: dict[str, Any] = field(default_factory=dict)
     var_at: dict[str, int] = field(default_factory=dict)       # seat/piece variable -> offset in State.v
     var_start: list[Any] = field(default_factory=list)         # State.v at the start
-    # per place of State.v: the seat whose variable it is (>= 0), the piece's (-1 - piece), or
-    # None for a piece's `owner`
-    var_owner: list[int | None] = field(default_factory=list)
+    # the pile ids of each mask of those (kept as they are asked: `piles_of`)
+    mask_ids: dict[int, list[int]] = field(default_factory=dict)
+    owned_by: dict[tuple, list] = field(default_factory=dict)   # (`owned`)
+    # the places in State.v of each seat's variables, and of each piece's but its `owner`
+    seat_slots: list[list[int]] = field(default_factory=list)
+    piece_slots: list[list[int]] = field(default_factory=list)
     var_visible: dict[tuple[str, str], str] = field(default_factory=dict)   # (scope, name) -> visibility
     var_types: dict[tuple[str, str], Type] = field(default_factory=dict)    # (scope, name) -> type
     # flow
@@ -177,6 +180,29 @@ class Plan:
     @property
     def evaluate_loc(self) -> Loc | None:
         return self.rules.get("evaluate")
+
+    def piles_of(self, mask: int) -> list[int]:
+        """The pile ids of a mask of piles (a seat's own piles, those a copy changed)."""
+        ids = self.mask_ids.get(mask)
+        if ids is None:
+            ids = self.mask_ids[mask] = [p for p in range(self.n_piles) if mask >> p & 1]
+        return ids
+
+    def owned(self, owners: tuple) -> list[tuple[int, list[int]]]:
+        """Each seat's own piles (a mask) and its variables' places in State.v, its pieces' too,
+        when the pieces have these owners (kept: they seldom change hands)."""
+        got = self.owned_by.get(owners)
+        if got is None:
+            got = []
+            for seat in range(self.n_seats):
+                mask, slots = self.seat_piles[seat], list(self.seat_slots[seat])
+                for pc, owner in enumerate(owners):
+                    if owner == seat:
+                        mask |= self.piece_piles[pc]
+                        slots += self.piece_slots[pc]
+                got.append((mask, slots))
+            self.owned_by[owners] = got
+        return got
 
     def pile_label(self, pile: int) -> str:
         return self.pile_names[pile]

@@ -69,7 +69,7 @@ class SimulRun:
     """A `simultaneously` block collecting its seats' commitments, then being revealed."""
 
     __slots__ = ("seats", "var", "body", "env", "secrecy", "key", "commits", "done", "steps",
-                 "before", "main", "merging", "feeding")
+                 "before", "main", "merging", "feeding", "owned")
 
     def __init__(self, seats: list[int], var: str, body: Any, env: dict[str, Any], secrecy: Any,
                  key: str | random.Random | None, steps: int):
@@ -92,6 +92,7 @@ class SimulRun:
         self.main: Any = None
         self.merging = False
         self.feeding = -1
+        self.owned: list = []    # each seat's (piles, variables' places) as the reveal found them
 
     def gone(self, st: State, label: str | None) -> str:
         """(`vm.decide`'s question, asked of the block being revealed: see `gone`)"""
@@ -111,6 +112,7 @@ class SimulRun:
         c.key = believe if believe is not None and self.key is not None else self.key
         c.commits = [x.clone(believe) for x in self.commits]
         c.done, c.steps, c.merging, c.feeding = self.done, self.steps, self.merging, self.feeding
+        c.owned = self.owned
         c.before = None if self.before is None else self.before.snapshot()
         main = self.main
         c.main = main.fork() if type(main) is SharedRandom else main
@@ -134,12 +136,13 @@ def simul(st: State, seats: list, var: str, body: Any, env: dict, secrecy: Any =
 
 
 def reveal(st: State, env: dict) -> None:
-    """Every seat has committed: the blocks revealed in the list's order, each taken from its copy
-    or played again (a frame each, `_reveal_seat`), then `_reveal_end`."""
+    """Every seat has committed: the blocks revealed in the list's order, each taken in from its
+    copy or played again (`_reveal_next`)."""
     sim: SimulRun = st.simul
     st.simul = None
     st.revealing = sim
-    # the seats' copies share the table's lists: from now on it copies one before changing it
+    # the seats' copies share the table's lists: while it is revealed it copies one before
+    # changing it (`_reveal_next` gives them back to it at the end)
     st.mine = 0
     st.cards_mine = False
     sim.before = st.snapshot()
@@ -151,47 +154,52 @@ def reveal(st: State, env: dict) -> None:
     # other seats were imagined, so the reveal need only keep the table whole)
     sim.merging = ((secrecy is not None and secrecy.once or st.believe is not None) and st.streams
                    and len(set(sim.seats)) == len(sim.seats) and (st.watch is None or st.watch.stop is None))
-    frames = st.frames
-    frames.append([_reveal_end, 0, {}])
-    for i in range(len(sim.seats) - 1, -1, -1):
-        frames.append([_reveal_seat, 0, {"i": i}])
-
-
-def _reveal_seat(st: State, fr: list) -> bool:
-    sim: SimulRun = st.revealing
-    i = fr[2]["i"]
-    st.frames.pop()
     if sim.merging:
-        if _merge(st, sim, i):
-            return False
-        sim.merging = False  # what a block does on the table is not known: it and the rest are played
-    c = sim.commits[i]
-    sim.feeding = i
-    st.feed = list(c.answers)
-    if c.tape is not None:
-        st.rng = c.tape.rewound()
-    local = dict(sim.env)
-    local[sim.var] = sim.seats[i]
-    st.frames.append([_seat_end, 0, {"i": i}])
-    st.frames.append([sim.body, 0, local])
+        plan = st.plan
+        at = plan.var_at["owner"]
+        sim.owned = plan.owned(tuple(st.v[at:at + plan.n_pieces]))
+    st.frames.append([_reveal_next, 0, {"i": 0}])
+
+
+def _reveal_next(st: State, fr: list) -> bool:
+    """The seats from `i` on: each taken in from its copy while that is safe; the first that is not
+    is played again (on top of this frame, which goes on with the next when it is done)."""
+    sim: SimulRun = st.revealing
+    env = fr[2]
+    i, n = env["i"], len(sim.seats)
+    while i < n:
+        if sim.merging:
+            if _merge(st, sim, i):
+                i += 1
+                continue
+            sim.merging = False  # what a block does on the table is not known: it and the rest are played
+        env["i"] = i + 1
+        c = sim.commits[i]
+        sim.feeding = i
+        st.feed = list(c.answers)
+        if c.tape is not None:
+            st.rng = c.tape.rewound()
+        local = dict(sim.env)
+        local[sim.var] = sim.seats[i]
+        st.frames.append([_seat_end, 0, env])
+        st.frames.append([sim.body, 0, local])
+        return False
+    st.frames.pop()
+    st.revealing = None
+    st.mine = -1        # the copies are gone: the table's lists are its own again
+    st.cards_mine = True
     return False
 
 
 def _seat_end(st: State, fr: list) -> bool:
     sim: SimulRun = st.revealing
     if st.feed and st.believe is None:
-        seat = sim.seats[fr[2]["i"]]
+        seat = sim.seats[sim.feeding]
         raise RuleError(f"seat {seat + 1}'s block made fewer choices when revealed than it committed: "
                         f"{_culprit(sim, sim.feeding)}", None, "simultaneously")
     st.feed = None
     sim.feeding = -1
     st.rng = sim.main
-    st.frames.pop()
-    return False
-
-
-def _reveal_end(st: State, fr: list) -> bool:
-    st.revealing = None
     st.frames.pop()
     return False
 
@@ -226,7 +234,11 @@ def start(st: State, sim: SimulRun, i: int) -> State:
 def _merge(st: State, sim: SimulRun, i: int) -> bool:
     """Seat i's block taken into the table from its copy, if all the copy changed is the seat's own
     (its variables, its pieces' variables, its piles and its pieces' piles, the cards in them) and
-    the game stays within its step limit. False: the block is to be played again."""
+    the game stays within its step limit. False: the block is to be played again.
+
+    What the copy changed is found cheaply: a pile it changed (or a card it moved or turned in
+    one) it first made its own (`State.pile_w`: a bit of `mine`), and its variables are compared
+    with the table's as whole lists (in C), its own seat's put back first."""
     sub = sim.commits[i].st
     before = sim.before
     assert before is not None
@@ -234,54 +246,49 @@ def _merge(st: State, sim: SimulRun, i: int) -> bool:
         return False
     plan = st.plan
     seat = sim.seats[i]
-    owners = before.values("owner")
-    own = plan.seat_piles[seat] if seat is not None and 0 <= seat < len(plan.seat_piles) else 0
-    for pc, mask in enumerate(plan.piece_piles):
-        if mask and owners[pc] == seat:
-            own |= mask
+    if type(seat) is not int or not 0 <= seat < plan.n_seats:
+        return False
+    own, slots = sim.owned[seat]
+    mine = sub.mine
     piles, piles0 = sub.piles, before.piles
-    changed_piles = [p for p, (a, b) in enumerate(zip(piles, piles0)) if a is not b and a != b]
-    for p in changed_piles:
-        if not own >> p & 1:
+    if mine < 0:   # a copy of a copy (a bot's) owns every list: compare them all
+        changed = [p for p, (a, b) in enumerate(zip(piles, piles0)) if a is not b and a != b]
+        if any(not own >> p & 1 for p in changed):
             return False
+    else:
+        if mine & ~own:
+            return False
+        changed = plan.piles_of(mine)
     if sub.g != before.g or sub.bd != before.bd:
         return False
-    v0, sv = before.v, sub.v
-    changed: list[int] = []
+    sv, v0 = sub.v, before.v
     if sv != v0:
-        slot_owner = plan.var_owner
-        for k, (a, b) in enumerate(zip(sv, v0)):
-            if a is not b and a != b:
-                who = slot_owner[k]
-                if who is None:   # `owner`: the piece would change hands
-                    return False
-                if who >= 0 and who != seat or who < 0 and owners[-1 - who] != seat:
-                    return False
-                changed.append(k)
-    cards: list[int] = []
-    if sub.cards_mine:
-        where, up, w0, u0 = sub.where, sub.up, before.where, before.up
-        if where != w0 or up != u0:
-            for card, (a, b, x, y) in enumerate(zip(where, w0, up, u0)):
-                if a != b or x != y:
-                    if not (own >> a & 1 and own >> b & 1):
-                        return False
-                    cards.append(card)
+        rest = sv[:]
+        for k in slots:
+            rest[k] = v0[k]
+        if rest != v0:
+            return False
     steps = st.steps + sub.steps - sim.steps
     if steps > plan.max_steps:
         return False   # played again, so that the limit stops it where it would have
     # taken in (the copy's lists: the copy is done with them)
-    for p in changed_piles:
-        st.piles[p] = piles[p]
+    stp = st.piles
+    if sub.cards_mine and changed:
+        if not st.cards_mine:
+            st.own_cards()
+        sw, su, up = st.where, st.up, sub.up
+        for p in changed:
+            cards = stp[p] = piles[p]
+            for c in cards:
+                sw[c] = p
+                su[c] = up[c]
+    else:
+        for p in changed:
+            stp[p] = piles[p]
+    for p in changed:
         st.mine |= 1 << p
-    if cards:
-        st.own_cards()
-        sw, su, where, up = st.where, st.up, sub.where, sub.up
-        for card in cards:
-            sw[card] = where[card]
-            su[card] = up[card]
     v = st.v
-    for k in changed:
+    for k in slots:
         v[k] = sv[k]
     st.steps = steps
     if st.trace is not None and sub.trace:

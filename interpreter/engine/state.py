@@ -48,19 +48,20 @@ class SharedRandom:
         return getattr(self.own(), name)
 
 
-# (inside `Tape`, `random` is its method: the class is named so there)
+# (inside `Tape`, `random` names its own method: the module's class is named so there)
 Generator = random.Random
 
 
-class Tape(random.Random):
+class Tape:
     """A seat's random stream in a `simultaneously` block (`engine/secret.py`). Its numbers come
     from a generator of its own, made from `key` when first needed (or from a bot's generator, in
     a belief), and are kept in the order drawn; a copy `rewound` for the reveal reads them again
-    from the first. Every method of `random.Random` draws through `getrandbits` (shuffles,
-    `randrange`, `choice`), so they all read the same numbers again."""
+    from the first. It has `random.Random`'s methods, which all draw through `getrandbits`
+    (shuffles, `randrange`, `choice`...), so they all read the same numbers again."""
+
+    __slots__ = ("key", "source", "numbers", "at")
 
     def __init__(self, key: str | None, source: random.Random | None = None):
-        # random.Random's own state is never seeded nor read: every number comes from `source`
         self.key = key
         self.source = source
         self.numbers: list[tuple[int, int]] = []   # (bits asked, the number), in the order drawn
@@ -76,7 +77,7 @@ class Tape(random.Random):
             del numbers[at:]   # the block asks for other numbers than it drew: new ones from here
         source = self.source
         if source is None:
-            source = self.source = random.Random(self.key)
+            source = self.source = Generator(self.key)
         value = source.getrandbits(k)
         numbers.append((k, value))
         self.at = at + 1
@@ -85,8 +86,14 @@ class Tape(random.Random):
     def random(self) -> float:
         return self.getrandbits(53) * 2.0 ** -53
 
-    def seed(self, *args: Any, **kw: Any) -> None:
-        """(random.Random's own seeding: nothing to seed here)"""
+    # random.Random's own methods, drawing through `getrandbits` and `random` above
+    _randbelow = Generator._randbelow_with_getrandbits  # type: ignore[attr-defined]
+    shuffle = Generator.shuffle
+    randrange = Generator.randrange
+    randint = Generator.randint
+    choice = Generator.choice
+    sample = Generator.sample
+    uniform = Generator.uniform
 
     def _made(self, numbers: list, at: int, source: Generator | None) -> "Tape":
         t = Tape(self.key, source)
@@ -99,7 +106,7 @@ class Tape(random.Random):
         shared, as a belief's always is."""
         source = self.source
         if source is not None and self.key is not None:
-            twin = random.Random()
+            twin = Generator()
             twin.setstate(source.getstate())
             source = twin
         return self._made(self.numbers[:], self.at, source)
@@ -362,6 +369,7 @@ class State:
 
     def turn(self, card: int, face_up: bool) -> None:
         self.own_cards()
+        self.pile_w(self.where[card])   # (its pile counts as changed: `secret._merge` reads `mine`)
         self.up[card] = face_up
 
     def put_top(self, pile: int, card: int) -> None:
