@@ -1,8 +1,9 @@
 """The web table in a real browser: Debian's chromium driven by Playwright (never a browser
 downloaded at run time; the tests skip, saying why, where chromium is not installed). A Formula 5
 game for two people at one screen played by clicking, a Heat race against a bot played by
-clicking and typing keys, a finished game stepped through with the replay's slider, and a season
-created in the lobby whose first game's end shows its result and the standings."""
+clicking and typing keys, two people at their own screens deciding Heat's secret steps at once and
+in either order, a finished game stepped through with the replay's slider, and a season created in
+the lobby whose first game's end shows its result and the standings."""
 from __future__ import annotations
 
 import json
@@ -154,6 +155,52 @@ def test_a_heat_race_against_a_bot_played_by_clicking_and_keys(server, page):
     assert page.locator(".placings li").count() == 2
 
 
+def test_two_people_decide_a_secret_step_at_once_in_either_order(server, browser):
+    """Heat's steps 1 and 2 are one `simultaneously` block: both people are offered their gear and
+    cards at the same moment, each on their own screen. Seat 2 commits all of it first while seat 1
+    still decides (seat 2 then waits and sees nothing of seat 1); seat 1 commits; both blocks are
+    revealed and the race goes on."""
+    table = post(server, "/api/tables", {"game": "heat", "seats": ["human", "human"], "seed": 8})
+    errors: list[str] = []
+    pages = []
+    for seat in table["seats"]:
+        context = browser.new_context(viewport={"width": 1200, "height": 900})
+        pg = context.new_page()
+        pg.set_default_timeout(5000)
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        pg.goto(server + seat["url"])
+        pages.append(pg)
+    one, two = pages
+    for pg in pages:   # both asked at once, in secret
+        pg.wait_for_selector(OPTION)
+        expect(pg.locator("#status")).to_contain_text("in secret")
+    first_of_one = one.locator(".option .label").all_text_contents()
+    # seat 2 first, to the end of its commitment; seat 1's screen does not change meanwhile
+    for _ in range(10):
+        expect(two.locator("#turn")).to_have_attribute("aria-busy", "false")
+        if not two.locator(OPTION).count():
+            break
+        two.locator(OPTION).first.click()
+        expect(two.locator(".option[disabled]")).to_have_count(0)
+    expect(two.locator("#status")).to_contain_text("Waiting for seat 1 (deciding in secret)")
+    assert one.locator(".option .label").all_text_contents() == first_of_one
+    log_before = two.text_content("#log")
+    # then seat 1: the blocks are revealed, what each did is told to both
+    for _ in range(10):
+        expect(one.locator("#turn")).to_have_attribute("aria-busy", "false")
+        if "in secret" not in one.text_content("#status"):
+            break
+        act(lambda **t: one.locator(OPTION).first.click(**t))
+    for pg in pages:
+        expect(pg.locator("#log")).to_contain_text("(seat 1)")
+        expect(pg.locator("#log")).to_contain_text("(seat 2)")
+    assert "(seat 1)" not in log_before
+    for pg in pages:
+        pg.context.close()
+    assert not errors, errors
+
+
 def test_a_finished_game_replayed_with_the_slider_and_arrow_keys(server, page):
     table = post(server, "/api/tables", {"game": "formula5", "seats": ["random", "random", "greedy"],
                                          "seed": 6})
@@ -213,7 +260,7 @@ def test_a_season_from_the_lobby_shows_each_games_end_and_the_standings(server, 
             told = json.loads(r.read())
         if told["season"]["race"] == 2:
             break
-        if told["to_move"] == 1:
+        if 1 in told["to_move"]:
             post(server, f"/api/tables/{table}/decide", {"token": token, "option": told["options"][0]["key"]})
         else:
             time.sleep(0.01)

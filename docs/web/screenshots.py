@@ -47,7 +47,7 @@ def season(base: str, page) -> None:
         told = json.loads(urllib.request.urlopen(f"{base}/api/tables/{tid}?token={token}", timeout=20).read())
         if told["season"]["race"] == 2:
             break
-        if told["to_move"] == 1:
+        if 1 in told["to_move"]:
             options = told["options"]
             post(base, f"/api/tables/{tid}/decide", {"token": token, "option": options[-1]["key"]})
         else:

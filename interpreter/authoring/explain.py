@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..compile import make_compiler
 from ..ir.sites import SITES, Form
+from ..lang import nodes as n
 from ..lang import unparse
 from ..lang.diagnostics import Report, RulesetError
 
@@ -38,8 +39,22 @@ def _rules(checked) -> list[tuple[str, str, object, str]]:
                 turn=next((ph.turn for ph in r.phases if ph.id == rule.name), ""),
                 kind=names[0] if len(names) > 1 else "")
             text = unparse.block(tree.body, 1) if site.form.block else "    " + unparse.expr(tree) + "\n"
-            out.append((rule.id, heading, tree.loc, text))
+            out.append((rule.id, heading, tree.loc, text + _secrets(checked, tree)))
     return out
+
+
+def _secrets(checked, tree) -> str:
+    """A line for each `simultaneously` of a rule: whether each seat's block is taken into the
+    table from the seat's copy at the reveal (played once), or played again there, and why."""
+    out = []
+    for node in n.walk(tree):
+        if isinstance(node, n.Simultaneously):
+            found = checked.secrets.get(id(node))
+            if found is None:
+                continue
+            why = found.why + (f" (at {found.loc})" if not found.once and found.loc is not None else "")
+            out.append(f"    # the `simultaneously` at {node.loc}: {why}\n")
+    return "".join(out)
 
 
 def _matches(rule: str, name: str | None) -> bool:

@@ -97,6 +97,8 @@ class Game:
         self.st = st
         self.answers: list[int] = []      # every decision taken, in order: the game record
         self.deciders: list[int | None] = []   # ... and the seat that took each
+        # ... and where: None on the table, (block, place in its list) on a seat's copy (`in_turn`)
+        self.taken_in: list[tuple[int, int] | None] = []
         self._pick: Callable[[Game], int] | None = None   # who answers in place (`answer_with`)
         self._blind: list[Callable[[int], int]] = []     # ... or, per seat, from the count alone
         self._advance()
@@ -209,6 +211,7 @@ class Game:
             vm.answer(st, pick)
             self._collect()
             return
+        self.taken_in.append(None)
         vm.answer(st, pick)
         if st.simul is not None:
             self._collect()
@@ -250,6 +253,8 @@ class Game:
         self.deciders.append(st.pending[3])
         if st is not self.st:
             self._committed(st, pick)
+        else:
+            self.taken_in.append(None)
         return pick
 
     def _ask_blind(self, st: State) -> int:
@@ -262,6 +267,8 @@ class Game:
         self.deciders.append(seat)
         if st is not self.st:
             self._committed(st, pick)
+        else:
+            self.taken_in.append(None)
         return pick
 
     def _committed(self, sub: State, pick: int) -> None:
@@ -270,11 +277,12 @@ class Game:
         table is told that the seat decided, not what."""
         spec, opts, _env, seat = sub.pending
         real = self.st
-        if len(opts) > 1:
-            for c in real.simul.commits:
-                if c.st is sub:
+        for i, c in enumerate(real.simul.commits):
+            if c.st is sub:
+                if len(opts) > 1:
                     c.answers.append((pick, opts[pick]))
-                    break
+                self.taken_in.append((real.blocks, i))
+                break
         if real.trace is not None:
             real.trace.append(("commit", spec.rule, str(spec.loc) if spec.loc else "",
                                seat, "(hidden until revealed)", len(opts)))
@@ -286,9 +294,29 @@ class Game:
         c.st = self.st.clone(believe)
         c.answers = self.answers[:]
         c.deciders = self.deciders[:]
+        c.taken_in = self.taken_in[:]
         c._pick = None
         c._blind = []
         return c
+
+    def in_turn(self) -> list[int]:
+        """The picks in an order that answers the seats of each secret block one after another, in
+        the block's list (however they committed): what `choose` without a seat takes again, as
+        a season's save does."""
+        out: list[int] = []
+        block: list[tuple[int, int]] = []   # (place in the block's list, pick) of one block
+        at = None
+        for pick, where in zip(self.answers, self.taken_in):
+            if where is None or where[0] != at:
+                out += [p for _i, p in sorted(block, key=lambda x: x[0])]
+                block = []
+                at = None if where is None else where[0]
+            if where is None:
+                out.append(pick)
+            else:
+                block.append((where[1], pick))
+        out += [p for _i, p in sorted(block, key=lambda x: x[0])]
+        return out
 
     def copies(self) -> list[State]:
         """The seats' own copies of the table while a block collects commitments."""

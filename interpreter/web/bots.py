@@ -6,8 +6,10 @@ A bot decides on a copy of the table (a thread) or on the game played again from
 back to the table, which takes it as it takes a person's: only if the table still waits for that
 decision, and only an option offered (`Table.bot_answered`).
 
-Each decision of a bot is seeded by the table's seed, the seat and the decision's number, so a
-table rebuilt after a restart has its bots decide as they would have."""
+Each decision of a bot is seeded by the table's seed, the seat and the number of the decision among
+the seat's own, so a table rebuilt after a restart has its bots decide as they would have, whatever
+order the seats of a secret block committed in. The bots of a secret block's seats are asked at
+once and decide side by side."""
 from __future__ import annotations
 
 import multiprocessing
@@ -18,7 +20,8 @@ from ..agents.kinds import BOTS
 
 
 def bot_seed(seed: int, seat: int, n: int) -> str:
-    """The seed of a bot's decision: the table's seed, its seat (0-based), the decision's number."""
+    """The seed of a bot's decision: the table's seed, its seat (0-based), the number of the decision
+    among the seat's own (not among all: seats of a secret block decide in any order)."""
     return f"{seed}/{seat}/{n}"
 
 
@@ -26,9 +29,9 @@ def is_search(kind: str) -> bool:
     return kind.split(":")[0] == "mcts"
 
 
-def pick_here(kind: str, seed: str, game) -> int:
-    """A bot's pick on `game` (a copy of the table)."""
-    return BOTS[kind](seed).choose(game, game.decision())
+def pick_here(kind: str, seed: str, game, seat: int) -> int:
+    """The pick of the bot of `seat` on `game` (a copy of the table)."""
+    return BOTS[kind](seed).choose(game, game.decision(seat))
 
 
 # ---- in a worker process ------------------------------------------------------------------------
@@ -38,13 +41,15 @@ _GAMES: OrderedDict = OrderedDict()   # table id -> the game last built for it
 KEPT_GAMES = 16
 
 
-def pick_in_worker(table_id: str, recipe: dict, answers: list[int], kind: str, seed: str) -> int:
-    """The search bot's pick on the table `table_id` after `answers`, in a worker process. `recipe`
-    (`Table.recipe`): the game, its variants, modules, track, params, seats and seed, and what the
-    game before handed on (a race of a season)."""
+def pick_in_worker(table_id: str, recipe: dict, answers: list[tuple[int, int]], kind: str, seed: str,
+                   seat: int) -> int:
+    """The pick of the search bot of `seat` on the table `table_id` after `answers` (each decision's
+    seat and pick), in a worker process. `recipe` (`Table.recipe`): the game, its variants,
+    modules, track, params, seats and seed, how it draws chance, and what the game before handed on
+    (a race of a season)."""
     import json
 
-    from ..engine.game import Game
+    from ..engine.game import Game, streams
     from ..session.load import load
 
     key = json.dumps([recipe["game"], recipe["variants"], recipe["modules"], recipe.get("track"),
@@ -53,15 +58,22 @@ def pick_in_worker(table_id: str, recipe: dict, answers: list[int], kind: str, s
     if plan is None:
         plan = _PLANS[key] = load(recipe["game"], recipe["variants"], recipe["modules"], recipe.get("track"),
                                   recipe.get("params")).plan(len(recipe["seats"]))
+    answers = [tuple(a) for a in answers]
     game = _GAMES.pop(table_id, None)
-    if game is None or game.plan is not plan or game.answers != answers[:len(game.answers)]:
-        game = Game(plan, recipe["seed"], carried=recipe.get("carried"))
-    for pick in answers[len(game.answers):]:
-        game.choose(pick)
+    if game is None or game.plan is not plan or _moves(game) != answers[:len(game.answers)]:
+        game = Game(plan, recipe["seed"], carried=recipe.get("carried"),
+                    streams=streams(recipe.get("chance")))
+    for who, pick in answers[len(game.answers):]:
+        game.choose(pick, who if game.collecting else None)
     _GAMES[table_id] = game
     while len(_GAMES) > KEPT_GAMES:
         _GAMES.popitem(last=False)
-    return pick_here(kind, seed, game.clone())
+    return pick_here(kind, seed, game.clone(), seat)
+
+
+def _moves(game) -> list[tuple[int, int]]:
+    """A game's decisions so far: each one's seat and pick."""
+    return list(zip(game.deciders, game.answers))
 
 
 # ---- the pools ---------------------------------------------------------------------------------
@@ -72,29 +84,30 @@ class Bots:
         self.n_processes = processes
         self.processes: ProcessPoolExecutor | None = None   # started for the first search bot
 
-    def ask(self, table, turn: int, kind: str, seed: str, game) -> None:
-        """Have the bot `kind` decide at `table` on `game` (a copy of it, taken at `turn`); its
-        answer goes back to `table.bot_answered(turn, pick)`, or `table.bot_failed(turn, error)`."""
+    def ask(self, table, turn: tuple, kind: str, seed: str, game, seat: int) -> None:
+        """Have the bot `kind` of `seat` decide at `table` on `game` (a copy of it; `turn` names the
+        decision: `Table._key`); its answer goes back to `table.bot_answered(turn, pick)`, or
+        `table.bot_failed(turn, error)`. Bots of several seats decide side by side."""
         if is_search(kind):
             if self.processes is None:
                 # spawned, not forked: the server runs threads, which a fork would copy mid-step
                 self.processes = ProcessPoolExecutor(self.n_processes,
                                                      mp_context=multiprocessing.get_context("spawn"))
             fut = self.processes.submit(pick_in_worker, table.id, table.recipe(),
-                                        list(game.answers), kind, seed)
+                                        _moves(game), kind, seed, seat)
             fut.add_done_callback(lambda f: self._back(table, turn, f))
         else:
-            self.threads.submit(self._here, table, turn, kind, seed, game)
+            self.threads.submit(self._here, table, turn, kind, seed, game, seat)
 
-    def _here(self, table, turn: int, kind: str, seed: str, game) -> None:
+    def _here(self, table, turn: tuple, kind: str, seed: str, game, seat: int) -> None:
         try:
-            pick = pick_here(kind, seed, game)
+            pick = pick_here(kind, seed, game, seat)
         except Exception as e:  # a rule error while the bot looks ahead: the table says so
             table.bot_failed(turn, e)
             return
         table.bot_answered(turn, pick)
 
-    def _back(self, table, turn: int, fut: Future) -> None:
+    def _back(self, table, turn: tuple, fut: Future) -> None:
         """A worker's answer, taken on a thread of the pool (not the process pool's own)."""
         if fut.cancelled():
             return

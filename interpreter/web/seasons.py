@@ -41,7 +41,7 @@ class Race(Table):
             plan = series.plan(i)
             loaded = series.loaded(i)
         setup = Setup(series.game, list(series.seats), loaded.variants, loaded.modules, loaded.track,
-                      game_seed(series.seed, i))
+                      game_seed(series.seed, i), chance=series.chance)
         super().__init__(race_id, setup, loaded, plan, season.token_hashes, season.store, season.bots,
                          created)
         self.lock = season.lock          # one lock and one version for the whole season
@@ -131,8 +131,10 @@ class Season:
         goes on (its bots asked), or the next one begins if the server stopped between two."""
         s = row["setup"]
         setup = Setup(s["game"], s["seats"], s.get("variants", []), s.get("modules", []), None, s["seed"],
-                      s["season"])
-        season = cls(row["id"], setup, _series(setup, 410), row["tokens"], store, bots, row["created"])
+                      s["season"], s.get("chance"))
+        series = _series(setup, 410)
+        series.chance = setup.chance   # (a season stored before seasons noted it draws as it did)
+        season = cls(row["id"], setup, series, row["tokens"], store, bots, row["created"])
         live = row["state"] == "playing"
         with season.lock:
             season.building = True
@@ -193,7 +195,7 @@ class Season:
     def race_over(self, race: Race, store: bool) -> None:
         """A race played to its end: noted in the series, told, and the next begun (or the champion
         told)."""
-        race.entry["picks"] = [d["pick"] for d in race.decisions]
+        race.entry["picks"] = race.game.in_turn()   # (a save takes them again seat by seat)
         self.series.finish(race.entry, race.game)
         self.closing = [game_over_line(self.series, race.i)]
         if self.series.done:

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ..agents.kinds import bot
-from ..engine.game import Game
+from ..engine.game import CHANCE, Game, streams
 from ..lang.diagnostics import RulesetError
 from ..lang.errors import RuleError
 from ..load.ruleset import is_name
@@ -59,6 +59,8 @@ class Setup:
     track: str | None = None
     seed: int = 1
     season: str | None = None   # a season of the game (`seasons/NAME.yaml`): its races in turn
+    # how its games draw chance (`engine.game.CHANCE`); None: a table stored before tables noted it
+    chance: int | None = CHANCE
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -205,15 +207,20 @@ class Table(Sitting):
         self.created = created
         self.lock = threading.RLock()
         self.changes = Changes()
-        self.offered: tuple | None = None    # (decision, {key: pick}) of a person's pending decision
+        # each person's pending decision as offered: seat -> (decision, {key: pick})
+        self.offered: dict[int, tuple] = {}
         self.narrated: list[str] = []        # the narrated log so far (`log`: a record file, none here)
         self.problem: str | None = None      # why the game stopped, when the rules failed
         self.result: dict | None = None
-        self.turn = 0                        # counts every change: a bot answers the turn it was asked
-        self._asked: tuple | None = None     # (turn, Asked) of the pending decision, once computed
-        # While a `simultaneously` block collects commitments (one seat after another), the block and
-        # where its decisions start: until the reveal, nobody else learns how many decisions a seat
-        # took there (its record, its replay and the decisions' numbers stop at the block's start)
+        self.turn = 0                        # counts every change (a page's `as_of` comes with it)
+        # the table built again (a restart, an undo): a bot's answer to a decision asked before it
+        # is not taken
+        self.epoch = 0
+        self.asking: dict[int, tuple] = {}   # seat -> the decision (`_key`) its bot was asked
+        self._asked: dict[int, tuple] = {}   # seat -> (turn, Asked) of its pending decision, once computed
+        # While a `simultaneously` block collects commitments (every seat of it at once), the block and
+        # where its decisions start: until the reveal, nobody learns how many decisions a seat took
+        # there (the record, the replay and the decisions' numbers stop at the block's start)
         self._block = None
         self.collecting_from: int | None = None
         # names the pending decision opaquely (`decision_id`), the same after a restart
@@ -223,15 +230,16 @@ class Table(Sitting):
 
     def new_game(self) -> Game:
         """The table's game from its start."""
-        return Game(self.plan, self.setup.seed, trace=True)
+        return Game(self.plan, self.setup.seed, trace=True, streams=streams(self.setup.chance))
 
     def recipe(self) -> dict:
         """What builds `new_game` in another process (the search bot's worker): plain data."""
         return self.setup.as_dict()
 
     def replay(self, entries: list[dict]) -> None:
-        """The game played again from its seed with these decisions (a restart, an undo): the
-        keys of the options as they were shown, the log as it was told."""
+        """The game played again from its seed with these decisions (a restart, an undo), each
+        taken by the seat it names: the keys of the options as they were shown, the log as it was
+        told."""
         self.game = self.new_game()
         self.teller.game = self.game
         self.teller.told = 0
@@ -239,8 +247,12 @@ class Table(Sitting):
         self.decisions = []
         self.narrated = []
         self.result = None
+        self.epoch += 1
+        self.asking = {}
         for i, entry in enumerate(entries, 1):
-            d = self._offer()
+            self._offer()
+            seat = entry.get("seat") if self.game.collecting else None
+            d = self.game.decision(seat if isinstance(seat, int) and not isinstance(seat, bool) else None)
             if d is None:
                 raise RuleError(f"decision {i} of the table: the game asks for no decision there")
             pick = entry.get("pick")
@@ -249,7 +261,7 @@ class Table(Sitting):
                     or labels[pick] != entry.get("label"):
                 raise RuleError(f"decision {i} of the table does not fit these rules")
             self.decisions.append(dict(entry))
-            self.game.choose(pick)
+            self.game.choose(pick, d.seat if self.game.collecting else None)
         self.narrated.extend(self.teller.news())
         self._offer()
 
@@ -285,26 +297,36 @@ class Table(Sitting):
 
     # ---- the game going on ---------------------------------------------------------------------
 
-    def _offer(self):
-        """The pending decision; a person's gets its options' keys (kept while the same choice
-        comes back), given in the same order of decisions whenever the table is built."""
-        d = self.game.decision()
-        self.offered = None
-        self._asked = None
-        block = self.game.st.simul if d is not None and d.simultaneous else None
+    def _offer(self) -> list[int]:
+        """The seats a decision waits for (every seat of a secret block still committing); each
+        person's decision gets its options' keys (kept while the same choice comes back), given in
+        the same order of decisions whenever the table is built."""
+        game = self.game
+        self.offered = {}
+        self._asked = {}
+        seats = game.deciding()
+        block = game.st.simul if game.collecting else None
         if block is None:
             self.collecting_from = None
         elif block is not self._block:
             self.collecting_from = len(self.decisions)
         self._block = block
-        if d is not None and d.seat is not None and self.kinds[d.seat] == "human":
-            _labels, order, keys = lettered(d, self.plan, self.keys)
-            self.offered = (d, dict(zip(keys, order)))
-        return d
+        for seat in seats:
+            d = game.decision(seat)
+            if d is not None and d.seat is not None and self.kinds[d.seat] == "human":
+                _labels, order, keys = lettered(d, self.plan, self.keys)
+                self.offered[d.seat] = (d, dict(zip(keys, order)))
+        return seats
+
+    def _key(self, seat: int) -> tuple:
+        """Names the decision `seat` is asked now, for its bot: the table's building, the seat, how
+        many decisions the seat has taken (a bot's answer is taken only for the decision it was
+        asked, whatever the other seats did meanwhile)."""
+        return (self.epoch, seat, sum(1 for d in self.decisions if d["seat"] == seat))
 
     def _arrived(self, store: bool = True) -> None:
         """After any change: tell the log, take the decisions nobody makes, finish the game or ask
-        the seat that decides (a bot: off this thread)."""
+        the seats that decide (every seat of a secret block at once; a bot off this thread)."""
         self.turn += 1
         try:
             while True:
@@ -314,23 +336,36 @@ class Table(Sitting):
                 if self.game.over:
                     self._finish(store)
                     break
-                d = self._offer()
+                seats = self._offer()
+                d = self.game.decision()
                 if d is not None and d.seat is None:  # nobody decides: the first option
                     self._take(d, 0, store)
                     continue
-                if d is not None and store and self.kinds[d.seat] != "human":
-                    seed = bot_seed(self.setup.seed, d.seat, len(self.decisions) + 1)
-                    try:
-                        self.bots.ask(self, self.turn, self.kinds[d.seat], seed, self.game.clone())
-                    except RuntimeError:  # the server is closing: the bot decides after the restart
-                        pass
+                if store:
+                    for seat in seats:
+                        if self.kinds[seat] != "human":
+                            self._ask_bot(seat)
                 break
         except RuleError as e:
             self._stop(str(e), store)
         self.changes.bump()
 
+    def _ask_bot(self, seat: int) -> None:
+        """Ask the bot of `seat` its pending decision, once (on a copy of the game)."""
+        key = self._key(seat)
+        if self.asking.get(seat) == key:
+            return
+        self.asking[seat] = key
+        mine = sum(1 for d in self.decisions if d["seat"] == seat)
+        seed = bot_seed(self.setup.seed, seat, mine + 1)
+        try:
+            self.bots.ask(self, key, self.kinds[seat], seed, self.game.clone(), seat)
+        except RuntimeError:  # the server is closing: the bot decides after the restart
+            pass
+
     def _take(self, d, pick: int, store: bool = True) -> None:
-        """Store the decision, then take it."""
+        """Store the decision, then take it (for its seat: while a block collects, each seat's
+        decision waits on its own copy)."""
         self.record(d, pick)
         if store:
             try:
@@ -338,7 +373,7 @@ class Table(Sitting):
             except Exception:
                 self.decisions.pop()
                 raise Refused(503, "the decision could not be stored; try again") from None
-        self.game.choose(pick)
+        self.game.choose(pick, d.seat if d.simultaneous else None)
 
     def _finish(self, store: bool) -> None:
         if self.result is not None:
@@ -353,10 +388,10 @@ class Table(Sitting):
         if store:
             self.store.finish(self.id, "stopped", {"problem": problem})
 
-    def decision_id(self) -> str:
-        """The pending decision's name for its seat: opaque, so that it does not count the decisions
-        other seats took in secret meanwhile."""
-        n = str(len(self.decisions) + 1).encode()
+    def decision_id(self, seat: int) -> str:
+        """The name of `seat`'s pending decision: opaque, and counting only the seat's own decisions
+        (not those other seats took meanwhile, in secret or not), the same after a restart."""
+        n = f"{seat}:{sum(1 for d in self.decisions if d['seat'] == seat) + 1}".encode()
         return hmac.new(self.secret, n, hashlib.sha256).hexdigest()[:16]
 
     def known_decisions(self) -> list[dict]:
@@ -368,8 +403,7 @@ class Table(Sitting):
         """A person's decision: the option with key `key` of the decision they are asked."""
         with self.lock:
             d = self._pending(seat, at)
-            assert self.offered is not None
-            _d, picks = self.offered
+            _d, picks = self.offered[seat]
             if not isinstance(key, str) or key not in picks:
                 raise Refused(422, f"option {key} is not offered: the options are {', '.join(picks)}")
             try:
@@ -381,20 +415,23 @@ class Table(Sitting):
     def _pending(self, seat: int, at: str | None):
         if self.state != "playing":
             raise Refused(409, "the game is over" if self.problem is None else "the game has stopped")
-        d = self.game.decision()
-        if d is None or d.seat != seat:
-            who = "nobody" if d is None else f"seat {d.seat + 1}"
+        d = self.game.decision(seat)
+        if d is None or seat not in self.offered:
+            waiting = self.game.deciding()
+            who = ", ".join(f"seat {s + 1}" for s in waiting) or "nobody"
             raise Refused(409, f"it is not your decision: waiting for {who}")
-        if at is not None and not hmac.compare_digest(str(at), self.decision_id()):
+        if at is not None and not hmac.compare_digest(str(at), self.decision_id(seat)):
             raise Refused(409, "that decision was taken already: the table has moved on")
         return d
 
-    def bot_answered(self, turn: int, pick: int) -> None:
-        """A bot's answer, taken if the table still waits for it and it is an option."""
+    def bot_answered(self, key: tuple, pick: int) -> None:
+        """A bot's answer, taken if its seat still waits for the decision it was asked (`_key`)
+        and it is an option."""
         with self.lock:
-            if turn != self.turn or self.state != "playing":
+            seat = key[1]
+            if self.state != "playing" or self.asking.get(seat) != key or self._key(seat) != key:
                 return  # an undo or a restart came first
-            d = self.game.decision()
+            d = self.game.decision(seat)
             if d is None or not isinstance(pick, int) or not 0 <= pick < d.count:
                 return
             try:
@@ -402,26 +439,34 @@ class Table(Sitting):
             except RuleError as e:
                 self._stop(str(e), True)
             except Refused:
+                self.asking.pop(seat, None)
                 return  # not stored: nothing happened, and the bot is asked again at the restart
             self._arrived()
 
-    def bot_failed(self, turn: int, error: BaseException) -> None:
+    def bot_failed(self, key: tuple, error: BaseException) -> None:
         with self.lock:
-            if turn != self.turn or self.state != "playing":
+            if self.state != "playing" or self.asking.get(key[1]) != key or self._key(key[1]) != key:
                 return
             self._stop(str(error) if isinstance(error, RuleError) else "a bot could not decide", True)
             self.changes.bump()
 
     def undo(self, seat: int, guard=None) -> None:  # type: ignore[override]
-        """Take back the seat's last decision (a person alone against bots)."""
+        """Take back the seat's last decision (a person alone against bots). Before a secret block
+        is revealed, only that: what the other seats committed meanwhile stays committed."""
         with self.lock:
             if self.state == "stopped" or not self.may_undo(seat):
                 raise Refused(409, "undo is for a person playing alone against bots, after a "
                                    "decision of their own")
             last = max(i for i, d in enumerate(self.decisions) if d["seat"] == seat)
+            kept = self.decisions[:last]
+            if self.collecting_from is not None and last >= self.collecting_from:
+                later = self.decisions[last + 1:]
+                kept += [{**d, "n": last + 1 + k} for k, d in enumerate(later)]
             self.store.take_back(self.id, last)
+            for d in kept[last:]:
+                self.store.add_decision(self.id, d)
             try:
-                self.replay(self.decisions[:last])
+                self.replay(kept)
             except RuleError as e:
                 self._stop(str(e), True)
             self._arrived()
@@ -429,36 +474,40 @@ class Table(Sitting):
     # ---- what a seat is told -------------------------------------------------------------------
 
     def told(self, seat: int | None, since: int = 0) -> dict:
-        """Everything a seat is told now, as JSON data: from its view, the log, its own options."""
+        """Everything a seat is told now, as JSON data: from its view, the log, its own options.
+        `to_move` lists every seat a decision waits for (all those of a secret block still
+        committing, which decide at once)."""
         with self.lock:
             game = self.game
             view = game.view(seat)
-            d = None if self.state != "playing" else game.decision()
-            mine = d is not None and seat is not None and d.seat == seat and self.offered is not None
+            playing = self.state == "playing"
+            waiting = game.deciding() if playing else []
+            mine = playing and seat is not None and seat in self.offered
             options: list[dict] = []
             prompt = None
             if mine:
-                if self._asked is None or self._asked[0] != self.turn:
+                assert seat is not None
+                d = self.offered[seat][0]
+                if seat not in self._asked or self._asked[seat][0] != self.turn:
                     # (the keys `_offer` gave: a choice lettered again with nothing new keeps them)
-                    self._asked = (self.turn, asked(game, d, self.keys))
-                a = self._asked[1]
+                    self._asked[seat] = (self.turn, asked(game, d, self.keys))
+                a = self._asked[seat][1]
                 prompt = a.prompt
                 options = [{"key": o.key, "label": o.label, "preview": o.effect} for o in a.options]
             since = max(0, min(since, len(self.narrated)))
             log = self.narrated[since:]
-            to_move = None if d is None else d.seat
             return {
                 "table": self.id, "game": self.plan.name, "game_id": self.setup.game,
                 "seat": None if seat is None else seat + 1,
                 "seats": [{"seat": i + 1, "kind": k} for i, k in enumerate(self.kinds)],
                 "state": self.state, "finished": self.state != "playing",
                 "round": view["game"].get("round"),
-                "decision": self.decision_id() if mine else None,
-                "to_move": None if to_move is None else to_move + 1,
-                "secret": bool(d is not None and d.simultaneous),
-                "waiting": self._waiting(seat, to_move),
+                "decision": self.decision_id(seat) if mine and seat is not None else None,
+                "to_move": [s + 1 for s in waiting],
+                "secret": bool(waiting and game.collecting),
+                "waiting": self._waiting(seat, waiting),
                 "prompt": prompt, "options": options,
-                "can_undo": bool(seat is not None and self.state == "playing" and self.may_undo(seat)),
+                "can_undo": bool(seat is not None and playing and self.may_undo(seat)),
                 "result": self._result_data(),
                 "problem": self.problem,
                 "view": view, "sight": asdict(sight(view, self.plan)),
@@ -468,12 +517,12 @@ class Table(Sitting):
                 "as_of": time.monotonic_ns(),
             }
 
-    def _waiting(self, seat: int | None, to_move: int | None) -> str | None:
-        if to_move is None or to_move == seat:
+    def _waiting(self, seat: int | None, waiting: list[int]) -> str | None:
+        """Whom a seat that does not decide now waits for, in words."""
+        if not waiting or seat in waiting:
             return None
-        kind = self.kinds[to_move]
-        who = f"seat {to_move + 1}" + ("" if kind == "human" else f" ({kind})")
-        return f"waiting for {who}"
+        who = [f"seat {s + 1}" + ("" if self.kinds[s] == "human" else f" ({self.kinds[s]})") for s in waiting]
+        return "waiting for " + (", ".join(who[:-1]) + " and " + who[-1] if len(who) > 1 else who[0])
 
     def _result_data(self) -> dict | None:
         if self.result is None:

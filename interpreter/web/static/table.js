@@ -16,7 +16,7 @@
     // the token of ours whose seat decides now, else the first
     for (const t of tokens) {
       const told = state.told[t];
-      if (told && told.to_move === told.seat && told.options.length) return t;
+      if (told && told.to_move.includes(told.seat) && told.options.length) return t;
     }
     return tokens[0];
   }
