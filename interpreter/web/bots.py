@@ -58,7 +58,7 @@ def pick_in_worker(table_id: str, recipe: dict, answers: list[tuple[int, int]], 
     if plan is None:
         plan = _PLANS[key] = load(recipe["game"], recipe["variants"], recipe["modules"], recipe.get("track"),
                                   recipe.get("params")).plan(len(recipe["seats"]))
-    answers = [tuple(a) for a in answers]
+    answers = [(int(a[0]), int(a[1])) for a in answers]   # (pairs, as JSON or pickle bring them)
     game = _GAMES.pop(table_id, None)
     if game is None or game.plan is not plan or _moves(game) != answers[:len(game.answers)]:
         game = Game(plan, recipe["seed"], carried=recipe.get("carried"),
