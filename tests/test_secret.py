@@ -87,7 +87,7 @@ def test_every_seat_of_a_block_is_asked_at_once_each_on_its_own_copy():
     game.choose(0, seat=1)
     game.choose(0, seat=0)
     assert game.st.g["round"] == 2 and game.deciding() == [0, 1, 2]   # revealed; the next block asks
-    assert game.deciders[:3] == [2, 1, 0]
+    assert [seat for seat, _pick in game.moves()[:3]] == [2, 1, 0]
 
 
 def test_a_record_of_seats_committing_out_of_order_replays_exactly(tmp_path):
@@ -102,7 +102,7 @@ def test_a_record_of_seats_committing_out_of_order_replays_exactly(tmp_path):
     game = played(Game(plan, 4, trace=True), lambda s: s[::-1], 4)
     head = header(loaded, plan, 4, ["random"] * 3)
     decisions = [{"type": "decision", "n": i + 1, "seat": seat, "pick": pick}
-                 for i, (seat, pick) in enumerate(zip(game.deciders, game.answers))]
+                 for i, (seat, pick) in enumerate(game.moves())]
     (tmp_path / "r.jsonl").write_text("".join(json.dumps(x) + "\n" for x in [head, *decisions]))
     r = Replay(plan, head, decisions, tmp_path / "r.jsonl")
     while r.forward():

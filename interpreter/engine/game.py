@@ -96,9 +96,9 @@ class Game:
         st.watch = watch
         self.st = st
         self.answers: list[int] = []      # every decision taken, in order: the game record
-        self.deciders: list[int | None] = []   # ... and the seat that took each
-        # ... and where: None on the table, (block, place in its list) on a seat's copy (`in_turn`)
-        self.taken_in: list[tuple[int, int] | None] = []
+        # those taken on a seat's copy while a secret block collected (its seats decide in any
+        # order): by their place in `answers`, (the seat, the block's number, its place in the list)
+        self.committed: dict[int, tuple[int, int, int]] = {}
         self._pick: Callable[[Game], int] | None = None   # who answers in place (`answer_with`)
         self._blind: list[Callable[[int], int]] = []     # ... or, per seat, from the count alone
         self._advance()
@@ -204,14 +204,13 @@ class Game:
         opts = st.pending[1]
         if not 0 <= pick < len(opts):
             raise ValueError(f"option {pick} is not one of 0..{len(opts) - 1}")
-        self.answers.append(pick)
-        self.deciders.append(st.pending[3])
         if st is not self.st:
             self._committed(st, pick)
+            self.answers.append(pick)
             vm.answer(st, pick)
             self._collect()
             return
-        self.taken_in.append(None)
+        self.answers.append(pick)
         vm.answer(st, pick)
         if st.simul is not None:
             self._collect()
@@ -249,12 +248,9 @@ class Game:
         opts = st.pending[1]
         if not pick < len(opts):
             raise ValueError(f"option {pick} is not one of 0..{len(opts) - 1}")
-        self.answers.append(pick)
-        self.deciders.append(st.pending[3])
         if st is not self.st:
             self._committed(st, pick)
-        else:
-            self.taken_in.append(None)
+        self.answers.append(pick)
         return pick
 
     def _ask_blind(self, st: State) -> int:
@@ -263,12 +259,9 @@ class Game:
         pick = self._blind[seat](len(opts))
         if not 0 <= pick < len(opts):
             raise ValueError(f"option {pick} is not one of 0..{len(opts) - 1}")
-        self.answers.append(pick)
-        self.deciders.append(seat)
         if st is not self.st:
             self._committed(st, pick)
-        else:
-            self.taken_in.append(None)
+        self.answers.append(pick)
         return pick
 
     def _committed(self, sub: State, pick: int) -> None:
@@ -281,7 +274,7 @@ class Game:
             if c.st is sub:
                 if len(opts) > 1:
                     c.answers.append((pick, opts[pick]))
-                self.taken_in.append((real.blocks, i))
+                self.committed[len(self.answers)] = (seat, real.blocks, i)
                 break
         if real.trace is not None:
             real.trace.append(("commit", spec.rule, str(spec.loc) if spec.loc else "",
@@ -293,11 +286,16 @@ class Game:
         c.plan, c.seed = self.plan, self.seed
         c.st = self.st.clone(believe)
         c.answers = self.answers[:]
-        c.deciders = self.deciders[:]
-        c.taken_in = self.taken_in[:]
+        c.committed = dict(self.committed)
         c._pick = None
         c._blind = []
         return c
+
+    def moves(self) -> list[tuple[int | None, int]]:
+        """The decisions taken: (the seat that took it on its copy while a secret block collected,
+        else None; the pick). `choose(pick, seat)` takes them again in this order."""
+        committed = self.committed
+        return [(committed[k][0] if k in committed else None, pick) for k, pick in enumerate(self.answers)]
 
     def in_turn(self) -> list[int]:
         """The picks in an order that answers the seats of each secret block one after another, in
@@ -306,15 +304,16 @@ class Game:
         out: list[int] = []
         block: list[tuple[int, int]] = []   # (place in the block's list, pick) of one block
         at = None
-        for pick, where in zip(self.answers, self.taken_in):
-            if where is None or where[0] != at:
+        for k, pick in enumerate(self.answers):
+            where = self.committed.get(k)
+            if where is None or where[1] != at:
                 out += [p for _i, p in sorted(block, key=lambda x: x[0])]
                 block = []
-                at = None if where is None else where[0]
+                at = None if where is None else where[1]
             if where is None:
                 out.append(pick)
             else:
-                block.append((where[1], pick))
+                block.append((where[2], pick))
         out += [p for _i, p in sorted(block, key=lambda x: x[0])]
         return out
 

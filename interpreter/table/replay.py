@@ -76,6 +76,12 @@ class Replay:
             self.kept.append(self.game.clone())
         return True
 
+    def next_decision(self):
+        """The decision the record takes next, for the seat it names (while a secret block collects,
+        several seats decide; the record says whose came next), or the game's first."""
+        d = self.decisions[self.at] if self.at < len(self.decisions) else {}
+        return self.game.decision(recorded_seat(self.game, d))
+
     def go(self, n: int) -> None:
         """To the table before decision n + 1 (after n decisions), back or forward."""
         n = max(0, min(n, len(self.decisions)))

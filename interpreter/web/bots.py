@@ -64,7 +64,7 @@ def pick_in_worker(table_id: str, recipe: dict, answers: list[tuple[int, int]], 
         game = Game(plan, recipe["seed"], carried=recipe.get("carried"),
                     streams=streams(recipe.get("chance")))
     for who, pick in answers[len(game.answers):]:
-        game.choose(pick, who if game.collecting else None)
+        game.choose(pick, who if who >= 0 else None)
     _GAMES[table_id] = game
     while len(_GAMES) > KEPT_GAMES:
         _GAMES.popitem(last=False)
@@ -73,7 +73,7 @@ def pick_in_worker(table_id: str, recipe: dict, answers: list[tuple[int, int]], 
 
 def _moves(game) -> list[tuple[int, int]]:
     """A game's decisions so far: each one's seat and pick."""
-    return list(zip(game.deciders, game.answers))
+    return [(-1 if seat is None else seat, pick) for seat, pick in game.moves()]
 
 
 # ---- the pools ---------------------------------------------------------------------------------

@@ -140,7 +140,7 @@ def _step(held: _Held, at: int, seat: int | None, playing: bool, me: int | None)
     r = held.replay
     _go(held, at)
     game = r.game
-    d = game.decision()
+    d = r.next_decision()
     who = seat if seat is not None else (d.seat if d is not None else None)
     view = game.view(who)
     trace = game.st.trace or []
@@ -171,7 +171,7 @@ def _picture(held: _Held, at: int, seat: int | None) -> str:
 
     r = held.replay
     _go(held, at)
-    d = r.game.decision()
+    d = r.next_decision()
     who = seat if seat is not None else (d.seat if d is not None else None)
     status = f"before decision {r.at + 1} of {len(r.decisions)}" if r.at < len(r.decisions) else \
         f"after all {len(r.decisions)} decisions"

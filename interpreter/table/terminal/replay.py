@@ -99,7 +99,7 @@ def _show(r: Replay, term, total: int, seat: int | None) -> None:
     term.line()
     for text in narrate(trace[start:]):
         term.line(text, "heading" if not text.startswith(" ") else None)
-    d = game.decision()
+    d = r.next_decision()
     who = d.seat if seat is None and d is not None else seat
     shown = screen(game.view(who), game.plan)
     term.line()
