@@ -303,3 +303,24 @@ def test_validate_warns_where_a_block_reads_what_the_seats_blocks_change(tmp_pat
                           report=report, track=track)
         assert rs is not None and compile_ruleset(rs, players, report) is not None
         assert not [d for d in report.items if d.code == "W160"], report.render()
+
+
+def test_a_secret_draft_played_and_logged_replays_exactly(tmp_path, capsys):
+    from interpreter.cli import main
+
+    log = tmp_path / "draft.jsonl"
+    assert main(["play", DRAFT, "--seats", "random,greedy,random", "--seed", "3", "--log", str(log)]) == 0
+    assert '"chance": 2' in log.read_text().splitlines()[0]
+    capsys.readouterr()
+    assert main(["replay", str(log), "--ruleset", DRAFT]) == 0
+    assert "replayed exactly" in capsys.readouterr().out
+
+
+def test_explain_says_which_blocks_are_played_once(tmp_path):
+    from interpreter.authoring.explain import explain
+
+    said = explain(load("heat"), 2, "round_begins", False)
+    assert "# the `simultaneously` at rulesets/heat/game.yaml:582:7: played once: each seat's block " \
+           "changes only its own seat's places" in said
+    shared = explain(load(str(_shared_deck(tmp_path).parent)), 2, "pick", False)
+    assert "played again at the reveal: it changes pile `deck`, not only its seat's own (at " in shared
