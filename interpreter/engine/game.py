@@ -181,14 +181,16 @@ class Game:
     def waiting(self) -> tuple[int, int]:
         """(seat, number of options) of the pending decision (the first seat's, while a block
         collects), without describing it."""
-        pending = self._table_of().pending  # type: ignore[union-attr]
+        pending = self.st.pending   # (the table's, as a rule: no look at the seats' copies)
+        if pending is None:
+            pending = self._table_of().pending  # type: ignore[union-attr]
         return pending[3], len(pending[1])
 
     def decision(self, seat: int | None = None) -> Decision | None:
         """The pending decision: the first one (the real table's, or while a block collects the
         first seat's in its list still deciding), or with `seat` that seat's (None if it has
         none)."""
-        st = self._table_of(seat)
+        st = self.st if seat is None and self.st.pending is not None else self._table_of(seat)
         if st is None:
             return None
         spec, opts, env, who = st.pending

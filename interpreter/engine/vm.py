@@ -70,13 +70,14 @@ def decide(st: State, spec: ChooseSpec, opts: list, env: dict, fr: list, k: int)
     if not opts:
         raise RuleError("no option of this choice is allowed here")
     feed = st.feed
-    if feed:  # a seat's block played at a reveal: answered from its commitments
-        pick, committed = feed.pop(0)
-        if pick >= len(opts) or opts[pick] != committed:
-            pick = _recommit(st, spec, opts, env, pick, committed)
-        return pick
-    if feed is not None and st.believe is None:
-        raise RuleError(_gone(st, None), spec.loc, spec.rule)
+    if feed is not None:  # a seat's block played at a reveal: answered from its commitments
+        if feed:
+            pick, committed = feed.pop(0)
+            if pick >= len(opts) or opts[pick] != committed:
+                pick = _recommit(st, spec, opts, env, pick, committed)
+            return pick
+        if st.believe is None:
+            raise RuleError(_gone(st, None), spec.loc, spec.rule)
     seat = spec.seat(st, env)
     if seat is None:
         if len(opts) > 1:
