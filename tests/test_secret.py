@@ -324,3 +324,28 @@ def test_explain_says_which_blocks_are_played_once(tmp_path):
            "changes only its own seat's places" in said
     shared = explain(load(str(_shared_deck(tmp_path).parent)), 2, "pick", False)
     assert "played again at the reveal: it changes pile `deck`, not only its seat's own (at " in shared
+
+
+def test_a_record_written_before_chance_was_noted_replays_with_the_old_rule(tmp_path, capsys):
+    """A record without `chance` (every record before streams) is replayed with the seats' copies
+    borrowing the game's generator, as it was played; a game with no chance in its secret blocks
+    plays the same either way."""
+    import json
+
+    from interpreter.cli import main
+    from interpreter.table.replay import Replay
+
+    log = tmp_path / "sealed.jsonl"
+    assert main(["play", SEALED, "--seats", "random,random,random", "--seed", "5", "--log", str(log)]) == 0
+    lines = [json.loads(x) for x in log.read_text().splitlines()]
+    assert lines[0].pop("chance") == 2
+    log.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    capsys.readouterr()
+    assert main(["replay", str(log), "--ruleset", SEALED]) == 0
+    assert "replayed exactly" in capsys.readouterr().out
+    plan = load(SEALED).plan(3)
+    r = Replay(plan, lines[0], [x for x in lines if x["type"] == "decision"], log)
+    assert r.game.st.streams is False
+    while r.forward():
+        pass
+    assert r.game.over

@@ -664,3 +664,30 @@ def test_a_season_stopped_between_two_games_begins_the_next_after_a_restart(tmp_
         for key in ("view", "options", "log", "round", "to_move"):
             assert again[key] == v[key], key
         assert again["season"]["standings"] == v["season"]["standings"] and again["season"]["results"]
+
+
+def test_a_table_stored_before_chance_was_noted_goes_on_as_it_was_played(tmp_path):
+    """New tables note how their games draw chance (`chance: 2`); one stored before (no note) is
+    rebuilt with the seats of a secret block borrowing the game's generator, as it was played."""
+    import sqlite3
+
+    db = tmp_path / "tables.db"
+    with TestClient(create_app(db)) as c:
+        new = create(c, "heat", ["human", "human"], seed=4)
+        old = create(c, "heat", ["human", "human"], seed=4)
+        for table in (new, old):
+            for seat in (2, 1):   # a secret step: seat 2 first
+                v = seen(c, table, seat)
+                assert decide(c, table, seat, v["options"][0]["key"]).status_code == 200
+    with sqlite3.connect(db) as con:
+        setups = {tid: json.loads(text) for tid, text in con.execute("SELECT id, setup FROM tables")}
+        assert setups[new["id"]]["chance"] == 2
+        del setups[old["id"]]["chance"]
+        con.execute("UPDATE tables SET setup = ? WHERE id = ?", (json.dumps(setups[old["id"]]), old["id"]))
+    with TestClient(create_app(db)) as c:
+        tables = c.app.state.tables
+        assert tables.get(new["id"]).game.st.streams is True
+        assert tables.get(old["id"]).game.st.streams is False
+        for table in (new, old):   # (no chance in Heat's secret steps: the same game either way)
+            assert seen(c, table, 1)["view"] == seen(c, new, 1)["view"]
+            assert seen(c, table, 1)["options"]
