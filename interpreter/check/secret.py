@@ -357,10 +357,18 @@ class _Walk:
         if s.orelse is not None:
             self.block(s.orelse)
 
+    def going(self, var: str, source: n.Expr) -> None:
+        """A loop's (an option's, a comprehension's) `for VAR in SOURCE`: what it goes through is
+        read, and VAR is each of its items."""
+        self.bind(var, item_of(self.read_all(source)))
+
+    def read_all(self, source: n.Expr) -> Any:
+        value = self.expr(source)
+        self.content(value, source)
+        return value
+
     def s_For(self, s: n.For) -> None:
-        src = self.expr(s.source)
-        self.content(src, s.source)
-        self.bind(s.var, item_of(src))
+        self.going(s.var, s.source)
         self.block(s.body)
 
     def s_While(self, s: n.While) -> None:
@@ -374,13 +382,9 @@ class _Walk:
             self.expr(s.by)
         for o in s.options:
             if o.var is not None and o.source is not None:
-                src = self.expr(o.source)
-                self.content(src, o.source)
-                self.bind(o.var, item_of(src))
+                self.going(o.var, o.source)
             for clause in o.inner:
-                src = self.expr(clause.source)
-                self.content(src, clause.source)
-                self.bind(clause.var, item_of(src))
+                self.going(clause.var, clause.source)
             if o.cond is not None:
                 self.expr(o.cond)
             self.expr(o.label)
@@ -456,13 +460,9 @@ class _Walk:
         return None if v is _UNSET or v is None else Many(v)
 
     def x_Comp(self, e: n.Comp) -> Any:
-        src = self.expr(e.source)
-        self.content(src, e.source)
-        self.bind(e.var, item_of(src))
+        self.going(e.var, e.source)
         for clause in e.inner:
-            s2 = self.expr(clause.source)
-            self.content(s2, clause.source)
-            self.bind(clause.var, item_of(s2))
+            self.going(clause.var, clause.source)
             if clause.cond is not None:
                 self.expr(clause.cond)
         if e.cond is not None:
@@ -476,7 +476,7 @@ class _Walk:
 
     def x_In(self, e: n.In) -> Any:
         self.expr(e.item)
-        self.content(self.expr(e.container), e.container)
+        self.read_all(e.container)
         return None
 
     def x_Call(self, e: n.Call, statement: bool = False) -> Any:
