@@ -349,3 +349,86 @@ def test_a_record_written_before_chance_was_noted_replays_with_the_old_rule(tmp_
     while r.forward():
         pass
     assert r.game.over
+
+
+BLOCKS = """\
+language: 2
+game: {id: blocks, name: Blocks, players: {min: 2, max: 3}}
+include:
+  - ../../cards/shared/cards.yaml
+pieces:
+  riders: {count: 6}
+piles:
+  deck: {visible: nobody}
+  hand: {of: seat, visible: owner}
+  bag: {of: piece, visible: owner}
+state:
+  bid: {of: seat}
+  score: {of: seat}
+  effort: {of: piece}
+  pot: {}
+functions:
+  best_other:
+    params: {s: seat}
+    value: 'max([t.bid for t in seats if t != s] + [0])'
+setup: |
+  let k = 0
+  for r in riders:
+      k += 1
+      r.owner = seat(1 + k % 2)
+  draw 1 from deck to bag(riders[1])
+phases:
+  - id: main
+    order: "[seat(1)]"
+    turn: leader
+    steps:
+      - id: pick
+        do: |
+          let theirs = hand(seat(2))
+          simultaneously for s in seats:
+BODY
+    rounds: 1
+result:
+  rank: "seat.score"
+"""
+
+
+@pytest.mark.parametrize("body, once, warned", [
+    # its own variables, its pieces' variables and piles: taken in from its copy
+    ("choose by s:\n    option \"bid {n}\" for n in 1..3:\n        s.bid = n", True, False),
+    ("for r in s.pieces:\n    r.effort += 1\n    move cards(bag(r)) to hand(s)", True, False),
+    # another seat's bid, read directly or through a function: played again, and said
+    ("choose by s:\n    option \"beat {n}\" for n in [seats[1].bid + 1]:\n        s.bid = n", False, True),
+    ("s.bid = best_other(s) + 1", False, True),
+    # a game variable or a shared pile changed: played again
+    ("pot += 1", False, False),
+    ("draw 1 from deck to hand(s)", False, True),
+    # a pile named through a local from outside the block: not known to be the seat's
+    ("for c in theirs:\n    move c to hand(s)", False, True),
+    # a piece not known to be the seat's
+    ("riders[1].effort = 1", False, False),
+])
+def test_the_checker_finds_what_a_seats_block_touches(tmp_path, body, once, warned):
+    """On a game invented here (riders with bags of their own): which blocks are played once, and
+    where a block reads what the seats' blocks change (W160)."""
+    from interpreter.check import check
+
+    folder = tmp_path / "rulesets" / "blocks"
+    folder.mkdir(parents=True)
+    (tmp_path / "cards" / "shared").mkdir(parents=True)
+    (tmp_path / "cards" / "shared" / "cards.yaml").write_text(SHARED_CARDS, encoding="utf-8")
+    indented = "\n".join("              " + line for line in body.splitlines())
+    (folder / "game.yaml").write_text(BLOCKS.replace("BODY", indented), encoding="utf-8")
+    report = Report()
+    rs = load_ruleset(folder, report=report)
+    assert rs is not None, report.render()
+    checked = check(rs, report)
+    assert checked is not None, report.render()
+    (found,) = checked.secrets.values()
+    assert found.once is once, found.why
+    assert any(d.code == "W160" for d in report.items) is warned, report.render()
+    # and either way the game plays as it would were every block played again
+    plan = compile_ruleset(rs, 3, Report())
+    assert plan is not None
+    game = played(Game(plan, 1, trace=True), lambda s: s[::-1], 1)
+    assert game.over
