@@ -177,21 +177,22 @@ def test_two_people_decide_a_secret_step_at_once_in_either_order(server, browser
         expect(pg.locator("#status")).to_contain_text("in secret")
     first_of_one = one.locator(".option .label").all_text_contents()
     # seat 2 first, to the end of its commitment; seat 1's screen does not change meanwhile
-    for _ in range(10):
+    for _ in range(40):
         expect(two.locator("#turn")).to_have_attribute("aria-busy", "false")
-        if not two.locator(OPTION).count():
+        if "Waiting for seat 1" in two.text_content("#status"):
             break
-        two.locator(OPTION).first.click()
+        act(lambda **t: two.locator(OPTION).first.click(**t))
         expect(two.locator(".option[disabled]")).to_have_count(0)
     expect(two.locator("#status")).to_contain_text("Waiting for seat 1 (deciding in secret)")
     assert one.locator(".option .label").all_text_contents() == first_of_one
     log_before = two.text_content("#log")
     # then seat 1: the blocks are revealed, what each did is told to both
-    for _ in range(10):
+    for _ in range(40):
         expect(one.locator("#turn")).to_have_attribute("aria-busy", "false")
         if "in secret" not in one.text_content("#status"):
             break
         act(lambda **t: one.locator(OPTION).first.click(**t))
+        expect(one.locator(".option[disabled]")).to_have_count(0)
     for pg in pages:
         expect(pg.locator("#log")).to_contain_text("(seat 1)")
         expect(pg.locator("#log")).to_contain_text("(seat 2)")
