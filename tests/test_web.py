@@ -184,6 +184,30 @@ def test_requests_that_are_refused_say_why_and_never_show_a_traceback(client):
     assert decide(client, table, 1, key, decision=v["decision"]).status_code == 409
 
 
+def test_undo_in_a_secret_step_takes_back_only_your_own_commitment(client):
+    """Heat's steps 1-2 against two bots: the bots commit at once, side by side with the person;
+    the person's undo before the reveal takes back their own shift, not what the bots committed
+    (they are not asked again)."""
+    table = create(client, "heat", ["human", "greedy", "random"], seed=6)
+    first = until_mine(client, table)
+    assert first["secret"] and first["to_move"] == [1]   # the bots have committed already
+    tables = client.app.state.tables
+    live = tables.get(table["id"])
+    bots_before = [d for d in live.decisions if d["seat"] != 0]
+    assert {d["seat"] for d in bots_before} == {1, 2}
+    assert decide(client, table, 1, first["options"][0]["key"]).status_code == 200
+    v = until_mine(client, table)
+    assert v["secret"] and v["can_undo"]
+    r = client.post(f"/api/tables/{table['id']}/undo", json={"token": token(table, 1)})
+    assert r.status_code == 200, r.text
+    back = r.json()
+    assert back["options"] == first["options"] and back["view"] == first["view"]
+    assert [d for d in live.decisions if d["seat"] != 0] == bots_before and not \
+        [d for d in live.decisions if d["seat"] == 0]
+    stored = client.get(f"/api/tables/{table['id']}/record", params={"token": token(table, 1)})
+    assert stored.status_code == 200
+
+
 def test_undo_takes_back_a_persons_last_decision_against_bots(client):
     table = create(client, "formula5", ["human", "random", "random"], seed=21)
     first = until_mine(client, table)
