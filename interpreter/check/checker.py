@@ -21,9 +21,9 @@ from ..lang.limits import MAX_CALL_DEPTH, MAX_CALL_NESTING
 from ..lang import versions
 from ..lang import unparse
 from ..lang.parser import keywords, parse_expr
-from ..lang.types import (ANY, BOARD, BOOL, CARD, INT, KEY_TYPES, NONE, PIECE, PILE, SEAT, TEXT, ListType,
-                          Type, compatible, elem, is_list, is_map, iterable_elem, join, listof, map_types,
-                          mapof, parse_type, zero)
+from ..lang.types import (ANY, BOARD, BOOL, CARD, DIE, INT, KEY_TYPES, NONE, PIECE, PILE, SEAT, TEXT,
+                          ListType, Type, compatible, elem, is_list, is_map, iterable_elem, join, listof,
+                          map_types, mapof, parse_type, zero)
 from ..library.api import Bound, Builtin, Items, OfKind, PlainBound
 from ..load.rules import Rule, Rules, blocks
 from ..load.ruleset import Ruleset
@@ -68,6 +68,8 @@ class RefKind(Enum):
     PROCEDURE = "procedure"
     BUILTIN = "builtin"            # extra is its `Builtin`
     PILE_OF = "pile_of"            # `hand(s)`: extra is what it is one per
+    DIE = "die"                    # a die of the game (`d6`)
+    DIE_OF = "die_of"              # a die of a family (`level(3)`): extra is the type of its keys
     LIST_ITEM = "list_item"        # a place `xs[i]`
     MAP_ITEM = "map_item"          # a place `m[k]`, `m.key`: name is the key of `m.key`; extra the zero
     TURN_SEAT = "turn_seat"        # who chooses by default: the seat whose turn it is (name: the turn's name)
@@ -1122,6 +1124,12 @@ class Checker:
                 return ANY
             e.ref = Ref(RefKind.PILE, name)
             return PILE
+        if name in sym.dice:
+            if sym.dice[name] is not None:
+                self.error("E121", f"`{name}` is a family of dice: say which, as `{name}(...)`", e)
+                return ANY
+            e.ref = Ref(RefKind.DIE, name)
+            return DIE
         if name in sym.boards:
             e.ref = Ref(RefKind.BOARD, name)
             return BOARD
@@ -1335,6 +1343,8 @@ class Checker:
             return self.builtin_call(e, b, sc)
         if name in sym.piles:
             return self.pile_of(e, sc)
+        if name in sym.dice:
+            return self.die_of(e, sc)
         if name in sym.functions:
             params = sym.functions[name]
             self.args(e, name, params, sc)
@@ -1383,6 +1393,27 @@ class Checker:
             t = self.expr(a, sc)
             if not compatible(t, ptype):
                 self.type_error(f"argument `{pname}` of `{name}` must be {ptype}, not {t}", a)
+
+    def die_of(self, e: n.Call, sc: Scope) -> Type:
+        """`level(3)`: a die of a family, by its number or name."""
+        name = e.name
+        key = self.sym.dice[name]
+        if key is None:
+            for a in e.args:
+                self.expr(a, sc)
+            self.error("E122", f"`{name}` is a single die: write `{name}` without parentheses", e)
+            return ANY
+        if len(e.args) != 1:
+            for a in e.args:
+                self.expr(a, sc)
+            self.error("E122", f"`{name}(...)` takes one argument: which die of the family", e)
+            return ANY
+        t = self.expr(e.args[0], sc)
+        if not compatible(t, key):
+            self.type_error(f"the dice of `{name}` are named by {'numbers' if key == INT else 'names'}, "
+                            f"not by {t}", e.args[0])
+        e.ref = Ref(RefKind.DIE_OF, name, key)
+        return DIE
 
     def pile_of(self, e: n.Call, sc: Scope) -> Type:
         """`hand(s)`, `column(3)`: the pile of a seat, a piece or a board's place."""

@@ -508,10 +508,10 @@ class _Walk:
             else:
                 self.read(("board", b.kind), e)
             return None
-        if b.effect:   # arranging a pile takes cards from anywhere
+        if b.effect:   # an effect that arranges the table (a pile from anywhere, the next rolls)
             self.wrote(("cards", ""), False, e)
             self.wrote(("pile", "*"), False, e)
-            self.stop(e, f"`{b.name}` takes cards from anywhere")
+            self.stop(e, f"`{b.name}` arranges the table")
             return None
         first = args[0] if args else None
         name = b.name

@@ -13,7 +13,7 @@ from ..boards import KINDS
 from ..lang.diagnostics import Report, did_you_mean
 from ..lang.limits import MAX_INT
 from ..lang.parser import keywords
-from ..lang.types import (ANY, BOOL, CARD, DECLARABLE, INT, SEAT, Type, compatible, listof, mentions,
+from ..lang.types import (ANY, BOOL, CARD, DECLARABLE, INT, SEAT, TEXT, Type, compatible, listof, mentions,
                           of_value, parse_type)
 from ..library.api import Builtin
 from ..library.core import CORE
@@ -57,6 +57,8 @@ class Symbols:
     seat_vars: dict[str, Type] = field(default_factory=dict)
     piece_vars: dict[str, Type] = field(default_factory=dict)      # includes `owner`
     piles: dict[str, str] = field(default_factory=dict)            # name -> of (game/seat/piece/board)
+    # dice: name -> None for a die, or the type of a family's keys (`level(3)`: int; `weather("rain")`: text)
+    dice: dict[str, Type | None] = field(default_factory=dict)
     boards: dict[str, str] = field(default_factory=dict)           # name -> kind
     pieces: dict[str, list[str]] = field(default_factory=dict)     # kind -> piece names
     piece_names: list[str] = field(default_factory=list)
@@ -69,7 +71,8 @@ class Symbols:
     board_events: dict[str, Any] = field(default_factory=dict)
 
     def global_names(self) -> list[str]:
-        return (list(self.params) + list(self.globals) + ["round"] + list(self.piles) + list(self.boards)
+        return (list(self.params) + list(self.globals) + ["round"] + list(self.piles) + list(self.dice)
+                + list(self.boards)
                 + list(self.pieces) + ["seats"] + list(self.functions) + list(self.procedures)
                 + list(self.builtins))
 
@@ -93,6 +96,7 @@ class Declarations:
         self._boards()
         self._params()
         self._piles()
+        self._dice()
         self._state()
         self._cards()
         self._routines()
@@ -226,6 +230,26 @@ class Declarations:
             elif self.g.piles[src].of != pile.of or str(pile.of) not in ("game", "seat", "piece"):
                 self.report.add("E113", "`refill_from` links two piles of one owner (both of: game, "
                                 "both of: seat or both of: piece)", loc_of(pile.refill_from))
+
+    def _dice(self) -> None:
+        """A die's faces are whole numbers; a family's keys are all numbers or all names."""
+        for name, faces in self.g.dice.items():
+            if not self.name(name, "die"):
+                continue
+            if isinstance(faces, dict):
+                # (a YAML key reaches here as text: `1:` is a number)
+                kinds = {isinstance(k, int) or bool(re.fullmatch(r"-?[0-9]+", str(k))) for k in faces}
+                if len(kinds) > 1:
+                    self.report.add("E117", f"the dice of family `{name}` are named by numbers and by names: "
+                                            "by one or the other", loc_of(name),
+                                    "`level: {1: [...], 2: [...]}` or `weather: {sun: [...], rain: [...]}`")
+                    continue
+                self.sym.dice[str(name)] = INT if kinds == {True} else TEXT
+                for key, each in faces.items():
+                    self._check_value(each, key)
+            else:
+                self.sym.dice[str(name)] = None
+                self._check_value(faces, name)
 
     def _state(self) -> None:
         for name, var in self.g.state.items():

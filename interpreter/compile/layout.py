@@ -84,6 +84,21 @@ def layout(rs: Ruleset, checked: Checked, n_seats: int) -> Plan:
             n = {"game": 1, "seat": n_seats, "piece": p.n_pieces}[str(pile.of)]
             for i in range(n):  # a seat's pile refills from the same seat's pile
                 p.refill[p.pile_base[str(name)] + i] = p.pile_base[str(pile.refill_from)] + i
+    # dice
+    for name, faces in g.dice.items():
+        if str(name) not in sym.dice:
+            continue
+        if isinstance(faces, dict):
+            family = p.die_family[str(name)] = {}
+            numbered = sym.dice[str(name)] == INT
+            for which, each in faces.items():
+                family[int(which) if numbered else str(which)] = len(p.die_faces)
+                p.die_faces.append([int(x) for x in each])
+                p.die_names.append(f"{name}({int(which)})" if numbered else f'{name}("{which}")')
+        else:
+            p.die_base[str(name)] = len(p.die_faces)
+            p.die_faces.append([int(x) for x in faces])
+            p.die_names.append(str(name))
     # cards
     props: dict[str, list] = {k: [] for k in sym.card_props}
     for ti, ct in enumerate(rs.cards):

@@ -272,6 +272,8 @@ class Lowerer:
             return P.sub(P.attr(self.st(), "g"), P.const(ref.name))
         if kind is RefKind.PILE:
             return P.const(p.pile_base[ref.name])
+        if kind is RefKind.DIE:
+            return P.const(p.die_base[ref.name])
         if kind is RefKind.BOARD:
             return P.const(p.board_names.index(ref.name))
         if kind is RefKind.PIECES:
@@ -488,6 +490,10 @@ class Lowerer:
             return P.call(P.name(self.functions[ref.name]), self.st(), *args)
         if ref.kind is RefKind.PILE_OF:
             return self.pile_of(e, fx)
+        if ref.kind is RefKind.DIE_OF:   # a family's die by its key (a key it has not: a rule error)
+            family = self.plan.die_family[ref.name]
+            return P.call(self.h("die_of"), self.cg.const(family, ident("dice", ref.name)),
+                          self.expr(e.args[0], fx), P.const(ref.name))
         if ref.kind is RefKind.PROCEDURE:  # one that never waits, giving its value (`return`)
             args = [self.checked(a, fx) for a in e.args]
             return P.call(self.cg.const(self.procedure_fn(ref.name), ident("p", ref.name)), self.st(), *args)

@@ -20,6 +20,7 @@ from typing import Any, Callable
 from ..check.checker import Checked, Local, Ref, RefKind
 from ..check.symbols import BUILTIN_EVENTS
 from ..engine import secret, vm
+from ..library.core import die_of
 from ..engine.plan import Plan
 from ..engine.state import State
 from ..ir.sites import SITES, Form
@@ -68,6 +69,7 @@ class Compiler(Statements):
         plan.move_rules = frozenset(r.id for r in checked.rules.rules.values() if r.id.startswith("moves."))
         for name, fn in vm.HELPERS.items():
             cg.helper(name, fn)
+        cg.helper("die_of", die_of)
         cg.helper("simul", secret.simul)
         cg.helper("reveal", secret.reveal)
         cg.helper("round_limit", RoundLimit)

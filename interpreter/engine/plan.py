@@ -105,6 +105,11 @@ class Plan:
     seat_piles: list[int] = field(default_factory=list)
     piece_piles: list[int] = field(default_factory=list)
     aside: int = -1                                            # the pile of cards set aside (out of the game)
+    # dice: each die's faces and how a person names it (`d6`, `level(3)`); a family's dice by key
+    die_faces: list[list[int]] = field(default_factory=list)
+    die_names: list[str] = field(default_factory=list)
+    die_base: dict[str, int] = field(default_factory=dict)     # a single die's id by its name
+    die_family: dict[str, dict[Any, int]] = field(default_factory=dict)   # family -> key -> die id
     # cards
     card_types: list[str] = field(default_factory=list)        # type ids
     card_names: list[str] = field(default_factory=list)        # what players read for each type

@@ -147,7 +147,7 @@ class Belief:
 class State:
     __slots__ = ("plan", "piles", "where", "up", "mine", "cards_mine", "g", "v", "bd", "rng", "frames",
                  "pending", "trace", "ended", "steps", "feed", "simul", "believe", "watch", "tally", "ask",
-                 "seed", "blocks", "streams", "revealing")
+                 "seed", "blocks", "streams", "revealing", "rolls")
 
     def __init__(self, plan: Plan, seed: int, streams: bool = True):
         self.plan = plan
@@ -178,6 +178,7 @@ class State:
         self.seed = seed
         self.blocks = 0
         self.streams = streams
+        self.rolls: dict[int, list[int]] | None = None   # arranged rolls by die (`next_rolls`)
         self.believe: Belief | None = None   # a bot's lookahead copy (see `Belief`)
         self.watch: Any = None   # what a scenario watches for (`vm.Watch`); a copy is not watched
         self.tally: Any = None   # what the engine counts when asked (`tally.Tally`); never in a copy
@@ -213,6 +214,8 @@ class State:
         c.blocks = self.blocks
         c.streams = self.streams
         c.revealing = None
+        rolls = self.rolls
+        c.rolls = None if rolls is None else {d: faces[:] for d, faces in rolls.items()}
         c.tally = None
         c.ask = None
         c.pending = None

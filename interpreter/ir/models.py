@@ -71,6 +71,11 @@ class Pile(Strict):
                           "(a pile of the same owner: a seat's pile refills from that seat's pile)")
 
 
+# a die: the numbers on its faces, in order (a number may stand on several faces)
+Faces = Annotated[list[int], Field(min_length=1, max_length=1000,
+                                   description="the number on each face (one may stand on several)")]
+
+
 # a declared type: a name, `list[T]` or `map[K, V]` (the checker reads it: E111 for an unknown one)
 TypeName = Annotated[str, Field(pattern=r"^\s*[A-Za-z_][A-Za-z0-9_]*\s*(\[[A-Za-z0-9_\[\], ]*\])?\s*$",
                                 description="int, bool, text, seat, piece, card, pile, list[T] or map[K, V]"),
@@ -245,6 +250,11 @@ class GameFile(Strict):
     pieces: dict[Name, PieceKind] = Field(default_factory=dict)
     boards: dict[Name, Board] = Field(default_factory=dict)
     piles: dict[Name, Pile] = Field(default_factory=dict)
+    dice: dict[Name, Union[Faces, dict[Union[int, Name], Faces]]] = Field(
+        default_factory=dict,
+        description="dice: a die's faces (`d6: [1, 2, 3, 4, 5, 6]`), or a family of dice by a number or a "
+                    "name (`level: {1: [1, 1, 2, 2], 2: [2, 3, 3, 4]}`: the die `level(1)`, ...); `roll(d6)` "
+                    "rolls one")
     state: dict[Name, StateVar] = Field(default_factory=dict)
     functions: dict[Name, Function] = Field(default_factory=dict)
     procedures: dict[Name, Procedure] = Field(default_factory=dict)

@@ -6,7 +6,7 @@ from typing import Any, Iterable, Protocol
 
 from .errors import RuleError
 from .limits import MAX_INT, MAX_TEXT
-from .types import ANY, BOOL, CARD, PIECE, PILE, SEAT, Type, elem, is_list, is_map, map_types
+from .types import ANY, BOOL, CARD, DIE, PIECE, PILE, SEAT, Type, elem, is_list, is_map, map_types
 
 
 class Names(Protocol):
@@ -15,6 +15,7 @@ class Names(Protocol):
     card_type: list[int]
     piece_names: list[str]
     pile_names: list[str]
+    die_names: list[str]
 
 
 def show(plan: Names, typ: Type, v: Any) -> str:
@@ -28,6 +29,8 @@ def show(plan: Names, typ: Type, v: Any) -> str:
         return f"seat {v + 1}"
     if typ == PILE:
         return plan.pile_names[v]
+    if typ == DIE:
+        return plan.die_names[v]
     if typ == BOOL:
         return "yes" if v else "no"
     if is_list(typ) or (typ == ANY and isinstance(v, list)):

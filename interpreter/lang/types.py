@@ -1,12 +1,12 @@
 """Static types of the rule language. Every expression has one, checked before play.
 
 A type is a small immutable value: a plain type (`INT`, `BOOL`, `TEXT`, `SEAT`, `PIECE`,
-`CARD`, `PILE`, `BOARD`, `NONE`, `ANY`), a list of a type (`ListType`) or a map from a plain
+`CARD`, `PILE`, `BOARD`, `DIE`, `NONE`, `ANY`), a list of a type (`ListType`) or a map from a plain
 type to a type (`MapType`). Types compare and hash by value and read as the designer writes
 them (`str(t)`: `list[int]`, `map[text,int]`). The types a designer declares (`type: list[piece]`)
 are parsed once, where they are read (`parse_type`); nothing else reads a type's text.
 
-Seats, pieces, cards and piles are ints at run time; the type says which. Lists and maps are
+Seats, pieces, cards, piles and dice are ints at run time; the type says which. Lists and maps are
 values: changing an item makes a new one.
 """
 from __future__ import annotations
@@ -66,6 +66,11 @@ class Board(Type):
 
 
 @dataclass(frozen=True)
+class Die(Type):
+    name: ClassVar[str] = "die"
+
+
+@dataclass(frozen=True)
 class NoneValue(Type):
     """The type of `none` alone; anything may be `none`."""
     name: ClassVar[str] = "none"
@@ -95,11 +100,12 @@ class MapType(Type):
         return f"map[{self.key},{self.value}]"
 
 
-INT, BOOL, TEXT, SEAT, PIECE, CARD, PILE, BOARD, NONE, ANY = (
-    Int(), Bool(), Text(), Seat(), Piece(), Card(), Pile(), Board(), NoneValue(), AnyValue())
-DECLARABLE: dict[str, Type] = {t.name: t for t in (INT, BOOL, TEXT, SEAT, PIECE, CARD, PILE)}
+INT, BOOL, TEXT, SEAT, PIECE, CARD, PILE, BOARD, DIE, NONE, ANY = (
+    Int(), Bool(), Text(), Seat(), Piece(), Card(), Pile(), Board(), Die(), NoneValue(), AnyValue())
+DECLARABLE: dict[str, Type] = {t.name: t for t in (INT, BOOL, TEXT, SEAT, PIECE, CARD, PILE, DIE)}
 KEY_TYPES = (INT, TEXT, SEAT, PIECE, CARD)
-PLAIN: dict[str, Type] = {t.name: t for t in (INT, BOOL, TEXT, SEAT, PIECE, CARD, PILE, BOARD, NONE, ANY)}
+PLAIN: dict[str, Type] = {t.name: t for t in (INT, BOOL, TEXT, SEAT, PIECE, CARD, PILE, BOARD, DIE, NONE,
+                                               ANY)}
 
 
 def listof(t: Type) -> ListType:

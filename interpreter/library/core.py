@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 from ..lang.errors import RuleError
 from ..lang.show import show
-from ..lang.types import ANY, BOOL, CARD, INT, PIECE, PILE, SEAT, TEXT, Type, elem, listof
+from ..lang.types import ANY, BOOL, CARD, DIE, INT, PIECE, PILE, SEAT, TEXT, Type, elem, listof
 from .api import Builtin, Table, builtin
 
 
@@ -156,6 +156,57 @@ def _piece(st: Table, text: str) -> int:
     return names.index(text)
 
 
+# ---- dice -----------------------------------------------------------------------------------------
+
+@builtin("roll", [(DIE, "the die `roll` rolls")], INT,
+         "a face of the die, at random (each face as likely; from the game's seeded generator)",
+         chance=True, rng=True)
+def _roll(st: Table, die: int) -> int:
+    rolls = st.rolls
+    if rolls and rolls.get(die):   # arranged by a scenario (`next_rolls`)
+        face = rolls[die].pop(0)
+    else:
+        faces = st.plan.die_faces[die]
+        face = faces[st.rng.randrange(len(faces))]
+        if st.believe is not None:
+            st.believe.chance = True
+    if st.trace is not None:
+        st.trace.append(("roll", st.plan.die_names[die], face))
+    return face
+
+
+@builtin("faces", [(DIE, "the die whose faces `faces` lists")], "list[int]",
+         "the numbers on the die's faces, in the order declared", pure=True)
+def _faces(st: Table, die: int) -> list[int]:
+    return list(st.plan.die_faces[die])
+
+
+@builtin("next_rolls", [(DIE, "the die `next_rolls` arranges"),
+                        ("list[int]", "the faces the die shows next, in order")], None,
+         "arrange the next rolls of a die (a scenario's situation): each a face of it")
+def _next_rolls(st: Table, die: int, faces: list[int]) -> None:
+    plan = st.plan
+    own = plan.die_faces[die]
+    for face in faces:
+        if face not in own:
+            raise RuleError(f"{face} is not a face of die `{plan.die_names[die]}` (its faces: "
+                            f"{', '.join(str(f) for f in own)})")
+    if st.rolls is None:
+        st.rolls = {}
+    st.rolls.setdefault(die, []).extend(faces)
+
+
+def die_of(family: dict[Any, int], key: Any, name: str) -> int:
+    """A family's die by its key (`level(3)`); a key the family has not is a rule error."""
+    die = family.get(key)
+    if die is None:
+        keys = ", ".join(str(k) if isinstance(k, int) else f'"{k}"' for k in family)
+        shown = f'"{key}"' if isinstance(key, str) else str(key)
+        raise RuleError(f"there is no die `{name}({shown})`: "
+                        f"the family's dice are {keys}")
+    return die
+
+
 @builtin("abs", [(INT, "the number `abs` takes")], INT, "the absolute value")
 def _abs(st: Table, k: int) -> int:
     return abs(k)
@@ -240,6 +291,7 @@ def _arranger(name: str, exact: bool, doc: str) -> Builtin:
 CORE: list[Builtin] = [
     _size, _top, _bottom, _cards, _sum, _extreme("min", min), _extreme("max", max), _any, _all,
     _count, _first, _last, _distinct, _shuffled, _reversed, _sorted_by, _seat, _piece, _abs,
+    _roll, _faces, _next_rolls,
     _arranger("set_pile", True, "the pile holds exactly cards of these types, bottom to top, face up (or as "
                                 "the third argument says: \"face down\")"),
     _arranger("stack_pile", False, "cards of these types go on top of the pile in this order, face up (or as "

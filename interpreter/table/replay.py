@@ -39,6 +39,8 @@ def describe(event) -> str:
         shown = ", ".join(event[2][-8:])
         more = f" ... ({len(event[2])} in all)" if len(event[2]) > 8 else ""
         return f"  chance: {event[1]} -> top: {shown}{more}"
+    if kind == "roll":
+        return f"  chance: roll of {event[1]} -> {event[2]}"
     if kind == "say":
         return f"  {event[2]}  [{event[1]}]"
     return str(event)
