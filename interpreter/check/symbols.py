@@ -312,13 +312,32 @@ class Declarations:
                                 about=frozenset({f"cards.{ct.id}", f"piles.{pile}"}))
                 continue
             scope = self.sym.piles[pile]
-            if ct.per_seat and scope != "seat":
+            if ct.per_piece is not False:
+                self._per_piece(ct, pile, scope)
+            elif ct.per_seat and scope != "seat":
                 self.report.add("E116", "`per_seat` cards start in a pile of each seat; "
                                         f"`{pile}` is of {scope}",
                                 loc_of(ct.starts_in))
             elif not ct.per_seat and scope != "game":
                 self.report.add("E116", f"cards `{ct.id}` start in `{pile}`, a pile of each {scope}",
-                                loc_of(ct.starts_in), "set `per_seat: true`, or start in a pile of the game")
+                                loc_of(ct.starts_in), "set `per_seat: true` (or `per_piece` for a pile of "
+                                "each piece), or start in a pile of the game")
+
+    def _per_piece(self, ct: Any, pile: str, scope: str) -> None:
+        """`per_piece`: cards of each piece's own pile; it names every piece (`true`), a kind of
+        pieces or pieces by name."""
+        if ct.per_seat:
+            self.report.add("E116", f"cards `{ct.id}` are `per_seat` and `per_piece`: one or the other",
+                            loc_of(ct.id))
+        elif scope != "piece":
+            self.report.add("E116", f"`per_piece` cards start in a pile of each piece; `{pile}` is of "
+                                    f"{scope}", loc_of(ct.starts_in))
+        sel = ct.per_piece
+        for name in ([] if isinstance(sel, bool) else [sel] if isinstance(sel, str) else sel):
+            if str(name) not in self.sym.pieces and str(name) not in self.sym.piece_names:
+                known = [*self.sym.pieces, *self.sym.piece_names]
+                self.report.add("E116", f"`per_piece: {name}` names no kind of pieces and no piece",
+                                loc_of(name), did_you_mean(str(name), known))
 
     def _routines(self) -> None:
         for what, source, table in (("function", self.g.functions, self.sym.functions),

@@ -106,7 +106,10 @@ def layout(rs: Ruleset, checked: Checked, n_seats: int) -> Plan:
         p.card_names.append(str(ct.name) if ct.name else str(ct.id))
         p.type_props.append(dict(ct.props))
         base = p.pile_base[str(ct.starts_in)]
-        targets = [base + s for s in range(n_seats)] if ct.per_seat else [base]
+        if ct.per_piece is not False:
+            targets = [base + pc for pc in _selected(p, ct.per_piece)]
+        else:
+            targets = [base + s for s in range(n_seats)] if ct.per_seat else [base]
         for target in targets:
             for _ in range(ct.count):
                 p.card_type.append(ti)
@@ -150,3 +153,12 @@ def layout(rs: Ruleset, checked: Checked, n_seats: int) -> Plan:
     p.max_rounds = min(g.limits.max_rounds, MAX_ROUNDS)
     p.max_steps = min(g.limits.max_steps, MAX_STEPS)
     return p
+
+
+def _selected(p: Plan, sel: bool | str | list) -> list[int]:
+    """The pieces `per_piece` names: every piece (`true`), a kind's, or pieces by name, in the
+    order they are declared."""
+    if isinstance(sel, bool):
+        return list(range(p.n_pieces)) if sel else []
+    names = {str(sel)} if isinstance(sel, str) else {str(x) for x in sel}
+    return [pc for pc in range(p.n_pieces) if p.piece_names[pc] in names or p.piece_kind[pc] in names]

@@ -82,7 +82,20 @@ def table_lines(view: dict, plan) -> list[str]:
     piles = view["piles"]
     for pile, how in decl.items():
         base = plan.pile_base.get(pile)
-        if base is None or plan.pile_scope[base] not in ("game", "seat"):
+        if base is None or plan.pile_scope[base] not in ("game", "seat", "piece"):
+            continue   # (a pile of a board's place is drawn with the board)
+        if plan.pile_scope[base] == "piece":   # each piece's: a line of its own
+            for pc, piece in enumerate(plan.piece_names):
+                info = piles.get(plan.pile_names[base + pc])
+                if info is None:
+                    continue
+                if how["whose"] == "mine":
+                    if who(piece, view) == "you":
+                        text = pile_text(info, plan, pile, how)
+                        lines.append(OwnPile(f"your {how['label']} of {piece}: {text}"))
+                elif info["count"]:
+                    lines.append(PileLine(f"{how['label']} of {piece} ({who(piece, view)}): "
+                                          f"{pile_text(info, plan, pile, how)}"))
             continue
         if plan.pile_scope[base] == "game":
             info = piles.get(plan.pile_names[base])

@@ -170,6 +170,9 @@ class CardSpec(Strict):
                     "as `card.NAME.KEY`")
     starts_in: Name = Field(description="the pile the cards start in")
     per_seat: bool = Field(False, description="each seat gets `count` of its own (pile of a seat)")
+    per_piece: Union[bool, Name, list[Name]] = Field(
+        False, description="each piece gets `count` of its own (a pile of a piece): `true` for every piece, "
+                           "a kind of pieces (`riders`), or a list of pieces' names")
 
 
 class CardType(CardSpec):

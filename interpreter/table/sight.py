@@ -24,6 +24,7 @@ class Pile:
 class PieceSight:
     name: str
     facts: list[str]          # the game's facts about it (`show:`), as players read them
+    piles: list[Pile] = field(default_factory=list)   # its piles the seat is shown (a rider's deck)
 
 
 @dataclass(frozen=True)
@@ -76,9 +77,11 @@ def sight(view: dict, plan) -> Sight:
     else:
         facts.extend(f"{k} {_value(v)}" for k, v in view["game"].items() if k != "round" and v is not None)
     owners: dict[int, list[PieceSight]] = {}
+    by_name: dict[str, PieceSight] = {}
     for name, info in view["pieces"].items():
         if info.get("owner") is not None:
-            owners.setdefault(info["owner"] - 1, []).append(PieceSight(name, list(info.get("facts", []))))
+            by_name[name] = PieceSight(name, list(info.get("facts", [])))
+            owners.setdefault(info["owner"] - 1, []).append(by_name[name])
     seat_facts = view.get("seat_facts", [])
     seats = [SeatSight(s, s == me, owners.get(s, []), list(seat_facts[s]) if s < len(seat_facts) else [])
              for s in range(plan.n_seats)]
@@ -90,8 +93,8 @@ def sight(view: dict, plan) -> Sight:
         name = plan.pile_names[pid]
         info = piles.get(name)
         scope = plan.pile_scope[pid]
-        if info is None or scope not in ("game", "seat"):
-            continue  # not seen, or kept on a board or a piece (drawn with it)
+        if info is None or scope not in ("game", "seat", "piece"):
+            continue  # not seen, or a pile of a board's place (drawn with the board)
         base = plan.pile_decl[pid]
         how = None if declared is None else declared.get(base)
         if declared is not None and how is None:
@@ -102,6 +105,18 @@ def sight(view: dict, plan) -> Sight:
                 table.append(_pile(label, info, how))
             continue
         owner = plan.pile_owner[pid]
+        if scope == "piece":   # beside its piece; a piece of nobody's, on the table
+            piece = plan.piece_names[owner]
+            seat = view["pieces"].get(piece, {}).get("owner")
+            named = f"{label} of {piece}"
+            if seat is not None and seat - 1 == me and (how is None or how["whose"] == "mine"):
+                mine.append(_pile(named, info, how))
+            elif (how is None or how["whose"] == "all") and info["count"]:
+                if piece in by_name:
+                    by_name[piece].piles.append(_pile(label, info, how))
+                else:
+                    table.append(_pile(named, info, how))
+            continue
         if owner == me and (how is None or how["whose"] == "mine"):
             mine.append(_pile(label, info, how))
         elif how is None or how["whose"] == "all":

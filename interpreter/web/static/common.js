@@ -67,6 +67,7 @@ const racecraft = (() => {
       row.appendChild(el("div", who, "seat-name"));
       for (const piece of seat.pieces) {
         row.appendChild(el("div", piece.name + (piece.facts.length ? ": " + piece.facts.join(", ") : ""), "seat-pieces"));
+        for (const p of piece.piles) row.appendChild(el("div", piece.name + "'s " + p.label + ": " + p.text, "seat-pile"));
       }
       if (seat.facts.length) row.appendChild(el("div", seat.facts.join(" · "), "seat-facts"));
       for (const p of seat.piles) row.appendChild(el("div", p.label + ": " + p.text, "seat-pile"));

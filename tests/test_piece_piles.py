@@ -1,0 +1,126 @@
+"""Cards and piles of pieces: cards that start in a pile of each piece (`per_piece`), a piece's
+pile refilled from another of the same piece, and piles of pieces shown beside their piece, to
+their owner as theirs, on the screen, the web page and in the picture's key."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from interpreter.agents.base import RandomAgent
+from interpreter.compile import compile_ruleset
+from interpreter.engine.game import Game
+from interpreter.lang.diagnostics import Report
+from interpreter.load.ruleset import load_ruleset
+from interpreter.session.playing import play
+from interpreter.table.sight import sight
+
+CARDS = """\
+source: "authored for tests/test_piece_piles.py (not printed data)"
+cards:
+  - {id: e2, name: "2", count: 3, per_piece: riders, starts_in: deck, props: {energy: 2}}
+  - {id: e3, name: "3", count: 1, per_piece: riders, starts_in: deck, props: {energy: 3}}
+  - {id: e5, name: "5", count: 2, per_piece: [rouleur1], starts_in: deck, props: {energy: 5}}
+  - {id: flag, count: 1, starts_in: flags}
+"""
+
+GAME = """\
+language: 2
+game: {id: riders, name: Riders, players: {min: 2, max: 2}}
+include:
+  - ../../cards/riders/cards.yaml
+pieces:
+  riders: {count: 2}
+  rouleur: {count: 1}
+piles:
+  deck: {of: piece, visible: nobody, refill_from: used}
+  hand: {of: piece, visible: owner}
+  used: {of: piece, visible: all}
+  flags: {}
+state:
+  distance: {of: piece}
+setup: |
+  let k = 0
+  for r in riders:
+      k += 1
+      r.owner = seat(k)
+  for r in riders + rouleur:
+      shuffle deck(r)
+phases:
+  - id: race
+    order: "riders"
+    turn: r
+    steps:
+      - id: ride
+        do: |
+          draw 2 from deck(r) to hand(r)
+          choose "play":
+              option "play {c}" for c in distinct(hand(r)):
+                  r.distance += c.energy
+                  move c to used(r)
+          move cards(hand(r)) to used(r)
+    rounds: 4
+result:
+  rank: "sum([r.distance for r in seat.pieces])"
+VIEW"""
+
+VIEW = """\
+view:
+  piles:
+    hand: {label: hand, whose: mine}
+    used: {label: spent, whose: all}
+"""
+
+
+def plan(tmp_path: Path, view: str = ""):
+    folder = tmp_path / "rulesets" / "riders"
+    folder.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "cards" / "riders").mkdir(parents=True, exist_ok=True)
+    (tmp_path / "cards" / "riders" / "cards.yaml").write_text(CARDS, encoding="utf-8")
+    (folder / "game.yaml").write_text(GAME.replace("VIEW", view), encoding="utf-8")
+    report = Report()
+    rs = load_ruleset(folder, report=report)
+    assert rs is not None, report.render()
+    p = compile_ruleset(rs, 2, report)
+    assert p is not None, report.render()
+    return p
+
+
+def test_cards_start_in_a_pile_of_each_piece_a_selector_names(tmp_path):
+    p = plan(tmp_path)
+    deck = p.pile_base["deck"]
+    types = [sorted(p.card_types[p.card_type[c]] for c, start in enumerate(p.card_start)
+                    if start == deck + pc) for pc in range(3)]
+    # `riders` is a kind: each of its two pieces has its own; `[rouleur1]` names one piece
+    assert types == [["e2", "e2", "e2", "e3"], ["e2", "e2", "e2", "e3"], ["e5", "e5"]]
+    assert p.card_start.count(p.pile_base["flags"]) == 1
+
+
+def test_a_pieces_pile_refills_from_another_of_the_same_piece(tmp_path):
+    p = plan(tmp_path)
+    g = Game(p, 2)
+    play(g, [RandomAgent("a"), RandomAgent("b")])
+    # four rounds of two cards from three: each rider's deck ran out and took its own spent cards back
+    deck, used = p.pile_base["deck"], p.pile_base["used"]
+    for pc in range(2):
+        mine = g.st.piles[deck + pc] + g.st.piles[used + pc] + g.st.piles[p.pile_base["hand"] + pc]
+        assert sorted(p.card_start[c] for c in mine) == [deck + pc] * 4
+
+
+def test_piles_of_pieces_are_shown_beside_their_piece(tmp_path):
+    from interpreter.draw.text import table_lines
+
+    for view in ("", VIEW):
+        p = plan(tmp_path, view)
+        g = Game(p, 3)
+        while g.st.g["round"] < 2 or g.decision().seat != 0:
+            g.choose(0)
+        seen = sight(g.view(0), p)
+        mine = [x.label for x in seen.mine]
+        assert "hand of riders1" in mine and not any("riders2" in m for m in mine)
+        riders2 = next(pc for s in seen.seats for pc in s.pieces if pc.name == "riders2")
+        # (a game without `view:` shows every pile a seat may see, its deck by its size)
+        assert [x.label for x in riders2.piles] == (["spent"] if view else ["deck", "used"])
+        if view:
+            lines = table_lines(g.view(0), p)
+            assert any(line.startswith("your hand of riders1: ") for line in lines), lines
+            assert any(line.startswith("spent of riders2 (seat 2): ") for line in lines), lines
+            assert not any("hand of riders2" in line for line in lines)
