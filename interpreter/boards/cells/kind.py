@@ -201,6 +201,7 @@ class Cells(BoardKind):
         self.lines = dict(d.lines)
         self.lines["finish"] = d.finish
         self._strip = self._strip_geometry()
+        self._steps: dict[int, dict[int, int]] = {}   # (`steps_from`)
 
     # ---- run-time data ----------------------------------------------------------------------
 
@@ -211,6 +212,27 @@ class Cells(BoardKind):
     def clone(self, data):
         return [data[0][:], data[1][:]]
 
+
+    def steps_from(self, start: int) -> dict[int, int]:
+        """Each cell reachable going forward from `start`, with the fewest steps to it (`start`
+        itself 0): a search over the forward neighbours, once per cell and kept. On a loop a
+        cell behind is reached on the next lap."""
+        found = self._steps.get(start)
+        if found is None:
+            found = {start: 0}
+            frontier = [start]
+            n = 0
+            while frontier:
+                n += 1
+                nxt = []
+                for i in frontier:
+                    for j, _d in self.ahead[i]:
+                        if j not in found:
+                            found[j] = n
+                            nxt.append(j)
+                frontier = nxt
+            self._steps[start] = found
+        return found
 
     def next_cells(self, data, pc) -> list[int]:
         at = data[0][pc]
@@ -403,6 +425,53 @@ def _order(k, st, _b):
     return k.order(st.bd[k.index])
 
 
+# ---- a cell given by its id (an option's candidate, a cell read from a property) -------------
+
+@on_board(Cells, "cell_lane_at", [(TEXT, "the cell of `cell_lane_at` (its id)")], INT,
+          "the lane of this cell (1 = inner)", pure=True)
+def _lane_at(k, st, _b, cid):
+    return k.lane[_cell_index(k, cid, "cell_lane_at")]
+
+
+@on_board(Cells, "cell_tagged_at", [(TEXT, "the cell of `cell_tagged_at` (its id)"),
+                                    (TEXT, "the tag of `cell_tagged_at`")], BOOL,
+          "whether this cell has this tag", pure=True)
+def _tagged_at(k, st, _b, cid, tag):
+    return tag in k.tags[_cell_index(k, cid, "cell_tagged_at")]
+
+
+@on_board(Cells, "cell_front_at", [(TEXT, "the cell of `cell_front_at` (its id)")], INT,
+          "the distance of this cell's front edge from the start line", pure=True)
+def _front_at(k, st, _b, cid):
+    return k.front[_cell_index(k, cid, "cell_front_at")]
+
+
+@on_board(Cells, "cell_next_at", [(TEXT, "the cell of `cell_next_at` (its id)")], listof(TEXT),
+          "the free cells one step forward of this cell")
+def _next_at(k, st, _b, cid):
+    taken = set(st.bd[k.index][0])
+    return [k.ids[j] for j, _d in k.ahead[_cell_index(k, cid, "cell_next_at")] if j not in taken]
+
+
+@on_board(Cells, "cell_steps", [(TEXT, "the cell `cell_steps` counts from (its id)"),
+                                (TEXT, "the cell `cell_steps` counts to (its id)")], INT,
+          "the fewest forward steps from the first cell to the second, whoever stands on the way "
+          "(none when the second cannot be reached going forward)", pure=True)
+def _steps(k, st, _b, start, goal):
+    j = _cell_index(k, goal, "cell_steps")
+    return k.steps_from(_cell_index(k, start, "cell_steps")).get(j)
+
+
+@on_board(Cells, "cell_steps_to_tag", [(TEXT, "the cell `cell_steps_to_tag` counts from (its id)"),
+                                       (TEXT, "the tag of `cell_steps_to_tag`")], INT,
+          "the fewest forward steps from this cell to a cell with this tag, 0 when the cell has it "
+          "(none when no cell ahead has it)", pure=True)
+def _steps_to_tag(k, st, _b, start, tag):
+    reach = k.steps_from(_cell_index(k, start, "cell_steps_to_tag"))
+    found = [n for j, n in reach.items() if tag in k.tags[j]]
+    return min(found) if found else None
+
+
 # ---- effects -------------------------------------------------------------------------------
 
 @on_board(Cells, "cell_place",
@@ -454,6 +523,7 @@ def _clear(k, st, _b):
 for _effect in (_place, _step):
     heard_by_change(Cells, _effect)
 Cells.builtins = [_next, _of, _tagged, _prop, _lane, _on, _progress, _to_go, _passed, _line, _grid,
-                  _grid_size, _at, _order, _place, _step, _remove, _clear]
+                  _grid_size, _at, _order, _lane_at, _tagged_at, _front_at, _next_at, _steps, _steps_to_tag,
+                  _place, _step, _remove, _clear]
 
 __all__ = ["Cell", "Cells", "CellsModel"]
