@@ -67,10 +67,20 @@ class LanesPicture(BaseModel):
 
 class LanesModel(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, title="LanesBoard")
-    kind: Literal["lanes"] = Field(description="lanes: spaces in a loop with a few spots each, "
-                                               "lines across it")
+    kind: Literal["lanes"] = Field(description="lanes: spaces in a loop (or an open road) with a few spots "
+                                               "each, lines across it")
     spaces: int = Field(ge=2, le=1000,
-                        description="spaces per lap; space 0 is the first after the start/finish line")
+                        description="spaces per lap; space 0 is the first after the start/finish line "
+                                    "(an open road: its spaces from the start)")
+    open: bool = Field(False, description="an open road from a start to a finish, not a loop: a move that "
+                                          "would go past its last space ends on it (or the nearest free "
+                                          "spot behind); `laps` is 1")
+    finish: int | None = Field(None, ge=1, description="an open road's finish line lies before this space "
+                                                       "(default: before the last space; the spaces after "
+                                                       "it are the run-off)")
+    shade: str | None = Field(None, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$",
+                              description="a property of `space_props` the picture shades where a space has "
+                                          "it (a climb, a cobbled stretch), with its value")
     spots: int = Field(2, ge=1, le=6, description="spots per space")
     laps: int = Field(1, ge=1, le=50, description="laps to the finish")
     race_line: int = Field(1, ge=1, description="the race line spot where no line says otherwise")
@@ -94,6 +104,18 @@ class LanesModel(BaseModel):
 
     @model_validator(mode="after")
     def _fits(self):
+        if self.open:
+            if self.laps != 1:
+                raise ValueError("an open road is raced once: `laps` is 1")
+            if self.finish is not None and self.finish >= self.spaces:
+                raise ValueError(f"the finish before space {self.finish} is not within the road's "
+                                 f"{self.spaces} spaces")
+            for i, sp in enumerate(self.space_props):
+                if sp.to is not None and sp.to < sp.at:
+                    raise ValueError(f"space_props.{i}: an open road's stretch goes forward: `to` "
+                                     f"{sp.to} lies before `at` {sp.at}")
+        elif self.finish is not None:
+            raise ValueError("`finish` is an open road's: a loop's finish is after its last lap")
         for ln in self.lines:
             if ln.at >= self.spaces:
                 raise ValueError(f"a line at space {ln.at} is outside the {self.spaces} spaces")
@@ -167,7 +189,9 @@ class Lanes(BoardKind):
         d = decl
         self.L = d.spaces
         self.spots = d.spots
-        self.finish = d.laps * d.spaces
+        self.open = d.open
+        # the finish: after the last lap; on an open road, before its `finish` space
+        self.finish = (d.finish if d.finish is not None else d.spaces - 1) if d.open else d.laps * d.spaces
         # race line per space: the last line with `race_line` at or before it (wrapping)
         rl_lines = sorted((ln.at, ln.race_line) for ln in d.lines if ln.race_line is not None)
         rl = [d.race_line] * self.L
@@ -219,6 +243,10 @@ class Lanes(BoardKind):
     def _marks(self, kind: str, upto: int) -> list[int]:
         lines = self.by_kind[kind]
         marks = self.marks.setdefault(kind, [])
+        if self.open:   # a road's lines lie once
+            if not marks:
+                marks.extend(ln.at for ln in lines)
+            return marks
         while len(marks) // len(lines) * self.L <= upto:
             base = len(marks) // len(lines) * self.L
             marks.extend(base + ln.at for ln in lines)
@@ -232,7 +260,7 @@ class Lanes(BoardKind):
             return out
         if (b - a) // self.L * len(lines) > MAX_LIST:
             raise RuleError(f"lines between {a} and {b}: more than {MAX_LIST} lines")
-        if 0 <= a and b <= _TABLE:
+        if 0 <= a and b <= _TABLE or self.open:
             marks = self.marks.get(kind)
             if marks is None or marks[-1] < b:
                 marks = self._marks(kind, b)
@@ -256,7 +284,7 @@ class Lanes(BoardKind):
             return []
         if n > MAX_LIST:
             raise RuleError(f"the next {n} lines: more than {MAX_LIST}")
-        if 0 <= d <= _TABLE:
+        if 0 <= d <= _TABLE or self.open:
             marks = self._marks(kind, d + (n // len(lines) + 1) * self.L)
             i = bisect_right(marks, d)
             return marks[i:i + n]
@@ -289,7 +317,10 @@ class Lanes(BoardKind):
         return None
 
     def settle(self, data, pc: int, d: int, floor=None) -> None:
-        """Put pc on the nearest free spot at progress d or behind (never behind `floor`)."""
+        """Put pc on the nearest free spot at progress d or behind (never behind `floor`); an open
+        road ends at its last space."""
+        if self.open and d >= self.L:
+            d = self.L - 1
         while True:
             k = self.free_spot(data, d, pc)
             if k is not None or (floor is not None and d <= floor):
@@ -340,6 +371,8 @@ class Lanes(BoardKind):
         plan = self.plan
         enter, spot = plan.move_enter, plan.move_spot
         start = data[0][pc]
+        if self.open and d >= self.L:   # an open road ends at its last space
+            d = self.L - 1
         if enter is not None and floor is not None:
             for x in range(start + 1, d + 1):
                 if not enter(st, {"piece": pc, "space": x}):
@@ -391,6 +424,8 @@ class Lanes(BoardKind):
     def _where(self, d: int, spot: int) -> str:
         if d >= self.finish:
             return "past the finish"
+        if self.open:
+            return f"space {d} spot {spot}"
         return f"space {d % self.L} spot {spot}, lap {max(d // self.L + 1, 1)}/{self.decl.laps}"
 
     def positions(self, st) -> list[tuple[str, str]]:
@@ -422,7 +457,7 @@ class Lanes(BoardKind):
                            "spot": spot, "progress": d, "lap": d // self.L + 1,
                            "finished": d >= self.finish, "next": ahead})
         return {"kind": self.kind, "spaces": self.L, "laps": self.decl.laps, "finish": self.finish,
-                "pieces": pieces}
+                "open": self.open, "pieces": pieces}
 
 
 # ---- built-ins -----------------------------------------------------------------------------
@@ -557,7 +592,8 @@ def _board_number(name: str, doc: str, compute) -> Builtin:
     return on_board(Lanes, name, [], INT, doc, pure=True)(lambda k, st, _b: compute(k))
 
 
-_finish_at = _board_number("finish_at", "the progress of the finish (laps × spaces)", lambda k: k.finish)
+_finish_at = _board_number("finish_at", "the progress of the finish (laps × spaces; an open road's finish "
+                                        "space)", lambda k: k.finish)
 _lap_length = _board_number("lap_length", "spaces per lap", lambda k: k.L)
 _lap_count = _board_number("lap_count", "laps to the finish", lambda k: k.decl.laps)
 
@@ -593,7 +629,7 @@ def _line_up_run(st, p, b):
     if p is None or data[0][p] is not None:
         raise RuleError("`line_up` needs a piece that is not on the track yet")
     for space, spot in k.decl.grid:
-        d = space - k.L
+        d = space if k.open else space - k.L   # (a loop's grid lies before the line, the lap before)
         if not any(data[0][q] == d and data[1][q] == spot for q in range(len(data[0]))):
             data[0][p], data[1][p] = d, spot
             return
@@ -613,6 +649,8 @@ def _put_at_run(st, p, b, d, spot):
         raise RuleError("`put_at`: a piece was expected, not none")
     if not 1 <= spot <= k.spots:
         raise RuleError(f"spot {spot} is not one of 1..{k.spots}")
+    if k.open and not 0 <= d < k.L:
+        raise RuleError(f"progress {d} is not on the road (its spaces are 0..{k.L - 1})")
     for i, _k in _lanes(st.plan):
         st.bd[i][0][p] = None
     data = st.bd[b]

@@ -1,7 +1,9 @@
 """A lane track drawn: in its real shape when the board declares where its spots lie (`picture:`),
-else as a stadium-shaped loop. Spaces as cells (the race line's spot shaded), lines across the
-track with their labels, the start/finish line, the grid's numbers; in a game, the cars on their
-spots and the tokens the game keeps by a line's name."""
+else as a stadium-shaped loop, or an open road as rows that turn back and forth. Spaces as cells
+(the race line's spot shaded, and the spaces with the board's `shade` property tinted, with its
+value), lines across the track with their labels, the start/finish line (a road's start and
+finish), the grid's numbers; in a game, the cars on their spots and the tokens the game keeps by
+a line's name."""
 from __future__ import annotations
 
 import math
@@ -65,6 +67,47 @@ class _Oval:
         return self.point(t, self.r0 - 3), self.point(t, self.r0 + self.k * self.lane + 3)
 
 
+class _Road:
+    """An open road in rows of at most ROW spaces, left to right, then right to left below, and so
+    on: space s, spot k is a cell of row s // ROW, the k-th band from the top of the row."""
+
+    ROW = 20
+
+    def __init__(self, spaces: int, spots: int):
+        self.L, self.k = spaces, spots
+        self.long, self.lane = 26.0, 14.0
+        self.per = min(spaces, self.ROW)
+        self.row = spots * self.lane + 30.0
+        self.pad = 40.0
+        self.scale = 1.0
+        self.font = 11.0
+        self.car = (20.0, 10.0)
+
+    def _x(self, space: int, edge: bool = False) -> float:
+        """The middle of a space's cell along its row (`edge`: the edge it is entered by)."""
+        i = space % self.per
+        ahead = space // self.per % 2 == 0
+        slot = i if ahead else self.per - 1 - i
+        return self.pad + slot * self.long + (0.0 if edge and ahead else self.long if edge else self.long / 2)
+
+    def centre(self, space: int, spot: int) -> tuple[float, float, float]:
+        y = self.pad + space // self.per * self.row + (spot - 0.5) * self.lane
+        return self._x(space), y, 0.0 if space // self.per % 2 == 0 else 180.0
+
+    def cell(self, space: int, spot: int) -> list[tuple[float, float]]:
+        x, y, a = self.centre(space, spot)
+        return _turned(x, y, a, self.long * 0.94, self.lane * 0.9)
+
+    def across(self, at: int) -> tuple[tuple[float, float], tuple[float, float]]:
+        """The line before space `at` (the end of the road for `at` = its length)."""
+        space = min(at, self.L - 1)
+        x = self._x(space, edge=True)
+        if at >= self.L:   # past the last space: the far edge of its cell
+            x = self._x(space) + (self.long / 2 if space // self.per % 2 == 0 else -self.long / 2)
+        top = self.pad + space // self.per * self.row
+        return (x, top - 3), (x, top + self.k * self.lane + 3)
+
+
 class _Placed:
     """The spots where the board's `picture` puts them: each a cell as long as the usual distance
     between two spaces and as wide as the usual distance between two spots, turned to the
@@ -120,7 +163,13 @@ def _turned(x: float, y: float, angle: float, long: float, wide: float) -> list[
 
 def layout(kind):
     d = kind.decl
-    return _Placed(d.spaces, d.spots, d.picture) if d.picture is not None else _Oval(d.spaces, d.spots)
+    if d.picture is not None:
+        return _Placed(d.spaces, d.spots, d.picture)
+    return _Road(d.spaces, d.spots) if d.open else _Oval(d.spaces, d.spots)
+
+
+SHADE = "#f3d6a4"        # a space with the board's `shade` property
+SHADE_RACE = "#e0b873"   # ... its race line spot
 
 
 def paint(canvas: Canvas, kind, board: dict | None, table: Scene | None, top: float) -> None:
@@ -129,10 +178,14 @@ def paint(canvas: Canvas, kind, board: dict | None, table: Scene | None, top: fl
     canvas.frame_from([p for s in range(d.spaces) for k in range(1, d.spots + 1) for p in lay.cell(s, k)],
                       lay.scale, top)
     f = lay.font
-    # spaces: one cell per spot, the race line's shaded; labels keep off the track
+    # spaces: one cell per spot, the race line's shaded, those with the `shade` property tinted;
+    # labels keep off the track
+    shaded = [(kind.props[s] or {}).get(d.shade) if d.shade else None for s in range(d.spaces)]
     for s in range(d.spaces):
         for spot in range(1, d.spots + 1):
-            fill = "#cfe3ff" if kind.race[s] == spot else "#ffffff"
+            tint = shaded[s] not in (None, False, 0, "")
+            race = kind.race[s] == spot
+            fill = (SHADE_RACE if race else SHADE) if tint else ("#cfe3ff" if race else "#ffffff")
             pts = lay.cell(s, spot)
             canvas.polygon(pts, fill, attrs=f' class="spot" data-space="{s}" data-spot="{spot}"')
             canvas.avoid(pts)
@@ -144,6 +197,9 @@ def paint(canvas: Canvas, kind, board: dict | None, table: Scene | None, top: fl
         canvas.line(a, b, colour, 3.0, None if ln.limit is not None else "5,4")
     a, b = lay.across(0)
     canvas.line(a, b, "#000", 5.0, "3,3")
+    if kind.open:   # a road's finish line
+        fa, fb = lay.across(kind.finish)
+        canvas.line(fa, fb, "#000", 5.0, "3,3")
     # the pieces, before the labels so that the labels keep off them
     cars = []
     if board is not None and table is not None:
@@ -155,7 +211,16 @@ def paint(canvas: Canvas, kind, board: dict | None, table: Scene | None, top: fl
                            attrs=f' class="piece" data-piece="{p["piece"]}"')
             cars.append((p, (x, y)))
     # labels: the start/finish line, lines, the tokens kept by a line's name, spaces, grid, cars
-    canvas.label("start/finish", b, f, away=f * 0.6)
+    if kind.open:
+        canvas.label("start", b, f, away=f * 0.6)
+        canvas.label("finish", fb, f, away=f * 0.6)
+    else:
+        canvas.label("start/finish", b, f, away=f * 0.6)
+    for s, value in enumerate(shaded):   # the `shade` property, where a stretch of it begins
+        if value not in (None, False, 0, "") and (s == 0 or shaded[s - 1] != value):
+            x, y, _a = lay.centre(s, d.spots)
+            canvas.label(f"{d.shade} {value}" if value is not True else d.shade, (x, y), f * 0.8, "#8a5a00",
+                         away=f)
     tokens = table.tokens() if table is not None else {}
     named = set()  # a token lies by the first line of its name
     for ln in d.lines:
@@ -179,8 +244,11 @@ def paint(canvas: Canvas, kind, board: dict | None, table: Scene | None, top: fl
         canvas.label(p["piece"], (x, y), f, "#000", away=max(lay.car) * 0.6, bold=True)
     # the caption: what the picture shows
     facts = ", ".join(f"{n} {v}" for n, v in d.facts.items())
-    canvas.lines([f"{kind.name}: {d.spaces} spaces, {d.spots} spots, {d.laps} lap(s)"
+    shape = (f"an open road of {d.spaces} spaces, {d.spots} spots, the finish before space {kind.finish}"
+             if kind.open else f"{d.spaces} spaces, {d.spots} spots, {d.laps} lap(s)")
+    canvas.lines([f"{kind.name}: {shape}"
                   + (f"; {facts}" if facts else "")
-                  + "; shaded spot: the race line; lines: kind, name (limit); "
+                  + "; shaded spot: the race line"
+                  + (f"; tinted spaces: {d.shade}" if d.shade else "") + "; lines: kind, name (limit); "
                   + ("green numbers: the start grid" if board is None else "cars on their spots")],
                  f * 0.9)

@@ -11,13 +11,16 @@ def lines(kind, board: dict, view: dict) -> list[str]:
     """`board`: the track's view data; `view`: the whole seat's view (owners and facts in
     `view["pieces"]`, the viewing seat in `view["seat"]`, 0-based or None)."""
     laps = board["laps"]
-    out = [f"{laps} lap{'s' if laps != 1 else ''} of {board['spaces']} spaces"]
+    road = board.get("open", False)
+    out = [f"a road of {board['spaces']} spaces, the finish before space {board['finish']}" if road
+           else f"{laps} lap{'s' if laps != 1 else ''} of {board['spaces']} spaces"]
     width = max((len(p["piece"]) for p in board["pieces"]), default=5)
     whose = max((len(who(p["piece"], view)) for p in board["pieces"]), default=3)
     ahead = []
     for place, p in enumerate(board["pieces"], 1):
         lap = max(p["lap"], 1)
-        where = "past the finish" if p["finished"] else f"space {p['space']:>2}, lap {lap}/{laps}"
+        where = "past the finish" if p["finished"] else \
+            f"space {p['space']:>2}" + ("" if road else f", lap {lap}/{laps}")
         mark = who(p["piece"], view)
         shown = ", ".join([where, *facts(p["piece"], view)])
         out.append(f"{place}. {p['piece']:<{width}}  {mark:<{whose}}  {shown}")

@@ -1,0 +1,100 @@
+"""An open road: a lane track from a start to a finish, not a loop (a cycling stage): moves end at
+its last space, its lines lie once, its picture is a road in rows with a start and a finish, and
+the spaces with the board's `shade` property (a climb) are tinted with their value."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter.compile import compile_ruleset
+from interpreter.engine.game import Game
+from interpreter.lang.diagnostics import Report
+from interpreter.load.ruleset import load_ruleset
+
+# authored for this test: a stage of 30 spaces, the finish before space 26, a climb at 10-14
+GAME = """\
+language: 2
+game: {id: stage, name: Stage, players: {min: 1, max: 2}}
+pieces:
+  riders: {count: 2}
+boards:
+  road:
+    kind: lanes
+    open: true
+    spaces: 30
+    spots: 2
+    finish: 26
+    shade: climb
+    grid: [[0, 1], [0, 2]]
+    lines:
+      - {at: 10, kind: col, name: "Col du Test", limit: 3}
+    space_props:
+      - {at: 10, to: 14, props: {climb: 2}}
+state:
+  seen: {type: "list[int]"}
+setup: |
+  for r in riders:
+      line_up(r, road)
+  seen = [finish_at(road), size(lines_between(road, 0, 100, "col")), space_prop(road, 12, "climb", 0),
+          size(next_lines(road, 11, "col", 3))]
+phases:
+  - id: race
+    order: "riders"
+    turn: r
+    steps:
+      - id: ride
+        do: |
+          advance(r, 9 + space_prop(road, progress(r), "climb", 0))
+    until: "all([progress(r) >= 29 for r in riders])"
+result:
+  rank: "0 - sum([progress(r) for r in seat.pieces])"
+"""
+
+
+def plan(tmp_path: Path, text: str = GAME):
+    folder = tmp_path / "rulesets" / "stage"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "game.yaml").write_text(text, encoding="utf-8")
+    report = Report()
+    rs = load_ruleset(folder, report=report)
+    assert rs is not None, report.render()
+    p = compile_ruleset(rs, 1, report)
+    assert p is not None, report.render()
+    return p
+
+
+def test_a_road_is_raced_once_and_a_move_ends_at_its_last_space(tmp_path):
+    g = Game(plan(tmp_path), 1, trace=True)
+    assert g.over
+    assert g.st.g["seen"] == [26, 1, 2, 0]   # the col lies once: none after space 11
+    k = g.plan.board_kinds[0]
+    # 0 -> 9 -> 18 -> 27 -> 29 (the road ends there): never past the last space, where both fit
+    assert sorted(g.st.bd[0][0]) == [29, 29] and sorted(g.st.bd[0][1]) == [1, 2]
+    assert k._where(12, 1) == "space 12 spot 1" and k._where(27, 1) == "past the finish"
+
+
+def test_a_roads_picture_has_a_start_a_finish_and_its_climb(tmp_path):
+    from interpreter.picture.svg import table_picture
+
+    p = plan(tmp_path)
+    g = Game(p, 1)
+    svg = table_picture(g.view(None), p, "Stage", "", None)
+    assert ">start<" in svg and ">finish<" in svg and "start/finish" not in svg
+    assert ">climb 2<" in svg and "#f3d6a4" in svg
+    assert "an open road of 30 spaces, 2 spots, the finish before space 26" in svg
+
+
+@pytest.mark.parametrize("change, said", [
+    ("    finish: 26\n", "    finish: 26\n    laps: 2\n"),
+    ("    open: true\n", ""),
+    ("{at: 10, to: 14, props: {climb: 2}}", "{at: 14, to: 10, props: {climb: 2}}"),
+])
+def test_a_road_refuses_what_only_a_loop_has(tmp_path, change, said):
+    report = Report()
+    folder = tmp_path / "rulesets" / "stage"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "game.yaml").write_text(GAME.replace(change, said), encoding="utf-8")
+    rs = load_ruleset(folder, report=report)
+    assert rs is None or compile_ruleset(rs, 1, report) is None
+    assert report.errors, report.render()
