@@ -124,3 +124,31 @@ def test_piles_of_pieces_are_shown_beside_their_piece(tmp_path):
             assert any(line.startswith("your hand of riders1: ") for line in lines), lines
             assert any(line.startswith("spent of riders2 (seat 2): ") for line in lines), lines
             assert not any("hand of riders2" in line for line in lines)
+
+
+def test_a_card_remembers_who_played_it(tmp_path):
+    """State of each card (`of: card`): who placed a bet, who played a card; read and set like a
+    piece's (`c.played_by = s`), none until set."""
+    from test_modules import MINI, mini_project
+
+    text = MINI.replace("  score: {of: seat}\n", "  score: {of: seat}\n  played_by: {of: card, type: seat}\n")
+    text = text.replace("                  move c to discard face up\n",
+                        "                  move c to discard face up\n                  c.played_by = s\n")
+    text = text.replace('result:\n  rank: "seat.score"',
+                        'result:\n  rank: "size([c for c in discard if c.played_by == seat])"')
+    report = Report()
+    rs = load_ruleset(mini_project(tmp_path, text), report=report)
+    p = compile_ruleset(rs, 2, report)
+    assert p is not None, report.render()
+    g = Game(p, 1)
+    while not g.over:
+        g.choose(0)
+    by = g.st.values("played_by")
+    assert sorted(x for x in by if x is not None) == [0, 0, 1, 1]
+    assert g.result()["scores"] == [2, 2]
+    # a card's variable cannot share a name with a property of the cards
+    clash = text.replace("played_by: {of: card, type: seat}", "points: {of: card}")
+    report = Report()
+    rs = load_ruleset(mini_project(tmp_path / "clash", clash), report=report)
+    assert rs is None or compile_ruleset(rs, 2, report) is None
+    assert any(d.code == "E118" and "`points` is a property of the cards" in d.message for d in report.items)

@@ -60,6 +60,7 @@ class RefKind(Enum):
     CARD_PROP = "card_prop"        # `c.PROP`: name is the property
     PIECE_NAME = "piece_name"
     PIECE_VAR = "piece_var"        # `p.VAR`: name is the variable
+    CARD_VAR = "card_var"          # `c.VAR`: a state variable of each card
     SEAT_VAR = "seat_var"
     SEAT_NUMBER = "seat_number"
     SEAT_PIECES = "seat_pieces"
@@ -826,11 +827,11 @@ class Checker:
             return self._item_target(t, sc)
         if isinstance(t, n.Attr):
             obj_t = self.expr(t.obj, sc)
-            scope = {PIECE: "piece", SEAT: "seat"}.get(obj_t)
+            scope = {PIECE: "piece", SEAT: "seat", CARD: "card"}.get(obj_t)
             if scope is None:
-                self.type_error(f"only state of a seat or piece can be set, not of a {obj_t}", t)
+                self.type_error(f"only state of a seat, piece or card can be set, not of a {obj_t}", t)
                 return None
-            variables = sym.piece_vars if scope == "piece" else sym.seat_vars
+            variables = {"piece": sym.piece_vars, "seat": sym.seat_vars, "card": sym.card_vars}[scope]
             form = self.old_attrs.get((scope, t.name))
             if t.name not in variables and form is not None and self._old_form(t, form, {scope: t.obj}):
                 return self.target(t, sc)
@@ -838,7 +839,8 @@ class Checker:
                 self.error("E110", f"a {obj_t} has no state `{t.name}`", t,
                            self.suggest(t.name, variables) or f"declare it under `state:` with `of: {scope}`")
                 return None
-            t.ref = Ref(RefKind.PIECE_VAR if scope == "piece" else RefKind.SEAT_VAR, t.name)
+            kinds = {"piece": RefKind.PIECE_VAR, "seat": RefKind.SEAT_VAR, "card": RefKind.CARD_VAR}
+            t.ref = Ref(kinds[scope], t.name)
             return variables[t.name]
         self.error("E127", "only a name, `x.state` or an item of a list or map (`xs[i]`, `m[k]`) "
                            "can be assigned", t)
@@ -1159,10 +1161,13 @@ class Checker:
             if name in sym.card_props:
                 e.ref = Ref(RefKind.CARD_PROP, name)
                 return sym.card_props[name]
+            if name in sym.card_vars:
+                e.ref = Ref(RefKind.CARD_VAR, name)
+                return sym.card_vars[name]
             form = self.old_attrs.get(("card", name))
             if form is not None and self._old_form(e, form, {"card": e.obj}):
                 return self.expr(e, sc)
-            have = ["type", "face_up", "pile", *sym.card_props]
+            have = ["type", "face_up", "pile", *sym.card_props, *sym.card_vars]
         elif typ == PIECE:
             if name == "name":
                 e.ref = Ref(RefKind.PIECE_NAME)

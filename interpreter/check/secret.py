@@ -102,7 +102,7 @@ class Secrecy:
 
 
 _WORDS = {"seat": "`{}` of another seat", "piece": "`{}` of a piece", "pile": "pile `{}`",
-          "game": "`{}`", "cards": "where cards lie", "board": "board `{}`"}
+          "game": "`{}`", "cards": "where cards lie", "board": "board `{}`", "card": "`{}` of a card"}
 
 
 def _place(key: tuple[str, str], own: bool = False) -> str:
@@ -269,6 +269,9 @@ class _Walk:
             who = self.expr(t.obj)
             if ref.kind is RefKind.SEAT_VAR:
                 self.wrote(("seat", t.name), who == SEAT, s)
+                return
+            if ref.kind is RefKind.CARD_VAR:   # (a card's variable is nobody's own place)
+                self.wrote(("card", t.name), False, s)
                 return
             if ref.kind is RefKind.PIECE_VAR:
                 if t.name == "owner":
@@ -440,6 +443,9 @@ class _Walk:
             return None
         if kind is RefKind.SEAT_PIECES:
             return Many(PIECE) if obj == SEAT else None
+        if kind is RefKind.CARD_VAR:
+            self.read(("card", e.name), e)
+            return None
         if kind in (RefKind.CARD_PILE, RefKind.CARD_FACE_UP):
             if not isinstance(obj, Card):
                 self.read(("cards", ""), e)

@@ -56,6 +56,7 @@ class Symbols:
     globals: dict[str, Type] = field(default_factory=dict)         # game state -> type
     seat_vars: dict[str, Type] = field(default_factory=dict)
     piece_vars: dict[str, Type] = field(default_factory=dict)      # includes `owner`
+    card_vars: dict[str, Type] = field(default_factory=dict)
     piles: dict[str, str] = field(default_factory=dict)            # name -> of (game/seat/piece/board)
     # dice: name -> None for a die, or the type of a family's keys (`level(3)`: int; `weather("rain")`: text)
     dice: dict[str, Type | None] = field(default_factory=dict)
@@ -260,7 +261,7 @@ class Declarations:
             else:
                 if not self.name(name, f"state variable of a {scope}", globally=False):
                     continue
-                builtin_attrs = SEAT_ATTRS if scope == "seat" else PIECE_ATTRS
+                builtin_attrs = {"seat": SEAT_ATTRS, "piece": PIECE_ATTRS, "card": CARD_ATTRS}[scope]
                 if str(name) in builtin_attrs:
                     self.report.add("E118", f"`{name}` is built in for every {scope}: it cannot be declared",
                                     loc_of(name), "choose another name")
@@ -278,7 +279,7 @@ class Declarations:
                                 about=about)
             self._check_value(init, name, about)
             {"game": self.sym.globals, "seat": self.sym.seat_vars,
-             "piece": self.sym.piece_vars}[scope][str(name)] = t
+             "piece": self.sym.piece_vars, "card": self.sym.card_vars}[scope][str(name)] = t
         self.sym.piece_vars["owner"] = SEAT
 
     def _cards(self) -> None:
@@ -301,6 +302,11 @@ class Declarations:
                                         f"cards.{c.id}" for c in self.rs.cards if k in c.props}))
                 if old is None or old == listof(ANY):
                     self.sym.card_props[str(k)] = t
+        for k in self.sym.card_vars:
+            if k in self.sym.card_props:
+                where = loc_of(next(n for n in self.g.state if str(n) == k))
+                self.report.add("E118", f"`{k}` is a property of the cards and a state variable of each "
+                                        "card: one or the other", where, "rename the state variable")
         for k in CARD_ATTRS:
             if k in self.sym.card_props:
                 self.report.add("E115", f"card property `{k}` is built in and cannot be redefined", None)

@@ -133,14 +133,15 @@ def layout(rs: Ruleset, checked: Checked, n_seats: int) -> Plan:
         if init is None and t == BOOL:
             init = False
         key = (var.of, str(name))
-        {"game": p.global_init, "seat": p.seat_init, "piece": p.piece_init}[var.of][str(name)] = init
+        {"game": p.global_init, "seat": p.seat_init, "piece": p.piece_init, "card": p.card_init}[var.of][
+            str(name)] = init
         p.var_types[key] = t
         p.var_visible[key] = var.visible
     p.piece_init.setdefault("owner", None)
     p.var_types[("piece", "owner")] = SEAT
     # seat and piece variables live in one flat list: a variable's values for each seat (or
     # piece) side by side from its offset
-    for inits, n in ((p.seat_init, n_seats), (p.piece_init, p.n_pieces)):
+    for inits, n in ((p.seat_init, n_seats), (p.piece_init, p.n_pieces), (p.card_init, len(p.card_type))):
         for name, init in inits.items():
             p.var_at[name] = len(p.var_start)
             p.var_start.extend([init] * n)

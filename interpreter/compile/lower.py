@@ -301,7 +301,7 @@ class Lowerer:
             return P.sub(self.cg.const(p.card_props[ref.name], "prop_" + ref.name), obj)
         if kind is RefKind.PIECE_NAME:
             return P.sub(self.cg.const(p.piece_names, "piece_names"), obj)
-        if kind in (RefKind.PIECE_VAR, RefKind.SEAT_VAR):
+        if kind in (RefKind.PIECE_VAR, RefKind.SEAT_VAR, RefKind.CARD_VAR):
             return P.sub(P.attr(self.st(), "v"), P.binop(P.const(p.var_at[ref.name]), ast.Add(), obj))
         if kind is RefKind.SEAT_NUMBER:
             return P.binop(obj, ast.Add(), P.const(1))

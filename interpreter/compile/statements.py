@@ -319,7 +319,7 @@ class Statements(Lowerer):
                         lambda v: store(P.call(self.h("put_item"), self.st(), load, key, v)))
             return (pre, P.call(P.attr(load, "get"), key, self.cg.const(ref.extra, "zero")),
                     lambda v: store(P.call(self.h("put_key"), self.st(), load, key, v)))
-        if ref.kind in (RefKind.PIECE_VAR, RefKind.SEAT_VAR):
+        if ref.kind in (RefKind.PIECE_VAR, RefKind.SEAT_VAR, RefKind.CARD_VAR):
             o = fx.tmp("o")
             index = P.binop(P.const(self.plan.var_at[ref.name]), ast.Add(), P.name(o))
             vs = P.attr(self.st(), "v")

@@ -132,7 +132,8 @@ class Plan:
     global_init: dict[str, Any] = field(default_factory=dict)
     seat_init: dict[str, Any] = field(default_factory=dict)
     piece_init: dict[str, Any] = field(default_factory=dict)
-    var_at: dict[str, int] = field(default_factory=dict)       # seat/piece variable -> offset in State.v
+    card_init: dict[str, Any] = field(default_factory=dict)
+    var_at: dict[str, int] = field(default_factory=dict)       # seat/piece/card variable -> offset in State.v
     var_start: list[Any] = field(default_factory=list)         # State.v at the start
     # the pile ids of each mask of those (kept as they are asked: `piles_of`)
     mask_ids: dict[int, list[int]] = field(default_factory=dict)

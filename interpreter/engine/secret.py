@@ -457,6 +457,7 @@ def _slot(plan: Any, k: int) -> str:
     for name, at in sorted(plan.var_at.items(), key=lambda x: x[1], reverse=True):
         if at <= k:
             i = k - at
-            whose = f"seat {i + 1}" if name in plan.seat_init else plan.piece_names[i]
+            whose = (f"seat {i + 1}" if name in plan.seat_init else plan.piece_names[i]
+                     if name in plan.piece_init else f"card {plan.card_label(i)}")
             return f"`{name}` of {whose}"
     return "a variable"

@@ -292,10 +292,11 @@ class State:
         return c
 
     def values(self, name: str) -> list:
-        """A seat or piece variable's values, by seat or piece number."""
+        """A seat, piece or card variable's values, by seat, piece or card number."""
         p = self.plan
         at = p.var_at[name]
-        return self.v[at:at + (p.n_seats if name in p.seat_init else p.n_pieces)]
+        n = p.n_seats if name in p.seat_init else p.n_pieces if name in p.piece_init else len(p.card_type)
+        return self.v[at:at + n]
 
     def end(self, pile: int, index: int) -> int | None:
         """The top (-1) or bottom (0) card of a pile, or None."""

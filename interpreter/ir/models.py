@@ -83,7 +83,8 @@ TypeName = Annotated[str, Field(pattern=r"^\s*[A-Za-z_][A-Za-z0-9_]*\s*(\[[A-Za-
 
 
 class StateVar(Strict):
-    of: Literal["game", "seat", "piece"] = "game"
+    of: Literal["game", "seat", "piece", "card"] = Field(
+        "game", description="one for the game, or one for each seat, piece or card (`c.placed_by`)")
     type: TypeName = "int"
     initial: Scalar | list[Any] | dict[str, Any] | None = None
     visible: Literal["all", "owner", "nobody"] = "all"
