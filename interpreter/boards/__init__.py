@@ -11,6 +11,7 @@ from .ranking import kind as _ranking  # noqa: F401,E402  (each kind registers i
 from .lanes import kind as _lanes  # noqa: F401,E402
 from .tiles import kind as _tiles  # noqa: F401,E402
 from .cells import kind as _cells  # noqa: F401,E402
+from .stacks import kind as _stacks  # noqa: F401,E402
 
 
 def board_models() -> list:

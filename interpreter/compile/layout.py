@@ -32,6 +32,7 @@ def layout(rs: Ruleset, checked: Checked, n_seats: int) -> Plan:
             ids.append(p.n_pieces)
             p.piece_names.append(name)
             p.piece_kind.append(kind)
+            p.piece_marker.append(bool(g.pieces[kind].marker))
             p.n_pieces += 1
         p.kind_pieces[kind] = ids
     for bname, b in g.boards.items():

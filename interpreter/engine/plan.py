@@ -122,6 +122,7 @@ class Plan:
     n_pieces: int = 0
     piece_names: list[str] = field(default_factory=list)
     piece_kind: list[str] = field(default_factory=list)
+    piece_marker: list[bool] = field(default_factory=list)     # a piece of a kind declared `marker: true`
     kind_pieces: dict[str, list[int]] = field(default_factory=dict)
     board_names: list[str] = field(default_factory=list)
     board_kinds: list[BoardKind] = field(default_factory=list)   # per board: its kind, with its data

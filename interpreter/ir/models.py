@@ -47,6 +47,9 @@ class GameInfo(Strict):
 class PieceKind(Strict):
     count: int = Field(ge=1, le=64)
     names: list[Name] | None = Field(None, description="one name per piece, in order")
+    marker: bool = Field(False, description="markers: pieces that stand on a stack track beside its stacks "
+                                            "(a tile placed on the track), drawn and read, never in a "
+                                            "stack nor in the board's order")
 
 
 def _board_union() -> Any:
