@@ -98,3 +98,69 @@ def test_a_road_refuses_what_only_a_loop_has(tmp_path, change, said):
     rs = load_ruleset(folder, report=report)
     assert rs is None or compile_ruleset(rs, 1, report) is None
     assert report.errors, report.render()
+
+
+LOOP = """\
+language: 2
+game: {id: oval, name: Oval, players: {min: 1, max: 2}}
+pieces:
+  cars: {count: 2}
+boards:
+  track:
+    kind: lanes
+    spots: 2
+    laps: 2
+    grid: [[0, 1], [0, 2]]
+    segments:
+      - {length: 10}
+      - {length: 5, turn: 180, line: {kind: corner, limit: 4, name: "1"}, props: {narrow: true}}
+      - {length: 10}
+      - {length: 5, turn: 180, line: {kind: corner, limit: 5, name: "2"}}
+setup: |
+  for c in cars:
+      line_up(c, track)
+phases:
+  - id: race
+    order: "cars"
+    turn: c
+    steps:
+      - id: go
+        do: |
+          advance(c, 7)
+    until: "all([progress(c) >= finish_at(track) for c in cars])"
+result:
+  rank: "0"
+"""
+
+
+def test_a_track_written_as_segments_is_its_spaces_lines_properties_and_picture(tmp_path):
+    from interpreter.picture.svg import table_picture
+
+    p = plan(tmp_path, LOOP)
+    k = p.board_kinds[0]
+    assert k.L == 30 and k.finish == 60
+    assert [(ln.at, ln.kind, ln.limit, ln.name) for ln in k.decl.lines] == [(10, "corner", 4, "1"),
+                                                                            (25, "corner", 5, "2")]
+    assert [s for s in range(30) if k.props[s]] == [10, 11, 12, 13, 14]
+    assert k.decl.picture is not None and len(k.decl.picture.spots) == 60
+    g = Game(p, 1)
+    assert g.over and all(d >= 60 for d in g.st.bd[0][0])
+    svg = table_picture(g.view(None), p, "Oval", "", None)
+    assert "corner 1 (4)" in svg and "corner 2 (5)" in svg
+
+
+@pytest.mark.parametrize("change, said", [
+    ("{length: 10}\n      - {length: 5, turn: 180, line",
+     "{length: 12}\n      - {length: 5, turn: 180, line"),
+    ("      - {length: 5, turn: 180, line: {kind: corner, limit: 5, name: \"2\"}}\n",
+     "      - {length: 5, turn: 90, line: {kind: corner, limit: 5, name: \"2\"}}\n"),
+])
+def test_a_loop_that_does_not_close_is_said(tmp_path, change, said):
+    folder = tmp_path / "rulesets" / "stage"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "game.yaml").write_text(LOOP.replace(change, said, 1), encoding="utf-8")
+    report = Report()
+    rs = load_ruleset(folder, report=report)
+    assert rs is None or compile_ruleset(rs, 1, report) is None
+    text = report.render()
+    assert "the loop does not close" in text or "a loop turns once round" in text, text

@@ -57,10 +57,10 @@ result:
 """
 
 
-def game(tmp_path: Path, script: str = "", players: int = 1) -> Game:
+def game(tmp_path: Path, script: str = "", players: int = 1, text: str = GAME) -> Game:
     folder = tmp_path / "rulesets" / "stacked"
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "game.yaml").write_text(GAME.replace("SCRIPT", "".join(f"  {line}\n" for line in
+    (folder / "game.yaml").write_text(text.replace("SCRIPT", "".join(f"  {line}\n" for line in
                                                                      script.splitlines())), encoding="utf-8")
     report = Report()
     rs = load_ruleset(folder, report=report)
@@ -125,3 +125,16 @@ def test_a_stack_track_is_told_and_drawn(tmp_path):
     assert any("marker oasis" in line for line in lines)
     svg = table_picture(view, g.plan, "Stacked", "", None)
     assert 'data-piece="green"' in svg and 'class="marker"' in svg and ">finish<" in svg and ">sand 1<" in svg
+
+
+def test_a_stack_track_written_as_segments_is_its_spaces_and_properties(tmp_path):
+    # the same 16 spaces as segments: 6 plain, 3 of sand, 7 plain
+    text = GAME.replace("    spaces: 16\n", "").replace(
+        "    space_props:\n      - {at: 6, to: 8, props: {sand: 1}}\n",
+        "    segments:\n      - {length: 6}\n      - {length: 3, props: {sand: 1}}\n      - {length: 7}\n")
+    assert text != GAME
+    g = game(tmp_path, 'stack_move(track, piece("white"), 5)', text=text)
+    k = g.plan.board_kinds[0]
+    assert k.decl.spaces == 16
+    assert [s for s in range(16) if k.props[s]] == [6, 7, 8]
+    assert stacks(g)[7] == ["white"]

@@ -28,6 +28,7 @@ from ...lang.types import BOOL, INT, PIECE, TEXT, listof
 from ...library.api import Builtin, Param, Read, Spec
 from ..base import (BLOCKED, ENTERED, MOVED, PASSED, BoardKind, Props, heard_by_change, kind_at, move_events,
                     of_piece, on_board, passed, prop_value, register)
+from ..segments import Segment, lines_of, problem, props_of, spaces_of, spots_picture
 
 
 class LaneLine(BaseModel):
@@ -69,9 +70,13 @@ class LanesModel(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, title="LanesBoard")
     kind: Literal["lanes"] = Field(description="lanes: spaces in a loop (or an open road) with a few spots "
                                                "each, lines across it")
-    spaces: int = Field(ge=2, le=1000,
-                        description="spaces per lap; space 0 is the first after the start/finish line "
-                                    "(an open road: its spaces from the start)")
+    spaces: int | None = Field(None, ge=2, le=1000,
+                               description="spaces per lap; space 0 is the first after the start/finish line "
+                                           "(an open road: its spaces from the start); or `segments`")
+    segments: list[Segment] | None = Field(
+        None, min_length=1, description="the track as stretches of road (length, turn, properties, a line "
+                                        "before each), in place of `spaces`, `space_props`, `lines` and "
+                                        "`picture`: expanded into them, the picture drawn along them")
     open: bool = Field(False, description="an open road from a start to a finish, not a loop: a move that "
                                           "would go past its last space ends on it (or the nearest free "
                                           "spot behind); `laps` is 1")
@@ -104,6 +109,10 @@ class LanesModel(BaseModel):
 
     @model_validator(mode="after")
     def _fits(self):
+        if self.segments is not None:
+            return self._expanded()
+        if self.spaces is None:
+            raise ValueError("a lane track has `spaces` (and its lines, ...) or `segments`")
         if self.open:
             if self.laps != 1:
                 raise ValueError("an open road is raced once: `laps` is 1")
@@ -146,16 +155,34 @@ class LanesModel(BaseModel):
             self._picture_fits(self.picture)
         return self
 
+    def _expanded(self):
+        """The track its segments describe: its spaces, properties, lines and picture."""
+        given = [k for k in ("spaces", "space_props", "lines", "picture") if k in self.model_fields_set]
+        if given:
+            raise ValueError(f"`segments` describe the track: give no `{given[0]}` beside them")
+        segs = self.segments
+        assert segs is not None
+        found = problem(segs, loop=not self.open)
+        if found:
+            raise ValueError(found)
+        track = self.model_copy(update={
+            "segments": None, "spaces": spaces_of(segs),
+            "space_props": [SpaceProps(**x) for x in props_of(segs)],
+            "lines": [LaneLine(**x) for x in lines_of(segs)],
+            "picture": LanesPicture(**spots_picture(segs, self.spots))})
+        return type(self).model_validate(track.model_dump(exclude_none=True, exclude={"segments"}))
+
     def _picture_fits(self, pic: LanesPicture) -> None:
         w, h = pic.size
+        n = self.spaces
+        assert n is not None   # (`_fits` said so)
         seen = set()
         for row in pic.spots:
             if len(row) != 5:
                 raise ValueError(f"a picture spot is [space, spot, x, y, angle], not {row}")
             space, spot, x, y, _a = row
             key = (space, spot)
-            if space != int(space) or spot != int(spot) or not (0 <= space < self.spaces
-                                                                 and 1 <= spot <= self.spots):
+            if space != int(space) or spot != int(spot) or not (0 <= space < n and 1 <= spot <= self.spots):
                 raise ValueError(f"picture spot [{space}, {spot}] is not a spot of the track")
             if key in seen:
                 raise ValueError(f"the picture places spot [{space:g}, {spot:g}] twice")
@@ -163,10 +190,10 @@ class LanesModel(BaseModel):
                 raise ValueError(f"picture spot [{space:g}, {spot:g}] at ({x:g}, {y:g}) is outside "
                                  f"the board's size {w:g} x {h:g}")
             seen.add(key)
-        missing = self.spaces * self.spots - len(seen)
+        missing = n * self.spots - len(seen)
         if missing:
             raise ValueError(f"the picture places {len(seen)} spots, but the track has "
-                             f"{self.spaces * self.spots}: place every spot of every space")
+                             f"{n * self.spots}: place every spot of every space")
 
 
 # Lines are looked up in a table grown lap by lap for progress up to this far (a race is a few

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from ...lang.errors import RuleError
 from ...lang.types import INT, PIECE, TEXT, listof
 from ..base import BoardKind, Props, heard_by_change, move_events, on_board, prop_value, register
+from ..segments import Segment, problem, props_of, spaces_of
 
 
 class StackProps(BaseModel):
@@ -35,7 +36,10 @@ class StacksModel(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, title="StacksBoard")
     kind: Literal["stacks"] = Field(description="stacks: spaces where pieces stand one on another and "
                                                 "carry those on their backs")
-    spaces: int = Field(ge=2, le=1000, description="spaces, 0 the first")
+    spaces: int | None = Field(None, ge=2, le=1000, description="spaces, 0 the first; or `segments`")
+    segments: list[Segment] | None = Field(
+        None, min_length=1, description="the track as stretches (length, properties), in place of `spaces` "
+                                        "and `space_props`")
     loop: bool = Field(False, description="a loop: progress goes on past the last space, lap after lap "
                                           "(else a move that would go past the last space ends on it)")
     finish: int | None = Field(None, ge=1, description="the finish line lies before this progress "
@@ -47,6 +51,20 @@ class StacksModel(BaseModel):
 
     @model_validator(mode="after")
     def _fits(self):
+        if self.segments is not None:
+            given = [k for k in ("spaces", "space_props") if k in self.model_fields_set]
+            if given:
+                raise ValueError(f"`segments` describe the track: give no `{given[0]}` beside them")
+            if any(seg.line is not None for seg in self.segments):
+                raise ValueError("a stack track has no lines across it: its finish is `finish`")
+            found = problem(self.segments, loop=self.loop)
+            if found:
+                raise ValueError(found)
+            data = self.model_dump(exclude_none=True, exclude={"segments"})
+            data.update(spaces=spaces_of(self.segments), space_props=props_of(self.segments))
+            return type(self).model_validate(data)
+        if self.spaces is None:
+            raise ValueError("a stack track has `spaces` (and its properties) or `segments`")
         for i, sp in enumerate(self.space_props):
             last = sp.at if sp.to is None else sp.to
             if sp.at >= self.spaces or last >= self.spaces:
