@@ -390,6 +390,22 @@ def test_dsl_a_quoted_text_inside_braces_ends_the_string(capsys, game):
                hint='written with \\"')
 
 
+def test_dsl_a_text_inside_braces_holds_a_template_of_its_own(capsys, project, game):
+    """`"{power(\\"{c}\\")}"`: the text given to the call is itself a template (and may hold a `}`)."""
+    edit(game, 'changes {cards_word(n)}: speed 0', 'changes {cards_word(size(\\"{n}\\"))}: speed 0')
+    expect_one(capsys, game, game, find(game, '\\"{n}'), "E120", "what `size` counts must be a list")
+    edit(game, 'changes {cards_word(size(\\"{n}\\"))}: speed 0', 'changes {cards_word(n)}: speed 0')
+    scenario = game.parent / "scenarios" / "nested.yaml"
+    expect = """'"{piece(\\"{cars[2].name}\\").name} {\\"}\\"}" == "blue }"'"""
+    scenario.write_text("scenario: {name: nested, source: a test}\nruleset: ..\nplayers: 2\n"
+                        f"expect:\n  - {expect}\n", encoding="utf-8")
+    rc, out, err = run(capsys, "check", scenario)
+    assert rc == 0 and "1 passed" in out, out + err
+    scenario.write_text(scenario.read_text(encoding="utf-8").replace('"blue }"', '"red }"'), encoding="utf-8")
+    rc, out, err = run(capsys, "check", scenario)
+    assert rc == 1 and "E401" in out + err, out + err
+
+
 def test_dsl_error_after_escapes_in_a_double_quoted_string(capsys, game):
     edit(game, 'if: "car.owner == none"', r'if: "car.name == \"white\" and car.owner == none or )"')
     expect_one(capsys, game, game, find(game, "or )", offset=3), "E101", "unexpected `)`")
@@ -519,6 +535,39 @@ def test_wrong_number_of_arguments(capsys, game):
          "              overtake(car, 1)\n          else:")
     expect_one(capsys, game, game, find(game, "overtake(car, 1)"), "E124",
                "`overtake` takes 1 argument(s), got 2", hint="overtake(car: piece)")
+
+
+def test_a_word_of_the_language_declared_as_a_name_is_said_once_at_the_declaration(capsys, project, game):
+    """A state variable `move`, a function `draw`, parameters `from` and `to`: each is one error
+    where it is declared, with a hint to rename it; the uses the parser reads as names say nothing
+    more (not "a piece has no state `move`", nor that `steps` takes fewer arguments)."""
+    quick(project, keep_variants=False)
+    edit(game, "  pitted: {of: piece, type: bool}",
+         "  pitted: {of: piece, type: bool}\n  move: {of: piece, type: int}")
+    edit(game, "  cards_word:\n", "  draw:\n    params: {}\n    value: '3'\n  steps:\n"
+                                 "    params: {from: int, to: int}\n    value: 'to - from'\n  cards_word:\n")
+    edit(game, "      car.pitted = true\n",
+         "      car.pitted = true\n      car.move = steps(1, 2) + draw()\n"
+         "      say \"{car.move} {steps(3, 4)}\"\n")
+    rc, out, err = validate(capsys, game)
+    diags = parse(err)
+    assert rc == 1 and [d.code for d in diags] == ["E119"] * 4, err
+    assert [(d.line, d.col) for d in diags] == [find(game, "move: {of"), find(game, "draw:\n"),
+                                                 find(game, "from: int"), find(game, "to: int")], err
+    assert "`move` is a word of the language: it cannot be the name of a state variable of a piece" \
+        in diags[0].message
+    assert all(d.hint == "rename it, here and where the rules use it" for d in diags), err
+
+
+def test_a_word_of_the_language_the_parser_cannot_read_as_a_name_names_its_declaration(capsys, game):
+    edit(game, "  pitted: {of: piece, type: bool}",
+         "  pitted: {of: piece, type: bool}\n  shuffle: {type: int}")
+    edit(game, "      car.pitted = true\n", "      car.pitted = true\n      shuffle += 1\n")
+    line, _ = find(game, "shuffle: {type")
+    expect_one(capsys, game, game, find(game, "shuffle += 1"), "E101",
+               f"`shuffle` is a word of the language (declared at {game}:{line} as a state variable): "
+               "rename it",
+               hint="rename it where it is declared and where the rules use it")
 
 
 def test_unknown_parameter_type(capsys, game):

@@ -471,7 +471,10 @@ class Checker:
     def sym_name(self, name: Any, what: str) -> bool:
         from .symbols import valid_name
 
-        if not valid_name(str(name)):
+        if str(name) in keywords():  # said once; declared all the same, as `Declarations.name` does
+            self.error("E119", f"`{name}` is a word of the language: it cannot be the name of a {what}",
+                       loc_of(name), "rename it, here and where the rules use it")
+        elif not valid_name(str(name)):
             self.error("E119", f"`{name}` cannot be the name of a {what}", getattr(name, "loc", None))
             return False
         return True

@@ -135,18 +135,27 @@ class Declarations:
                                         "of each seat", loc_of(name),
                                 did_you_mean(str(name), list(self.sym.piles)))
 
-    def name(self, name: Any, what: str, globally: bool = True) -> bool:
-        """A declared name: a name of the language, not reserved, and (`globally`) not taken."""
+    def name(self, name: Any, what: str, globally: bool = True, uses: str = "") -> bool:
+        """A declared name: a name of the language, not reserved, and (`globally`) not taken.
+        `uses`: said after the message (how many card types have a property)."""
         loc = loc_of(name)
         text = str(name)
-        if not valid_name(text):
+        word = text in keywords()
+        if word:
+            # Said once, here. The name is declared all the same (the game, with this error, is not
+            # compiled): the uses the parser could read as names (`car.move`, `x = face + 1`, a
+            # function's parameter `from`) resolve, rather than each saying it is unknown, or each
+            # call that the function takes one argument fewer.
+            self.report.add("E119", f"`{text}` is a word of the language: it cannot be the name of a {what}"
+                            + uses, loc, "rename it, here and where the rules use it")
+        elif not valid_name(text):
             shown = text.encode("unicode_escape").decode("ascii")[:60]
-            self.report.add("E119", f"`{shown}` cannot be the name of a {what}", loc,
+            self.report.add("E119", f"`{shown}` cannot be the name of a {what}" + uses, loc,
                             "a name is letters, digits and `_`, not starting with a digit or `__`, "
                             "and not a word of the language")
             return False
         if globally:
-            if text in RESERVED:
+            if text in RESERVED and not word:
                 self.report.add("E118", f"`{text}` is {RESERVED[text]}: it cannot be the name of a {what}",
                                 loc, "choose another name")
                 return False

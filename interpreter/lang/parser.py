@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import linecache
 import re
+from dataclasses import replace
 from functools import lru_cache
 from typing import Callable, Iterable
 
@@ -183,6 +184,45 @@ def _syntax_error(e: UnexpectedInput, text: str, locate: Locate, report: Report)
     else:  # pragma: no cover - lark has no other kinds
         msg = "syntax error"
     report.add("E101", f"syntax error in rule: {msg}", locate(line, col), hint)
+
+
+_STRING_RE = re.compile(r'"([^"\\\n]|\\.)*"')
+_WORD_BEFORE = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)[ \t(\[]*$")
+_WORD_AT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def words_as_names(report: Report, start: int, words: dict[str, str]) -> None:
+    """Say the syntax errors since item `start` of `report` that a word of the language the game
+    declares as a name caused (`move = 2` for a state variable `move`: the parser reads `move` as
+    the statement): the word, where it is declared, and that it must be renamed; not an
+    unexpected `=`. `words`: each such word, with where and as what it is declared. The word is
+    the one the parser stopped at, or the last before it on its line (but for spaces and an
+    opening bracket: `draw()`)."""
+    if not words:
+        return
+    from .diagnostics import source_line
+
+    for i in range(start, len(report.items)):
+        d = report.items[i]
+        if d.code != "E101" or d.loc is None or not d.loc.line:
+            continue
+        line = source_line(d.loc)
+        if line is None:
+            continue
+        line = _STRING_RE.sub(lambda m: " " * len(m.group()), line)  # no word inside a text
+        col = d.loc.col - 1
+        before, at = _WORD_BEFORE.search(line[:col]), _WORD_AT.match(line, col)
+        if before is not None and before[1] in words:
+            word, col = before[1], before.start(1)
+        elif at is not None and at.group() in words:
+            word = at.group()
+        else:
+            continue
+        report.items[i] = replace(
+            d, message=f"syntax error in rule: `{word}` is a word of the language ({words[word]}): rename it",
+            loc=Loc(d.loc.file, d.loc.line, col + 1),
+            hint="a word of the language is never a name: rename it where it is declared and where the rules "
+                 "use it")
 
 
 def _too_deep(tree: Tree) -> tuple[int, int] | None:
@@ -510,7 +550,7 @@ class _Build:
                 if j < 0:
                     parts.append(unescape(raw[i:], i))
                     break
-                end = raw.find("}", j)
+                end = _closing(raw, j)
                 if end < 0:
                     self.bad("E102", "`{` without a closing `}` in a string", loc)
                     return n.Text(loc, [unescape(raw, 0)] if self.ok else [""])
@@ -518,7 +558,7 @@ class _Build:
                     parts.append(unescape(raw[i:j], i))
                 inner = unescape(raw[j + 1:end], j + 1)
                 start = self.locate(line, col + j + 1)
-                expr = _parse_inner(inner, start, self.report)
+                expr = _parse_inner(inner, start, self.report, _offsets(raw[j + 1:end]))
                 if expr is None:
                     self.ok = False
                     expr = n.NoneLit(start)
@@ -530,11 +570,47 @@ class _Build:
         return n.Text(loc, [p for p in parts if p != ""] or [""])
 
 
-def _parse_inner(text: str, start: Loc, report: Report) -> n.Expr | None:
-    """The expression inside `{...}` of a template, placed from its first character."""
+def _closing(raw: str, at: int) -> int:
+    """The index of the `}` that closes the `{` at `at` of a string's raw inside, or -1. A text in
+    the expression (written `\\"...\\"`) may hold braces of its own, a template of its own
+    (`"{power(\\"{c}\\")}"`), and the expression a map (`{a: 1}`): those are passed over."""
+    depth, inside, i = 0, False, at
+    while i < len(raw):
+        ch = raw[i]
+        if ch == "\\":
+            if raw[i + 1:i + 2] == '"':
+                inside = not inside
+            i += 2
+            continue
+        if not inside:
+            if ch == "{":
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+                if depth == 0:
+                    return i
+        i += 1
+    return -1
+
+
+def _offsets(raw: str) -> list[int]:
+    """Where each character of `raw` unescaped is in `raw` (`\\"` is one character, two written),
+    and where `raw` ends."""
+    out, i = [], 0
+    while i < len(raw):
+        out.append(i)
+        i += 2 if raw[i] == "\\" else 1
+    return [*out, len(raw)]
+
+
+def _parse_inner(text: str, start: Loc, report: Report, offsets: list[int]) -> n.Expr | None:
+    """The expression inside `{...}` of a template, placed from its first character; `offsets`:
+    where each of its characters is written (an escaped quote takes two columns)."""
     def locate(line: int, col: int) -> Loc:
         if line == 1:
-            return Loc(start.file, start.line, start.col + col - 1)
+            k = col - 1
+            at = offsets[k] if k < len(offsets) else offsets[-1] + k - (len(offsets) - 1)
+            return Loc(start.file, start.line, start.col + at)
         return Loc(start.file, start.line + line - 1, col)
     tree = _lark_tree(text, "start_expr", locate, report)
     if tree is None:

@@ -17,7 +17,7 @@ from ..ir.sites import BY_ID, EACH, NAMED, SITES, Site, site_of
 from ..lang import nodes as n
 from ..lang.diagnostics import Loc, Report
 from ..lang.limits import MAX_GAME_RULE_CHARS, MAX_GAME_RULES, MAX_RULE_CHARS
-from ..lang.parser import parse_block, parse_expr
+from ..lang.parser import keywords, parse_block, parse_expr
 from .yamlsrc import loc_of
 
 
@@ -215,6 +215,32 @@ def parse_rules(game: Any, report: Report) -> Rules:
             else:
                 r.fact_meta[f"{prefix}.{name}"] = (label, ("", ""), False)
     return r
+
+
+def declared_words(game: Any) -> dict[str, str]:
+    """The words of the language a merged game declares as names (E119 at the declaration, once the
+    rules parse): each with where and as what (`rulesets/x/game.yaml:12 as a state variable`)."""
+    words = keywords()
+    named: list[tuple[Any, str]] = []
+    for what, section in (("a param", game.params), ("a kind of pieces", game.pieces),
+                          ("a board", game.boards), ("a pile", game.piles), ("a die", game.dice),
+                          ("a state variable", game.state), ("a function", game.functions),
+                          ("a procedure", game.procedures)):
+        named += [(name, what) for name in section]
+    for kind, section in (("function", game.functions), ("procedure", game.procedures)):
+        for name, decl in section.items():
+            named += [(p, f"a parameter of {kind} `{name}`") for p in decl.params]
+    for tr in game.triggers:
+        named += [(p, f"a parameter of trigger `{tr.id}`") for p in tr.params]
+    for spec in game.cards.values():
+        named += [(k, "a card property") for k in spec.props]
+    out: dict[str, str] = {}
+    for name, what in named:
+        if str(name) in words and str(name) not in out:
+            loc = loc_of(name)
+            out[str(name)] = (f"declared at {loc.file}:{loc.line} as {what}" if loc is not None and loc.line
+                              else f"declared as {what}")
+    return out
 
 
 def blocks(rules: Rules) -> Iterator[tuple[str, list[n.Stmt]]]:

@@ -23,10 +23,11 @@ from ..ir.models import CardsFile, CardType, GameFile, TrackFile, kind_of
 from ..lang.diagnostics import SOURCES, Loc, Report, did_you_mean
 from ..lang import versions
 from ..lang.collect import fewer_collections
+from ..lang.parser import words_as_names
 from .extend import apply_rule_patches
 from .oldforms import read_in_version
 from .patches import apply_patches, is_rule_patch, prepare, shallow
-from .rules import Rules, parse_rules
+from .rules import Rules, declared_words, parse_rules
 from .structure import check_structure, loc_at
 from .yamlsrc import SrcMap, decode_text, loc_of, parse_yaml, read_bytes, read_text
 
@@ -398,7 +399,7 @@ def load_ruleset(path: str | Path, variants: Sequence[str] = (), modules: Sequen
         report.add("E140", f"players: min {players.min} is more than max {players.max}",
                    loc_at(data, ["game", "players"], key=True))
         return None
-    mark = report.errors
+    mark, first = report.errors, len(report.items)
     rules = parse_rules(game, report)
     # 5. patches inside the rules' text: `extend`, options of named choices, named statements (not
     # when a rule could not be read: an extension of it would only say it is missing)
@@ -406,6 +407,8 @@ def load_ruleset(path: str | Path, variants: Sequence[str] = (), modules: Sequen
         for patches in prepared:
             apply_rule_patches(rules, [x for x in patches if is_rule_patch(*x)], report)
     if not report.ok:
+        # (the checker, which says such a declaration is wrong, does not run when a rule cannot be read)
+        words_as_names(report, first, declared_words(game))
         return None
     cards = [CardType.model_construct(id=ident, **dict(spec)) for ident, spec in game.cards.items()]
     track_folder = ld.tracks() / str(game.game.id)
