@@ -1,5 +1,7 @@
 """Numbers a module may change are params (or properties of what they belong to), and `validate`
-warns about a number written in a rule where a param of the same value exists (W109).
+warns about a number written in a rule where a param of the same value exists and the number
+stands where the rules write the param (W109): in the same slot (what it is combined with,
+compared with, given to), or anywhere when no rule reads the param.
 
 The small game of test_modules.py gets params and variants written here; the shipped games must
 say no W109 (their numbers are params, or say `# as written`), and the numbers the issue named are
@@ -75,7 +77,10 @@ def test_a_line_or_a_rule_that_says_as_written_keeps_its_numbers(mini):
 
 def test_a_rule_that_keeps_its_numbers_keeps_them_when_a_variant_extends_it(mini):
     """An extension of a rule marked `# as written` (the Garage's draft weights, extended by a new
-    upgrade symbol) does not make the base's numbers said; the extension's own numbers are."""
+    upgrade symbol) does not make the base's numbers said; the extension's own numbers are (no rule
+    reads `hand_size` here: each 2 may be it)."""
+    edit_game(mini, "draw hand_size from deck to hand(s)",
+              "draw 2 from deck to hand(s)   # as written: a test")
     edit_game(mini, 'value: "c.points"', "value: >   # as written: a weight\n      2 * c.points")
     variant(mini, '  - extend: functions.worth\n    around: "base + 7"\n')
     assert warnings(mini, "v") == []
@@ -85,8 +90,10 @@ def test_a_rule_that_keeps_its_numbers_keeps_them_when_a_variant_extends_it(mini
 
 
 def test_a_module_sees_the_games_params_and_the_game_does_not_see_a_modules(mini):
-    # the variant's own number, where the game's param is 2: said in the variant
-    path = variant(mini, "  - extend: procedures.score_card\n    after: |\n      s.score += 2\n")
+    # the variant's own number, where the game's param is 2 (and drawn as the game draws it): said
+    # in the variant
+    path = variant(mini, "  - extend: procedures.score_card\n    after: |\n"
+                         "      draw 2 from deck to hand(s)\n")
     [w] = warnings(mini, "v")
     assert w.loc.file == str(path)
     # a param the variant adds: the game's own 3 (in `best`'s list) is no concern of the game's
@@ -98,11 +105,38 @@ def test_a_module_sees_the_games_params_and_the_game_does_not_see_a_modules(mini
 def test_a_value_a_variant_gives_a_param_belongs_to_the_variant(mini):
     """`set: params.hand_size to: 5`: the game's own 5 is not said (its file did not write the 5);
     the variant's 5 is."""
-    edit_game(mini, "+ [0])", "+ [5])")
+    edit_game(mini, "      s.best_seen = b\n",
+              "      s.best_seen = b\n          draw 5 from deck to discard\n")
     path = variant(mini, "  - set: params.hand_size\n    to: 5\n"
-                         "  - extend: procedures.score_card\n    after: |\n      s.score += 5\n")
+                         "  - extend: procedures.score_card\n    after: |\n"
+                         "      draw 5 from deck to hand(s)\n")
     [w] = warnings(mini, "v")
     assert w.loc.file == str(path)
+
+
+def test_a_number_where_the_rules_never_write_the_param_is_not_said(mini):
+    """A game whose param is 2 writes 2 for other things (halves, the second seat, a pair): those
+    2s stand where no rule writes the param, and are not said."""
+    edit_game(mini, "          s.best_seen = b\n",
+              "          s.best_seen = b\n"
+              "          s.score += size(hand(s)) // 2\n"
+              "          if s.number == 2 and size(hand(s)) in 1..2:\n"
+              "              marks = [marks[2], marks[1]]\n"
+              "          let pair = [c for c in hand(s)][1] == top(deck)\n")
+    assert warnings(mini) == []
+
+
+@pytest.mark.parametrize("param_use, number_use", [
+    ("let x = size(hand(s)) < hand_size", "let y = size(hand(s)) >= 2"),   # compared with the same thing
+    ("let x = s.score + hand_size", "s.score += 2"),                      # added to the same thing
+    ("", "draw 2 from deck to discard"),              # drawn from the pile the setup draws `hand_size` from
+])
+def test_a_number_where_the_rules_write_the_param_is_said(mini, param_use, number_use):
+    edit_game(mini, "          s.best_seen = b\n",
+              f"          s.best_seen = b\n          {param_use or 'pass'}\n          {number_use}\n")
+    [w] = warnings(mini)
+    assert (w.loc.line, w.loc.col) == find(mini / "game.yaml", number_use, offset=number_use.index("2"))
+    assert "`2` is the value of param `hand_size`" in w.message
 
 
 def shipped_games() -> list[tuple[str, tuple, tuple]]:

@@ -29,6 +29,7 @@ from ..load.rules import Rule, Rules, blocks
 from ..load.ruleset import Ruleset
 from ..load.yamlsrc import loc_of
 from .blame import names_in
+from .numbers import kids as number_kids
 from .symbols import BUILTIN_EVENTS, Declarations, Symbols
 
 
@@ -268,8 +269,10 @@ class Checker:
 
     def _numbers(self) -> None:
         """W109: a number written in a rule that is the value of a param the rule's file can see
-        (one of its own, the game file's, or one of a module or variant it requires): a module
-        that changes the param would leave this one as it is. 0 and 1 count and compare more
+        (one of its own, the game file's, or one of a module or variant it requires), where it
+        plausibly means the param: the rules write the param in the same slot (`numbers.py`), or
+        no rule reads the param. A module that changes the param would leave this number as it
+        is; a game's other 2s (`n // 2`, `seat(2)`) are not said. 0 and 1 count and compare more
         than they measure, and are not said; a line ending in `# as written` keeps its numbers,
         and so does a whole rule when the line of its key says so (or, for a rule of one line,
         the line above it)."""
@@ -308,30 +311,44 @@ class Checker:
             # a whole rule keeps its numbers when its key's line says so (`value: >  # as written`)
             return start is not None and (as_written(start) or as_written(Loc(start.file, start.line - 1)))
 
-        for rule in self.rs.rules.rules.values():
-            stack = [(rule.tree, keeps_all(rule.tree.loc))]
+        # A number is said where the rules write a param of its value in the same slot (`numbers.py`:
+        # what it is combined with, compared with, given to), or anywhere when no rule reads the param.
+        uses: dict[str, set] = {}   # param -> the slots the rules write it in
+        found: list[tuple[n.Num, Any]] = []
+
+        def local(x: n.Name) -> bool:
+            return isinstance(x.ref, Ref) and x.ref.kind is RefKind.LOCAL
+
+        for rule in self.rules.rules.values():
+            top = ("value", rule.id) if isinstance(rule.tree, n.Expr) else None
+            stack = [(rule.tree, keeps_all(rule.tree.loc), top)]
             while stack:
-                x, whole = stack.pop()
+                x, whole, slot = stack.pop()
                 file = x.loc.file if x.loc is not None else None
-                for child in x.children():
+                for child, child_slot in number_kids(x, slot, rule.id, local):
                     # an extension's value holds the base's (`base`): that text keeps its own mark,
                     # and the base's mark says nothing of an extension's statements
                     if child.loc is not None and child.loc.file != file:
-                        stack.append((child, isinstance(child, n.Expr) and keeps_all(child.loc)))
+                        stack.append((child, isinstance(child, n.Expr) and keeps_all(child.loc), child_slot))
                     else:
-                        stack.append((child, whole))
-                if not isinstance(x, n.Num) or x.value not in seen or x.loc is None or whole:
-                    continue
-                names = [p for p, f in seen[x.value] if f in visible_from(x.loc.file)]
-                if not names or as_written(x.loc):
-                    continue
-                shown = " or ".join(f"`{p}`" for p in names)
-                if len(names) > 3:  # a game of many params of one value: a few, and how many more
-                    shown = ", ".join(f"`{p}`" for p in names[:3]) + f" or {len(names) - 3} more"
-                self.report.warn("W109", f"`{x.value}` is the value of param {shown}: a module or variant "
-                                 "that changes the param would leave this number as it is", x.loc,
-                                 f"write {shown if len(names) <= 3 else 'one of them'}; if the number is "
-                                 f"another thing, end the line with `{self.AS_WRITTEN}`")
+                        stack.append((child, whole, child_slot))
+                if isinstance(x, n.Name) and isinstance(x.ref, Ref) and x.ref.kind is RefKind.PARAM:
+                    uses.setdefault(x.id, set()).add(slot)
+                elif isinstance(x, n.Num) and x.value in seen and x.loc is not None and not whole:
+                    found.append((x, slot))
+        for x, slot in found:
+            assert x.loc is not None
+            names = [p for p, f in seen[x.value] if f in visible_from(x.loc.file)
+                     and (p not in uses or (slot is not None and slot in uses[p]))]
+            if not names or as_written(x.loc):
+                continue
+            shown = " or ".join(f"`{p}`" for p in names)
+            if len(names) > 3:  # a game of many params of one value: a few, and how many more
+                shown = ", ".join(f"`{p}`" for p in names[:3]) + f" or {len(names) - 3} more"
+            self.report.warn("W109", f"`{x.value}` is the value of param {shown}: a module or variant "
+                             "that changes the param would leave this number as it is", x.loc,
+                             f"write {shown if len(names) <= 3 else 'one of them'}; if the number is "
+                             f"another thing, end the line with `{self.AS_WRITTEN}`")
 
     def _rule(self, rule: Rule) -> None:
         """Check one rule of a flow, trigger, test, order or entry site, in its site's scope."""
