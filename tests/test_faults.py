@@ -523,7 +523,7 @@ def test_a_search_bot_out_of_time_is_said_as_the_bots_not_as_a_rules(project):
 @pytest.mark.parametrize("shape", ["0,45 0,15 1.2.3,15 33,45", "0,45 0,15 " + "9" * 400 + ",15 33,45"])
 def test_an_outline_render_cannot_draw_is_refused_by_validate_and_render_alike(tmp_path, capsys, shape):
     track = tmp_path / "track.yaml"
-    text = (ROOT / "tracks" / "downforce" / "river-station.yaml").read_text(encoding="utf-8")
+    text = (ROOT / "tracks" / "downforce" / "lakeshore-bay.yaml").read_text(encoding="utf-8")
     first = text.index('shape: "') + len('shape: "')
     track.write_text(text[:first] + shape + text[text.index('"', first):], encoding="utf-8")
     for argv in (["validate", track], ["render", track, "-o", tmp_path / "t.svg"]):

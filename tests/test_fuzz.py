@@ -272,6 +272,7 @@ TARGETS = {
     "tilerace-tiles": ("tilerace", "cards/tilerace/tiles.yaml", ()),
     "heat-usa": ("heat", "tracks/heat/usa.yaml", ()),
     "downforce-river-station": ("downforce", "tracks/downforce/river-station.yaml", ()),
+    "downforce-lakeshore-bay": ("downforce", "tracks/downforce/lakeshore-bay.yaml", ()),
     # the Garage module, brought by the variant that requires it, and its cards
     "heat-garage": ("heat", "rulesets/heat/modules/garage.yaml", ("garage-quick-start",)),
     "heat-upgrades": ("heat", "cards/heat/upgrades.yaml", ("garage-quick-start",)),

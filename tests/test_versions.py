@@ -280,7 +280,7 @@ def test_a_renamed_attribute_is_read_as_its_new_form(project):
 # ---- the cell board: `rect` and `cell_rect` are the tag `curve` -------------------------------------
 
 def test_a_cells_rect_and_cell_rect_are_the_tag_curve(project):
-    track = project / "tracks" / "downforce" / "river-station.yaml"
+    track = project / "tracks" / "downforce" / "lakeshore-bay.yaml"
     text = track.read_text(encoding="utf-8")
     old_track = "\n".join(line if line.lstrip().startswith("#") else
                           line.replace("tags: [curve]", "rect: false") for line in text.split("\n")).replace(

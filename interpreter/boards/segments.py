@@ -90,13 +90,30 @@ def problem(segments: list[Segment], loop: bool) -> str | None:
         if gap > 0.5:
             return (f"the loop does not close: past its last space it is {gap:.1f} spaces from its start "
                     "(make the straights on opposite sides as long)")
-    n = len(mids)
-    for a in range(n):
-        for b in range(a + 3, n):
-            if loop and (a + n - b) < 3:
-                continue   # neighbours round the start
-            if math.dist(mids[a][:2], mids[b][:2]) < STEP * 0.8:
-                return f"the road crosses itself: spaces {a} and {b} lie on each other"
+    hit = crossing([m[:2] for m in mids], STEP * 0.8, 3, loop)
+    if hit is not None:
+        return f"the road crosses itself: spaces {hit[0]} and {hit[1]} lie on each other"
+    return None
+
+
+def crossing(points: list[tuple[float, float]], near: float, apart: int,
+             loop: bool) -> tuple[int, int] | None:
+    """Two points of a road walked in order that lie nearer than `near` though at least `apart`
+    steps apart along it (round the start too, on a loop): where it crosses itself. Points are
+    put in squares of side `near`, so each is compared only with those of the squares about it."""
+    squares: dict[tuple[int, int], list[int]] = {}
+    for i, (x, y) in enumerate(points):
+        squares.setdefault((int(x // near), int(y // near)), []).append(i)
+    n = len(points)
+    for (sx, sy), here in squares.items():
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                for a in here:
+                    for b in squares.get((sx + dx, sy + dy), ()):
+                        if b - a < apart or (loop and a + n - b < apart):
+                            continue
+                        if math.dist(points[a], points[b]) < near:
+                            return a, b
     return None
 
 

@@ -26,6 +26,7 @@ from ...lang.errors import RuleError
 from ...lang.types import BOOL, INT, PIECE, TEXT, listof
 from ...lang.versions import OldForm
 from ..base import BoardKind, Props, heard_by_change, move_events, on_board, prop_value, register
+from .segments import CellSegment, cells_of
 
 _ID = r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$"
 Tag = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
@@ -66,7 +67,8 @@ class CellsModel(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, title="CellsBoard")
     kind: Literal["cells"] = Field(description="cells: a graph of touching cells, forward steps only")
     lap: int | None = Field(None, ge=1, description="length of a lap if the track is a loop (distances wrap)")
-    finish: int = Field(ge=0, description="distance of the finish line from the start line")
+    finish: int | None = Field(None, ge=0, description="distance of the finish line from the start line "
+                                                       "(with `segments`: by default the lap, or the end)")
     lines: dict[str, int] = Field(default_factory=dict,
                                   description="other lines across the track: "
                                               "name -> distance from the start line")
@@ -74,10 +76,27 @@ class CellsModel(BaseModel):
         "inner_first",
         description="the order of pieces equally far along (`cell_order`, views): inner_first = "
                     "the lower lane first (lane 1 = the inner side), outer_first = the higher lane first")
-    cells: list[Cell] = Field(min_length=1)
+    cells: list[Cell] | None = Field(None, min_length=1, description="the cells, one by one; or `segments`")
+    segments: list[CellSegment] | None = Field(
+        None, min_length=1, description="the track as stretches (straights of rows, bends whose lanes have "
+                                        "cells of their own), expanded into its cells, touches and outlines")
+    lanes: int | None = Field(None, ge=1, le=20, description="with `segments`: the lanes across the road")
+    row: int = Field(1, ge=1, description="with `segments`: the distance a straight row covers")
+    loop: bool = Field(False, description="with `segments`: the road is a loop, its lap the segments' length")
+    grid: list[str] = Field(default_factory=list,
+                            description="with `segments`: the start grid's cells by id, number 1 first")
 
     @model_validator(mode="after")
     def _fits(self):
+        if self.segments is not None:
+            return self._expanded()
+        if self.cells is None:
+            raise ValueError("a cell board has its `cells` or `segments`")
+        if self.finish is None:
+            raise ValueError("a cell board has its `finish`: the finish line's distance from the start line")
+        for key in ("lanes", "loop", "grid", "row"):
+            if key in self.model_fields_set:
+                raise ValueError(f"`{key}` goes with `segments`; a cell written one by one says it of itself")
         ids = [c.id for c in self.cells]
         seen = set()
         for i in ids:
@@ -98,6 +117,28 @@ class CellsModel(BaseModel):
         if "finish" in self.lines:
             raise ValueError("`finish` is the finish line's own name; name other lines differently")
         return self
+
+    def _expanded(self):
+        """The board its segments describe: its cells (ids, fronts, lanes, touches, outlines),
+        its lap, finish and lines."""
+        for key in ("cells", "lap"):
+            if key in self.model_fields_set:
+                raise ValueError(f"`segments` describe the track: give no `{key}` beside them"
+                                 + (" (`loop: true` makes it a loop)" if key == "lap" else ""))
+        if self.lanes is None:
+            raise ValueError("a track written as `segments` says how many `lanes` it has")
+        segs = self.segments
+        assert segs is not None
+        items, placed, length = cells_of(segs, self.lanes, self.row, self.loop, self.grid)
+        for name in placed:
+            if name in self.lines:
+                raise ValueError(f"the line `{name}` is placed by a segment and in `lines`")
+        data = self.model_dump(exclude_none=True, exclude={"segments", "lanes", "row", "loop", "grid"})
+        data.update(cells=items, lines={**self.lines, **placed},
+                    finish=self.finish if self.finish is not None else length)
+        if self.loop:
+            data["lap"] = length
+        return type(self).model_validate(data)
 
 
 # Language 1: a cell said whether it was rectangular (`rect: false`) and the rules asked

@@ -162,6 +162,8 @@ class LanesModel(BaseModel):
             raise ValueError(f"`segments` describe the track: give no `{given[0]}` beside them")
         segs = self.segments
         assert segs is not None
+        if spaces_of(segs) > 1000:
+            raise ValueError(f"the segments make {spaces_of(segs)} spaces; a track has at most 1000")
         found = problem(segs, loop=not self.open)
         if found:
             raise ValueError(found)

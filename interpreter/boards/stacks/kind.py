@@ -57,6 +57,9 @@ class StacksModel(BaseModel):
                 raise ValueError(f"`segments` describe the track: give no `{given[0]}` beside them")
             if any(seg.line is not None for seg in self.segments):
                 raise ValueError("a stack track has no lines across it: its finish is `finish`")
+            if spaces_of(self.segments) > 1000:
+                raise ValueError(f"the segments make {spaces_of(self.segments)} spaces; a track has at "
+                                 "most 1000")
             found = problem(self.segments, loop=self.loop)
             if found:
                 raise ValueError(found)
