@@ -33,11 +33,15 @@ boards:
       - {at: 10, to: 14, props: {climb: 2}}
 state:
   seen: {type: "list[int]"}
+  ahead: {type: "list[int]"}
+  none_ahead: {type: bool}
 setup: |
   for r in riders:
       line_up(r, road)
   seen = [finish_at(road), size(lines_between(road, 0, 100, "col")), space_prop(road, 12, "climb", 0),
           size(next_lines(road, 11, "col", 3))]
+  ahead = [space_steps_to(road, 3, "climb"), space_steps_to(road, 12, "climb")]
+  none_ahead = space_steps_to(road, 15, "climb") == none
 phases:
   - id: race
     order: "riders"
@@ -68,6 +72,8 @@ def test_a_road_is_raced_once_and_a_move_ends_at_its_last_space(tmp_path):
     g = Game(plan(tmp_path), 1, trace=True)
     assert g.over
     assert g.st.g["seen"] == [26, 1, 2, 0]   # the col lies once: none after space 11
+    # the climb is 7 spaces ahead of space 3, under space 12, and behind space 15 (no lap after)
+    assert g.st.g["ahead"] == [7, 0] and g.st.g["none_ahead"] is True
     k = g.plan.board_kinds[0]
     # 0 -> 9 -> 18 -> 27 -> 29 (the road ends there): never past the last space, where both fit
     assert sorted(g.st.bd[0][0]) == [29, 29] and sorted(g.st.bd[0][1]) == [1, 2]
@@ -116,9 +122,13 @@ boards:
       - {length: 5, turn: 180, line: {kind: corner, limit: 4, name: "1"}, props: {narrow: true}}
       - {length: 10}
       - {length: 5, turn: 180, line: {kind: corner, limit: 5, name: "2"}}
+state:
+  ahead: {type: "list[int]"}
 setup: |
   for c in cars:
       line_up(c, track)
+  ahead = [space_steps_to(track, 20, "narrow"), space_steps_to(track, 35, "narrow"),
+           space_steps_to(track, -2, "narrow")]
 phases:
   - id: race
     order: "cars"
@@ -145,6 +155,8 @@ def test_a_track_written_as_segments_is_its_spaces_lines_properties_and_picture(
     assert k.decl.picture is not None and len(k.decl.picture.spots) == 60
     g = Game(p, 1)
     assert g.over and all(d >= 60 for d in g.st.bd[0][0])
+    # the narrow spaces are 10-14: round the loop from 20, from 35 (lap 2's space 5), from the grid
+    assert g.st.g["ahead"] == [20, 5, 12]
     svg = table_picture(g.view(None), p, "Oval", "", None)
     assert "corner 1 (4)" in svg and "corner 2 (5)" in svg
 

@@ -643,6 +643,15 @@ def _space_prop(k, st, _b, d, name, default):
     return prop_value(k.props[d % k.L], name, default, f"space {d % k.L} of `{k.name}`")
 
 
+@on_board(Lanes, "space_steps_to", [(INT, "the progress `space_steps_to` counts from"),
+                                    (TEXT, "the property `space_steps_to` looks for")], INT,
+          "how many spaces ahead the nearest space with this property lies (`space_props`), 0 when the "
+          "space at this progress has it (none when none lies ahead: on a loop, within a lap)", pure=True)
+def _space_steps_to(k, st, _b, d, name):
+    spaces = range(max(d, 0), k.L) if k.open else range(d, d + k.L)
+    return next((sp - d for sp in spaces if (k.props[sp % k.L] or {}).get(name) is not None), None)
+
+
 @on_board(Lanes, "race_line_spot", [(INT, "the progress of `race_line_spot`")], INT,
           "the spot that is the race line at this progress", pure=True)
 def _race_line_spot(k, st, _b, d):
@@ -766,5 +775,5 @@ def _take_off(k, data, p):
 
 Lanes.builtins = [_progress, _space_of, _spot_of, _lap_of, _on_race_line, _on_track, _race_order,
                   _pieces_in_space, _lines_between, _next_lines, _line_limit, _line_name, _finish_at,
-                  _lap_length, _lap_count, _board_fact, _space_prop, _race_line_spot,
+                  _lap_length, _lap_count, _board_fact, _space_prop, _space_steps_to, _race_line_spot,
                   _free_spot, _line_up, _put_at, _advance, _drop_back, _take_off]
