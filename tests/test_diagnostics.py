@@ -851,6 +851,38 @@ def test_validate_a_cards_file(capsys, cards):
     assert f"{cards}: 6 card types, 76 cards" in out
 
 
+def test_a_cards_file_validated_alone_is_checked_with_the_games_that_include_it(capsys, project, cards):
+    """A property every race card has wrong is said once, with how many card types have it; so is a
+    pile they all start in, and a property of two types; and `validate` of the cards file alone
+    finds them, as the game that includes it would."""
+    quick(project, keep_variants=False)
+    for colour in ("red", "blue", "green", "yellow", "purple"):
+        edit(cards, f"props: {{kind: race, colour: {colour}}}, starts_in: deck}}",
+             f"props: {{kind: race, colour: {3 if colour in ('green', 'yellow') else colour}, face: 1.5}}, "
+             "starts_in: dek}")
+    rc, out, err = validate(capsys, cards)
+    diags = parse(err)
+    assert (rc, [d.code for d in diags]) == (1, ["E115", "E119", "E117", "E116"]), err
+    assert all(d.file == str(cards) for d in diags), err
+    colour, face, value, pile = diags
+    assert colour.message == "card property `colour` is text on 3 card types and int on `green` and `yellow`"
+    assert face.message == "`face` is a word of the language: it cannot be the name of a card property " \
+                           "(on 5 card types)" and (face.line, face.col) == find(cards, "face: 1.5")
+    assert value.message.endswith("holds 1.5: rules count in whole numbers (and on 4 other card types)")
+    assert pile.message == "5 card types (`red`, `blue`, `green`, ...) start in `dek`, which is not a pile"
+    assert (pile.line, pile.col) == find(cards, "dek")
+
+
+def test_a_cards_file_no_game_includes_is_checked_for_its_form_only(capsys, project, cards):
+    spare = cards.parent / "spare.yaml"
+    spare.write_text(cards.read_text(encoding="utf-8").replace("starts_in: deck", "starts_in: dek"),
+                     encoding="utf-8")
+    rc, out, err = validate(capsys, spare)
+    assert (rc, err) == (0, "")
+    assert out.strip() == f"{spare}: 6 card types, 76 cards (no game of its project includes it: only its " \
+                          "form is checked)"
+
+
 def test_validate_a_broken_cards_file(capsys, cards):
     edit(cards, "name: \"pit stop\", count: 6,", "name: \"pit stop\", cuont: 6,")
     expect_one(capsys, cards, cards, find(cards, "cuont"), "E021", "unknown key `cuont` in cards.5",

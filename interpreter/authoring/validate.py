@@ -335,11 +335,77 @@ def validate_path(path: Path, variants=(), modules=(), track: str | None = None,
         model = check_structure(data, kind, str(path), r)
         if model is not None:
             if kind == "cards":
+                # a card's properties mean something only to the rules that read them: the file is
+                # checked as the games that include it are (as a variant's file is)
                 total = sum(c.count for c in model.cards)
-                v.summary.append(f"{path}: {len(model.cards)} card types, {total} cards")
+                users = _includers(path)
+                v.summary.append(f"{path}: {len(model.cards)} card types, {total} cards" + (
+                    "; the games that include it:" if users else
+                    " (no game of its project includes it: only its form is checked)"))
+                for folder, asked in users:
+                    _ruleset(folder, v, only=asked, track=track)
+                    if not r.ok:
+                        break
             else:
                 v.summary.append(f"{path}: track `{model.track.id}` with boards {', '.join(model.boards)}")
     return v
+
+
+def _includers(path: Path) -> list[tuple[Path, dict | None]]:
+    """The games of its project that include the cards file `path` (its ruleset, for a file in a
+    ruleset's folder): (the ruleset folder, None) when the game file includes it, else (the folder,
+    {"modules": [m]}) or {"variants": [x]} for each module or variant that does (its `include:` or
+    an `add: include` patch). The folders are named as the person named the file."""
+    from ..lang.diagnostics import Report
+    from ..load.ruleset import read_file
+
+    real = path.resolve()
+    here = Path(os.path.abspath(path))
+    folders: list[Path] = []
+    for folder in here.parents:
+        if folder.parent.name == "rulesets" or (folder / "game.yaml").is_file():
+            folders = [folder]
+            break
+        if (folder / "rulesets").is_dir():
+            folders = sorted(p for p in (folder / "rulesets").iterdir() if (p / "game.yaml").is_file())
+            break
+
+    def includes(file: Path, folder: Path) -> bool:
+        data = read_file(file, Report())  # (a file that cannot be read says so when it is validated)
+        if not isinstance(data, dict):
+            return False
+        listed, patches = data.get("include"), data.get("patches")
+        entries = [(file.parent, e) for e in (listed if isinstance(listed, list) else [])]
+        # (an included file is added to the game's list: it is read from the game's folder)
+        entries += [(folder, p.get("item")) for p in (patches if isinstance(patches, list) else [])
+                    if isinstance(p, dict) and p.get("add") == "include"]
+        return any(isinstance(e, str) and _same(base / e, real) for base, e in entries)
+
+    out: list[tuple[Path, dict | None]] = []
+    for folder in folders:
+        named = _as_named(folder)
+        if includes(folder / "game.yaml", folder):
+            out.append((named, None))
+            continue
+        for kind in ("modules", "variants"):
+            out += [(named, {kind: [p.stem]}) for p in sorted((folder / kind).glob("*.yaml"))
+                    if includes(p, folder)]
+    return out
+
+
+def _same(path: Path, real: Path) -> bool:
+    try:
+        return path.resolve() == real
+    except (OSError, ValueError, RuntimeError):
+        return False
+
+
+def _as_named(folder: Path) -> Path:
+    """A folder named relative to the current folder when it is inside it (as a person names it)."""
+    try:
+        return folder.resolve().relative_to(Path.cwd().resolve())
+    except ValueError:
+        return folder
 
 
 def _two_up(path: Path) -> Path:

@@ -196,22 +196,25 @@ class Declarations:
                 self.sym.params[str(name)] = (value, of_value(value))
                 self._check_value(value, name, frozenset({f"params.{name}"}))
 
-    def _check_value(self, value: Any, where: Any, about: frozenset[str] = frozenset()) -> None:
-        """`about`: the declaration holding the value (a patch may have given it)."""
+    def _check_value(self, value: Any, where: Any, about: frozenset[str] = frozenset(),
+                     report: Report | None = None) -> None:
+        """`about`: the declaration holding the value (a patch may have given it); `report`: where
+        the problems go (the declarations' report)."""
+        out = self.report if report is None else report
         if isinstance(value, bool):
             return
         if isinstance(value, int) and abs(value) > MAX_INT:
-            self.report.add("E117", f"`{where}` holds a number beyond {MAX_INT}", loc_of(where), about=about)
+            out.add("E117", f"`{where}` holds a number beyond {MAX_INT}", loc_of(where), about=about)
         elif isinstance(value, float):
-            self.report.add("E117", f"`{where}` holds {value}: rules count in whole numbers", loc_of(where),
-                            hint="write a whole number (scale it up if you need parts: 15 tenths, not 1.5)",
-                            about=about)
+            out.add("E117", f"`{where}` holds {value}: rules count in whole numbers", loc_of(where),
+                    hint="write a whole number (scale it up if you need parts: 15 tenths, not 1.5)",
+                    about=about)
         elif isinstance(value, list):
             for v in value:
-                self._check_value(v, where, about)
+                self._check_value(v, where, about, out)
         elif isinstance(value, dict):
             for v in value.values():
-                self._check_value(v, where, about)
+                self._check_value(v, where, about, out)
 
     def _piles(self) -> None:
         scopes = ["game", "seat", "piece", *self.sym.boards]
@@ -292,25 +295,32 @@ class Declarations:
         self.sym.piece_vars["owner"] = SEAT
 
     def _cards(self) -> None:
+        """A cards file writes a property on each card type (36 of them): a problem of the property
+        (its name, its values, its type) is said once, where the first card type has it, with how
+        many have it; a problem of where cards start, once for the card types that start alike."""
         seen = set()
+        props: dict[str, list[tuple[Any, Any, Any]]] = {}   # property -> (key, value, card type) of each
         for ct in self.rs.cards:
             if ct.id in seen:
                 self.report.add("E114", f"card type `{ct.id}` is defined twice", loc_of(ct.id))
             seen.add(ct.id)
             self.sym.card_types.append(str(ct.id))
             for k, v in ct.props.items():
-                if not self.name(k, "card property", globally=False):
-                    continue
-                self._check_value(v, k, frozenset({f"cards.{ct.id}"}))
-                t = of_value(v)
-                old = self.sym.card_props.get(str(k))
-                if old is not None and old != t and not (t == listof(ANY) or old == listof(ANY)):
-                    self.report.add("E115", f"card property `{k}` is {old} on some cards "
-                                            f"and {t} on `{ct.id}`",
-                                    loc_of(ct.id), about=frozenset({f"props.{k}"} | {
-                                        f"cards.{c.id}" for c in self.rs.cards if k in c.props}))
-                if old is None or old == listof(ANY):
-                    self.sym.card_props[str(k)] = t
+                props.setdefault(str(k), []).append((k, v, ct))
+        for k, have in props.items():
+            if not self.name(have[0][0], "card property", globally=False,
+                             uses=f" (on {len(have)} card types)" if len(have) > 1 else ""):
+                continue
+            values = Report()
+            for key, v, ct in have:
+                self._check_value(v, key, frozenset({f"cards.{ct.id}"}), values)
+            for code in dict.fromkeys(d.code for d in values.items):
+                same = [d for d in values.items if d.code == code]
+                more = len({frozenset(d.about) for d in same}) - 1
+                self.report.add(code, same[0].message + (f" (and on {more} other card type{_s(more)})"
+                                                         if more else ""),
+                                same[0].loc, same[0].hint, about=frozenset().union(*(d.about for d in same)))
+            self.sym.card_props[k] = self._prop_type(k, have)
         for k in self.sym.card_vars:
             if k in self.sym.card_props:
                 where = loc_of(next(n for n in self.g.state if str(n) == k))
@@ -319,30 +329,53 @@ class Declarations:
         for k in CARD_ATTRS:
             if k in self.sym.card_props:
                 self.report.add("E115", f"card property `{k}` is built in and cannot be redefined", None)
+        alike: dict[tuple, list[Any]] = {}   # card types that start alike: in one pile, per seat or piece
         for ct in self.rs.cards:
-            pile = str(ct.starts_in)
+            sel = ct.per_piece
+            alike.setdefault((str(ct.starts_in), ct.per_seat, tuple(map(str, sel)) if isinstance(sel, list)
+                              else str(sel)), []).append(ct)
+        for (pile, _seat, _piece), cts in alike.items():
+            ct = cts[0]
             if pile not in self.sym.piles:
-                self.report.add("E116", f"cards `{ct.id}` start in `{pile}`, which is not a pile",
+                self.report.add("E116", f"{_named(cts, 'cards ')} start in `{pile}`, which is not a pile",
                                 loc_of(ct.starts_in), did_you_mean(pile, self.sym.piles),
-                                about=frozenset({f"cards.{ct.id}", f"piles.{pile}"}))
+                                about=frozenset({f"piles.{pile}"} | {f"cards.{c.id}" for c in cts}))
                 continue
             scope = self.sym.piles[pile]
             if ct.per_piece is not False:
-                self._per_piece(ct, pile, scope)
+                self._per_piece(ct, pile, scope, _named(cts, "cards "))
             elif ct.per_seat and scope != "seat":
                 self.report.add("E116", "`per_seat` cards start in a pile of each seat; "
-                                        f"`{pile}` is of {scope}",
+                                        f"`{pile}` is of {scope} ({_named(cts, 'cards ')})",
                                 loc_of(ct.starts_in))
             elif not ct.per_seat and scope != "game":
-                self.report.add("E116", f"cards `{ct.id}` start in `{pile}`, a pile of each {scope}",
+                self.report.add("E116", f"{_named(cts, 'cards ')} start in `{pile}`, a pile of each {scope}",
                                 loc_of(ct.starts_in), "set `per_seat: true` (or `per_piece` for a pile of "
                                 "each piece), or start in a pile of the game")
 
-    def _per_piece(self, ct: Any, pile: str, scope: str) -> None:
+    def _prop_type(self, k: str, have: list[tuple[Any, Any, Any]]) -> Type:
+        """The type of card property `k`: that of most card types; E115 (once) when some differ (an
+        empty list fits any list; a value of no type is said by `_check_value`)."""
+        types: dict[Type, list[Any]] = {}
+        for _key, v, ct in have:
+            types.setdefault(of_value(v), []).append(ct)
+        kinds = [t for t in types if t not in (listof(ANY), ANY)]
+        if not kinds:
+            return listof(ANY)
+        main = max(kinds, key=lambda t: len(types[t]))   # (the first of the most)
+        odd = [t for t in kinds if t != main]
+        if odd:
+            self.report.add("E115", f"card property `{k}` is {main} on {_count(types[main])} and "
+                                    + " and ".join(f"{t} on {_named(types[t])}" for t in odd),
+                            loc_of(types[odd[0]][0].id),
+                            about=frozenset({f"props.{k}"} | {f"cards.{ct.id}" for _k, _v, ct in have}))
+        return main
+
+    def _per_piece(self, ct: Any, pile: str, scope: str, named: str) -> None:
         """`per_piece`: cards of each piece's own pile; it names every piece (`true`), a kind of
-        pieces or pieces by name."""
+        pieces or pieces by name. `named`: the card types that start so (`ct` the first)."""
         if ct.per_seat:
-            self.report.add("E116", f"cards `{ct.id}` are `per_seat` and `per_piece`: one or the other",
+            self.report.add("E116", f"{named} are `per_seat` and `per_piece`: one or the other",
                             loc_of(ct.id))
         elif scope != "piece":
             self.report.add("E116", f"`per_piece` cards start in a pile of each piece; `{pile}` is of "
@@ -376,6 +409,23 @@ class Declarations:
                             did_you_mean(text, DECLARABLE) or "types: " + ", ".join(DECLARABLE))
             return ANY
         return t
+
+
+def _s(n: int) -> str:
+    return "" if n == 1 else "s"
+
+
+def _count(cts: list[Any]) -> str:
+    return f"{len(cts)} card type{_s(len(cts))}"
+
+
+def _named(cts: list[Any], prefix: str = "") -> str:
+    """Card types as a message names them: `cards `red``, `cards `red`, `blue` and `green``, or,
+    for more, `36 card types (`red`, `blue`, `green`, ...)`."""
+    ids = [f"`{ct.id}`" for ct in cts]
+    if len(ids) > 3:
+        return f"{_count(cts)} ({', '.join(ids[:3])}, ...)"
+    return prefix + (ids[0] if len(ids) == 1 else ", ".join(ids[:-1]) + " and " + ids[-1])
 
 
 __all__ = ["Symbols", "Declarations", "BUILTINS", "BUILTIN_EVENTS", "INT", "BOOL"]
