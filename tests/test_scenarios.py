@@ -216,6 +216,44 @@ expect:
     assert all(o.passed for o in outs), [o.report.render() for o in outs if not o.passed]
 
 
+HANDICAP = """variants: [handicap]
+players: 2
+before_setup: |
+  seat(2).gear = 3
+situation: |
+  seat(1).gear = 4
+"""
+
+
+def test_setups_decisions_come_first_in_the_script_and_the_situation_runs_after_them(tmp_path):
+    """Heat's variant `handicap` asks each seat in setup: the script answers those questions first;
+    `before_setup` has run before the first of them, the `situation` runs after the last (then the
+    game plays on to its first decision of the race)."""
+    path = write(tmp_path, "heat", HANDICAP + """script:
+  - expect_seat: 1
+    expect: 'seat(2).gear == 3 and seat(1).gear == 1 and size(hand(seat(1))) == 0'
+    choose: "handicap: 2 heat card(s) to the reserve"
+  - expect_seat: 2
+    expect: 'seat(1).gear == 1'
+    choose: "no handicap"
+  - expect: 'seat(1).gear == 4 and seat(2).gear == 3 and size(hand(seat(1))) == 7'
+    expect_options: {contains: ["stay in gear 4"]}
+""")
+    out = run_scenario(path)
+    assert out.passed, out.report.render()
+    # a scenario that does not answer them finds setup's question where it expected the race
+    path = write(tmp_path, "heat", HANDICAP + "script:\n  - choose: \"stay in gear 4\"\n", "unanswered.yaml")
+    assert '"stay in gear 4" is not an option now' in failure(run_scenario(path))
+
+
+def test_a_param_that_governs_setups_questions_spares_a_scenario_from_answering_them(tmp_path):
+    path = write(tmp_path, "heat", HANDICAP + "params: {handicap_offer: false}\nscript:\n"
+                                              "  - expect: 'seat(1).gear == 4'\n"
+                                              "    choose: \"stay in gear 4\"\n")
+    out = run_scenario(path)
+    assert out.passed, out.report.render()
+
+
 def test_set_pile_takes_no_card_from_another_pile_and_says_where_it_is(tmp_path):
     # Downforce deals every card: a card for seat 1's hand lies in another hand
     path = write(tmp_path, "downforce", """players: 3
