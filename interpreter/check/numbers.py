@@ -13,9 +13,9 @@ branches of `if ... then ... else`, from theirs):
 - `A[x]`: what is indexed; `let v = x`, `v = x`: the variable; `draw x from P`: the pile;
 - a function's value, a procedure's `return x`: the rule.
 
-"What `A` is" is its head: a name, an attribute (`.gear`, whosever), a call's name (`progress()`),
-so that `progress(car) + 2` and `progress(p) + slipstream` stand in one slot. A local's name is its
-rule's own: `n == 2` in one function and `n == slipstream` in another are not one slot.
+"What `A` is" is its head: a name, an attribute (`.level`, whosever), a call's name (`progress()`),
+so that `progress(p) + 2` and `progress(q) + reach` stand in one slot. A local's name is its rule's
+own: `n == 2` in one function and `n == reach` in another are not one slot.
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ Slot = tuple
 
 
 def head(e: n.Node, rule: str, local: Callable[[n.Name], bool]) -> str:
-    """What an expression is, coarsely: `car.gear` and `s.gear` are both `.gear`; `local`: whether a
+    """What an expression is, coarsely: `p.level` and `s.level` are both `.level`; `local`: whether a
     name is a local of the rule `rule`."""
     if isinstance(e, n.Name):
         return f"{rule}:{e.id}" if local(e) else e.id
