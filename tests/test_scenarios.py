@@ -254,6 +254,29 @@ def test_a_param_that_governs_setups_questions_spares_a_scenario_from_answering_
     assert out.passed, out.report.render()
 
 
+def test_setup_random_has_seeded_players_answer_setups_questions_and_the_script_starts_after(tmp_path):
+    """`setup: random`: one line spares the script setup's questions (whatever they are); the
+    answers are the seed's, so the scenario is the same game each time it runs."""
+    path = write(tmp_path, "heat", HANDICAP + """setup: random
+seed: 3
+script:
+  - expect: 'seat(1).gear == 4 and seat(2).gear == 3'
+    remember: {reserve: 'size(engine(seat(1))) + size(engine(seat(2)))'}
+    choose: "stay in gear 4"
+""")
+    first, again = run_scenario(path), run_scenario(path)
+    assert first.passed and again.passed, first.report.render()
+    # the answers were taken: six heat cards in the engines before, fewer when a seat took a handicap
+    path = write(tmp_path, "heat", HANDICAP + """setup: random
+seed: 3
+script:
+  - expect: 'size(engine(seat(1))) + size(engine(seat(2))) == 12'
+""", "twelve.yaml")
+    seeds = run_seeds(path, list(range(1, 9)))
+    assert any(o.passed for o in seeds) and not all(o.passed for o in seeds), \
+        "random answers differ with the seed (some seats take a handicap, some do not)"
+
+
 def test_set_pile_takes_no_card_from_another_pile_and_says_where_it_is(tmp_path):
     # Downforce deals every card: a card for seat 1's hand lies in another hand
     path = write(tmp_path, "downforce", """players: 3

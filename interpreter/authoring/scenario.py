@@ -116,7 +116,8 @@ def load_scenario(path: Path) -> tuple[Scenario | None, Outcome]:
     if not report.ok:
         return None, out
     hooks = Hooks(blocks["before_setup"], blocks["situation"], sc.round,
-                  stops=any(i.src.step is not None or i.src.event is not None for i in items))
+                  stops=any(i.src.step is not None or i.src.event is not None for i in items),
+                  after_setup=sc.setup == "random")
     comp = make_compiler(rs, sc.players, report, hooks)
     if comp is None:
         return None, out
@@ -213,9 +214,17 @@ class _Run:
 
     def _play(self) -> None:
         sc, items = self.sc.sc, self.sc.items
-        watch = Watch(forced=sc.forced == "ask", stop=items[0].stop if items else None)
+        first = items[0].stop if items else None
+        watch = Watch(forced=sc.forced == "ask", stop="setup" if sc.setup == "random" else first)
         try:
             self.game = Game(self.sc.comp.plan, self.seed, carried=sc.carried, watch=watch)
+            if sc.setup == "random":    # setup's questions answered by seeded random players
+                bots = [RandomAgent(f"{self.seed}/{s}") for s in range(self.game.plan.n_seats)]
+                while self.game.stopped != "setup":
+                    d = self.game.decision()
+                    assert d is not None, "a game stops after its setup before it ends"
+                    self.game.choose(bots[d.seat].choose(self.game, d), d.seat)
+                self.game.play_on(first)
         except RuleError as e:
             self.pending = e
         for i, item in enumerate(items):

@@ -50,6 +50,7 @@ class Hooks:
     situation: n.Block | None = None
     first_round: int = 1
     stops: bool = False
+    after_setup: bool = False    # a stop "setup" right after the game's setup (its questions answered)
 
 
 class Compiler(Statements):
@@ -119,6 +120,8 @@ class Compiler(Statements):
             if block is not None:
                 self.plan.rules[rule] = block.loc
                 main.append(RuleBlock(block.loc, rule, block.body, block.loc))
+            if rule == "setup" and hooks.after_setup:
+                main.append(Stop(None, "setup"))
         records = rules.of_id("record.NAME")
         if records:
             main.append(Records(None, {r.name: self.value_fn(r.tree, r.id) for r in records}))

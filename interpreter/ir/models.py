@@ -427,6 +427,10 @@ class ScenarioFile(Strict):
     before_setup: Code | None = Field(None, description="a block run before the game's setup, to arrange "
                                                         "what setup deals or draws from")
     situation: Code | None = Field(None, description="a block run after setup to arrange the table")
+    setup: Literal["script", "random"] = Field(
+        "script", description="`script`: the script's first items answer the questions the game's setup "
+                              "asks; `random`: seeded random players answer them and the script starts "
+                              "after setup")
     forced: Literal["take", "ask"] = Field(
         "take", description="`take`: a choice with a single option is taken at once; `ask`: it is asked like "
                             "any other, so the script chooses it (and can check the table before)")
