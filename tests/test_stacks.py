@@ -120,7 +120,7 @@ def test_a_stack_track_is_told_and_drawn(tmp_path):
     view = g.view(0)
     lines = g.plan.board_kinds[0].text(view["boards"]["track"], view)
     assert lines[0] == "a track of 16 spaces, the finish before 14"
-    said = "space  2: green (no player) under blue (no player) under white"
+    said = "space  2: green (no player) on blue (no player) on white"
     assert any(line.startswith(said) for line in lines), lines
     assert any("marker oasis" in line for line in lines)
     svg = table_picture(view, g.plan, "Stacked", "", None)

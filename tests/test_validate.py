@@ -161,3 +161,26 @@ def test_progress_is_said_on_standard_error_when_asked(capsys, folder, cache):
     assert rc == 0 and "variant richer: ok" in out
     assert err.startswith("validate: checking "), err
     assert "validate: checking 3 games" in err, err
+
+
+def test_the_summary_counts_the_cards_of_each_seat_and_says_one_step(capsys, tmp_path, cache):
+    game = game_file(tmp_path, GAME.replace("    rounds: 2\n", "    rounds: 2\ntriggers:\n"
+                                            "  - id: noted\n    on: round_end\n    do: |\n      pass\n")
+                     + "piles:\n  deck: {of: seat}\n  pool: {}\ncards:\n"
+                       "  a: {count: 4, starts_in: deck, per_seat: true}\n"
+                       "  b: {count: 3, starts_in: pool}\n")
+    rc, out, err = validate(capsys, game.parent)
+    assert rc == 0, err
+    assert "main (1 step); 1 trigger\n" in out
+    assert "cards: 2 kinds, 3 in all, 4 for each seat (a, b)" in out
+
+
+def test_simulate_again_in_one_process_plays_the_files_as_they_are_now(tmp_path, monkeypatch):
+    from interpreter.lab.simulate import simulate
+
+    game = game_file(tmp_path, GAME)
+    monkeypatch.chdir(tmp_path)
+    before = simulate("tiny", 6, 2, seed=1, jobs=1)
+    game.write_text(GAME.replace("    rounds: 2\n", "    rounds: 5\n"), encoding="utf-8")
+    after = simulate("tiny", 6, 2, seed=1, jobs=1)
+    assert before["length"]["rounds_mean"] == 2 and after["length"]["rounds_mean"] == 5

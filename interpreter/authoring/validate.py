@@ -512,13 +512,12 @@ def _ruleset(folder: Path, v: Validation, only: dict | None = None, track: str |
         return
     if only is None:
         lo, hi = g.game.players.min, g.game.players.max
-        card_total = sum(c.count for c in rs.cards)
         steps = sum(len(ph.steps) for ph in g.phases)
         v.summary.append(
             f"{g.game.id} ({g.game.name}): ok\n"
-            f"  players {lo}-{hi}; phases: {', '.join(ph.id for ph in g.phases)} ({steps} steps); "
-            f"{len(g.triggers)} triggers\n"
-            f"  cards: {len(rs.cards)} kinds, {card_total} in all ({', '.join(c.id for c in rs.cards)})\n"
+            f"  players {lo}-{hi}; phases: {', '.join(ph.id for ph in g.phases)} ({_count(steps, 'step')}); "
+            f"{_count(len(g.triggers), 'trigger')}\n"
+            f"  cards: {_cards(rs.cards)}\n"
             f"  variants: {', '.join(variants) or 'none'}; modules: {', '.join(modules) or 'none'}"
             + (f"\n  tracks: its own, {', '.join(_track_names(others, jobs, found))}" if others else ""))
     for job in own:
@@ -559,6 +558,23 @@ def _merge(v: Validation, jobs: list[Job], found: list[dict]) -> None:
             names = [_combination(j, applied[j]) for j in games]
             shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
             d.notes = (*d.notes, f"found in {shown}")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def _cards(cards) -> str:
+    """The summary's card line: the kinds, how many cards the game has of its own and of each
+    seat or piece (a deck of each rider is counted once), the kinds' names."""
+    if not cards:
+        return "none"
+    shared = sum(c.count for c in cards if not c.per_seat and not c.per_piece)
+    seat = sum(c.count for c in cards if c.per_seat)
+    piece = sum(c.count for c in cards if c.per_piece)
+    parts = ([f"{shared} in all"] if shared or not (seat or piece) else []) + \
+        ([f"{seat} for each seat"] if seat else []) + ([f"{piece} for each piece"] if piece else [])
+    return f"{_count(len(cards), 'kind')}, {', '.join(parts)} ({', '.join(c.id for c in cards)})"
 
 
 def _track_names(tracks: list[str], jobs: list[Job], found: list[dict]) -> list[str]:

@@ -166,8 +166,10 @@ def tasks_for(setup: Setup, games: Sequence[tuple[int, int]], jobs: int) -> list
 def run(setups: Sequence[Setup], games: Sequence[Sequence[tuple[int, int]]], backend: Backend,
         progress=None) -> tuple[list[list[dict]], float]:
     """Play `games[k]` of `setups[k]` for each k; the rows of each setup in game order, and the
-    seconds it took. Each setup is compiled here first, so that its errors show before any work."""
+    seconds it took. Each setup is compiled here first, so that its errors show before any work,
+    from its files as they are now (a process that simulates again after an edit plays the edit)."""
     for s in setups:
+        _COMPILED.pop(s, None)
         _plan(s)
     tasks: list[Task] = []
     owner: list[int] = []

@@ -1,5 +1,5 @@
 """A stack track's view (`kind.py`) drawn as text lines: each space that holds anything, its
-stack bottom to top and its markers, each piece with whose it is and the game's facts."""
+stack top first (each on the next) and its markers, each piece with whose it is and the game's facts."""
 from __future__ import annotations
 
 from ...draw.text import facts, who
@@ -13,7 +13,7 @@ def lines(kind, board: dict, view: dict) -> list[str]:
         for name in at["stack"]:
             said = ", ".join([who(name, view), *facts(name, view)])
             parts.append(f"{name} ({said})")
-        row = f"space {at['space']:>2}: " + (" under ".join(reversed(parts)) if parts else "no stack")
+        row = f"space {at['space']:>2}: " + (" on ".join(reversed(parts)) if parts else "no stack")
         if at["markers"]:
             row += "; marker " + ", ".join(f"{m} ({who(m, view)})" for m in at["markers"])
         out.append(row)
