@@ -184,3 +184,19 @@ def test_simulate_again_in_one_process_plays_the_files_as_they_are_now(tmp_path,
     game.write_text(GAME.replace("    rounds: 2\n", "    rounds: 5\n"), encoding="utf-8")
     after = simulate("tiny", 6, 2, seed=1, jobs=1)
     assert before["length"]["rounds_mean"] == 2 and after["length"]["rounds_mean"] == 5
+
+
+def test_a_snippet_shows_the_file_checked_not_one_of_the_same_name_read_before(capsys, tmp_path, monkeypatch,
+                                                                               cache):
+    """A process that read `rulesets/tiny/variants/longer.yaml` in one folder, then validates
+    another folder whose file of that name has an error, on several processes: the error's
+    line is shown as the file checked has it."""
+    for side in ("a", "b"):
+        game = game_file(tmp_path / side, GAME)
+        variant(game.parent, "longer", "  - set: phases.main.rounds\n    to: 3\n" if side == "a" else
+                "  - set: phases.main.roundz\n    to: 3\n")
+    monkeypatch.chdir(tmp_path / "a")
+    assert validate(capsys, "rulesets/tiny", "--jobs", "1")[0] == 0
+    monkeypatch.chdir(tmp_path / "b")
+    rc, _out, err = validate(capsys, "rulesets/tiny", "--jobs", "2")
+    assert rc == 1 and "roundz" in err and "phases.main.rounds\n" not in err, err

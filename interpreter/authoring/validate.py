@@ -244,6 +244,8 @@ def check_games(folder: Path, v: Validation, jobs: list[Job]) -> list[dict]:
     def finished(i: int, verdict: dict) -> None:
         nonlocal done
         found[i] = verdict
+        if elsewhere:
+            _forget_other_texts(verdict)
         done += 1
         if v.cache and verdict["files"] is not None and verdict["cacheable"]:
             verdicts.store(keys[i], verdict)
@@ -253,6 +255,10 @@ def check_games(folder: Path, v: Validation, jobs: list[Job]) -> list[dict]:
     _say(v, f"checking {len(todo)} games" + (f" ({kept} unchanged)" if kept else ""), force=True)
     workers = min(v.jobs or os.cpu_count() or 1, len(todo))
     context = fork_context()
+    elsewhere = workers > 1 and context is not None   # verdicts checked in other processes
+    for f in found:
+        if f is not None:   # kept: checked by another run
+            _forget_other_texts(f)
     if workers > 1 and context is not None:
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
@@ -270,6 +276,18 @@ def check_games(folder: Path, v: Validation, jobs: list[Job]) -> list[dict]:
     if v.cache and todo:
         verdicts.prune()
     return [f for f in found if f is not None]
+
+
+def _forget_other_texts(verdict: dict) -> None:
+    """A verdict checked in a worker (or kept in the cache) read its files there, from the disk;
+    this process may hold another text under one of their names (read from another folder, or
+    before an edit): it is forgotten, so that a snippet reads the file the verdict was about."""
+    from ..lang.diagnostics import SOURCES
+
+    for d in verdict["items"]:
+        for loc in (d["loc"], d["also"] and d["also"][1]):
+            if loc:
+                SOURCES.pop(loc[0])
 
 
 # loading, checking and compiling game after game: the collector runs rarely for the whole run
