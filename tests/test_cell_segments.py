@@ -9,11 +9,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from authored import compiled, refused
 from interpreter.boards.cells.kind import CellsModel
-from interpreter.compile import compile_ruleset
 from interpreter.engine.game import Game
-from interpreter.lang.diagnostics import Report
-from interpreter.load.ruleset import load_ruleset
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -78,20 +76,8 @@ result:
 """
 
 
-def plan(tmp_path: Path, text: str = ROAD):
-    folder = tmp_path / "rulesets" / "road"
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "game.yaml").write_text(text, encoding="utf-8")
-    report = Report()
-    rs = load_ruleset(folder, report=report)
-    assert rs is not None, report.render()
-    p = compile_ruleset(rs, 1, report)
-    assert p is not None, report.render()
-    return p
-
-
 def test_an_open_road_of_segments_is_read_by_the_rules(tmp_path):
-    p = plan(tmp_path)
+    p = compiled(tmp_path, "road", ROAD)
     k = p.board_kinds[0]
     assert k.ids == ["a1", "b1", "a2", "b2", "a3", "a4", "b3", "b4", "b5", "b6", "b7", "a5", "b8", "a6", "b9"]
     assert k.lap is None and k.lines == {"bridge": 24, "finish": 48}
@@ -143,7 +129,8 @@ def test_lane_one_is_inside_the_loop_whichever_way_it_turns(tmp_path):
     ("      - {rows: 2}\n      - {length", "      - {rows: 2, cells: 2}\n      - {length", "12:9",
      "a straight of `rows` has one cell per lane"),
     # a description too big to be a board is refused before it is expanded (in no time)
-    ("      - {rows: 2}\nstate", "      - {rows: 2}\n      - {length: 600000, cells: [600000, 600000]}\nstate",
+    ("      - {rows: 2}\nstate",
+     "      - {rows: 2}\n      - {length: 600000, cells: [600000, 600000]}\nstate",
      "7:5", "a track is at most 5000 rows"),
     ("      - {rows: 2}\nstate", "      - {rows: 2}\n      - {length: 6000, cells: [6000, 6000]}\nstate",
      "7:5", "a track has at most 10000"),
@@ -152,11 +139,5 @@ def test_lane_one_is_inside_the_loop_whichever_way_it_turns(tmp_path):
 ])
 def test_a_description_that_cannot_be_a_track_is_said_where_it_is(tmp_path, change, said, at, words):
     assert change in ROAD
-    folder = tmp_path / "rulesets" / "road"
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "game.yaml").write_text(ROAD.replace(change, said, 1), encoding="utf-8")
-    report = Report()
-    rs = load_ruleset(folder, report=report)
-    assert rs is None or compile_ruleset(rs, 1, report) is None
-    text = report.render()
+    text = refused(tmp_path, "road", ROAD.replace(change, said, 1))
     assert f"game.yaml:{at}:" in text and words in text, text

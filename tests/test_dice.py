@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from authored import compiled, write_game
 from interpreter.agents.base import RandomAgent
 from interpreter.authoring.scenario import run_scenario
 from interpreter.compile import compile_ruleset
@@ -56,19 +57,11 @@ result:
 
 
 def folder(tmp_path: Path, text: str = GAME) -> Path:
-    f = tmp_path / "rulesets" / "dice"
-    f.mkdir(parents=True, exist_ok=True)
-    (f / "game.yaml").write_text(text, encoding="utf-8")
-    return f
+    return write_game(tmp_path, "dice", text)
 
 
 def plan(tmp_path: Path, text: str = GAME, players: int = 2):
-    report = Report()
-    rs = load_ruleset(folder(tmp_path, text), report=report)
-    assert rs is not None, report.render()
-    p = compile_ruleset(rs, players, report)
-    assert p is not None, report.render()
-    return p
+    return compiled(tmp_path, "dice", text, players)
 
 
 def test_a_die_shows_its_faces_as_often_as_they_stand_on_it(tmp_path):

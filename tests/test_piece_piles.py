@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from authored import compiled
 from interpreter.agents.base import RandomAgent
 from interpreter.compile import compile_ruleset
 from interpreter.engine.game import Game
@@ -71,17 +72,7 @@ view:
 
 
 def plan(tmp_path: Path, view: str = ""):
-    folder = tmp_path / "rulesets" / "riders"
-    folder.mkdir(parents=True, exist_ok=True)
-    (tmp_path / "cards" / "riders").mkdir(parents=True, exist_ok=True)
-    (tmp_path / "cards" / "riders" / "cards.yaml").write_text(CARDS, encoding="utf-8")
-    (folder / "game.yaml").write_text(GAME.replace("VIEW", view), encoding="utf-8")
-    report = Report()
-    rs = load_ruleset(folder, report=report)
-    assert rs is not None, report.render()
-    p = compile_ruleset(rs, 2, report)
-    assert p is not None, report.render()
-    return p
+    return compiled(tmp_path, "riders", GAME.replace("VIEW", view), 2, cards=CARDS)
 
 
 def test_cards_start_in_a_pile_of_each_piece_a_selector_names(tmp_path):

@@ -6,11 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.compile import compile_ruleset
+from authored import compiled
 from interpreter.engine.game import Game
-from interpreter.lang.diagnostics import Report
 from interpreter.lang.errors import RuleError
-from interpreter.load.ruleset import load_ruleset
 
 # two lanes of six cells (authored for this test); the fourth pair is a curve
 GAME = """\
@@ -61,15 +59,7 @@ result:
 
 
 def plan(tmp_path: Path, text: str = GAME):
-    folder = tmp_path / "rulesets" / "road"
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "game.yaml").write_text(text, encoding="utf-8")
-    report = Report()
-    rs = load_ruleset(folder, report=report)
-    assert rs is not None, report.render()
-    p = compile_ruleset(rs, 1, report)
-    assert p is not None, report.render()
-    return p
+    return compiled(tmp_path, "road", text)
 
 
 def test_a_cell_is_read_by_its_id_and_steps_are_counted_on_the_forward_graph(tmp_path):

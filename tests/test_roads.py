@@ -7,10 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.compile import compile_ruleset
+from authored import compiled, refused
 from interpreter.engine.game import Game
-from interpreter.lang.diagnostics import Report
-from interpreter.load.ruleset import load_ruleset
 
 # authored for this test: a stage of 30 spaces, the finish before space 26, a climb at 10-14
 GAME = """\
@@ -57,15 +55,7 @@ result:
 
 
 def plan(tmp_path: Path, text: str = GAME):
-    folder = tmp_path / "rulesets" / "stage"
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "game.yaml").write_text(text, encoding="utf-8")
-    report = Report()
-    rs = load_ruleset(folder, report=report)
-    assert rs is not None, report.render()
-    p = compile_ruleset(rs, 1, report)
-    assert p is not None, report.render()
-    return p
+    return compiled(tmp_path, "stage", text)
 
 
 def test_a_road_is_raced_once_and_a_move_ends_at_its_last_space(tmp_path):
@@ -91,19 +81,16 @@ def test_a_roads_picture_has_a_start_a_finish_and_its_climb(tmp_path):
     assert "an open road of 30 spaces, 2 spots, the finish before space 26" in svg
 
 
-@pytest.mark.parametrize("change, said", [
-    ("    finish: 26\n", "    finish: 26\n    laps: 2\n"),
-    ("    open: true\n", ""),
-    ("{at: 10, to: 14, props: {climb: 2}}", "{at: 14, to: 10, props: {climb: 2}}"),
+@pytest.mark.parametrize("change, said, words", [
+    ("    finish: 26\n", "    finish: 26\n    laps: 2\n", "an open road is raced once: `laps` is 1"),
+    ("    open: true\n", "", "`finish` is an open road's"),
+    ("{at: 10, to: 14, props: {climb: 2}}", "{at: 14, to: 10, props: {climb: 2}}",
+     "an open road's stretch goes forward"),
 ])
-def test_a_road_refuses_what_only_a_loop_has(tmp_path, change, said):
-    report = Report()
-    folder = tmp_path / "rulesets" / "stage"
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "game.yaml").write_text(GAME.replace(change, said), encoding="utf-8")
-    rs = load_ruleset(folder, report=report)
-    assert rs is None or compile_ruleset(rs, 1, report) is None
-    assert report.errors, report.render()
+def test_a_road_refuses_what_only_a_loop_has(tmp_path, change, said, words):
+    assert change in GAME
+    text = refused(tmp_path, "stage", GAME.replace(change, said))
+    assert words in text, text
 
 
 LOOP = """\
@@ -169,12 +156,6 @@ def test_a_track_written_as_segments_is_its_spaces_lines_properties_and_picture(
     ("    segments:\n", "    segments:\n" + "      - {length: 1000}\n" * 3),
 ])
 def test_a_loop_that_does_not_close_is_said(tmp_path, change, said):
-    folder = tmp_path / "rulesets" / "stage"
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "game.yaml").write_text(LOOP.replace(change, said, 1), encoding="utf-8")
-    report = Report()
-    rs = load_ruleset(folder, report=report)
-    assert rs is None or compile_ruleset(rs, 1, report) is None
-    text = report.render()
+    text = refused(tmp_path, "stage", LOOP.replace(change, said, 1))
     assert any(w in text for w in ("the loop does not close", "a loop turns once round",
                                    "a track has at most 1000")), text

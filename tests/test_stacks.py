@@ -6,11 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.compile import compile_ruleset
+from authored import compiled
 from interpreter.engine.game import Game
-from interpreter.lang.diagnostics import Report
 from interpreter.lang.errors import RuleError
-from interpreter.load.ruleset import load_ruleset
 
 # authored for this test: five runners and an oasis marker on a track of 16 spaces
 GAME = """\
@@ -58,16 +56,8 @@ result:
 
 
 def game(tmp_path: Path, script: str = "", players: int = 1, text: str = GAME) -> Game:
-    folder = tmp_path / "rulesets" / "stacked"
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "game.yaml").write_text(text.replace("SCRIPT", "".join(f"  {line}\n" for line in
-                                                                     script.splitlines())), encoding="utf-8")
-    report = Report()
-    rs = load_ruleset(folder, report=report)
-    assert rs is not None, report.render()
-    p = compile_ruleset(rs, players, report)
-    assert p is not None, report.render()
-    return Game(p, 1, trace=True)
+    setup = "".join(f"  {line}\n" for line in script.splitlines())
+    return Game(compiled(tmp_path, "stacked", text.replace("SCRIPT", setup), players), 1, trace=True)
 
 
 def stacks(g: Game) -> dict[int, list[str]]:
