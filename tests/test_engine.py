@@ -54,7 +54,7 @@ def test_a_seat_that_is_not_committing_sees_the_real_table():
     for seat in (1, None):
         seen = game.view(seat)
         assert seen["pieces"]["black"] == before["pieces"]["black"]
-        assert seen["piles"]["engine(seat 1)"] == before["piles"]["engine(seat 1)"]
+        assert seen["piles"]["engine(black)"] == before["piles"]["engine(black)"]
 
 
 def test_a_full_simultaneous_game_ends_with_the_right_ranking():

@@ -117,6 +117,46 @@ def test_piles_of_pieces_are_shown_beside_their_piece(tmp_path):
             assert not any("hand of riders2" in line for line in lines)
 
 
+def test_a_pieces_pile_beside_its_seat_is_the_seats_named_by_the_piece_where_it_has_several(tmp_path):
+    """`beside: seat`: a piece's pile with its owner's piles, as a seat's pile would be (`your hand`,
+    on the seat's line), named by its piece only where the seat has several pieces."""
+    from interpreter.draw.text import table_lines
+
+    beside = VIEW.replace("whose: mine}", "whose: mine, beside: seat}").replace(
+        "whose: all}", "whose: all, beside: seat}")
+    p = plan(tmp_path, beside)
+    g = Game(p, 3)
+    while g.st.g["round"] < 2 or g.decision().seat != 0:
+        g.choose(0)
+    lines = table_lines(g.view(0), p)
+    assert any(line.startswith("your hand: ") for line in lines), lines
+    assert any(line.startswith("seat 2 (riders2): spent: ") for line in lines), lines
+    assert not any(" of riders" in line for line in lines), lines
+    seen = sight(g.view(0), p)
+    assert [x.label for x in seen.mine] == ["hand"]
+    assert [x.label for x in seen.seats[1].piles] == ["spent"]
+    assert all(not pc.piles for s in seen.seats for pc in s.pieces)
+    # a seat of two pieces (seat 1 also drives the rouleur): each named by its piece
+    plan(tmp_path / "two", beside)
+    folder = tmp_path / "two" / "rulesets" / "riders"
+    (folder / "game.yaml").write_text(
+        GAME.replace("VIEW", beside).replace("  for r in riders + rouleur:\n",
+                                             "  for r in rouleur:\n      r.owner = seat(1)\n"
+                                             "  for r in riders + rouleur:\n"), encoding="utf-8")
+    report = Report()
+    rs = load_ruleset(folder, report=report)
+    assert rs is not None, report.render()
+    two = compile_ruleset(rs, 2, report)
+    assert two is not None, report.render()
+    g = Game(two, 3)
+    while g.st.g["round"] < 2 or g.decision().seat != 0:
+        g.choose(0)
+    lines = table_lines(g.view(0), two)
+    assert any(line.startswith("your hand of riders1: ") for line in lines), lines
+    assert any(line.startswith("your hand of rouleur1: ") for line in lines), lines
+    assert [x.label for x in sight(g.view(0), two).mine] == ["hand of riders1", "hand of rouleur1"]
+
+
 def test_a_card_remembers_who_played_it(tmp_path):
     """State of each card (`of: card`): who placed a bet, who played a card; read and set like a
     piece's (`c.played_by = s`), none until set."""

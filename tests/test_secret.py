@@ -320,7 +320,7 @@ def test_explain_says_which_blocks_are_played_once(tmp_path):
     from interpreter.authoring.explain import explain
 
     said = explain(load("heat"), 2, "round_begins", False)
-    assert "# the `simultaneously` at rulesets/heat/game.yaml:582:7: played once: each seat's block " \
+    assert "# the `simultaneously` at rulesets/heat/game.yaml:616:7: played once: each seat's block " \
            "changes only its own seat's places" in said
     shared = explain(load(str(_shared_deck(tmp_path).parent)), 2, "pick", False)
     assert "played again at the reveal: it changes pile `deck`, not only its seat's own (at " in shared

@@ -309,10 +309,10 @@ EXTRA = """\
 # my cards (a comment that stays)
 source: authored for a test
 cards:
-  - {id: nitro_kit, count: 1, starts_in: deck, per_seat: true, props: {speed: 5, label: "Nitro kit"}}
+  - {id: nitro_kit, count: 1, starts_in: deck, per_piece: true, props: {speed: 5, label: "Nitro kit"}}
   - id: slick_tyres
     count: 1
-    per_seat: true
+    per_piece: true
     starts_in: deck
     props: {speed: 2, label: "Slick tyres"}
 """
@@ -418,7 +418,7 @@ variant: {id: old, name: Old, description: written when Heat's cards had labels}
 patches:
   - extend: steps.replenish
     after: |
-      say "{car.name} holds {[c.label for c in hand(car.owner)]}"   # what it holds
+      say "{car.name} holds {[c.label for c in hand(car)]}"   # what it holds
 """
 
 
@@ -441,7 +441,7 @@ def test_a_cards_label_in_a_rule_is_the_words_of_its_name(project):
     # the new form, a text, cannot be written inside the template's quotes: by hand
     u = upgrade(path)
     assert u.after == "language: 2\n" + OLD_LABEL and [x.loc.line for x in u.by_hand] == [5]
-    by_hand = u.after.replace("[c.label for c in hand(car.owner)]", "cards(hand(car.owner))")
+    by_hand = u.after.replace("[c.label for c in hand(car)]", "cards(hand(car))")
     path.write_text(by_hand, encoding="utf-8")
     new_rs, new_checked, new_report = loaded(folder, ["old"])
     assert old_forms(new_report, path) == [] and _said(new_rs, new_checked) == words
@@ -450,11 +450,11 @@ def test_a_cards_label_in_a_rule_is_the_words_of_its_name(project):
 def test_a_cards_label_said_alone_is_upgraded_to_its_words(project):
     folder = project / "rulesets" / "heat"
     path = folder / "variants" / "old.yaml"
-    old = OLD_LABEL.replace("{[c.label for c in hand(car.owner)]}", "{top(hand(car.owner)).label}")
+    old = OLD_LABEL.replace("{[c.label for c in hand(car)]}", "{top(hand(car)).label}")
     path.write_text(old, encoding="utf-8")
     rs, checked, _ = loaded(folder, ["old"])
     after = upgrade(path).after     # `{x.label}` in a template: the words of the card, `{x}`
-    assert after == "language: 2\n" + old.replace("{top(hand(car.owner)).label}", "{top(hand(car.owner))}")
+    assert after == "language: 2\n" + old.replace("{top(hand(car)).label}", "{top(hand(car))}")
     path.write_text(after, encoding="utf-8")
     new_rs, new_checked, new_report = loaded(folder, ["old"])
     assert old_forms(new_report, path) == [] and _said(new_rs, new_checked) == _said(rs, checked)

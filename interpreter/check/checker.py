@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from ..boards import KINDS
 from ..ir.sites import SITES, Form, SiteScope
@@ -162,6 +162,7 @@ class Checker:
         self.old_attrs: dict[tuple[str, str], versions.OldForm] = {}
         self.old_calls: dict[str, versions.OldForm] = {}
         self._old_trees: dict[versions.OldForm, n.Expr | None] = {}
+        self._renaming: set[int] = set()   # calls of piles being read as their new forms (`pile_of`)
         kinds = sorted({str(b.kind) for b in rs.game.boards.values()})
         forms = [f for kind in kinds for f in KINDS[kind].old_forms]
         forms += [versions.OldForm(str(k), v.to, v.since) for k, v in rs.game.renamed.items()]
@@ -1407,7 +1408,42 @@ class Checker:
         self.error("E110", f"unknown function `{name}`", e, self.suggest(name, sym.global_names()))
         return ANY
 
+    def _old_args(self, e: n.Call, params: dict, sc: Scope) -> bool:
+        """A call written with the arguments of an older form of the game (`hand(s)` of a pile that
+        was each seat's and is each piece's now, `cards_in_hand(s)` of a function that takes a piece
+        now): read as its new form, the same call, as the game's `renamed:` says (`hand(seat)` is
+        `hand(car_of(seat))`), with its warning. The old form's parameters named `seat`, `piece` or
+        `card` say what the old call was given; True when the call was read as its new form."""
+        form = self.old_calls.get(e.name)
+        call = form.call if form is not None else None
+        if form is None or call is None or len(call[1]) != len(e.args) or len(params) != len(e.args) \
+                or id(e) in self._renaming:
+            return False
+        if form not in self._old_trees:
+            self._old_trees[form] = parse_expr(form.new, self.report)
+        new = self._old_trees[form]
+        if not (isinstance(new, n.Call) and new.name == e.name):
+            return False
+        types = [self._peek(a, sc) for a in e.args]
+        if all(compatible(t, p) for t, p in zip(types, params.values())):
+            return False   # it fits as it is written
+        said = {"seat": SEAT, "piece": PIECE, "card": CARD}
+        if not all(compatible(t, said[p]) for t, p in zip(types, call[1]) if p in said):
+            return False
+        return self._old_form(e, form, dict(zip(call[1], e.args)))
+
+    def _renamed(self, e: n.Call, check: Callable[[], Any]) -> Any:
+        """`check` of a call just read as its new form (which is not read as one again)."""
+        self._renaming.add(id(e))
+        try:
+            return check()
+        finally:
+            self._renaming.discard(id(e))
+
     def args(self, e: n.Call, name: str, params: dict, sc: Scope) -> None:
+        if len(e.args) == len(params) and self._old_args(e, params, sc):
+            self._renamed(e, lambda: self.args(e, name, params, sc))
+            return
         if len(e.args) != len(params):
             for a in e.args:
                 self.expr(a, sc)
@@ -1457,6 +1493,8 @@ class Checker:
         typ = self.expr(e.args[0], sc)
         if scope in ("seat", "piece"):
             if not compatible(typ, SEAT if scope == "seat" else PIECE):
+                if self._old_args(e, {"of": SEAT if scope == "seat" else PIECE}, sc):
+                    return self._renamed(e, lambda: self.expr(e, sc))
                 return self.type_error(f"`{name}` is one per {scope}; this is a {typ}", e.args[0])
         elif not compatible(typ, INT):
             return self.type_error(f"`{name}` is one per place of `{scope}`: "

@@ -347,7 +347,8 @@ class Declarations:
             elif ct.per_seat and scope != "seat":
                 self.report.add("E116", "`per_seat` cards start in a pile of each seat; "
                                         f"`{pile}` is of {scope} ({_named(cts, 'cards ')})",
-                                loc_of(ct.starts_in))
+                                loc_of(ct.starts_in), "`per_piece: true` deals them to each piece's pile"
+                                if scope == "piece" else None)
             elif not ct.per_seat and scope != "game":
                 self.report.add("E116", f"{_named(cts, 'cards ')} start in `{pile}`, a pile of each {scope}",
                                 loc_of(ct.starts_in), "set `per_seat: true` (or `per_piece` for a pile of "

@@ -72,6 +72,24 @@ def seat_name(s: int, me) -> str:
     return "you" if me is not None and s == me else f"seat {s + 1}"
 
 
+def seat_piece_piles(view: dict, plan, pile: str, seat: int) -> list[tuple[str, dict]]:
+    """A pile of each piece shown with its owner's piles (`beside: seat`): the seat's pieces'
+    piles of that name, each (its piece, the seat's view of it); [] for a seat without pieces."""
+    base = plan.pile_base[pile]
+    out = []
+    for pc, piece in enumerate(plan.piece_names):
+        info = view["piles"].get(plan.pile_names[base + pc])
+        if info is not None and view["pieces"].get(piece, {}).get("owner") == seat + 1:
+            out.append((piece, info))
+    return out
+
+
+def by_seat(how: dict | None, plan, base: int) -> bool:
+    """Whether a pile is shown as its seat's: a seat's pile, or a piece's shown `beside: seat`."""
+    scope = plan.pile_scope[base]
+    return scope == "seat" or (scope == "piece" and how is not None and how.get("beside") == "seat")
+
+
 def table_lines(view: dict, plan) -> list[str]:
     """What a game with a `view:` shows beyond its boards, as its players read it: a line for each
     seat (its pieces, its facts, the piles of every seat shown), the game's piles, the viewing
@@ -84,6 +102,14 @@ def table_lines(view: dict, plan) -> list[str]:
         base = plan.pile_base.get(pile)
         if base is None or plan.pile_scope[base] not in ("game", "seat", "piece"):
             continue   # (a pile of a board's place is drawn with the board)
+        if plan.pile_scope[base] == "piece" and by_seat(how, plan, base):
+            # the seat's pieces' piles, with its own: named by the piece when it has several
+            if how["whose"] == "mine" and me is not None:
+                own = seat_piece_piles(view, plan, pile, me)
+                for piece, info in own:
+                    named = how["label"] if len(own) == 1 else f"{how['label']} of {piece}"
+                    lines.append(OwnPile(f"your {named}: {pile_text(info, plan, pile, how)}"))
+            continue
         if plan.pile_scope[base] == "piece":   # each piece's: a line of its own
             for pc, piece in enumerate(plan.piece_names):
                 info = piles.get(plan.pile_names[base + pc])
@@ -113,7 +139,7 @@ def _seat_lines(view: dict, plan) -> list[str]:
     me = view["seat"]
     decl = plan.view or {}
     every = [(p, how) for p, how in decl.items() if how["whose"] == "all"
-             and p in plan.pile_base and plan.pile_scope[plan.pile_base[p]] == "seat"]
+             and p in plan.pile_base and by_seat(how, plan, plan.pile_base[p])]
     facts = view.get("seat_facts", [])
     if not every and not any(facts):
         return []
@@ -125,7 +151,15 @@ def _seat_lines(view: dict, plan) -> list[str]:
     for s in range(plan.n_seats):
         parts = list(facts[s]) if s < len(facts) else []
         for pile, how in every:
-            info = view["piles"].get(plan.pile_names[plan.pile_base[pile] + s])
+            base = plan.pile_base[pile]
+            if plan.pile_scope[base] == "piece":   # (`beside: seat`) its pieces', by piece when several
+                own = seat_piece_piles(view, plan, pile, s)
+                for piece, info in own:
+                    if info["count"]:
+                        named = how["label"] if len(own) == 1 else f"{how['label']} of {piece}"
+                        parts.append(f"{named}: {pile_text(info, plan, pile, how)}")
+                continue
+            info = view["piles"].get(plan.pile_names[base + s])
             if info is not None and info["count"]:
                 parts.append(f"{how['label']}: {pile_text(info, plan, pile, how)}")
         if parts:

@@ -221,6 +221,10 @@ class PileView(Strict):
                                           "(`purple ×3`)")
     whose: Literal["mine", "all"] = Field(
         "mine", description="a pile of each seat: only the viewing seat's own, or every seat's")
+    beside: Literal["piece", "seat"] = Field(
+        "piece", description="a pile of each piece: shown beside its piece (`hand of black`), or with "
+                             "its owner's piles as a seat's pile (`your hand`; named by the piece only "
+                             "where the seat has several pieces)")
 
 
 class View(Strict):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from .metrics import measures, rates, varies_in
-from .simulate import Backend, LocalBackend, Setup, duration, rate, report, run, seeds
+from .simulate import Backend, LocalBackend, Setup, afresh, duration, rate, report, run, seeds
 from .stats import adjust, paired, two_rates
 
 ALPHA = 0.05
@@ -23,6 +23,7 @@ def compare(base: Setup, variant: Setup, games: int, seed: int, jobs: int | None
     every measure. `rows_out` receives (side, row) of every game."""
     backend = backend or LocalBackend(min(jobs or os.cpu_count() or 1, 2 * games))
     other = seed if variant_seed is None else variant_seed
+    afresh([base, variant])
     (rows_a, rows_b), elapsed = run([base, variant], [seeds(seed, games), seeds(other, games)],
                                     backend, progress)
     if rows_out is not None:

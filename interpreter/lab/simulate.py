@@ -166,10 +166,9 @@ def tasks_for(setup: Setup, games: Sequence[tuple[int, int]], jobs: int) -> list
 def run(setups: Sequence[Setup], games: Sequence[Sequence[tuple[int, int]]], backend: Backend,
         progress=None) -> tuple[list[list[dict]], float]:
     """Play `games[k]` of `setups[k]` for each k; the rows of each setup in game order, and the
-    seconds it took. Each setup is compiled here first, so that its errors show before any work,
-    from its files as they are now (a process that simulates again after an edit plays the edit)."""
+    seconds it took. Each setup is compiled here first (unless it is already), so that its errors
+    show before any work."""
     for s in setups:
-        _COMPILED.pop(s, None)
         _plan(s)
     tasks: list[Task] = []
     owner: list[int] = []
@@ -194,6 +193,13 @@ def run(setups: Sequence[Setup], games: Sequence[Sequence[tuple[int, int]]], bac
     return out, elapsed
 
 
+def afresh(setups: Sequence[Setup]) -> None:
+    """Forget the setups' compiled games: a command that simulates compiles its files as they are
+    now (a process that simulates again after an edit plays the edit)."""
+    for s in setups:
+        _COMPILED.pop(s, None)
+
+
 def seeds(seed: int, games: int) -> list[tuple[int, int]]:
     return [(i, game_seed(seed, i)) for i in range(games)]
 
@@ -204,6 +210,7 @@ def simulate(name: str, games: int, players: int, seed: int, jobs: int | None = 
     """The statistics of `games` seeded games (`rows_out`, if given, receives the rows)."""
     setup = Setup.of(name, list(seats or ["random"] * players), variants, modules, track, params, counts)
     backend = backend or LocalBackend(min(jobs or os.cpu_count() or 1, games))
+    afresh([setup])
     (rows,), elapsed = run([setup], [seeds(seed, games)], backend, progress)
     if rows_out is not None:
         rows_out.extend(rows)

@@ -198,7 +198,7 @@ def parse_rules(game: Any, report: Report) -> Rules:
         for name, pv in view.piles.items():
             r.view_piles.append((str(name), loc_of(name)))
             r.view[str(name)] = {"label": str(name).replace("_", " ") if pv.label is None else str(pv.label),
-                                 "show": pv.show, "sort": pv.sort, "whose": pv.whose}
+                                 "show": pv.show, "sort": pv.sort, "whose": pv.whose, "beside": pv.beside}
         r.colours = {str(k): str(v) for k, v in view.colours.items()}
     sections = [("show", game.show), ("view.seats", view.seats if view else {}),
                 ("view.game", view.game if view else {})]

@@ -105,6 +105,19 @@ def sight(view: dict, plan) -> Sight:
                 table.append(_pile(label, info, how))
             continue
         owner = plan.pile_owner[pid]
+        if scope == "piece" and how is not None and how.get("beside") == "seat":
+            # with its seat's piles, as a seat's pile; named by its piece when the seat has several
+            piece = plan.piece_names[owner]
+            seat = view["pieces"].get(piece, {}).get("owner")
+            if seat is None:
+                continue   # (a piece of nobody's: not a seat's)
+            several = sum(p.get("owner") == seat for p in view["pieces"].values()) > 1
+            named = f"{label} of {piece}" if several else label
+            if seat - 1 == me and how["whose"] == "mine":
+                mine.append(_pile(named, info, how))
+            elif how["whose"] == "all" and info["count"]:
+                seats[seat - 1].piles.append(_pile(named, info, how))
+            continue
         if scope == "piece":   # beside its piece; a piece of nobody's, on the table
             piece = plan.piece_names[owner]
             seat = view["pieces"].get(piece, {}).get("owner")
