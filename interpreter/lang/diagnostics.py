@@ -94,6 +94,10 @@ SNIPPET_WHOLE = 4_000
 SNIPPET = 200
 
 
+# The lines of a text split last (the checker reads the lines of one file many times in a row).
+_SPLIT: Bounded[str, tuple[str, list[str]]] = Bounded(8)
+
+
 def _lines(file: str, sources: dict[str, str] | None) -> list[str] | None:
     text = sources.get(file) if sources else SOURCES.get(file)
     if text is None:
@@ -103,7 +107,11 @@ def _lines(file: str, sources: dict[str, str] | None) -> list[str] | None:
             text = read_limited(Path(file), SNIPPET_FILE_BYTES).decode("utf-8")
         except (FileRefused, UnicodeDecodeError):
             return None
-    return text.splitlines()
+    split = _SPLIT.get(file)
+    if split is None or split[0] != text:   # (the same text, or one read again since)
+        split = (text, text.splitlines())
+        _SPLIT[file] = split
+    return split[1]
 
 
 def source_line(loc: Loc) -> str | None:

@@ -67,9 +67,10 @@ def _keywords() -> dict[str, str]:
     return {t.name: f"`{t.pattern.value}`" for t in _parser().terminals if t.pattern.type == "str"}
 
 
-def keywords() -> set[str]:
+@lru_cache(maxsize=1)
+def keywords() -> frozenset[str]:
     """The words of the language: never names."""
-    return {v.strip("`") for v in _keywords().values() if v.strip("`").isalpha()}
+    return frozenset(v.strip("`") for v in _keywords().values() if v.strip("`").isalpha())
 
 
 def _describe(tok: object) -> str:
