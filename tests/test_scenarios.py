@@ -466,3 +466,19 @@ script:
 """)
     out = run_scenario(path)
     assert out.passed, out.report.render()
+
+
+def test_a_game_changed_between_two_scenarios_is_read_again(tmp_path):
+    """Scenarios of one game load it once (a folder of them checks sooner); a file of the game
+    changed since is read again, in the same process."""
+    import shutil
+    folder = tmp_path / "leapfrog"
+    shutil.copytree(ROOT / "rulesets" / "leapfrog", folder)
+    scenario = folder / "scenarios" / "reach.yaml"
+    scenario.write_text("scenario: {name: the heron's reach, source: a test}\nruleset: ..\n"
+                        "players: 2\nseed: 1\nscript: []\nexpect: [\"heron_reach == 5\"]\n", encoding="utf-8")
+    assert run_scenario(scenario).passed
+    game = folder / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("heron_reach: 5", "heron_reach: 4"),
+                    encoding="utf-8")
+    assert not run_scenario(scenario).passed
