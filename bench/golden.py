@@ -67,6 +67,8 @@ CASES = [
     ("downforce", ("lakeshore-bay",), None, 4, "greedy", 3),
     ("tilerace", (), None, 4, "random", 20), ("tilerace", (), None, 3, "greedy", 8),
     ("tilerace", ("fun-track",), None, 4, "random", 10), ("tilerace", ("quick",), None, 2, "greedy", 6),
+    ("heat", ("team",), None, 2, "random", 4), ("heat", ("team",), None, 3, "greedy", 2, ("garage",)),
+    ("leapfrog", (), None, 4, "random", 10), ("leapfrog", (), None, 2, "greedy", 6),
 ]
 
 # seasons: (ruleset, season, players, bots, seeds), every game of each played to its end
