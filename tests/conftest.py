@@ -39,13 +39,16 @@ def serve_in_thread(db):
 
     return f"http://127.0.0.1:{port}", stop
 @pytest.fixture(autouse=True, scope="session")
-def _own_cache_folder(tmp_path_factory):
-    """`validate` keeps its verdicts in the user's cache folder: the suite's go to a folder of its
-    own (one per test process), so that the suite leaves nothing in the user's."""
-    old = os.environ.get("XDG_CACHE_HOME")
-    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
+def _own_user_folders(tmp_path_factory):
+    """`validate` keeps its verdicts in the user's cache folder, `play` its games in the user's data
+    folder: the suite's go to folders of its own (one per test process), so that the suite leaves
+    nothing in the user's."""
+    old = {name: os.environ.get(name) for name in ("XDG_CACHE_HOME", "XDG_DATA_HOME")}
+    for name in old:
+        os.environ[name] = str(tmp_path_factory.mktemp(name.split("_")[1].lower()))
     yield
-    if old is None:
-        del os.environ["XDG_CACHE_HOME"]
-    else:
-        os.environ["XDG_CACHE_HOME"] = old
+    for name, value in old.items():
+        if value is None:
+            del os.environ[name]
+        else:
+            os.environ[name] = value

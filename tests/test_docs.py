@@ -128,6 +128,9 @@ def project(tmp_path, monkeypatch):
     # end): no part of a transcript
     monkeypatch.setattr("interpreter.lab.commands._progress_bar", lambda args, total, what: (None, None))
     monkeypatch.setenv("COLUMNS", "80")
+    # a home of its own: what `play` keeps in the user's data folder is shown as a reader's would be
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
     return tmp_path
 
 

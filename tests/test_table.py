@@ -401,3 +401,60 @@ def test_words_that_fit_several_options_are_answered_with_them(monkeypatch, caps
     assert [line.split(") ")[1] for line in fits[1:]] == [
         "pit stop with a pit stop card", "pit stop with blue face down", "pit stop with purple face down",
         "pit stop with red face down", "pit stop with yellow face down"]
+
+
+def test_a_game_without_log_is_kept_in_the_data_folder_and_resumed_from_there(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("a\nb\n"))
+    assert main(["play", "formula5", "--seats", "human,random", "--seed", "3"]) == 1
+    kept = tmp_path / "data" / "racecraft" / "games" / "formula5-seed3.jsonl"
+    assert f"racecraft play --resume {kept}" in capsys.readouterr().err
+    assert json.loads(kept.read_text().splitlines()[-1])["type"] == "decision"
+    assert (kept.parent.stat().st_mode & 0o777) == 0o700   # a record shows every hand
+    # another game of the same seed is kept beside it, never over it
+    assert main(["play", "formula5", "--seats", "random,random", "--seed", "3"]) == 0
+    again = kept.parent / "formula5-seed3-2.jsonl"
+    assert capsys.readouterr().out.rstrip().endswith(f"game record written to {again}")
+    assert json.loads(again.read_text().splitlines()[-1])["type"] == "result"
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(f"{'abcdefghi'[i % 9]}\n" for i in range(400))))
+    assert main(["play", "--resume", str(kept)]) == 0
+    assert json.loads(kept.read_text().splitlines()[-1])["type"] == "result"
+    assert capsys.readouterr().out.rstrip().endswith(f"game record written to {kept}")
+    # --no-log keeps none
+    assert main(["play", "formula5", "--seats", "random,random", "--seed", "4", "--no-log"]) == 0
+    assert "game record" not in capsys.readouterr().out
+    assert sorted(p.name for p in kept.parent.iterdir()) == ["formula5-seed3-2.jsonl", "formula5-seed3.jsonl"]
+
+
+def test_a_data_folder_that_cannot_be_made_is_said_and_the_game_goes_on(tmp_path, monkeypatch, capsys):
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "file"))   # a file where the folder should be
+    assert main(["play", "formula5", "--seats", "random,random", "--seed", "3"]) == 0
+    said = capsys.readouterr()
+    assert "note: no record of this game is kept" in said.err and "--log FILE" in said.err
+    assert "Result:" in said.out and "game record" not in said.out
+
+
+def test_each_game_is_dealt_from_a_new_seed_that_deals_it_again(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    seeds, results = [], []
+    for _ in range(3):
+        assert main(["play", "formula5", "--seats", "random,random"]) == 0
+        out = capsys.readouterr().out
+        seeds.append(int(re.search(r"seed (\d+)\n", out).group(1)))
+        results.append(out[out.index("Result:"):].splitlines()[:3])
+    assert len(set(seeds)) == 3   # (one chance in about 10**11 of two alike)
+    assert main(["play", "formula5", "--seats", "random,random", "--seed", str(seeds[0]), "--no-log"]) == 0
+    out = capsys.readouterr().out
+    assert out[out.index("Result:"):].splitlines()[:3] == results[0]
+    # simulate and compare measure: their default seed stays 1
+    assert main(["simulate", "formula5", "--games", "2", "--players", "2", "--jobs", "1"]) == 0
+    assert "seed 1" in capsys.readouterr().out
+
+
+def test_the_first_line_names_the_track_modules_variants_and_params(capsys):
+    assert main(["play", "heat", "--module", "garage", "--variant", "sprint", "--track", "italy",
+                 "--param", "hand_size=6", "--seats", "random,random", "--seed", "3", "--no-log"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == ("Heat: Pedal to the Metal (track italy, module garage, variant sprint, hand_size=6): "
+                     "2 players (seat 1 random, seat 2 random), seed 3")

@@ -81,13 +81,16 @@ def rules_args(sp, verb: str) -> None:
                          "a [list]), after the modules and variants (repeatable)")
 
 
-def game_args(sp, optional: bool = False) -> None:
-    """A ruleset, its rules (`rules_args`), --seed and --players."""
+def game_args(sp, optional: bool = False, fresh_seed: bool = False) -> None:
+    """A ruleset, its rules (`rules_args`), --seed and --players. `fresh_seed`: without --seed, a
+    new seed each time (`args.seed` None), where games are played to be played, not measured."""
     sp.add_argument("ruleset", help="a ruleset: a folder name under rulesets/, or a path",
                     **({"nargs": "?"} if optional else {}))
     rules_args(sp, "apply")
-    sp.add_argument("--seed", type=bounded(0, MAX_SEED), default=1,
-                    help="the seed of every shuffle and bot (0 to 2**63-1; default 1)")
+    sp.add_argument("--seed", type=bounded(0, MAX_SEED), default=None if fresh_seed else 1,
+                    help="the seed of every shuffle and bot (0 to 2**63-1; default "
+                         + ("a new one each game, printed so that it can be dealt again)" if fresh_seed
+                            else "1)"))
     sp.add_argument("--players", type=bounded(1, MAX_PLAYERS),
                     help=f"how many seats (1 to {MAX_PLAYERS}, within what the game allows)")
 

@@ -12,11 +12,13 @@ from ..session.args import MAX_PLAYERS, Usage, bounded, game_args, params, raw, 
 
 def add_play(sub) -> None:
     pl = sub.add_parser("play", help="play a game in the terminal, with people and bots")
-    game_args(pl, optional=True)
+    game_args(pl, optional=True, fresh_seed=True)
     pl.add_argument("--seats",
                     help="who sits at each seat: human, random, greedy or mcts[:BUDGET[:ROLLOUT[:TREES]]] "
                          "(the search bot, see docs/bots.md), e.g. human,greedy,mcts:200")
-    pl.add_argument("--log", metavar="FILE", help="write the game record (JSONL) here")
+    pl.add_argument("--log", metavar="FILE", help="write the game record (JSONL) here (default: a new "
+                                                   "file in ~/.local/share/racecraft/games)")
+    pl.add_argument("--no-log", action="store_true", help="keep no record of the game")
     pl.add_argument("--resume", metavar="RECORD",
                     help="go on with the game of this record (written by --log, also when a game is "
                          "abandoned); it is written again there unless --log says elsewhere")
@@ -91,7 +93,9 @@ class _Setting:
             players = self.loaded.ruleset.game.game.players
             self.kinds = seats(args, (players.min, players.max))
             self.plan = self.loaded.plan(len(self.kinds))
-            self.seed = args.seed
+            self.seed = args.seed if args.seed is not None else _fresh_seed()
+            if self.log is None and not args.no_log:
+                self._journal()
             return
         head = self.record.head
         self.loaded = load_recorded(head, Path(args.resume), args.ruleset)
@@ -104,6 +108,28 @@ class _Setting:
             raise Usage(f"--resume {args.resume}: the rules changed since the game was recorded")
         self.seed = head["seed"]
         self.chance = head.get("chance")
+
+    def _journal(self) -> None:
+        """No --log: the game is kept in the user's data folder all the same (`session/journal.py`)."""
+        from ..session.journal import journal, shown
+
+        try:
+            self.log = journal(self.plan.game_id, self.seed)
+        except OSError as e:
+            print(f"note: no record of this game is kept ({e.strerror or e}: {e.filename}); "
+                  "--log FILE names one", file=sys.stderr)
+            return
+        self.log_name = shown(self.log)
+
+    def title(self) -> str:
+        """The game's first line: what is played, with what, by whom, from which seed."""
+        ld = self.loaded
+        extras = ([f"track {ld.track}"] if ld.track else []) + [f"module {m}" for m in ld.modules] \
+            + [f"variant {v}" for v in ld.variants] \
+            + [f"{k}={_said(v)}" for k, v in (ld.params or {}).items()]
+        with_ = f" ({', '.join(extras)})" if extras else ""
+        seats = ", ".join(f"seat {i + 1} {k}" for i, k in enumerate(self.kinds))
+        return f"{self.plan.name}{with_}: {len(self.kinds)} players ({seats}), seed {self.seed}"
 
     def open_log(self, decisions: list[dict]):
         """The record the game is written to as it goes (`RecordFile`), None without --log. A game
@@ -119,6 +145,22 @@ class _Setting:
                   and len(rec.decisions) == len(decisions))
         return RecordFile(self.log, head, decisions, append=append,
                           finished=append and rec is not None and rec.result is not None)
+
+
+def _fresh_seed() -> int:
+    """A seed for a new game: short enough to read out and type again."""
+    import secrets
+
+    return 1 + secrets.randbelow(999_999)
+
+
+def _said(value) -> str:
+    """A param's value as it is typed after --param."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "[" + ", ".join(map(_said, value)) + "]"
+    return str(value)
 
 
 def _same(a: str, b: str) -> bool:
@@ -150,8 +192,7 @@ def cmd_play(args) -> int:
         return 1
     table = Table(game, at.kinds, term, sys.stdin, bool(args.verbose))
     agents = make_agents(at.kinds, at.seed, human_factory=lambda: HumanAgent(sys.stdin, sys.stdout, table))
-    print(f"{at.plan.name}: {len(at.kinds)} players "
-          f"({', '.join(f'seat {i + 1} {k}' for i, k in enumerate(at.kinds))}), seed {at.seed}")
+    print(at.title())
     with stopped_like_ctrl_c():
         if at.record is not None:
             _resume(table, at.record.decisions, args.resume, budget)

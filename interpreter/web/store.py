@@ -10,11 +10,12 @@ killed, and the machine losing power."""
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import threading
 import time
 from pathlib import Path
+
+from ..session.journal import data_folder
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -50,8 +51,7 @@ CREATE TABLE IF NOT EXISTS races (
 
 def default_path() -> Path:
     """`$XDG_DATA_HOME/racecraft/tables.db`, else `~/.local/share/racecraft/tables.db`."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "racecraft" / "tables.db"
+    return data_folder() / "tables.db"
 
 
 class Store:
