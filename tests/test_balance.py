@@ -302,7 +302,7 @@ def test_charts_draw_rates_of_0_and_100_percent():
 def test_charts_without_matplotlib_say_how_to_get_it(monkeypatch, capsys, tmp_path):
     monkeypatch.setitem(sys.modules, "matplotlib", None)   # `import matplotlib` fails
     rc, out, err = run(capsys, "simulate", "formula5", "--games", "5", "--plot", tmp_path / "c")
-    assert rc == 2 and out == "" and "pip install 'racecraft[plots]'" in err
+    assert rc == 2 and out == "" and "pip install -e '" in err and "[plots]'" in err
 
 
 def test_progress_and_metrics_are_checked(tmp_path):
@@ -345,3 +345,14 @@ def test_statistics_speak_of_what_varies_in_words_a_designer_reads(capsys):
     rc, out, _err = run(capsys, "compare", "formula5", "--variant", "short-race", "--games", "20",
                         "--players", "3", "--jobs", "1")
     assert rc == 0 and "\nmargin of victory " in out   # a race of places won by 1 or 2: it varies
+
+
+def test_an_install_hint_names_the_checkout_or_the_package(tmp_path, monkeypatch):
+    """Installed in place from a checkout, the extra is installed from its folder (a package index
+    would not know `racecraft`); installed from a package, by the package's name."""
+    from interpreter.lab import extras
+
+    assert extras.install_hint("plots") == f"pip install -e '{ROOT}[plots]'"
+    installed = tmp_path / "site-packages" / "interpreter" / "lab" / "extras.py"
+    monkeypatch.setattr(extras, "__file__", str(installed))
+    assert extras.install_hint("plots") == "pip install 'racecraft[plots]'"

@@ -15,7 +15,9 @@ from interpreter.cli import main
 from interpreter.lab.compare import compare
 from interpreter.lab.simulate import Setup, simulate
 
-ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'racecraft[cluster]')")
+ROOT = Path(__file__).resolve().parents[1]
+
+ray = pytest.importorskip("ray", reason="Ray is not installed (pip install -e '.[cluster]')")
 
 _TIMING = {"seconds", "games_per_second", "jobs", "elapsed"}
 
@@ -117,4 +119,5 @@ def test_a_missing_cluster_is_a_clear_error(capsys, monkeypatch):
     monkeypatch.setattr(cluster, "_import_ray", no_ray)
     assert main(["simulate", "tilerace", "--games", "2", "--backend", "ray"]) == 2
     err = capsys.readouterr().err
-    assert "racecraft[cluster]" in err and "Traceback" not in err
+    # (a checkout installed in place is named by its folder, which a package index cannot give)
+    assert f"pip install -e '{ROOT}[cluster]'" in err and "Traceback" not in err

@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from ..lang.files import CannotWrite, write_atomic
+from .extras import install_hint
 from .metrics import OUTCOME_WORDS, varies
 
-INSTALL = "charts need matplotlib: pip install 'racecraft[plots]' (or pip install matplotlib)"
+INSTALL = f"charts need matplotlib: {install_hint('plots')} (or pip install matplotlib)"
 COLOURS = ("#3b6ea8", "#d1793b")
 
 

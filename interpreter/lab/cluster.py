@@ -23,7 +23,9 @@ import tempfile
 from pathlib import Path
 from typing import Any, Iterator
 
-INSTALL_HINT = "pip install 'racecraft[cluster]'"
+from .extras import install_hint
+
+INSTALL_HINT = install_hint("cluster")
 
 
 class ClusterUnavailable(Exception):

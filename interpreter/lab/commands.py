@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..session.args import (JOBS_PER_CORE, MAX_GAMES, MAX_JOBS, MAX_PLAYERS, MAX_SEED, Usage, bots, bounded,
                             game_args, max_jobs, params, raw, seat_problem, writable)
+from .extras import install_hint
 
 
 def _lab_args(sp) -> None:
@@ -19,13 +20,13 @@ def _lab_args(sp) -> None:
     sp.add_argument("--export", metavar="FILE", help="write one JSON line per game here (JSONL)")
     sp.add_argument("--csv", metavar="FILE", help="write one line per game here (CSV)")
     sp.add_argument("--plot", metavar="DIR", help="write charts into this folder (needs matplotlib: "
-                                                  "pip install 'racecraft[plots]')")
+                                                  f"{install_hint('plots')})")
     sp.add_argument("--plot-format", choices=("png", "svg"), default="png", help="the charts' format")
     sp.add_argument("--report", metavar="FILE", help="write one HTML page with the tables and charts "
                                                      "(needs matplotlib)")
     sp.add_argument("--backend", choices=("local", "ray"), default="local",
                     help="where the games run: this machine's processes (default), or a Ray cluster "
-                         "(pip install 'racecraft[cluster]'); the results are the same")
+                         f"({install_hint('cluster')}); the results are the same")
     sp.add_argument("--ray-address", metavar="ADDRESS",
                     help="the Ray cluster to use (default: $RAY_ADDRESS, else a Ray started here)")
 
