@@ -458,3 +458,26 @@ def test_the_first_line_names_the_track_modules_variants_and_params(capsys):
     first = capsys.readouterr().out.splitlines()[0]
     assert first == ("Heat: Pedal to the Metal (track italy, module garage, variant sprint, hand_size=6): "
                      "2 players (seat 1 random, seat 2 random), seed 3")
+
+
+def test_card_names_that_hold_commas_are_listed_apart():
+    """Garage upgrades are named `Body: speed 3, reduce stress 2`: in a list, `;` separates them."""
+    from interpreter.draw.cards import pile_text
+
+    body, brakes = "Body: speed 3, reduce stress 2", "Brakes: speed 1/2/3/4"
+    assert pile_text({"cards": [body, brakes, "3"], "count": 3}) == f"{body}; {brakes}; 3"
+    assert pile_text({"cards": ["1", "3"], "count": 2}) == "1, 3"
+    # a Heat race with the Garage, as a person sees their hand at the terminal
+    loaded = load("heat", modules=["garage"])
+    plan = loaded.plan(2)
+    game = Game(plan, 3)
+    bots = [RandomAgent(f"t{s}") for s in range(2)]
+    while not game.over:
+        hand = [line for line in render_view(game.view(0), plan).splitlines() if line.startswith("your hand")]
+        if hand and ":" in hand[0][len("your hand"):].split(": ", 1)[1]:
+            text = hand[0].split(": ", 1)[1]
+            assert ";" in text and not re.search(r"\d, [A-Z]", text), text
+            return
+        d = game.decision()
+        game.choose(bots[d.seat].pick(d.count))
+    raise AssertionError("no upgrade was ever in hand")

@@ -35,6 +35,12 @@ def grouped(cards: list[str], sort: bool) -> list[str]:
     return out
 
 
+def listing(items: list[str]) -> str:
+    """Names in a row, separated so that a reader can tell them apart: by `;` when a name holds a
+    comma itself (`Body: speed 3, reduce stress 2; Brakes: speed 1/2/3/4`)."""
+    return ("; " if any("," in item for item in items) else ", ").join(items)
+
+
 def pile_text(info: dict, plan=None, name: str | None = None, how: dict | None = None) -> str:
     """A pile's contents as the seat may see them: its cards, or how many it holds."""
     how = how or {}
@@ -47,4 +53,4 @@ def pile_text(info: dict, plan=None, name: str | None = None, how: dict | None =
     if how.get("show") == "top":
         top = cards[-1]
         return top if count == 1 else f"{top} on top ({count} cards)"
-    return ", ".join(grouped(cards, bool(how.get("sort"))))
+    return listing(grouped(cards, bool(how.get("sort"))))

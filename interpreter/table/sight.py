@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..draw.cards import groups, pile_text
+from ..draw.cards import groups, listing, pile_text
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ def _value(v) -> str:
     if isinstance(v, bool):
         return "yes" if v else "no"
     if isinstance(v, list):
-        return ", ".join(_value(x) for x in v) or "none"
+        return listing([_value(x) for x in v]) or "none"
     if isinstance(v, dict):
         return ", ".join(f"{_value(k)} {_value(x)}" for k, x in v.items()) or "none"
     return "none" if v is None else str(v)

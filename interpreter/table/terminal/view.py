@@ -6,6 +6,7 @@ they are called; without one, everything the seat may see is listed by its name.
 value: no `None`, no brackets, no `True`."""
 from __future__ import annotations
 
+from ...draw.cards import listing
 from ...draw.text import about, pile_text, seat_name, table_lines
 
 
@@ -34,12 +35,12 @@ def _value(v, room: int = VALUE_CHARS) -> str:
         used = 0
         for x in items:
             if used >= room:
-                return ", ".join(parts) + f", ... ({len(v):,} in all)"
+                return listing(parts) + f", ... ({len(v):,} in all)"
             text = f"{_value(x[0], room - used)} {_value(x[1], room - used)}" if isinstance(v, dict) \
                 else _value(x, room - used)
             parts.append(text)
             used += len(text) + 2
-        return ", ".join(parts) or "none"
+        return listing(parts) or "none"
     text = "none" if v is None else str(v)
     return text if len(text) <= room else text[:max(room, 20)] + "..."
 
