@@ -251,20 +251,33 @@ def test_the_colour_terminal_draws_words_in_colour():
 
 # ---- keys, words, undo, resume, hot-seat -----------------------------------------------------------
 
-def test_an_option_keeps_its_key_while_the_same_choice_comes_back():
+def test_an_option_keeps_its_key_while_the_same_choice_comes_back_at_once():
     keys = Keys()
-    assert keys.assign(0, "play", ["play 1", "play 2", "play 3", "play 4"]) == ["a", "b", "c", "d"]
-    # the second card: `play 2` was played, the others keep their keys
-    assert keys.assign(0, "play", ["play 1", "play 3", "play 4"]) == ["a", "c", "d"]
+    assert keys.assign(0, "play", ["play 1", "play 2", "play 3", "play 4"], 10) == ["a", "b", "c", "d"]
+    # asked again (the screen drawn again): the same keys
+    assert keys.assign(0, "play", ["play 1", "play 2", "play 3", "play 4"], 10) == ["a", "b", "c", "d"]
+    # the second card, at the next decision: `play 2` was played, the others keep their keys
+    assert keys.assign(0, "play", ["play 1", "play 3", "play 4"], 11) == ["a", "c", "d"]
     # another choice has keys of its own
-    assert keys.assign(0, "shift", ["stay", "up"]) == ["a", "b"]
-    assert keys.assign(0, "play", ["play 1", "play 4"]) == ["a", "d"]
+    assert keys.assign(0, "shift", ["stay", "up"], 12) == ["a", "b"]
+    # the same choice after another decision (the next round's): lettered afresh from `a`
+    assert keys.assign(0, "play", ["play 1", "play 4"], 13) == ["a", "b"]
+    assert keys.assign(0, "play", ["play 4"], 14) == ["b"]
+    assert keys.assign(0, "play", ["play 3", "play 4"], 20) == ["a", "b"]
     # a card drawn: the choice is lettered afresh, in the order shown
-    assert keys.assign(0, "play", ["play 1", "play 4", "play 5"]) == ["a", "b", "c"]
+    assert keys.assign(0, "play", ["play 1", "play 4", "play 5"], 21) == ["a", "b", "c"]
     # two options that read the same have keys of their own; `u` is never a key (it is undo)
-    assert keys.assign(1, "x", ["go", "go"]) == ["a", "b"]
-    many = keys.assign(1, "y", [f"square {i}" for i in range(30)])
+    assert keys.assign(1, "x", ["go", "go"], 22) == ["a", "b"]
+    many = keys.assign(1, "y", [f"square {i}" for i in range(30)], 23)
     assert "u" not in many and len(set(many)) == 30 and many[25] == "aa"
+
+
+def test_each_round_s_choice_starts_at_a(monkeypatch, capsys):
+    """Formula 5: a person's card each round, bots between: every round's options start at `a`."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(f"{'abc'[i % 3]}\n" for i in range(300))))
+    assert main(["play", "formula5", "--seats", "human,random", "--seed", "3", "--no-log"]) == 0
+    prompts = re.findall(r"^Choose (\S+)", capsys.readouterr().out, re.M)
+    assert len(prompts) > 5 and all(p.startswith("a") for p in prompts), prompts
 
 
 def test_typing_a_key_or_words_picks_an_option_or_names_those_it_fits():

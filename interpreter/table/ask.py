@@ -54,17 +54,18 @@ def shown_order(decision, plan) -> list[int]:
     return order
 
 
-def lettered(decision, plan, keys: Keys) -> tuple[list[str], list[int], list[str]]:
-    """The options' labels (by pick), the order they are shown in, and their keys in that order."""
+def lettered(decision, plan, keys: Keys, at: int) -> tuple[list[str], list[int], list[str]]:
+    """The options' labels (by pick), the order they are shown in, and their keys in that order,
+    asked as the game's decision number `at` (how many were taken before it)."""
     labels = decision.labels()
     order = shown_order(decision, plan)
-    return labels, order, keys.assign(decision.seat, decision.rule, [labels[i] for i in order])
+    return labels, order, keys.assign(decision.seat, decision.rule, [labels[i] for i in order], at)
 
 
 def asked(game, decision, keys: Keys, can_undo: bool = False) -> Asked:
     """The decision as its seat is asked it, each option with its key (kept in `keys` while the
     choice comes back); an option whose preview the rules refuse shows no effect."""
-    labels, order, letters = lettered(decision, game.plan, keys)
+    labels, order, letters = lettered(decision, game.plan, keys, len(game.answers))
     try:
         effects = previews(game, decision)
     except RuleError:

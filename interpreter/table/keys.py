@@ -3,9 +3,10 @@
 A key is a letter (`a`, `b`, ...), never a number: a game's options name numbers of their own (a
 card `3`, a level 2, square B3), and a key that could be read as one picks the wrong option. The
 letters go to the options in the order they are shown; an option keeps its letter while the same
-choice comes back with nothing new among its options (the second card of a step, the next card
-discarded), so that a letter typed from memory still means what it meant. A choice that offers an
-option not seen last time is lettered afresh, in order.
+choice comes back at once with nothing new among its options (the second card of a step, the next
+card discarded), so that a letter typed from memory still means what it meant. A choice that comes
+back after other decisions (the next round's), or offers an option not seen last time, is lettered
+afresh, in order, from `a`.
 
 Typing works with words too: an option's key, all its words, or words that fit only one option
 (the start of its words, or words standing whole in it: `3` for `play 3`, `purple`). Words that fit
@@ -33,17 +34,20 @@ class Keys:
     """The key of each option, by the choice it belongs to (seat and rule)."""
 
     def __init__(self):
-        self.known: dict[tuple, dict[tuple[str, int], str]] = {}
+        # by choice: the number of the decision it was last asked at, and its keys then
+        self.known: dict[tuple, tuple[int, dict[tuple[str, int], str]]] = {}
 
-    def assign(self, seat, rule: str, labels: list[str]) -> list[str]:
-        """The keys of these options (`labels` in the order they are shown)."""
+    def assign(self, seat, rule: str, labels: list[str], at: int) -> list[str]:
+        """The keys of these options (`labels` in the order they are shown), asked as the game's
+        decision number `at` (how many were taken before it): the same choice asked at the decision
+        before (or at this one again) keeps its keys."""
         named = _numbered(labels)
-        last = self.known.get((seat, rule), {})
-        if all(n in last for n in named):
+        was, last = self.known.get((seat, rule), (-2, {}))
+        if at - was in (0, 1) and all(n in last for n in named):
             keys = [last[n] for n in named]
         else:
             keys = letters(len(labels))
-        self.known[(seat, rule)] = dict(zip(named, keys))
+        self.known[(seat, rule)] = (at, dict(zip(named, keys)))
         return keys
 
 

@@ -121,7 +121,7 @@ class Sitting:
                 seat = recorded_seat(again, decisions[n - 1])
                 d = again.decision(seat)
                 if d is not None and d.seat is not None and self.kinds[d.seat] == "human":
-                    lettered(d, again.plan, self.keys)
+                    lettered(d, again.plan, self.keys, len(again.answers))
                 again.choose(pick, seat)
         self.game.__dict__.update(again.__dict__)
         self.teller.skip()
@@ -187,7 +187,7 @@ class Sitting:
     def _again(self, seat, game, decision, pick: int) -> int:
         """A decision of the record taken again: a person's as recorded, a bot's asked again."""
         if seat.person:
-            lettered(decision, game.plan, self.keys)  # the keys as the person saw them then
+            lettered(decision, game.plan, self.keys, len(game.answers))  # as the person saw them then
             return pick
         chosen = seat.agent.choose(game, decision)
         if chosen != pick:

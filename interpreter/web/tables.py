@@ -314,7 +314,7 @@ class Table(Sitting):
         for seat in seats:
             d = game.decision(seat)
             if d is not None and d.seat is not None and self.kinds[d.seat] == "human":
-                _labels, order, keys = lettered(d, self.plan, self.keys)
+                _labels, order, keys = lettered(d, self.plan, self.keys, len(game.answers))
                 self.offered[d.seat] = (d, dict(zip(keys, order)))
         return seats
 
