@@ -373,3 +373,15 @@ def test_a_record_that_is_a_device_or_a_fifo_is_refused(tmp_path, capsys):
     fifo = tmp_path / "game.jsonl"
     os.mkfifo(fifo)
     refused(capsys, ["replay", fifo], "E301", "named pipe")
+
+
+def test_a_text_overlaid_on_a_file_is_read_in_its_place_only_inside(tmp_path):
+    """`overlaid`: a file read as an edit not written would make it (an upgrade's next round)."""
+    from interpreter.lang.files import overlaid, read_limited
+
+    path = tmp_path / "game.yaml"
+    path.write_text("on disk\n", encoding="utf-8")
+    with overlaid({tmp_path / "." / "game.yaml": "in memory\n"}):
+        assert read_limited(path, 100) == b"in memory\n"
+        assert path.read_text(encoding="utf-8") == "on disk\n"   # nothing written
+    assert read_limited(path, 100) == b"on disk\n"

@@ -9,6 +9,7 @@ game it makes being the game the new form makes (the same trees, the same games 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import shutil
 from pathlib import Path
@@ -179,6 +180,56 @@ def test_the_upgrade_writes_the_new_forms_in_place(project):
     path.write_text(OLD_PIT_LANE, encoding="utf-8")
     u = upgrade(path)
     assert u.after == NEW_PIT_LANE and len(u.done) == 3 and u.by_hand == []
+
+
+def test_old_forms_inside_old_forms_are_upgraded_in_one_run(project, capsys, monkeypatch):
+    """`swap car with at(grid, car.slot + 1)`: the inner form shows its edit only once the outer is
+    rewritten; one run rewrites both, each round checked, and the file plays the same games."""
+    monkeypatch.chdir(project)
+    folder = Path("rulesets/formula5")
+    path = folder / "variants" / "old.yaml"
+    nested = OLD_PIT_LANE.replace("        let behind = at(grid, car.slot + 1)\n", "") \
+        .replace("swap car with behind", "swap car with at(grid, car.slot + 1)") \
+        .replace("{behind.name}", "the car behind")
+    path.write_text(nested, encoding="utf-8")
+    rs, checked, _ = loaded(folder, ["old"])
+    assert main(["upgrade", str(path)]) == 0
+    assert "rewritten in language 2" in capsys.readouterr().out
+    after = path.read_text(encoding="utf-8")
+    assert "swap(car, at(grid, slot_of(car) + 1))" in after and "language: 2" in after
+    new_rs, new_checked, report = loaded(folder, ["old"])
+    assert old_forms(report, path) == [] and report.ok
+    assert games(rs, checked, 3) == games(new_rs, new_checked, 3)
+
+
+def test_a_file_with_forms_left_by_hand_keeps_its_language_and_is_written_before_it_is_said(
+        project, capsys, monkeypatch):
+    """What can be rewritten is; the rest is listed and the file keeps its language (where the old
+    forms still work, with warnings); the file is written before anything is printed, so an output
+    closed early (`| head`) never leaves "rewritten" said of a file unwritten."""
+    monkeypatch.chdir(project)
+    path = Path("rulesets/heat/variants/old.yaml")
+    counted = '      say "{car.name} has {size(hand(car.owner))} cards"\n'   # an old call: mechanical
+    path.write_text(OLD_LABEL + counted, encoding="utf-8")
+    assert main(["upgrade", str(path), "--check"]) == 1
+    capsys.readouterr()
+
+    class Closed(io.StringIO):
+        def write(self, text):
+            raise BrokenPipeError
+
+    with monkeypatch.context() as m:
+        m.setattr("sys.stdout", Closed())
+        main(["upgrade", str(path)])   # (the command's net takes the closed output)
+    after = path.read_text(encoding="utf-8")
+    assert after == OLD_LABEL + counted.replace("hand(car.owner)", "hand(car_of(car.owner))")
+    _rs, _checked, report = loaded(Path("rulesets/heat"), ["old"])
+    assert old_forms(report, path) == [("W107", 5)]
+    # again: nothing more is mechanical; `--check` still says there is work left
+    assert main(["upgrade", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"{path}: nothing rewritten" in out and f"to do by hand: {path}:5:31: `c.label`" in out
+    assert main(["upgrade", str(path), "--check"]) == 1
 
 
 def test_an_old_form_in_a_file_of_language_2_is_an_error_naming_the_new_form(project):
@@ -438,10 +489,11 @@ def test_a_cards_label_in_a_rule_is_the_words_of_its_name(project):
     assert d.message == '`c.label`: since language 2 it is written `"{c}"`'
     words = _said(rs, checked)
     assert any(" holds " in w for w in words)
-    # the new form, a text, cannot be written inside the template's quotes: by hand
+    # the new form, a text, cannot be written inside the template's quotes: by hand, and the file
+    # keeps its language meanwhile (in language 2 the old form would be an error)
     u = upgrade(path)
-    assert u.after == "language: 2\n" + OLD_LABEL and [x.loc.line for x in u.by_hand] == [5]
-    by_hand = u.after.replace("[c.label for c in hand(car)]", "cards(hand(car))")
+    assert u.after == OLD_LABEL and not u.changed and [x.loc.line for x in u.by_hand] == [5]
+    by_hand = "language: 2\n" + u.after.replace("[c.label for c in hand(car)]", "cards(hand(car))")
     path.write_text(by_hand, encoding="utf-8")
     new_rs, new_checked, new_report = loaded(folder, ["old"])
     assert old_forms(new_report, path) == [] and _said(new_rs, new_checked) == words

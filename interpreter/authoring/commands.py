@@ -170,21 +170,25 @@ def cmd_upgrade(args) -> int:
         if args.diff:
             sys.stdout.write(u.diff())
         elif not u.changed:
-            print(f"{name}: language {versions.CURRENT} already")
+            print(f"{name}: language {versions.CURRENT} already" if not u.by_hand
+                  else f"{name}: nothing rewritten")
         else:
-            verb = "would be rewritten" if args.check else "rewritten"
-            forms = f"{len(u.done)} old form{'s' if len(u.done) != 1 else ''}"
-            print(f"{name}: {verb} in language {versions.CURRENT} ({forms})")
-            for d in u.done:
-                print(f"  {d.loc}: {d.message}")
-            if args.check:
-                status = 1
-            else:
+            if not args.check:   # written before it is said: a closed output never hides a file unwritten
                 try:
                     write_atomic(Path(name), u.after)
                 except CannotWrite as e:
                     print(f"{name}: not written: {e}", file=sys.stderr)
                     status = 1
+                    continue
+            verb = "would be rewritten" if args.check else "rewritten"
+            forms = f"{len(u.done)} old form{'s' if len(u.done) != 1 else ''}"
+            where = (f"in language {versions.CURRENT}" if not u.by_hand
+                     else "its language line kept until the forms below are done by hand")
+            print(f"{name}: {verb} {where} ({forms})")
+            for d in u.done:
+                print(f"  {d.loc}: {d.message}")
+            if args.check:
+                status = 1
         for d in u.by_hand:
             print(f"  to do by hand: {d.loc}: {d.message}" + (f" ({d.hint})" if d.hint else ""))
         if u.by_hand and args.check:

@@ -4,9 +4,11 @@ The file is read as `validate` reads it (its game loaded with it, its rules chec
 form found in it (`lang/versions.py`) comes with the text edits that write its new form, placed
 where the loader found it. The edits are made to the file's own text, each only where the text
 there is what the edit expects, so comments, spacing and layout stay as they are: nothing is
-dumped again. The file's `language:` line is set to the current version (added at the top when
-it has none). An old form that is not mechanical (a rule reading what another rule does not
-show) is listed, to be done by hand. A file whose game has errors is not upgraded: they are said.
+dumped again. Old forms inside others are rewritten in rounds, each round's text checked before
+the next. The file's `language:` line is set to the current version (added at the top when it
+has none) once nothing is left: an old form that is not mechanical (a rule reading what another
+rule does not show) is listed, to be done by hand, and the file keeps its language meanwhile. A
+file whose game has errors is not upgraded: they are said.
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from pathlib import Path
 
 from ..lang import versions
 from ..lang.diagnostics import Diagnostic, Loc, Report
+from ..lang.files import overlaid
 
 _WORDS = re.compile(r'"\{([^{}"]+)\}"')   # a template that is one value, said in words: `"{c}"`
 _LANGUAGE_LINE = re.compile(r"^language:[ \t]*[^\n#]*?(?P<tail>[ \t]*(#[^\n]*)?)$", re.M)
@@ -41,8 +44,16 @@ class Upgrade:
                                             f"{versions.CURRENT})"))
 
 
+# Rounds of rewriting: an old form inside another (`swap car with at(grid, car.slot - 1)`) shows
+# its new form only once the outer one is rewritten, so the file is read again after each round.
+ROUNDS = 8
+
+
 def upgrade(path: Path) -> Upgrade:
-    """What `racecraft upgrade` makes of the file (nothing is written here)."""
+    """What `racecraft upgrade` makes of the file (nothing is written here). Each round's text is
+    read and checked as the file would be (`overlaid`) before the next; a round that would leave
+    errors is not taken. The language line is set to the current version only when no old form is
+    left to do by hand (else the file would fail where it now warns)."""
     from ..load.yamlsrc import read_text
 
     out = Upgrade(path)
@@ -55,27 +66,46 @@ def upgrade(path: Path) -> Upgrade:
     before = read_text(path, out.report)  # read as the loader read it (a regular file, UTF-8)
     if before is None:
         return out
-    out.before = before
+    out.before = text = before
     name = str(path)
-    mine = [d for d in said if d.code in ("W107", "E107") and d.loc is not None and d.loc.file == name]
-    by_hand = [d for d in said if d.code in ("W141", "E149") and d.loc is not None and d.loc.file == name]
-    edits: dict[tuple, tuple[Loc, str, str]] = {}
-    for d in mine:
-        if d.fix and all(f[0].file == name for f in d.fix):
-            for f in d.fix:
-                edits[(f[0].line, f[0].col, f[1], f[2])] = f
-        else:
-            by_hand.append(d)
-    text, failed = _edited(out.before, list(edits.values()))
-    for d in mine:
-        if d.fix and any(f in failed for f in d.fix):
-            by_hand.append(d)
-        elif d.fix:
-            out.done.append(d)
-    out.by_hand = _once(by_hand)
+    for _ in range(ROUNDS):
+        done, after = _rewritten(said, text, name)
+        if not done:
+            break
+        checked = Report()
+        with overlaid({path: after}):
+            again = _read(path, checked)
+        if any(d.severity == "error" and d.code != "E107" for d in [*again, *checked.items]):
+            break   # (its old forms stay in `said`: to do by hand)
+        out.done += done
+        text, said = after, again
     out.done = _once(out.done)
-    out.after = _language_line(text)
+    out.by_hand = _once(_left(said, text, name))
+    out.after = text if out.by_hand else _language_line(text)
     return out
+
+
+def _mine(said: list[Diagnostic], name: str, codes: tuple[str, ...]) -> list[Diagnostic]:
+    return [d for d in said if d.code in codes and d.loc is not None and d.loc.file == name]
+
+
+def _rewritten(said: list[Diagnostic], text: str, name: str) -> tuple[list[Diagnostic], str]:
+    """The old forms of the file (`said` of `text`) that edits rewrite, and the text with them."""
+    edits: dict[tuple, tuple[Loc, str, str]] = {}
+    fixable = [d for d in _mine(said, name, ("W107", "E107"))
+               if d.fix and all(f[0].file == name for f in d.fix)]
+    for d in fixable:
+        for f in d.fix:
+            edits[(f[0].line, f[0].col, f[1], f[2])] = f
+    after, failed = _edited(text, list(edits.values()))
+    return [d for d in fixable if not any(f in failed for f in d.fix)], after
+
+
+def _left(said: list[Diagnostic], text: str, name: str) -> list[Diagnostic]:
+    """What the file (`said` of `text`) still holds that no edit rewrites: old forms without one (or
+    whose edit does not fit the text), and what the loader says must be done by hand."""
+    done, _after = _rewritten(said, text, name)
+    return [d for d in _mine(said, name, ("W107", "E107", "W141", "E149")) if d not in done]
 
 
 def _once(items: list[Diagnostic]) -> list[Diagnostic]:

@@ -64,13 +64,37 @@ _OPEN_FLAGS = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTT
                | getattr(os, "O_BINARY", 0))
 
 
+# Texts read in place of files while a pass reads them (`overlaid`), by the file's real path.
+_OVERLAY: dict[str, bytes] = {}
+
+
+@contextmanager
+def overlaid(texts: dict[Path, str]) -> Iterator[None]:
+    """Inside, reading one of these files gives the text here, not what is on the disk: a file
+    checked as it would be after an edit that is not written (an upgrade's next step)."""
+    before = dict(_OVERLAY)
+    _OVERLAY.update({os.path.realpath(p): t.encode("utf-8") for p, t in texts.items()})
+    try:
+        yield
+    finally:
+        _OVERLAY.clear()
+        _OVERLAY.update(before)
+
+
 def read_limited(path: Path, limit: int) -> bytes:
-    """The bytes of a regular file of at most `limit` bytes, or `FileRefused`.
+    """The bytes of a regular file of at most `limit` bytes, or `FileRefused` (`overlaid`: the
+    text standing for the file, if one does).
 
     Its kind and size are checked (`os.stat`) before it is opened, so a named pipe, a device
     (`/dev/zero`) or a huge file is never read; it is opened without blocking and checked again
     (it may have been replaced meanwhile), and at most `limit + 1` bytes are read (it may have
     grown)."""
+    if _OVERLAY:
+        text = _OVERLAY.get(os.path.realpath(path))
+        if text is not None:
+            if len(text) > limit:
+                raise FileRefused("size", f"file is too large ({len(text)} bytes, limit {limit})")
+            return text
     try:
         st = os.stat(path)
     except OSError as e:
