@@ -510,3 +510,32 @@ def test_a_cards_label_said_alone_is_upgraded_to_its_words(project):
     path.write_text(after, encoding="utf-8")
     new_rs, new_checked, new_report = loaded(folder, ["old"])
     assert old_forms(new_report, path) == [] and _said(new_rs, new_checked) == _said(rs, checked)
+
+
+def test_a_game_recorded_before_an_upgrade_still_replays_and_resumes(project, capsys, monkeypatch):
+    """An upgrade changes the files' bytes, so the rules' digest, not what they mean: the text it
+    replaced is kept in the user's data folder, and a record of the old text replays and resumes;
+    a file changed by hand after that is a change of the rules again."""
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("XDG_DATA_HOME", str(project / "data"))
+    path = Path("rulesets/formula5/variants/old.yaml")
+    path.write_text(OLD_PIT_LANE, encoding="utf-8")
+    whole, half = project / "whole.jsonl", project / "half.jsonl"
+    assert main(["play", "formula5", "--variant", "old", "--seats", "random,random,random", "--seed", "4",
+                 "--log", str(whole)]) == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO("a\nb\n"))
+    assert main(["play", "formula5", "--variant", "old", "--seats", "human,random", "--seed", "4",
+                 "--log", str(half)]) == 1
+    assert main(["upgrade", str(path)]) == 0
+    assert path.read_text(encoding="utf-8") == NEW_PIT_LANE
+    capsys.readouterr()
+    assert main(["replay", str(whole)]) == 0
+    said = capsys.readouterr()
+    assert "replayed exactly" in said.out and "upgraded (racecraft upgrade) since" in said.err
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(f"{'abcdefghi'[i % 9]}\n" for i in range(400))))
+    assert main(["play", "--resume", str(half)]) == 0
+    capsys.readouterr()
+    # a change by hand: the rules changed
+    path.write_text(NEW_PIT_LANE.replace("Leaving the pits", "Leaving the pit lane"), encoding="utf-8")
+    assert main(["replay", str(whole)]) == 1
+    assert "E304" in capsys.readouterr().err

@@ -157,6 +157,7 @@ def cmd_explain(args) -> int:
 def cmd_upgrade(args) -> int:
     from ..lang import versions
     from ..lang.files import CannotWrite, write_atomic
+    from ..session.upgrades import remember
     from .upgrade import upgrade
 
     status = 0
@@ -180,6 +181,10 @@ def cmd_upgrade(args) -> int:
                     print(f"{name}: not written: {e}", file=sys.stderr)
                     status = 1
                     continue
+                try:   # games recorded with the old text still replay (`session/upgrades.py`)
+                    remember(u.before, u.after)
+                except CannotWrite as e:
+                    print(f"note: games recorded before this upgrade will not replay: {e}", file=sys.stderr)
             verb = "would be rewritten" if args.check else "rewritten"
             forms = f"{len(u.done)} old form{'s' if len(u.done) != 1 else ''}"
             where = (f"in language {versions.CURRENT}" if not u.by_hand

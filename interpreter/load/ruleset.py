@@ -53,6 +53,9 @@ class Ruleset:
     # the tracks of `tracks/<game id>/` that `--track` may name and the game does not include
     other_tracks: list[str] = field(default_factory=list)
     files: list[tuple[str, str]] = field(default_factory=list)  # (path, sha256) of every file read
+    # each file's name as the digest takes it, in the digest's order (`session/upgrades.py` works the
+    # digest out again with a file as it was before `racecraft upgrade`)
+    digest_parts: list[tuple[str, str]] = field(default_factory=list)  # (name, path)
     # each declaration a module, variant, season or `--param` changed (`params.hand_size`), and where
     # that patch is written (None: `--param` on the command line): a problem the base rules have
     # with it is said at the patch (`check/checker.py`)
@@ -204,6 +207,7 @@ class _Loader:
         self.needs: dict[str, list[str]] = {}  # a module's or variant's file -> the files it requires
         self.seen_includes: set[Path] = set()
         self.files: list[tuple[str, str]] = []  # (path, sha256) of each file read
+        self.digest_parts: list[tuple[str, str]] = []  # (its name in the digest, path) of each
 
     def tracks(self) -> Path:
         """Where the track files are: the project's tracks/ (a ruleset outside a project: its own)."""
@@ -244,6 +248,7 @@ class _Loader:
             self.hash.update(str(rel).encode())
             self.hash.update(raw)
             self.files.append((str(real), digest))
+            self.digest_parts.append((str(rel), str(real)))
 
     def structure(self, data: Any, kind: str, name: str) -> Any:
         """`check_structure` of a file as read (the same file read again is checked once)."""
@@ -418,7 +423,7 @@ def load_ruleset(path: str | Path, variants: Sequence[str] = (), modules: Sequen
                         if is_name(p.stem) and _resolved(p) not in ld.seen_includes)
     return Ruleset(game=game, folder=folder, cards=cards, applied=applied,
                    digest=ld.hash.hexdigest()[:16], rules=rules, other_tracks=others, files=ld.files,
-                   changed=changed, needs=ld.needs)
+                   digest_parts=ld.digest_parts, changed=changed, needs=ld.needs)
 
 
 def _set_params(data: Any, params: dict, report: Report, changed: dict[str, Loc | None]) -> Any:

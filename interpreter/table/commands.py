@@ -72,6 +72,7 @@ class _Setting:
         from ..engine.game import CHANCE
         from ..session.load import load, load_recorded
         from ..session.record import read_record
+        from .replay import upgraded_since
 
         self.record = None
         self.chance: int | None = CHANCE   # how the game draws its chance (a record's own, resumed)
@@ -104,7 +105,7 @@ class _Setting:
             kinds = ["human"] + ["random"] * (head["players"] - 1)
         self.kinds = kinds
         self.plan = self.loaded.plan(head["players"])
-        if self.plan.digest != head["digest"]:
+        if self.plan.digest != head["digest"] and not upgraded_since(self.loaded, head["digest"]):
             raise Usage(f"--resume {args.resume}: the rules changed since the game was recorded")
         self.seed = head["seed"]
         self.chance = head.get("chance")

@@ -2,6 +2,7 @@
 trace in words (`describe`), and whether it ends as recorded (`result_lines`)."""
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -136,12 +137,23 @@ def open_record(path: Path, ruleset: str | None, purpose: str = "replay") -> tup
     head = rec.head
     loaded = load_recorded(head, path, ruleset)
     plan = loaded.plan(head["players"])
-    if plan.digest != head["digest"]:
+    if plan.digest != head["digest"] and not upgraded_since(loaded, head["digest"]):
         report.add("E304", "the ruleset has changed since this game was recorded "
                    f"(recorded {shown(head['digest'])}, now {plan.digest})", Loc(str(path), 1, 1),
                    f"{purpose} with the rules the game was played by")
         raise RulesetError(report)
     return rec, plan
+
+
+def upgraded_since(loaded, digest: str) -> bool:
+    """The record was made before `racecraft upgrade` rewrote the rules' files here: the same rules."""
+    from ..session.upgrades import recorded_before_upgrade
+
+    if not recorded_before_upgrade(loaded.ruleset, digest):
+        return False
+    print("note: the rules' files were upgraded (racecraft upgrade) since this game was recorded; "
+          "they are the same rules", file=sys.stderr)
+    return True
 
 
 def result_lines(game, result) -> tuple[list[str], bool]:
