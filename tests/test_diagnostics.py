@@ -206,6 +206,33 @@ def test_yaml_tab_indentation(capsys, game):
                hint="indent with spaces, not tabs")
 
 
+def test_yaml_a_key_indented_deeper_than_the_one_above_says_so(capsys, game):
+    # YAML says "did not find expected key": the hint says which line and how far to indent
+    edit(game, "  pit_cards_by_position:", "   pit_cards_by_position:")
+    line = find(game, "   pit_cards_by_position")[0]
+    expect_one(capsys, game, game, (line, 4), "E010", "did not find expected key",
+               hint=f"line {line} is indented more than line {line - 2} above it, which holds its own value: "
+                    "indent it 2 spaces, as that line")
+
+
+def test_yaml_a_key_that_continues_the_value_above_says_how_to_indent_it(capsys, game):
+    # read as more words of `12`, then a second `: `: YAML says "mapping values are not allowed"
+    edit(game, "  hand_size: 12\n", "  hand_size: 12\n    hand_limit: 7\n")
+    line = find(game, "    hand_limit")[0]
+    expect_one(capsys, game, game, (line, 15), "E010", "mapping values are not allowed",
+               hint=f"line {line} is indented more than line {line - 1} above it, which holds its own value: "
+                    "indent it 2 spaces, as that line")
+
+
+def test_yaml_a_key_indented_between_two_blocks_says_so(capsys, game):
+    # YAML says "did not find expected key": the indentations the line could line up with
+    edit(game, "  pit_cards_by_position:", " pit_cards_by_position:")
+    line = find(game, " pit_cards_by_position")[0]
+    expect_one(capsys, game, game, (line, 2), "E010", "did not find expected key",
+               hint=f"line {line} is indented 1 space, which lines it up with no key above it (they are "
+                    "indented 0, 2)")
+
+
 def test_yaml_tab_on_its_own_line(capsys, game):
     edit(game, "      - id: automaton_plays\n", "      - id: automaton_plays\n\t\n")
     expect_one(capsys, game, game, find(game, "\t\n"), "E010", "tab", hint="spaces, not tabs")

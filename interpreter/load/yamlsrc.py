@@ -347,11 +347,53 @@ def _yaml_hint(problem: str, text: str = "", mark: Any = None) -> str | None:
     at = lines[mark.line][mark.column:mark.column + 1] if mark and mark.line < len(lines) else ""
     if "tab" in problem or at == "\t":
         return "indent with spaces, not tabs"
+    if mark is not None and mark.line < len(lines) and any(
+            words in problem for words in ("mapping values are not allowed", "expected key",
+                                           "expected <block end>", "could not find expected ':'")):
+        hint = _indent_hint(lines, mark.line)
+        if hint is not None:
+            return hint
     if "mapping values are not allowed" in problem:
         return "a value containing ': ' must be quoted, or written as a block with `|`"
     if "could not find expected ':'" in problem:
         return "every line of a mapping needs `key: value`"
     return None
+
+
+def _indent_hint(lines: list[str], row: int) -> str | None:
+    """When a line's indentation fits no block above it (the usual cause of YAML's words "mapping
+    values are not allowed", "did not find expected key"): what to indent it as."""
+    def indent(line: str) -> int:
+        return len(line) - len(line.lstrip(" "))
+
+    def content(line: str) -> bool:
+        return bool(line.strip()) and not line.lstrip().startswith("#")
+
+    line = lines[row]
+    above = [(r, lines[r]) for r in range(row - 1, -1, -1) if content(lines[r])]
+    if not content(line) or not above:
+        return None
+    here, (prow, prev) = indent(line), above[0]
+    opens = prev.rstrip().endswith((":", "|", ">", "|-", ">-")) or prev.lstrip().startswith("- ")
+    if here > indent(prev) and not opens:
+        return (f"line {row + 1} is indented more than line {prow + 1} above it, which holds its own value: "
+                f"indent it {_spaces(indent(prev))}, as that line, if it is a key beside it")
+    # the indentations of the blocks this line may close back to: those of the lines above, each
+    # taken only while it is shallower than every line after it
+    levels: list[int] = []
+    for _r, text in above:
+        width = indent(text)
+        if not levels or width < min(levels):
+            levels.append(width)
+    if here < indent(prev) and here not in levels:
+        shown = ", ".join(str(w) for w in sorted(levels))
+        return (f"line {row + 1} is indented {_spaces(here)}, which lines it up with no key above it "
+                f"(they are indented {shown}): indent it as the keys it belongs with")
+    return None
+
+
+def _spaces(n: int) -> str:
+    return "1 space" if n == 1 else f"{n} spaces"
 
 
 class _Converter:
