@@ -232,6 +232,25 @@ def heat_project(tmp_path) -> Path:
     return tmp_path / "rulesets" / "heat"
 
 
+def test_a_set_to_a_tracks_own_value_is_no_warning(heat_project):
+    """`set: boards.track.laps to: 2` does nothing on the tracks of 2 laps, but the Italian track
+    has 3: what a track writes may differ on another, so it is not said to do nothing."""
+    path = heat_project / "variants" / "two-laps.yaml"
+    path.write_text("variant: {id: two-laps, name: Two laps, description: a test}\n"
+                    "patches:\n  - set: boards.track.laps\n    to: 2\n", encoding="utf-8")
+    for track in (None, "italy"):
+        report = Report()
+        rs = load_ruleset(heat_project, variants=["two-laps"], track=track, report=report)
+        assert rs is not None and report.items == []
+        assert rs.game.boards["track"].laps == 2
+    # a value the game file writes (the same on every track) is still said
+    path.write_text("variant: {id: two-laps, name: Two laps, description: a test}\n"
+                    "patches:\n  - set: params.hand_size\n    to: 7\n", encoding="utf-8")
+    report = Report()
+    assert load_ruleset(heat_project, variants=["two-laps"], report=report) is not None
+    assert [d.code for d in report.items] == ["W040"]
+
+
 @pytest.mark.parametrize("track", [None, "italy", "france", "great-britain"])
 def test_a_variant_patches_the_track_of_any_track_file(heat_project, track):
     """Patches apply after the includes and after `--track`: they see the track raced on."""

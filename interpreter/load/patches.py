@@ -251,11 +251,13 @@ def declarations(address: Address, patch: Any = None, op: str = "") -> list[str]
 
 
 def apply_patches(data: Any, patches: list[tuple], report: Report, only: Any = None,
-                  changed: dict[str, Loc | None] | None = None) -> Any:
+                  changed: dict[str, Loc | None] | None = None, from_track: Any = None) -> Any:
     """`data` with `patches` (from `prepare`) applied, those that `only(patch, op, address)`
     accepts if given: a copy; the loaded base is never changed. Only what a patch changes is
     copied (`Owned`): the rest stays shared with the loaded files. `changed` gets, for each
-    declaration a patch changed (`declarations`), where the patch is written."""
+    declaration a patch changed (`declarations`), where the patch is written. `from_track(loc)`:
+    whether a value written there comes from the track the game is raced on (another track may
+    hold another value: a `set` to the value it has is no mistake)."""
     data = shallow(data)
     owned = Owned(data)
     ids = _Ids()
@@ -264,7 +266,7 @@ def apply_patches(data: Any, patches: list[tuple], report: Report, only: Any = N
         if only is not None and not only(patch, op, address):
             continue
         errors = report.errors
-        _apply(data, patch, op, address, target, report, owned, ids)
+        _apply(data, patch, op, address, target, report, owned, ids, from_track)
         if changed is not None and report.errors == errors:
             for key in declarations(address, patch, op):
                 changed[key] = loc_of(target)
@@ -272,7 +274,7 @@ def apply_patches(data: Any, patches: list[tuple], report: Report, only: Any = N
 
 
 def _apply(data: Any, patch: Any, op: str, address: Address, target: Any, report: Report, owned: Owned,
-           ids: "_Ids") -> None:
+           ids: "_Ids", from_track: Any = None) -> None:
     """One patch, applied to `data` (reported when it cannot be)."""
     if op == "add":
         _add(data, patch, address, target, report, owned, ids)
@@ -294,7 +296,8 @@ def _apply(data: Any, patch: Any, op: str, address: Address, target: Any, report
                    f"give it with `{word}:`")
         return
     if op == "set":
-        if _plain(container[key]) == _plain(patch.get("to")):
+        where = (getattr(container, "key_locs", None) or {}).get(key) or loc_of(container[key])
+        if _plain(container[key]) == _plain(patch.get("to")) and not (from_track and from_track(where)):
             report.warn("W040", f"`set: {target}` gives it the value it has already: the patch does "
                         "nothing", loc_of(target), "remove the patch, or give another value")
         container[key] = patch.get("to")

@@ -380,10 +380,14 @@ def load_ruleset(path: str | Path, variants: Sequence[str] = (), modules: Sequen
         _replace_track(ld, data, raced, report)
         pending.update(raced[1].get("params") or {})
     changed: dict[str, Loc | None] = {}
+    tracks = str(ld.tracks()) + os.sep
+
+    def in_tracks(loc: Loc | None) -> bool:
+        return loc is not None and str(loc.file).startswith(tracks)
     data = _track_params(data, pending, report, changed)
     # 4. every other patch, on the merged game: its rules, cards and boards alike
     for patches in prepared:
-        data = apply_patches(data, patches, report, changed=changed,
+        data = apply_patches(data, patches, report, changed=changed, from_track=in_tracks,
                              only=lambda p, op, a: a.head != "include" and not is_rule_patch(p, op, a))
         data = _track_params(data, pending, report, changed)  # those the patches just declared
     have = data.get("params") if isinstance(data.get("params"), dict) else {}
