@@ -585,3 +585,20 @@ def test_an_option_of_a_product_past_the_list_limit_stops_as_it_grows(mini):
     with pytest.raises(RuleError, match="more than 100000 options") as e:
         game(mini, "v").decision()
     assert e.value.loc is not None and e.value.loc.file.endswith("v.yaml")
+
+
+def test_a_name_the_base_game_has_already_is_said_at_both(heat_project):
+    """A designer's file that adds a name the base game has (one it added since, say): E045 at the
+    new one, naming where the game's is, with a rename hint."""
+    path = heat_project / "variants" / "clash.yaml"
+    path.write_text("variant: {id: clash, name: Clash, description: a test}\npatches:\n"
+                    "  - add: params\n    id: hand_size\n    item: 5\n"
+                    "  - add: phases.race.steps\n    item: {id: discard, do: \"pass\"}\n", encoding="utf-8")
+    report = Report()
+    assert load_ruleset(heat_project, variants=["clash"], report=report) is None
+    game = heat_project / "game.yaml"
+    param, step = [d for d in report.items if d.code == "E045"]
+    assert (param.loc.file, param.loc.line) == (str(path), 4)
+    assert f"(declared at {game}:{find(game, 'hand_size:')[0]}:3)" in param.message
+    assert "`my_hand_size`" in param.hint and "`replace`" in param.hint
+    assert step.loc.line == 7 and f"(declared at {game}:{find(game, 'id: discard')[0]}:" in step.message

@@ -404,10 +404,19 @@ def _add(data: Any, patch: Any, address: Address, target: Any, report: Report, o
         report.add("E044", f"add to `{target}` needs `id:` and `item:`", loc_of(target))
         return
     if ident in coll:
-        report.add("E045", f"`{target}.{ident}` already exists", loc_of(ident),
-                   "use `replace` or `update` to change it")
+        there = (getattr(coll, "key_locs", None) or {}).get(ident) or loc_of(coll[ident])
+        _exists(report, f"`{target}.{ident}` already exists", ident, there)
         return
     coll[ident] = item
+
+
+def _exists(report: Report, message: str, ident: Any, there: Loc | None) -> None:
+    """E045: an added name the game has already, said at the new one with where the old one is (a
+    name the base game added since a designer's file was written meets it here)."""
+    where = f" (declared at {there})" if there is not None else ""
+    report.add("E045", message + where, loc_of(ident),
+               f"a new one needs a name of its own (`my_{ident}`, say); to change that one, use `replace` "
+               "or `update`")
 
 
 class _Ids:
@@ -441,8 +450,9 @@ def _insert(items: list, item: Any, patch: Any, target: Any, report: Report, ids
     anchor = patch.get("after") or patch.get("before")
     known = ids.of(items)
     if _key(item["id"]) in known:
-        report.add("E045", f"`{item['id']}` already exists in `{target}`", loc_of(item["id"]),
-                   "use `replace` or `update` to change it")
+        old = next((i for i in items if isinstance(i, dict) and _key(i.get("id")) == _key(item["id"])), None)
+        _exists(report, f"`{item['id']}` already exists in `{target}`", item["id"],
+                loc_of(old.get("id")) if old is not None else None)
         return
     known.add(_key(item["id"]))
     if anchor is None:
