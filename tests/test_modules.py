@@ -602,3 +602,26 @@ def test_a_name_the_base_game_has_already_is_said_at_both(heat_project):
     assert f"(declared at {game}:{find(game, 'hand_size:')[0]}:3)" in param.message
     assert "`my_hand_size`" in param.hint and "`replace`" in param.hint
     assert step.loc.line == 7 and f"(declared at {game}:{find(game, 'id: discard')[0]}:" in step.message
+
+
+def test_a_module_and_a_variant_of_one_name_are_said_at_both(heat_project, capsys):
+    """Modules and variants are one namespace: a designer's module `two-laps` beside the variant
+    `two-laps` is an error at both files (validate), and a `requires:` naming it cannot say which."""
+    body = ("{id: two-laps, name: Two laps, description: a test}\n"
+            "patches:\n  - set: boards.track.laps\n    to: 2\n")
+    variant_file = heat_project / "variants" / "two-laps.yaml"
+    module_file = heat_project / "modules" / "two-laps.yaml"
+    variant_file.write_text("variant: " + body, encoding="utf-8")
+    module_file.write_text("module: " + body, encoding="utf-8")
+    (heat_project / "variants" / "needs.yaml").write_text(
+        "variant: {id: needs, name: Needs, description: a test, requires: [two-laps]}\n"
+        "patches:\n  - set: params.hand_size\n    to: 6\n",
+        encoding="utf-8")
+    report = Report()
+    assert load_ruleset(heat_project, variants=["needs"], report=report) is None
+    (d,) = report.items
+    assert d.code == "E054" and d.loc.file == str(heat_project / "variants" / "needs.yaml")
+    from interpreter.authoring.validate import validate_path
+    said = validate_path(module_file, play=0, cache=False).report.items
+    clashes = sorted(d.loc.file for d in said if d.code == "E054")
+    assert clashes == sorted([str(module_file), str(variant_file)])

@@ -513,6 +513,11 @@ def _ruleset(folder: Path, v: Validation, only: dict | None = None, track: str |
     g = rs.game
     variants = sorted(p.stem for p in (folder / "variants").glob("*.yaml"))
     modules = sorted(p.stem for p in (folder / "modules").glob("*.yaml"))
+    for name in sorted(set(variants) & set(modules)):   # one namespace: said at both files
+        for kind, other in (("modules", "variants"), ("variants", "modules")):
+            r.add("E054", f"`{name}` is both a module and a variant of this ruleset",
+                  Loc(str(folder / kind / f"{name}.yaml"), 1, 1),
+                  f"give it a name of its own: {folder / other / (name + '.yaml')} has this one")
     others = rs.other_tracks if track is None else []
     # each game on each track is compiled once, for one player count: the most on its own track,
     # then the fewest and the most in turn on the others (on one track only: both)

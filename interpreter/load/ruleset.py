@@ -355,9 +355,8 @@ def load_ruleset(path: str | Path, variants: Sequence[str] = (), modules: Sequen
     applied: list[str] = []
     if raced is not None:
         for needed in raced[2].track.requires:
-            kind = _required_kind(folder, needed)
+            kind = _required_kind(folder, needed, report)
             if kind is None:
-                _no_such_requirement(folder, needed, report)
                 continue
             _add_patch_file(ld, folder, kind, needed, files, applied, report, [f"track {track}"])
     for kind, names in (("module", modules), ("variant", variants)):
@@ -464,13 +463,22 @@ def _track_params(data: Any, pending: dict, report: Report, changed: dict[str, L
     return _set_params(data, ready, report, changed) if ready else data
 
 
-def _required_kind(folder: Path, name: Any) -> str | None:
-    """What a name in `requires:` is: a module when the ruleset has a module of that name, else a
-    variant; None when it has neither."""
-    for kind in ("module", "variant"):
-        if is_name(name) and (folder / f"{kind}s" / f"{name}.yaml").exists():
-            return kind
-    return None
+def _required_kind(folder: Path, name: Any, report: Report) -> str | None:
+    """What a name in `requires:` is: the ruleset's module or its variant of that name; None (said)
+    when it has neither, or both (modules and variants are one namespace: which one a name
+    meant would otherwise depend on which folder is looked in first)."""
+    kinds = [kind for kind in ("module", "variant")
+             if is_name(name) and (folder / f"{kind}s" / f"{name}.yaml").exists()]
+    if len(kinds) == 2:
+        report.add("E054", f"`{shown(name)}` is both a module and a variant of this ruleset: which one is "
+                           "required cannot be told", loc_of(name),
+                   f"rename one of {folder / 'modules' / (str(name) + '.yaml')} and "
+                   f"{folder / 'variants' / (str(name) + '.yaml')} (its `id:` with it)")
+        return None
+    if not kinds:
+        _no_such_requirement(folder, name, report)
+        return None
+    return kinds[0]
 
 
 def _some(names: list[str], most: int = 12) -> str:
@@ -519,9 +527,8 @@ def _add_patch_file(ld: _Loader, folder: Path, kind: str, name: Any, files: list
     if found is None:
         return
     for needed in found[3][kind].get("requires", []):
-        other = _required_kind(folder, needed)
+        other = _required_kind(folder, needed, report)
         if other is None:
-            _no_such_requirement(folder, needed, report)
             return
         if f"{other}:{needed}" in applied:
             continue
