@@ -1051,3 +1051,25 @@ def test_unknown_name_in_an_augmented_assignment_is_reported_once(capsys, game):
     assert [(d.line, d.col) for d in diags] == [
         find(game, "({n}", offset=2), find(game, "n += 1"), find(game, "draw n", offset=5),
         find(game, "cards_word(n)", offset=11)], err
+
+
+def test_a_track_file_validated_alone_is_checked_with_its_game(capsys, tmp_path):
+    """A track's params and places mean something only to its game: `validate tracks/heat/X.yaml`
+    checks the track raced by Heat (its own default track too), and says a misspelt param at the
+    track's line."""
+    for part in ("rulesets/heat", "cards/heat", "tracks/heat"):
+        shutil.copytree(ROOT / part, tmp_path / part)
+    track = tmp_path / "tracks" / "heat" / "italy.yaml"
+    edit(track, "boards:\n", "params: {hand_sise: 5}\nboards:\n")
+    rc, out, err = validate(capsys, track)
+    (d,) = parse(err)
+    assert (rc, d.code, d.file, (d.line, d.col)) == (1, "E042", str(track), find(track, "hand_sise"))
+    assert "did you mean `hand_size`" in err
+    rc, out, err = validate(capsys, tmp_path / "tracks" / "heat" / "usa.yaml")   # the game's own
+    assert (rc, err) == (0, "") and "raced by its game" in out and "games ended" in out
+    # a track of a game the project does not have: its form alone
+    other = tmp_path / "tracks" / "nogame" / "x.yaml"
+    other.parent.mkdir()
+    shutil.copy(tmp_path / "tracks" / "heat" / "usa.yaml", other)
+    rc, out, err = validate(capsys, other)
+    assert rc == 0 and "no ruleset of its project is the game `nogame`: only its form is checked" in out

@@ -365,8 +365,34 @@ def validate_path(path: Path, variants=(), modules=(), track: str | None = None,
                     if not r.ok:
                         break
             else:
-                v.summary.append(f"{path}: track `{model.track.id}` with boards {', '.join(model.boards)}")
+                # its params and places' properties mean something only to its game: checked with it
+                games = _racers(path)
+                v.summary.append(f"{path}: track `{model.track.id}` with boards {', '.join(model.boards)}"
+                                 + ("; raced by its game:" if games else
+                                    f" (no ruleset of its project is the game `{path.parent.name}`: only its "
+                                    "form is checked)"))
+                for folder in games:
+                    _ruleset(folder, v, only={"variants": [], "modules": []}, track=path.stem)
     return v
+
+
+def _racers(path: Path) -> list[Path]:
+    """The rulesets of the project of the track file `path` (`tracks/<game id>/NAME.yaml`) whose
+    game is that id."""
+    from ..lang.diagnostics import Report
+    from ..load.ruleset import read_file
+
+    here = Path(os.path.abspath(path))
+    project = next((f for f in here.parents if (f / "rulesets").is_dir()), None)
+    if project is None or here.parent.parent.name != "tracks":
+        return []
+    out = []
+    for folder in sorted(p for p in (project / "rulesets").iterdir() if (p / "game.yaml").is_file()):
+        data = read_file(folder / "game.yaml", Report())
+        game = data.get("game") if isinstance(data, dict) else None
+        if isinstance(game, dict) and str(game.get("id")) == here.parent.name:
+            out.append(_as_named(folder))
+    return out
 
 
 def _includers(path: Path) -> list[tuple[Path, dict | None]]:
