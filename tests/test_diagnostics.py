@@ -1073,3 +1073,18 @@ def test_a_track_file_validated_alone_is_checked_with_its_game(capsys, tmp_path)
     shutil.copy(tmp_path / "tracks" / "heat" / "usa.yaml", other)
     rc, out, err = validate(capsys, other)
     assert rc == 0 and "no ruleset of its project is the game `nogame`: only its form is checked" in out
+
+
+def test_a_track_that_requires_a_module_is_not_combined_with_every_add_on(capsys, tmp_path):
+    """`validate` races each add-on on each track, but a track that requires a module is raced only
+    as the game with what it requires: an add-on with it is a combination no file declares."""
+    for part in ("rulesets/heat", "cards/heat", "tracks/heat"):
+        shutil.copytree(ROOT / part, tmp_path / part)
+    wet = tmp_path / "tracks" / "heat" / "wet.yaml"
+    shutil.copy(tmp_path / "tracks" / "heat" / "france.yaml", wet)
+    edit(wet, "  id: france\n", "  id: wet\n  requires: [weather]\n")
+    rc, out, err = validate(capsys, tmp_path / "rulesets" / "heat" / "variants" / "sprint.yaml")
+    assert (rc, err) == (0, "")
+    assert "variant sprint: ok" in out and "5 tracks" in out and "6 tracks" not in out
+    rc, out, err = validate(capsys, wet)   # the track itself: raced with the module it requires
+    assert (rc, err) == (0, "") and "games ended" in out

@@ -376,6 +376,23 @@ def validate_path(path: Path, variants=(), modules=(), track: str | None = None,
     return v
 
 
+def _requiring(folder: Path, game_id: str, tracks: list[str]) -> set[str]:
+    """Those of `tracks` (of the game's folder in the project's tracks/) whose file `requires:`
+    modules or variants."""
+    from ..lang.diagnostics import Report
+    from ..load.ruleset import project_of, read_file
+
+    out = set()
+    root = project_of(folder.resolve()) or folder   # (where the loader finds them)
+    for name in tracks:
+        path = root / "tracks" / game_id / f"{name}.yaml"
+        data = read_file(path, Report()) if path.is_file() else None
+        info = data.get("track") if isinstance(data, dict) else None
+        if isinstance(info, dict) and info.get("requires"):
+            out.add(name)
+    return out
+
+
 def _racers(path: Path) -> list[Path]:
     """The rulesets of the project of the track file `path` (`tracks/<game id>/NAME.yaml`) whose
     game is that id."""
@@ -545,16 +562,21 @@ def _ruleset(folder: Path, v: Validation, only: dict | None = None, track: str |
                   Loc(str(folder / kind / f"{name}.yaml"), 1, 1),
                   f"give it a name of its own: {folder / other / (name + '.yaml')} has this one")
     others = rs.other_tracks if track is None else []
+    # a track that requires modules or variants is raced with them: the game alone there, not each
+    # add-on with them (a combination no file declares)
+    requiring = _requiring(folder, str(g.game.id), others)
+    raced = [t for t in others if t not in requiring]
     # each game on each track is compiled once, for one player count: the most on its own track,
     # then the fewest and the most in turn on the others (on one track only: both)
-    ends = "most" if others else "ends"
+    ends = "most" if raced else "ends"
     if only is not None:
         own = [Job(tuple(only.get("variants", [])), tuple(only.get("modules", [])), track, ends)]
     else:
         own = [Job(track=track, counts="all")] + [Job((), (m,), track, ends) for m in modules] + \
             [Job((x,), (), track, ends) for x in variants]
     jobs = own + [Job(j.variants, j.modules, t, ("fewest", "most")[k % 2])
-                  for k, t in enumerate(others) for j in own]
+                  for k, t in enumerate(others) for j in own
+                  if t in raced or (not j.variants and not j.modules)]
     found = check_games(folder, v, jobs)
     _merge(v, jobs, found)
     if not r.ok:
@@ -570,7 +592,8 @@ def _ruleset(folder: Path, v: Validation, only: dict | None = None, track: str |
             f"  variants: {', '.join(variants) or 'none'}; modules: {', '.join(modules) or 'none'}"
             + (f"\n  tracks: its own, {', '.join(_track_names(others, jobs, found))}" if others else ""))
     for job in own:
-        line = _played([f for j, f in zip(jobs, found) if j.rules == job.rules], len(others) + 1)
+        line = _played([f for j, f in zip(jobs, found) if j.rules == job.rules],
+                       len({j.track for j in jobs if j.rules == job.rules}))
         if not job.rules[0] and not job.rules[1]:
             v.summary.append(f"  playouts: {line}")
         else:
