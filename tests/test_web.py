@@ -8,6 +8,7 @@ import json
 import os
 import random
 import time
+from pathlib import Path
 import warnings
 
 import pytest
@@ -715,3 +716,77 @@ def test_a_table_stored_before_chance_was_noted_goes_on_as_it_was_played(tmp_pat
         for table in (new, old):   # (no chance in Heat's secret steps: the same game either way)
             assert seen(c, table, 1)["view"] == seen(c, new, 1)["view"]
             assert seen(c, table, 1)["options"]
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is `pid` (Linux: /proc)."""
+    out = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.add(int(stat.parent.name))
+    return out
+
+
+def _running(pid: int) -> bool:
+    """Whether the process is there and not a zombie waiting for its parent to collect it."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="no /proc here")
+def test_the_search_bots_workers_end_with_a_killed_server(tmp_path):
+    """A server killed outright (SIGKILL) cannot stop its workers: each sees its parent gone and ends
+    (and with them the resource tracker), instead of waiting for work forever."""
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", "--port", str(port),
+                             "--db", str(tmp_path / "tables.db")], stderr=subprocess.DEVNULL)
+    try:
+        end = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=1)
+                break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < end
+                time.sleep(0.1)
+        req = urllib.request.Request(f"http://127.0.0.1:{port}/api/tables", headers={
+            "Content-Type": "application/json"}, data=json.dumps(
+            {"game": "formula5", "seats": ["mcts:20", "human"], "seed": 2}).encode())
+        table = json.loads(urllib.request.urlopen(req, timeout=10).read())
+        token = table["seats"][1]["token"]
+        end = time.monotonic() + 60
+        while not _children(proc.pid):   # the person plays until the search bot decides, in a worker
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables/{table['id']}?token={token}",
+                                        timeout=10) as r:
+                told = json.loads(r.read())
+            if 2 in told["to_move"]:
+                req = urllib.request.Request(
+                    f"http://127.0.0.1:{port}/api/tables/{table['id']}/decide", headers={
+                        "Content-Type": "application/json"},
+                    data=json.dumps({"token": token, "option": told["options"][0]["key"]}).encode())
+                urllib.request.urlopen(req, timeout=10).read()
+            assert time.monotonic() < end and not told["finished"], "the search bot never decided"
+            time.sleep(0.1)
+        workers = _children(proc.pid)
+        assert workers, "no worker process was started"
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+    end = time.monotonic() + 10
+    while any(map(_running, workers)):
+        assert time.monotonic() < end, f"workers still running after the server was killed: {workers}"
+        time.sleep(0.2)

@@ -13,6 +13,9 @@ once and decide side by side."""
 from __future__ import annotations
 
 import multiprocessing
+import os
+import threading
+import time
 from collections import OrderedDict
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 
@@ -78,6 +81,18 @@ def _moves(game) -> list[tuple[int, int]]:
 
 # ---- the pools ---------------------------------------------------------------------------------
 
+def die_with(server: int) -> None:
+    """A worker's first act: to end when the server does, however it ends. A server killed outright
+    (SIGKILL, the out-of-memory killer) never tells its workers, which would wait for work forever,
+    and the resource tracker with them; a worker whose parent is no longer the server ends itself."""
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="racecraft-die-with-server", daemon=True).start()
+
+
 class Bots:
     def __init__(self, threads: int = 2, processes: int = 1):
         self.threads = ThreadPoolExecutor(threads, thread_name_prefix="racecraft-bot")
@@ -92,7 +107,8 @@ class Bots:
             if self.processes is None:
                 # spawned, not forked: the server runs threads, which a fork would copy mid-step
                 self.processes = ProcessPoolExecutor(self.n_processes,
-                                                     mp_context=multiprocessing.get_context("spawn"))
+                                                     mp_context=multiprocessing.get_context("spawn"),
+                                                     initializer=die_with, initargs=(os.getpid(),))
             fut = self.processes.submit(pick_in_worker, table.id, table.recipe(),
                                         _moves(game), kind, seed, seat)
             fut.add_done_callback(lambda f: self._back(table, turn, f))
