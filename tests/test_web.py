@@ -790,3 +790,13 @@ def test_the_search_bots_workers_end_with_a_killed_server(tmp_path):
     while any(map(_running, workers)):
         assert time.monotonic() < end, f"workers still running after the server was killed: {workers}"
         time.sleep(0.2)
+
+
+def test_the_database_is_the_users_alone(tmp_path):
+    """It holds the running tables' seeds, so every hand: a folder it makes is 0700, the file 0600."""
+    from interpreter.web.store import Store
+
+    path = tmp_path / "new" / "folder" / "tables.db"
+    Store(path)
+    assert (path.stat().st_mode & 0o777) == 0o600
+    assert (path.parent.stat().st_mode & 0o777) == 0o700

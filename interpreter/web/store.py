@@ -10,6 +10,7 @@ killed, and the machine losing power."""
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -58,7 +59,11 @@ class Store:
     def __init__(self, path: Path | str):
         path = Path(path)
         if str(path) != ":memory:":
-            path.parent.mkdir(parents=True, exist_ok=True)
+            # the tables' seeds and every hand are in it: the user's alone (a folder made here 0700, a
+            # file made here 0600; SQLite gives its journal files the file's permissions)
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            if not path.exists():
+                os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
         self.lock = threading.Lock()
         self.db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
