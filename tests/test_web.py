@@ -144,6 +144,13 @@ def test_requests_that_are_refused_say_why_and_never_show_a_traceback(client):
         "a body too large": client.post(f"/api/tables/{tid}/decide", content=b"{" + b" " * 70_000 + b"}",
                                         headers={"content-type": "application/json"}),
         "a record too large": client.post("/api/replays", content=b"x" * (5 * 1024 * 1024)),
+        "a body too large, in chunks": client.post(f"/api/tables/{tid}/decide", headers={
+            "content-type": "application/json"}, content=iter([b"{" + b" " * 40_000] * 3 + [b"}"])),
+        "a post from another site's page": client.post(f"/api/tables/{tid}/decide", json={
+            "token": token(table, 1), "option": key}, headers={"origin": "https://elsewhere.example"}),
+        "a record from another site's page": client.post("/api/replays", content=b"{}\n", headers={
+            "origin": "http://evil.example", "content-type": "text/plain"}),
+        "a file name holding NUL": client.get("/static/x%00.css"),
         "not JSON": client.post(f"/api/tables/{tid}/decide", content=b"{nope",
                                 headers={"content-type": "application/json"}),
         "an unknown table": client.get("/api/tables/nosuchtable", params={"token": token(table, 1)}),
@@ -168,6 +175,8 @@ def test_requests_that_are_refused_say_why_and_never_show_a_traceback(client):
         "not this seat's decision": 409, "an option not offered": 422, "an option that is not a key": 422,
         "an option's words for its key": 422,
         "a decision already taken": 409, "a body too large": 413, "a record too large": 413, "not JSON": 422,
+        "a body too large, in chunks": 413, "a post from another site's page": 403,
+        "a record from another site's page": 403, "a file name holding NUL": 404,
         "an unknown table": 404, "an unknown game": 422, "a path for a game": 422,
         "a path for a variant": 422,
         "too many players": 422, "an unknown seat kind": 422, "a search bot too big": 422,

@@ -79,7 +79,10 @@ class Undo(BaseModel):
 # ---- the body's size ------------------------------------------------------------------------------
 
 class BodyLimit:
-    """Refuse a request body larger than its cap with 413, before the route reads it."""
+    """Before a route runs: a request body larger than its cap is refused with 413 (one said by its
+    `Content-Length`, or one sent in chunks, read up to its cap and no further), and a POST another
+    site's page sends (its `Origin` is not this server) with 403: a page elsewhere cannot play or
+    open records in a visitor's name."""
 
     def __init__(self, app):
         self.app = app
@@ -87,37 +90,63 @@ class BodyLimit:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        headers = dict(scope.get("headers") or [])
+        if scope.get("method") == "POST" and not _same_origin(headers):
+            return await _refuse(send, 403, "a request from another site's page is not taken")
         cap = MAX_RECORD_BODY if scope["path"] == "/api/replays" else MAX_BODY
-        length = dict(scope.get("headers") or []).get(b"content-length")
+        length = headers.get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > cap):
             return await _too_large(send, cap)
+        # the body read here, whole, up to its cap: the route is given it as one message
+        chunks: list[bytes] = []
         seen = 0
-
-        async def counted():
-            nonlocal seen
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > cap:
-                    raise _TooLarge()
-            return message
-
-        try:
-            await self.app(scope, counted, send)
-        except _TooLarge:
-            await _too_large(send, cap)
-
-
-class _TooLarge(Exception):
-    pass
+            if message["type"] != "http.request":
+                return await self.app(scope, _replayed([message]), send)
+            seen += len(message.get("body", b""))
+            if seen > cap:
+                return await _too_large(send, cap)
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body"):
+                break
+        whole = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+        await self.app(scope, _replayed([whole], receive), send)
 
 
-async def _too_large(send, cap: int) -> None:
-    body = json.dumps({"error": f"the request is too large: at most {cap // 1024} KB"}).encode()
-    await send({"type": "http.response.start", "status": 413,
+def _replayed(messages: list[dict], then=None):
+    """A `receive` that gives these messages first, then waits on `then` (a disconnect)."""
+    queue = list(messages)
+
+    async def receive():
+        if queue:
+            return queue.pop(0)
+        if then is not None:
+            return await then()
+        return {"type": "http.disconnect"}
+    return receive
+
+
+def _same_origin(headers: dict) -> bool:
+    """Whether a request's `Origin` (a browser sends it with a POST from a page) names the host it
+    was sent to; a request without one (a program, not a page) is not a cross-site one."""
+    origin = headers.get(b"origin")
+    if origin is None:
+        return True
+    host = headers.get(b"host", b"")
+    return origin.split(b"://", 1)[-1] == host
+
+
+async def _refuse(send, status: int, said: str) -> None:
+    body = json.dumps({"error": said}).encode()
+    await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"),
                             (b"content-length", str(len(body)).encode())]})
     await send({"type": "http.response.body", "body": body})
+
+
+async def _too_large(send, cap: int) -> None:
+    await _refuse(send, 413, f"the request is too large: at most {cap // 1024} KB")
 
 
 # ---- the app -----------------------------------------------------------------------------------
@@ -214,11 +243,11 @@ def create_app(db: Path | str, threads: int = 2, processes: int = 1,
     def static(name: str):
         kinds = {".css": "text/css", ".js": "text/javascript", ".svg": "image/svg+xml"}
         suffix = Path(name).suffix
-        if suffix not in kinds or "/" in name or name.startswith("."):
+        if suffix not in kinds or "/" in name or "\x00" in name or name.startswith("."):
             raise Refused(404, "no such file")
         try:
             text = static_text(name)
-        except (FileNotFoundError, OSError):
+        except (OSError, ValueError):
             raise Refused(404, "no such file") from None
         return Response(text, media_type=f"{kinds[suffix]}; charset=utf-8", headers=PAGE_SECURITY)
 
