@@ -155,50 +155,60 @@ def cmd_explain(args) -> int:
 
 
 def cmd_upgrade(args) -> int:
-    from ..lang import versions
-    from ..lang.files import CannotWrite, write_atomic
-    from ..session.upgrades import remember
-    from .upgrade import upgrade
-
     status = 0
     for name in args.files:
-        u = upgrade(Path(name))
-        if not u.report.ok:
-            print_report(u.report)
-            print(f"{name}: not upgraded: the errors above come first", file=sys.stderr)
-            status = 1
-            continue
-        if args.diff:
-            sys.stdout.write(u.diff())
-        elif not u.changed:
-            print(f"{name}: language {versions.CURRENT} already" if not u.by_hand
-                  else f"{name}: nothing rewritten")
-        else:
-            if not args.check:   # written before it is said: a closed output never hides a file unwritten
-                try:
-                    write_atomic(Path(name), u.after)
-                except CannotWrite as e:
-                    print(f"{name}: not written: {e}", file=sys.stderr)
-                    status = 1
-                    continue
-                try:   # games recorded with the old text still replay (`session/upgrades.py`)
-                    remember(u.before, u.after)
-                except CannotWrite as e:
-                    print(f"note: games recorded before this upgrade will not replay: {e}", file=sys.stderr)
-            verb = "would be rewritten" if args.check else "rewritten"
-            forms = f"{len(u.done)} old form{'s' if len(u.done) != 1 else ''}"
-            where = (f"in language {versions.CURRENT}" if not u.by_hand
-                     else "its language line kept until the forms below are done by hand")
-            print(f"{name}: {verb} {where} ({forms})")
-            for d in u.done:
-                print(f"  {d.loc}: {d.message}")
-            if args.check:
-                status = 1
-        for d in u.by_hand:
-            print(f"  to do by hand: {d.loc}: {d.message}" + (f" ({d.hint})" if d.hint else ""))
-        if u.by_hand and args.check:
-            status = 1
+        status = max(status, _upgrade_one(name, args))
     return status
+
+
+def _upgrade_one(name: str, args) -> int:
+    """One file of `upgrade`: what it becomes, written (unless `--check` or `--diff`) before it is
+    said, so that a closed output never hides a file left unwritten."""
+    from ..lang import versions
+    from .upgrade import upgrade
+
+    u = upgrade(Path(name))
+    if not u.report.ok:
+        print_report(u.report)
+        print(f"{name}: not upgraded: the errors above come first", file=sys.stderr)
+        return 1
+    status = 0
+    if args.diff:
+        sys.stdout.write(u.diff())
+    elif not u.changed:
+        print(f"{name}: nothing rewritten" if u.by_hand else f"{name}: language {versions.CURRENT} already")
+    else:
+        if not args.check and not _written(name, u):
+            return 1
+        verb = "would be rewritten" if args.check else "rewritten"
+        forms = f"{len(u.done)} old form{'s' if len(u.done) != 1 else ''}"
+        where = (f"in language {versions.CURRENT}" if not u.by_hand
+                 else "its language line kept until the forms below are done by hand")
+        print(f"{name}: {verb} {where} ({forms})")
+        for d in u.done:
+            print(f"  {d.loc}: {d.message}")
+        status = 1 if args.check else 0
+    for d in u.by_hand:
+        print(f"  to do by hand: {d.loc}: {d.message}" + (f" ({d.hint})" if d.hint else ""))
+    return 1 if u.by_hand and args.check else status
+
+
+def _written(name: str, u) -> bool:
+    """The upgraded text written over the file, and the text it replaced kept so that games recorded
+    with it still replay (`session/upgrades.py`); False (said) when the file cannot be written."""
+    from ..lang.files import CannotWrite, write_atomic
+    from ..session.upgrades import remember
+
+    try:
+        write_atomic(Path(name), u.after)
+    except CannotWrite as e:
+        print(f"{name}: not written: {e}", file=sys.stderr)
+        return False
+    try:
+        remember(u.before, u.after)
+    except CannotWrite as e:
+        print(f"note: games recorded before this upgrade will not replay: {e}", file=sys.stderr)
+    return True
 
 
 def cmd_schemas(args) -> int:

@@ -376,21 +376,36 @@ def validate_path(path: Path, variants=(), modules=(), track: str | None = None,
     return v
 
 
-def _requiring(folder: Path, game_id: str, tracks: list[str]) -> set[str]:
+def _requiring(folder: Path, game_id: str, tracks: list[str]) -> dict[str, set[str]]:
     """Those of `tracks` (of the game's folder in the project's tracks/) whose file `requires:`
-    modules or variants."""
-    from ..lang.diagnostics import Report
-    from ..load.ruleset import project_of, read_file
+    modules or variants, with what they require."""
+    from ..load.ruleset import project_of
 
-    out = set()
+    out = {}
     root = project_of(folder.resolve()) or folder   # (where the loader finds them)
     for name in tracks:
-        path = root / "tracks" / game_id / f"{name}.yaml"
-        data = read_file(path, Report()) if path.is_file() else None
-        info = data.get("track") if isinstance(data, dict) else None
-        if isinstance(info, dict) and info.get("requires"):
-            out.add(name)
+        needs = _requires_of(root / "tracks" / game_id / f"{name}.yaml", "track")
+        if needs:
+            out[name] = needs
     return out
+
+
+def _required_by(folder: Path, name: str) -> set[str]:
+    """What the ruleset's module or variant `name` says it `requires:`."""
+    return set().union(*(_requires_of(folder / f"{kind}s" / f"{name}.yaml", kind)
+                         for kind in ("module", "variant")))
+
+
+def _requires_of(path: Path, kind: str) -> set[str]:
+    """The `requires:` of a track, module or variant file (none when it cannot be read: said where
+    the file is loaded)."""
+    from ..lang.diagnostics import Report
+    from ..load.ruleset import read_file
+
+    data = read_file(path, Report()) if path.is_file() else None
+    info = data.get(kind) if isinstance(data, dict) else None
+    needs = info.get("requires") if isinstance(info, dict) else None
+    return {str(x) for x in needs} if isinstance(needs, list) else set()
 
 
 def _racers(path: Path) -> list[Path]:
@@ -562,10 +577,16 @@ def _ruleset(folder: Path, v: Validation, only: dict | None = None, track: str |
                   Loc(str(folder / kind / f"{name}.yaml"), 1, 1),
                   f"give it a name of its own: {folder / other / (name + '.yaml')} has this one")
     others = rs.other_tracks if track is None else []
-    # a track that requires modules or variants is raced with them: the game alone there, not each
-    # add-on with them (a combination no file declares)
+    # a track that requires modules or variants is raced with them: the game alone there, and an
+    # add-on that is one of them or requires them too, not any other (a combination no file declares)
     requiring = _requiring(folder, str(g.game.id), others)
     raced = [t for t in others if t not in requiring]
+
+    def declared(j: Job, t: str) -> bool:
+        if t not in requiring or (not j.variants and not j.modules):
+            return True
+        names = set(j.variants) | set(j.modules)
+        return requiring[t] <= names | {x for name in names for x in _required_by(folder, name)}
     # each game on each track is compiled once, for one player count: the most on its own track,
     # then the fewest and the most in turn on the others (on one track only: both)
     ends = "most" if raced else "ends"
@@ -575,8 +596,7 @@ def _ruleset(folder: Path, v: Validation, only: dict | None = None, track: str |
         own = [Job(track=track, counts="all")] + [Job((), (m,), track, ends) for m in modules] + \
             [Job((x,), (), track, ends) for x in variants]
     jobs = own + [Job(j.variants, j.modules, t, ("fewest", "most")[k % 2])
-                  for k, t in enumerate(others) for j in own
-                  if t in raced or (not j.variants and not j.modules)]
+                  for k, t in enumerate(others) for j in own if declared(j, t)]
     found = check_games(folder, v, jobs)
     _merge(v, jobs, found)
     if not r.ok:

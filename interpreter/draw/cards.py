@@ -37,7 +37,7 @@ def grouped(cards: list[str], sort: bool) -> list[str]:
 
 def listing(items: list[str]) -> str:
     """Names in a row, separated so that a reader can tell them apart: by `;` when a name holds a
-    comma itself (`Body: speed 3, reduce stress 2; Brakes: speed 1/2/3/4`)."""
+    comma itself (`Red: 3, 4; Blue: 2`)."""
     return ("; " if any("," in item for item in items) else ", ").join(items)
 
 

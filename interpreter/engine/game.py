@@ -388,7 +388,10 @@ class Game:
         if others:
             best = min([best] + [k for _p, k in others], key=lambda k: (sign * k[0], sign * k[1]))
         winners = [s for s in order if keys[s] == best]
-        out = {"order": order, "scores": [k[0] for k in keys], "winners": winners,
+        # each seat's place: 1 and the number of seats ahead of it (seats that tie share one)
+        places = [1 + sum(1 for t in keys if (sign * t[0], sign * t[1]) < (sign * k[0], sign * k[1]))
+                  for k in keys]
+        out = {"order": order, "scores": [k[0] for k in keys], "winners": winners, "places": places,
                "rounds": st.g["__rounds"], "decisions": len(self.answers),
                "records": st.g.get("__records", {}), "ended": st.ended}
         if p.also_pieces is not None:
@@ -396,7 +399,10 @@ class Game:
             entries = [((sign * keys[s][0], sign * keys[s][1], 0, s), {"seat": s}) for s in order]
             entries += [((sign * k[0], sign * k[1], 1, i), {"piece": p.piece_names[pc], "score": k[0]})
                         for i, (pc, k) in enumerate(others)]
-            out["standings"] = [e for _k, e in sorted(entries, key=lambda x: x[0])]
+            entries.sort(key=lambda x: x[0])
+            for key, entry in entries:   # its place among seats and pieces: those that tie share one
+                entry["place"] = 1 + sum(1 for other, _e in entries if other[:2] < key[:2])
+            out["standings"] = [e for _k, e in entries]
         return out
 
     def _others(self, sign: int) -> list:

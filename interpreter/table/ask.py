@@ -85,10 +85,14 @@ class Placed:
 
 
 def placings(result: dict) -> list[Placed]:
-    """The result's standings in order (the seats' `order` when the game ranks no pieces)."""
-    standings = result.get("standings") or [{"seat": s} for s in result["order"]]
+    """The result's standings in order (the seats' `order` when the game ranks no pieces), each at
+    its place: those that tie share one (a result recorded before places were noted: in order)."""
+    places = result.get("places")
+    standings = result.get("standings") or [
+        {"seat": s, **({"place": places[s]} if places else {})} for s in result["order"]]
     out = []
-    for place, entry in enumerate(standings, 1):
+    for n, entry in enumerate(standings, 1):
+        place = entry.get("place", n)
         if "seat" in entry:
             s = entry["seat"]
             out.append(Placed(place, s, None, result["scores"][s], s in result["winners"]))
