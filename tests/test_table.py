@@ -11,6 +11,9 @@ import re
 import pytest
 
 from interpreter.cli import main
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
 from interpreter.engine.game import Game
 from interpreter.lang.diagnostics import Report
 from interpreter.session.budget import budget
@@ -494,3 +497,25 @@ def test_card_names_that_hold_commas_are_listed_apart():
         d = game.decision()
         game.choose(bots[d.seat].pick(d.count))
     raise AssertionError("no upgrade was ever in hand")
+
+
+def test_seats_that_tie_share_a_place(tmp_path, capsys):
+    """Places in a result are those of a competition: seats that tie share one, and the next seat's
+    is 1 and the number ahead of it (`1. 1. 3.`), on the screen, the web and in a replay."""
+    import shutil
+
+    from interpreter.table.ask import placings
+
+    folder = tmp_path / "rulesets" / "leapfrog"
+    shutil.copytree(ROOT / "rulesets" / "leapfrog", folder)
+    game_file = folder / "game.yaml"
+    game_file.write_text(game_file.read_text(encoding="utf-8").replace(
+        'rank: "place(frog_of(seat))"', 'rank: "if seat == seat(1) then 2 else 1"'), encoding="utf-8")
+    assert main(["play", str(folder), "--seats", "random,random,random", "--seed", "3", "--no-log"]) == 0
+    out = capsys.readouterr().out
+    lines = out[out.index("Result:"):].splitlines()[1:4]
+    assert [line.split(".")[0].strip() for line in lines] == ["1", "1", "3"], lines
+    assert lines[0].endswith("winner") and lines[1].endswith("winner") and "seat 1" in lines[2]
+    # a result recorded before places were noted reads as it did, in order
+    result = {"order": [1, 2, 0], "scores": [2, 1, 1], "winners": [1, 2]}
+    assert [p.place for p in placings(result)] == [1, 2, 3]
