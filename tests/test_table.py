@@ -7,13 +7,11 @@ import io
 import json
 import random
 import re
+from pathlib import Path
 
 import pytest
 
 from interpreter.cli import main
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[1]
 from interpreter.engine.game import Game
 from interpreter.lang.diagnostics import Report
 from interpreter.session.budget import budget
@@ -26,6 +24,8 @@ from interpreter.session.playing import play
 from interpreter.table.terminal.table import Table
 from interpreter.table.terminal.view import render_view
 from interpreter.agents.base import RandomAgent
+
+ROOT = Path(__file__).resolve().parents[1]
 
 GAMES = [("formula5", ()), ("tilerace", ()), ("downforce", ()), ("heat", ()),
          ("heat", ("garage", "legends", "weather"))]
