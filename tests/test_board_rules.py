@@ -172,7 +172,7 @@ def test_a_trigger_of_a_move_may_ask_and_the_rule_goes_on_after_it(tmp_path):
 
 def test_a_game_that_waits_for_no_event_calls_the_plain_effects(tmp_path):
     """Events nobody waits for cost nothing: the game's code calls the effect as it always did."""
-    from interpreter.boards.lanes.kind import Lanes
+    from interpreter.boards.lanes.track import Lanes
     advance = next(b for b in Lanes.builtins if b.name == "advance")
     quiet = game(strip(tmp_path, "advance(piece(\"red\"), 4)"))
     assert not any(v is advance.heard for v in quiet.plan.codegen.ns.values())

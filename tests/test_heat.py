@@ -6,7 +6,8 @@ import yaml
 
 from interpreter.agents.base import RandomAgent
 from interpreter.agents.greedy import GreedyAgent
-from interpreter.boards.lanes.kind import Lanes, LanesModel
+from interpreter.boards.lanes.model import LanesModel
+from interpreter.boards.lanes.track import Lanes
 from interpreter.cli import main
 from interpreter.engine.game import Game
 from interpreter.session.load import load

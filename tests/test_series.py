@@ -260,7 +260,7 @@ def test_a_race_at_the_table_with_an_undo_stopped_and_resumed_ends_as_if_never_s
     resumed chooses otherwise.)"""
     import io
 
-    from interpreter.lab.series import play_at_table
+    from interpreter.lab.terminal import play_at_table
     from interpreter.session.budget import budget
 
     seats = ["human", "random", "random"]

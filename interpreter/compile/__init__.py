@@ -3,10 +3,11 @@
     plan = compile_ruleset(ruleset, players, report)
 
 `program.py` drives it: `layout.py` lays out the state, `analysis.py` works out what is known
-before any code is written, `statements.py` (statements) and `lower.py` (expressions) turn typed
-trees into Python `ast`, each construct in one place, for code that never waits and for
-resumable functions alike; `flownodes.py` are the game's flow as statements; `inline.py` gives
-core built-ins Python's own forms; `codegen.py` compiles and records what it generated.
+before any code is written, `statements.py` (statements, a `choose` by `choices.py`) and
+`lower.py` (expressions) turn typed trees into Python `ast`, each construct in one place, for code
+that never waits and for resumable functions alike; `flownodes.py` are the game's flow as
+statements; `inline.py` gives core built-ins Python's own forms; `codegen.py` compiles and records
+what it generated.
 """
 from __future__ import annotations
 

@@ -402,7 +402,7 @@ class Liveness:
             asked: set[str] = set()
             for opt in s.options:
                 # an option of plain statements is a function of its own, which reads every local
-                # its statements name from the frame (`Statements.s_Choose`)
+                # its statements name from the frame (`choices.choose`)
                 body = self.block(opt.body, after, brk, decider) | _uses(n.Block(opt.loc, opt.body))
                 asked |= body - _option_vars(opt)
             # and what the question reads while it waits: its prompt, labels, who answers

@@ -6,12 +6,36 @@ import ast
 from typing import Any
 
 from ..lang import nodes as n
+from . import pyast as P
 from .codegen import ident
 
 
 def local_name(name: str) -> str:
     """The Python name of a rule's local."""
     return ident("v", name) if name.isidentifier() and name.isascii() else f"v_{name.encode().hex()}"
+
+
+# The tests of `pc` in a unit's code that skip, when it resumes at a point, what ran before it.
+
+def pc() -> ast.Name:
+    return P.name("pc")
+
+
+def not_pc() -> ast.expr:
+    """`not pc`: running from the start (or past the last point), not resuming."""
+    return ast.UnaryOp(ast.Not(), pc())
+
+
+def within(lo: int, hi: int) -> ast.expr:
+    """`lo <= pc <= hi` (`pc == lo` for one point): resuming at a point inside."""
+    if lo == hi:
+        return P.compare(pc(), ast.Eq(), P.const(lo))
+    return ast.Compare(P.const(lo), [ast.LtE(), ast.LtE()], [pc(), P.const(hi)])
+
+
+def resumed() -> list[ast.stmt]:
+    """`pc = 0`: resumed at its point, the code after it runs as on the way in."""
+    return [P.assign(P.store("pc"), P.const(0))]
 
 
 class Unit:

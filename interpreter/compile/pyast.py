@@ -61,6 +61,18 @@ def expr_stmt(value: ast.expr) -> ast.Expr:
     return ast.Expr(value)
 
 
+def if_(test: ast.expr, body: list[ast.stmt], orelse: list[ast.stmt] | None = None) -> ast.If:
+    return ast.If(test, body or [ast.Pass()], orelse or [])
+
+
+def or_(a: ast.expr, b: ast.expr) -> ast.BoolOp:
+    return ast.BoolOp(ast.Or(), [a, b])
+
+
+def and_(a: ast.expr, b: ast.expr) -> ast.BoolOp:
+    return ast.BoolOp(ast.And(), [a, b])
+
+
 def is_const(node: ast.expr) -> TypeGuard[ast.Constant]:
     return isinstance(node, ast.Constant)
 

@@ -18,10 +18,7 @@ generator written out by hand:
 - the statements between two points are charged their steps together, as they always were
   (`weight`), so that a game stops at its step limit where it always did.
 
-An option of a choice whose block is only plain statements (no decision, no step of the flow)
-is a function of its own, `fn(st, env)`, which the unit calls when the option is taken and a bot
-calls alone to see what the option does (`vm.preview`): it is written once, and a bot's look at
-an option costs one call.
+A `choose` is written by `choices.py`, called from here (`s_Choose`) like any construct.
 """
 from __future__ import annotations
 
@@ -30,18 +27,15 @@ import copy
 from typing import Any, Callable
 
 from ..check.checker import Ref, RefKind
-from ..engine.plan import Alternative, ChooseSpec, Effects
-from ..engine.vm import TAKEN
 from ..lang import nodes as n
-from ..lang import unparse
-from ..lang.limits import MAX_LIST, Steps
+from ..lang.limits import Steps
 from ..load.rules import TriggerDef
-from ..lang.types import ANY, BOOL, CARD, INT, NONE, PIECE, PILE, SEAT, TEXT, Type, iterable_elem
+from ..lang.types import ANY, CARD, INT, NONE, PILE
 from ..library.api import NOT_CONST
+from . import choices
 from . import pyast as P
-from .analysis import meets_chance, reads_only_card
 from .codegen import ident
-from .context import Fn, local_name
+from .context import Fn, not_pc, pc, resumed, within
 from .flownodes import Mark, Records, Rounds, RuleBlock, StepIf, Stop, Turns
 from .lower import Lowerer
 
@@ -51,47 +45,6 @@ VALUE = "__value"
 
 # One element of a block: (its code, the first and last waiting point it holds; none: hi < lo).
 Element = tuple[list[ast.stmt], int, int]
-
-
-def _pc() -> ast.Name:
-    return P.name("pc")
-
-
-def _not_pc() -> ast.expr:
-    return ast.UnaryOp(ast.Not(), _pc())
-
-
-def _within(lo: int, hi: int) -> ast.expr:
-    """`lo <= pc <= hi` (`pc == lo` for one point)."""
-    if lo == hi:
-        return P.compare(_pc(), ast.Eq(), P.const(lo))
-    return ast.Compare(P.const(lo), [ast.LtE(), ast.LtE()], [_pc(), P.const(hi)])
-
-
-def _either(a: ast.expr, b: ast.expr) -> ast.expr:
-    return ast.BoolOp(ast.Or(), [a, b])
-
-
-def _both(a: ast.expr, b: ast.expr) -> ast.expr:
-    return ast.BoolOp(ast.And(), [a, b])
-
-
-def _if(test: ast.expr, body: list[ast.stmt], orelse: list[ast.stmt] | None = None) -> ast.If:
-    return ast.If(test, body or [ast.Pass()], orelse or [])
-
-
-def _words_of(label: n.Expr) -> str:
-    """How statistics name an option without a name: its label, each `{...}` in it as `…`
-    (`shift to … for 1`; what it took is counted on its own row)."""
-    if isinstance(label, n.Text):
-        return "".join(p if isinstance(p, str) else "…" for p in label.parts)
-    return unparse.expr(label)
-
-
-def _counted_type(source: n.Expr | None) -> Type | None:
-    """The type of what an option ranges over, when statistics count the option by its value."""
-    t = iterable_elem(source.typ) if source is not None else None
-    return t if t in (CARD, PIECE, SEAT, INT, TEXT, BOOL) else None
 
 
 class Statements(Lowerer):
@@ -165,18 +118,18 @@ class Statements(Lowerer):
                 continue
             if i >= last:
                 if plain:
-                    out.append(_if(_not_pc(), plain))
+                    out.append(P.if_(not_pc(), plain))
                     plain = []
                 out.extend(code)
             elif hi < lo:
                 plain.extend(code)
             else:
                 if plain:
-                    out.append(_if(_not_pc(), plain))
+                    out.append(P.if_(not_pc(), plain))
                     plain = []
-                out.append(_if(_either(_not_pc(), _within(lo, hi)), code))
+                out.append(P.if_(P.or_(not_pc(), within(lo, hi)), code))
         if plain:
-            out.append(_if(_not_pc(), plain))
+            out.append(P.if_(not_pc(), plain))
         return out
 
     def stmt(self, s: n.Stmt, fx: Fn, rule: str, wl: int) -> list[ast.stmt]:
@@ -184,7 +137,7 @@ class Statements(Lowerer):
         if s.name_tag is not None and not isinstance(s, n.Choose):  # a choice counts its options
             count = self.counted(f"statements.{s.name_tag}")
             if self.flow(s, fx, wl):  # counted when it starts, not again when resumed at a point in it
-                count = [_if(_not_pc(), count)]
+                count = [P.if_(not_pc(), count)]
             out.extend(P.place(x, s.loc) for x in count)
         out.extend(P.place(x, s.loc) for x in getattr(self, "s_" + type(s).__name__)(s, fx, rule, wl))
         return out
@@ -228,9 +181,6 @@ class Statements(Lowerer):
         return [self.save(fx, k), P.assign(P.sub_store(P.name("fr"), P.const(1)), P.const(k)),
                 ast.Return(P.const(result))]
 
-    def resumed(self) -> list[ast.stmt]:
-        return [P.assign(P.store("pc"), P.const(0))]
-
     def call_point(self, fx: Fn, key: Any, target: Callable[..., Any], hint: str, names: list[str],
                    args: list[ast.expr], pre: list[ast.stmt], result: str | None) -> list[ast.stmt]:
         """A call of a procedure or trigger that waits (in statement `key`): its frame goes on
@@ -243,8 +193,8 @@ class Statements(Lowerer):
                       P.name("fr"))
         go = [self.save(fx, k), P.assign(P.sub_store(P.name("fr"), P.const(1)), P.const(k)),
               P.assign(P.store(went), call),
-              _if(P.compare(P.name(went), ast.IsNot(), P.const(None)), [ast.Return(P.name(went))])]
-        return [_if(_not_pc(), [*pre, *go], self.resumed())]
+              P.if_(P.compare(P.name(went), ast.IsNot(), P.const(None)), [ast.Return(P.name(went))])]
+        return [P.if_(not_pc(), [*pre, *go], resumed())]
 
     def waiting_call(self, e: n.Expr | None) -> bool:
         """Is `e` the call of a procedure that waits (its value taken by `let`/`=`)?"""
@@ -399,7 +349,7 @@ class Statements(Lowerer):
             for event in reversed(events):
                 body = [x for code, _lo, _hi in self.triggers_of(event, values(event), id(s), fx, False)
                         for x in code]
-                chain = [_if(is_(event), body, chain)]
+                chain = [P.if_(is_(event), body, chain)]
             return [P.assign(P.store(it), said), *count, ast.For(P.store(e), P.name(it), chain, [])]
         assert unit is not None
         ix = fx.tmp("ix")
@@ -414,15 +364,15 @@ class Statements(Lowerer):
         del unit.temps[-3:]
         chain = []
         for event, code, lo, hi in reversed(branches):
-            test = _both(_not_pc(), is_(event))
-            chain = [_if(_either(test, _within(lo, hi)) if hi >= lo else test, code, chain)]
+            test = P.and_(not_pc(), is_(event))
+            chain = [P.if_(P.or_(test, within(lo, hi)) if hi >= lo else test, code, chain)]
         length = P.call(P.name("len"), P.name(it))
         start = [*self.charge_calls(self.an.weight(s.expr), s.loc), P.assign(P.store(it), said), *count,
                  P.assign(P.store(ix), P.const(0))]
-        head = [_if(P.compare(P.name(ix), ast.GtE(), length), [ast.Break()]),
+        head = [P.if_(P.compare(P.name(ix), ast.GtE(), length), [ast.Break()]),
                 P.assign(P.store(e), P.sub(P.name(it), P.name(ix))),
                 ast.AugAssign(P.store(ix), ast.Add(), P.const(1))]
-        return [_if(_not_pc(), start), ast.While(P.const(True), [_if(_not_pc(), head), *chain], [])]
+        return [P.if_(not_pc(), start), ast.While(P.const(True), [P.if_(not_pc(), head), *chain], [])]
 
     def s_Move(self, s: n.Move, fx: Fn, rule: str, wl: int) -> list[ast.stmt]:
         dest = self.expr(s.dest, fx)
@@ -533,22 +483,22 @@ class Statements(Lowerer):
             out: list[ast.stmt] = bodies[-1][0] if s.orelse is not None else []
             for k in range(len(s.branches) - 1, -1, -1):
                 pre, cond = tests[k]
-                out = [*pre, P.place(_if(cond, bodies[k][0], out), s.branches[k].loc)]
+                out = [*pre, P.place(P.if_(cond, bodies[k][0], out), s.branches[k].loc)]
             return out
         b = fx.tmp("b")  # the branch taken (not resuming), then the branch entered (or resumed in)
         none = len(s.branches) if s.orelse is not None else -1
         pick: list[ast.stmt] = [P.assign(P.store(b), P.const(none))]
         for k in range(len(s.branches) - 1, -1, -1):
             pre, cond = tests[k]
-            pick = [*pre, _if(cond, [P.assign(P.store(b), P.const(k))], pick)]
+            pick = [*pre, P.if_(cond, [P.assign(P.store(b), P.const(k))], pick)]
         enter: list[ast.stmt] = []
         for k in range(len(bodies) - 1, -1, -1):
             body, lo, hi = bodies[k]
-            test = _both(_not_pc(), P.compare(P.name(b), ast.Eq(), P.const(k)))
+            test = P.and_(not_pc(), P.compare(P.name(b), ast.Eq(), P.const(k)))
             if hi >= lo:
-                test = _either(test, _within(lo, hi))
-            enter = [_if(test, body, enter)]
-        return [_if(_not_pc(), pick), *enter]
+                test = P.or_(test, within(lo, hi))
+            enter = [P.if_(test, body, enter)]
+        return [P.if_(not_pc(), pick), *enter]
 
     def s_For(self, s: n.For, fx: Fn, rule: str, wl: int) -> list[ast.stmt]:
         if not self.flow(s, fx, wl):
@@ -582,10 +532,10 @@ class Statements(Lowerer):
         length = P.call(P.name("len"), P.name(it))
         start = [*pre, P.assign(P.store(it), source), *self.steps_charge(length, s.loc),
                  P.assign(P.store(ix), P.const(0))]
-        head = [_if(P.compare(P.name(ix), ast.GtE(), length), [ast.Break()]),
+        head = [P.if_(P.compare(P.name(ix), ast.GtE(), length), [ast.Break()]),
                 P.assign(self.var(s.ref, fx, store=True), P.sub(P.name(it), P.name(ix))),
                 ast.AugAssign(P.store(ix), ast.Add(), P.const(1))]
-        return [_if(_not_pc(), start), ast.While(P.const(True), [_if(_not_pc(), head), *body], [])]
+        return [P.if_(not_pc(), start), ast.While(P.const(True), [P.if_(not_pc(), head), *body], [])]
 
     def s_While(self, s: n.While, fx: Fn, rule: str, wl: int) -> list[ast.stmt]:
         if not self.flow(s, fx, wl):
@@ -596,186 +546,18 @@ class Statements(Lowerer):
         assert fx.unit is not None
         pre, cond = self.value(s.cond, fx)
         head = [*self.steps_charge(P.const(1), s.loc, Steps.WHILE), *pre,
-                _if(ast.UnaryOp(ast.Not(), cond), [ast.Break()])]
+                P.if_(ast.UnaryOp(ast.Not(), cond), [ast.Break()])]
         lo = fx.unit.points + 1
         body = self.block(s.body, fx, rule, wl + 1)
         if fx.unit.points < lo:
             return [ast.While(P.const(True), head + body, [])]
-        return [ast.While(P.const(True), [_if(_not_pc(), head), *body], [])]
+        return [ast.While(P.const(True), [P.if_(not_pc(), head), *body], [])]
 
-    # ---- choices ----------------------------------------------------------------------------------
-
-    def seat_fn(self, s: n.Choose, fx: Fn, rule: str) -> Callable[..., Any]:
-        """Who makes the choice: its `by`, else who the block says (the turn's seat or the owner of
-        the turn's piece; the seat of a `simultaneously`)."""
-        if s.by is not None:
-            return self.value_fn(s.by, rule)
-        return self.value_fn(fx.decider if fx.decider is not None else n.NoneLit(s.loc), rule)
-
-    def effects(self, body: list[n.Stmt], fx: Fn, wl: int) -> tuple[Effects, int]:
-        """What a bot's look at an option plays (`vm.preview`), and up to which statement: its
-        own statements when they are all plain ones (up to a `break` leaving the loop that
-        waits), nothing when there are none, else the game up to the next decision."""
-        some = False
-        for i, s in enumerate(body):
-            if isinstance(s, n.Pass):
-                continue
-            if self.flow(s, fx, wl):
-                if isinstance(s, n.Break):
-                    return (Effects.RUN if some else Effects.NONE), i
-                return Effects.PLAY, len(body)
-            some = True
-        return (Effects.RUN if some else Effects.NONE), len(body)
+    # ---- decisions ---------------------------------------------------------------------------------
 
     def s_Choose(self, s: n.Choose, fx: Fn, rule: str, wl: int) -> list[ast.stmt]:
-        unit = fx.unit
-        assert unit is not None, "a choice in code that never waits"
-        k = unit.point(id(s))
-        prompt = s.prompt if s.prompt is not None else n.Text(s.loc, ["Choose"])
-        spec = ChooseSpec(self.value_fn(prompt, rule), self.seat_fn(s, fx, rule), [], s.loc, rule)
-        choice = f"choices.{s.name_tag}" if s.name_tag is not None else rule  # its name in statistics
-        # The legal options, listed here: each option's list computed once per decision (a list
-        # written alike for two options once, unless computing it draws chance), its `if`
-        # tested with the value in a Python variable.
-        opts = fx.tmp("opts")
-        listing: list[ast.stmt] = [P.assign(P.store(opts), ast.List([], P.LOAD))]
-        add = P.attr(P.name(opts), "append")
-        lists: list[tuple[n.Expr, str]] = []
-        for i, opt in enumerate(s.options):
-            if opt.var is not None and opt.source is not None:
-                items = next((t for src, t in lists if src is opt.source or
-                              (n.same(src, opt.source) and not meets_chance(src))), None)
-                if items is None:
-                    items = fx.tmp("items")
-                    lists.append((opt.source, items))
-                    listing.append(P.place(P.assign(P.store(items), self.items(opt.source, fx, copy=False)),
-                                           opt.source.loc))
-                var = fx.tmp("o_")
-                fx.comp[id(opt.ref)] = var
-                if opt.inner:
-                    listing += self.option_loops(opt, i, var, items, opts, fx)
-                else:
-                    w = self.an.weight(opt.cond)  # the `if` is tested for each item: its calls each time
-                    if w:
-                        length = P.call(P.name("len"), P.name(items))
-                        each = P.binop(length, ast.Mult(), P.const(w))
-                        listing += self.steps_charge(each, opt.loc, Steps.CALLS)
-                    cond = self.expr(opt.cond, fx) if opt.cond is not None else None
-                    del fx.comp[id(opt.ref)]  # in the option's block, its variable is a local of the rule
-                    entry = P.expr_stmt(P.call(add, ast.Tuple([P.const(i), P.name(var)], P.LOAD)))
-                    each_item: list[ast.stmt] = [entry]
-                    if cond is not None:
-                        each_item = [P.place(ast.If(cond, [entry], []), opt.loc)]
-                    listing.append(P.place(ast.For(P.store(var), P.name(items), each_item, []), opt.loc))
-            else:
-                entry = P.expr_stmt(P.call(add, ast.Tuple([P.const(i), P.const(None)], P.LOAD)))
-                if opt.cond is not None:
-                    listing.append(P.place(ast.If(self.expr(opt.cond, fx), [entry], []), opt.loc))
-                else:
-                    listing.append(P.place(entry, opt.loc))
-            names = opt.var if not opt.inner else (str(opt.var), *(c.var for c in opt.inner))
-            # a label that reads only the option's value (a card's fixed properties) and
-            # constants reads the same for the same value: kept once read (`ChooseSpec.label`)
-            fixed = not opt.inner and reads_only_card(opt.label, opt.ref if opt.var is not None else None)
-            spec.alts.append(Alternative(self.value_fn(opt.label, rule), names,
-                                         key=f"{choice} > {opt.name_tag or _words_of(opt.label)}",
-                                         of=None if opt.inner else _counted_type(opt.source),
-                                         labels={} if fixed else None))
-        once = [o.source for o in s.options if o.source is not None]
-        once += [o.cond for o in s.options if o.source is None and o.cond is not None]
-        listing = self.charge_calls(self.an.weight(*once), s.loc) + listing
-        # asked (or taken at once: a single option, a commitment revealed), then the option taken
-        taken, alt, pick = fx.tmp("taken"), fx.tmp("alt"), fx.tmp("pick")
-        spec_c = self.cg.const(spec, "choice")
-        env = P.name("env")
-        asks = [P.assign(P.sub_store(P.name("fr"), P.const(1)), P.const(k)), ast.Return(P.const(True))]
-        decide = [*listing, self.save(fx, k),
-                  P.assign(P.store(pick), P.call(self.h("decide"), self.st(), spec_c, P.name(opts), env,
-                                                 P.name("fr"), P.const(k))),
-                  _if(P.compare(P.name(pick), ast.Lt(), P.const(0)), asks),
-                  P.assign(P.store(taken), P.call(self.h("take"), self.st(), spec_c, P.name(opts), env,
-                                                  P.name(pick)))]
-        resume = [*self.resumed(), P.assign(P.store(taken), P.sub(env, P.const(TAKEN)))]
-        branches: list[tuple[list[ast.stmt], int, int]] = []
-        for i, opt in enumerate(s.options):
-            alt_i = spec.alts[i]
-            alt_i.effects, cut = self.effects(opt.body, fx, wl)
-            lo = unit.points + 1
-            if alt_i.effects is Effects.RUN:  # its own function, which a bot may play alone
-                alt_i.run, changed = self.block_fn(opt.body[:cut], rule)
-            if alt_i.run is not None:  # called with the locals kept (and its value), read back after
-                env_ = P.name("env")
-                body = [P.expr_stmt(P.call(self.cg.const(alt_i.run, "option"), self.st(), env_)),
-                        *(P.assign(P.store(local_name(x)), P.sub(env_, P.const(x))) for x in changed),
-                        *self.block(opt.body[cut:], fx, rule, wl)]
-                for x in changed:
-                    unit.keep(x, local_name(x))
-            else:
-                if alt_i.effects is Effects.RUN:
-                    alt_i.effects = Effects.NONE  # its statements come to nothing
-                body = self.block(opt.body, fx, rule, wl)
-            hi = unit.points
-            if opt.var is not None:
-                value = P.sub(P.name(taken), P.const(1))
-                bind: ast.stmt = P.assign(self.var(opt.ref, fx, store=True), value)
-                if opt.inner:  # several `for`s: the option's value is a tuple of theirs
-                    targets = [self.var(r, fx, store=True) for r in (opt.ref, *(c.ref for c in opt.inner))]
-                    bind = P.assign(ast.Tuple(targets, ast.Store()), value)
-                body = [_if(_not_pc(), [bind]) if hi >= lo else bind, *body]
-            branches.append((body, lo, hi))
-        inner = any(hi >= lo for _b, lo, hi in branches)
-        out: list[ast.stmt] = [_if(_not_pc(), decide, [_if(P.compare(_pc(), ast.Eq(), P.const(k)), resume)]
-                                   if inner else resume)]
-        which: ast.stmt = P.assign(P.store(alt), P.sub(P.name(taken), P.const(0)))
-        out.append(_if(_not_pc(), [which]) if inner else which)
-        enter: list[ast.stmt] = []
-        for i in range(len(branches) - 1, -1, -1):
-            body, lo, hi = branches[i]
-            taken_i: ast.expr = P.compare(P.name(alt), ast.Eq(), P.const(i))
-            if inner:
-                taken_i = _both(_not_pc(), taken_i)
-            if hi >= lo:
-                taken_i = _either(taken_i, _within(lo, hi))
-            enter = [P.place(_if(taken_i, body, enter), s.options[i].loc)]
-        return out + enter
-
-    def option_loops(self, opt: n.Option, i: int, var: str, items: str, opts: str,
-                     fx: Fn) -> list[ast.stmt]:
-        """The options of `option ... for a in xs for b in ys [if COND]`: a loop inside a loop,
-        each option's value the tuple of its variables. Each inner list is computed, and counted
-        with what its items cost (one step and the calls of the `if`), each time round the loop
-        outside it; the outer list, with the calls that computing the inner lists makes. More than
-        `MAX_LIST` options in all is a rule error, checked as the product grows."""
-        add = P.attr(P.name(opts), "append")
-        names = [var]
-        for clause in opt.inner:
-            names.append(fx.tmp("o_"))
-            fx.comp[id(clause.ref)] = names[-1]
-        entry = P.expr_stmt(P.call(add, ast.Tuple([P.const(i), ast.Tuple([P.name(x) for x in names], P.LOAD)],
-                                                  P.LOAD)))
-        body: list[ast.stmt] = [entry]
-        if opt.cond is not None:
-            body = [P.place(ast.If(self.expr(opt.cond, fx), [entry], []), opt.loc)]
-        w = 1 + self.an.weight(opt.cond)
-        for k in range(len(opt.inner) - 1, -1, -1):
-            clause = opt.inner[k]
-            t = fx.tmp("items")
-            length = P.call(P.name("len"), P.name(t))
-            charge = self.steps_charge(length if w == 1 else P.binop(length, ast.Mult(), P.const(w)),
-                                       clause.loc, Steps.CALLS)
-            inner = self.items(clause.source, fx, copy=False)
-            body = [P.place(P.assign(P.store(t), inner), clause.source.loc), *charge,
-                    P.place(ast.For(P.store(names[k + 1]), P.name(t), body, []), clause.loc)]
-            if k == len(opt.inner) - 1:  # a product of lists: checked as it grows, by one list at most
-                many = P.compare(P.call(P.name("len"), P.name(opts)), ast.Gt(), P.const(MAX_LIST))
-                body.append(P.place(ast.If(many, [ast.Raise(P.call(self.h("options")), None)], []), opt.loc))
-            w = 1 + self.an.weight(clause.source)
-        for clause in opt.inner:
-            del fx.comp[id(clause.ref)]  # in the option's block, its variables are locals of the rule
-        del fx.comp[id(opt.ref)]
-        length = P.call(P.name("len"), P.name(items))
-        charge = self.steps_charge(P.binop(length, ast.Mult(), P.const(w)), opt.loc, Steps.CALLS)
-        return [*charge, P.place(ast.For(P.store(var), P.name(items), body, []), opt.loc)]
+        """A choice, written by `choices.py` with this lowering (it asks, keeps nothing)."""
+        return choices.choose(self, s, fx, rule, wl)
 
     def secrecy(self, s: n.Simultaneously) -> Any:
         """What the checker found the block touches (`check/secret.py`): whether a seat's block may
@@ -793,7 +575,7 @@ class Statements(Lowerer):
         seats = fx.tmp("seats")
         env = P.name("env")
         start = [*pre, P.assign(P.store(seats), P.call(P.name("list"), self.items(s.seats, fx, copy=True))),
-                 _if(P.name(seats), [self.save(fx, k),
+                 P.if_(P.name(seats), [self.save(fx, k),
                                      P.assign(P.attr_store(self.st(), "simul"),
                                               P.call(self.h("simul"), self.st(), P.name(seats),
                                                      P.const(s.var), self.cg.const(body, "simultaneously"),
@@ -803,7 +585,7 @@ class Statements(Lowerer):
                                      ast.Return(P.const(True))])]
         reveal = [P.assign(P.sub_store(P.name("fr"), P.const(1)), P.const(after)),
                   P.expr_stmt(P.call(self.h("reveal"), self.st(), env)), ast.Return(P.const(False))]
-        return [_if(_not_pc(), start, [_if(P.compare(_pc(), ast.Eq(), P.const(k)), reveal, self.resumed())])]
+        return [P.if_(not_pc(), start, [P.if_(P.compare(pc(), ast.Eq(), P.const(k)), reveal, resumed())])]
 
     # ---- the flow's own statements (`flownodes.py`) ---------------------------------------------
 
@@ -818,7 +600,7 @@ class Statements(Lowerer):
             body = self.block(s.body, fx, s.rule, 0)
             self.cg.note(s.rule, s.mark, ast.Module(body, []))
             if fx.unit.points >= lo:  # type: ignore[union-attr]
-                return [_if(_not_pc(), start), *body]
+                return [P.if_(not_pc(), start), *body]
             return start + body
         finally:
             fx.rule, fx.decider = saved
@@ -836,12 +618,12 @@ class Statements(Lowerer):
         k = fx.unit.point(id(s))  # type: ignore[union-attr]
         w = fx.tmp("w")
         watch, name = P.name(w), P.const(s.name)
-        asked = _both(P.compare(watch, ast.IsNot(), P.const(None)),
+        asked = P.and_(P.compare(watch, ast.IsNot(), P.const(None)),
                       P.compare(P.attr(watch, "stop"), ast.Eq(), name))
         stop = [P.assign(P.attr_store(watch, "stop"), P.const(None)),
                 P.assign(P.attr_store(watch, "stopped"), name), *self.wait(fx, k, True)]
-        return [_if(_not_pc(), [P.assign(P.store(w), P.attr(self.st(), "watch")), _if(asked, stop)],
-                    self.resumed())]
+        return [P.if_(not_pc(), [P.assign(P.store(w), P.attr(self.st(), "watch")), P.if_(asked, stop)],
+                    resumed())]
 
     def s_Rounds(self, s: Rounds, fx: Fn, rule: str, wl: int) -> list[ast.stmt]:
         """`round` from `first`; each round counted (the round limit, the seats' progress for
@@ -859,7 +641,7 @@ class Statements(Lowerer):
                         [P.expr_stmt(P.call(P.attr(tally, "sample"), self.st()))], []),
                  ast.AugAssign(g_item("round", True), ast.Add(), P.const(1)),
                  ast.AugAssign(g_item("__rounds", True), ast.Add(), P.const(1)),
-                 _if(P.compare(g_item("__rounds"), ast.Gt(), P.const(limit)), [ast.Raise(error, None)]),
+                 P.if_(P.compare(g_item("__rounds"), ast.Gt(), P.const(limit)), [ast.Raise(error, None)]),
                  ast.If(P.compare(P.attr(self.st(), "trace"), ast.IsNot(), P.const(None)),
                         [P.expr_stmt(P.call(self.h("trace_round"), self.st(), P.const(s.rule),
                                             self.where(s.loc)))], [])]
@@ -870,10 +652,10 @@ class Statements(Lowerer):
             self.cg.note(f"{s.rule}.until", s.until.loc, ast.Expr(until))
         else:
             pre, until = [], P.compare(g_item("round"), ast.GtE(), P.const(s.rounds))
-        end = [*pre, _if(until, [ast.Break()])]
+        end = [*pre, P.if_(until, [ast.Break()])]
         if fx.unit.points < lo:  # type: ignore[union-attr]
             return [*start, ast.While(P.const(True), [*count, *body, *end], [])]
-        return [_if(_not_pc(), start), ast.While(P.const(True), [_if(_not_pc(), count), *body, *end], [])]
+        return [P.if_(not_pc(), start), ast.While(P.const(True), [P.if_(not_pc(), count), *body, *end], [])]
 
     def s_Records(self, s: Records, fx: Fn, rule: str, wl: int) -> list[ast.stmt]:
         """What the game records of each seat (`record:`), when it starts."""

@@ -316,7 +316,8 @@ def _backend(args):
 def cmd_championship(args) -> int:
     """A season: several games in a row (`seasons/NAME.yaml`), with standings; saved and resumed."""
     from ..session.budget import budget
-    from .series import Series, play_at_terminal, render_seasons, simulate_seasons
+    from .series import Series, render_seasons, simulate_seasons
+    from .terminal import play_at_terminal
 
     if args.resume:
         if args.season or args.seats:

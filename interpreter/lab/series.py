@@ -7,6 +7,10 @@ params), draws them from the season's seed, or includes other seasons. A series 
 season, the seed, the seats, the decisions of each game): game i is played with seed
 `game_seed(seed, i)` by bots seeded from it, so a series saved after a game, or in the middle of
 one, and resumed ends exactly as it would have ended without the stop.
+
+This is the season's model: its games, the rules of each, what each hands on, the standings (and
+the words that tell them), the save and its resumption, and many seasons played by bots. What
+plays it is elsewhere: `terminal.py` at the terminal, `web/seasons.py` at the web table.
 """
 from __future__ import annotations
 
@@ -411,22 +415,6 @@ class SaveFile:
             self.journal = None
 
 
-class RaceLog:
-    """A season's save as the record of a race played at a table (`Sitting.log`): each decision
-    journaled as it is taken; after an undo, the series saved whole with the decisions kept (the
-    journal's lines of the decisions taken back would disagree with those taken instead)."""
-
-    def __init__(self, saver: SaveFile, series: Series, i: int, entry: dict):
-        self.saver, self.series, self.i, self.entry = saver, series, i, entry
-
-    def decision(self, d: dict) -> None:
-        self.saver.pick(self.i, d["n"] - 1, d["pick"])
-
-    def rewrite(self, decisions: list[dict]) -> None:
-        self.entry["picks"] = [d["pick"] for d in decisions]
-        self.saver.write(self.series)
-
-
 def read_save(path: Path, report: Report) -> dict | None:
     """A season's save, read and checked (`_bad_save`), the journaled decisions of its game under way
     put in their place; None with a diagnostic (E173) when it cannot be read or is not a save. What
@@ -567,6 +555,36 @@ def _bad_save(data) -> str | None:
     return None
 
 
+# ---- how a season is told (the same words at the terminal and at the web table) -------------------
+
+def standings_rows(series: Series) -> tuple[list[str], list[list[str]]]:
+    """The standings as a person reads them: the columns' heads (place, seat, each game's gain of the
+    first standing value, the standing values) and a row of words for each seat, first place first."""
+    rows = series.table()
+    if not rows:
+        return [], []
+    names = list(rows[0]["values"])
+    games = len(rows[0]["by_game"])
+    head = ["", "seat"] + [f"g{i + 1}" for i in range(games)] + [n.replace("_", " ") for n in names]
+    body = []
+    for place, r in enumerate(rows, 1):
+        body.append([f"{place}.", f"seat {r['seat'] + 1} ({series.seats[r['seat']]})",
+                     *[str(x) for x in r["by_game"]], *[str(r["values"][n]) for n in names]])
+    return head, body
+
+
+def game_over_line(series: Series, i: int) -> str:
+    """How game i's end is told: its seats in finishing order."""
+    order = series.played[i]["result"]["order"]
+    return f"game {i + 1} over: " + ", ".join(f"{k}. seat {s + 1} ({series.seats[s]})"
+                                               for k, s in enumerate(order, 1))
+
+
+def champion_line(series: Series) -> str:
+    """How the season's end is told: its champions."""
+    return "Champion: " + " and ".join(f"seat {s + 1} ({series.seats[s]})" for s in series.champions())
+
+
 # ---- many seasons --------------------------------------------------------------------------------
 
 _WORKER: dict = {}
@@ -578,7 +596,6 @@ def _init(game, season, seats, variants, modules, params):
 
 def _play_seasons(task):
     from ..lang.errors import GameTooLong
-    from .simulate import BOTS
 
     seed, start, stop = task
     game, season, seats, variants, modules, params = _WORKER["args"]
@@ -658,141 +675,3 @@ def render_seasons(stats: dict) -> str:
     for f in stats["failures"]:
         lines.append(f"  season {f['season']} failed: {f['error']}")
     return "\n".join(lines)
-
-
-# ---- at the terminal -------------------------------------------------------------------------------
-
-def standings_rows(series: Series) -> tuple[list[str], list[list[str]]]:
-    """The standings as a person reads them: the columns' heads (place, seat, each game's gain of the
-    first standing value, the standing values) and a row of words for each seat, first place first."""
-    rows = series.table()
-    if not rows:
-        return [], []
-    names = list(rows[0]["values"])
-    games = len(rows[0]["by_game"])
-    head = ["", "seat"] + [f"g{i + 1}" for i in range(games)] + [n.replace("_", " ") for n in names]
-    body = []
-    for place, r in enumerate(rows, 1):
-        body.append([f"{place}.", f"seat {r['seat'] + 1} ({series.seats[r['seat']]})",
-                     *[str(x) for x in r["by_game"]], *[str(r["values"][n]) for n in names]])
-    return head, body
-
-
-def standings_text(series: Series) -> str:
-    """The standings and the scorepad (each game's gain of the first standing value), in columns."""
-    head, body = standings_rows(series)
-    if not body:
-        return ""
-    widths = [max(len(row[i]) for row in [head, *body]) for i in range(len(head))]
-    fmt = lambda row: "  ".join(c.ljust(w) if i < 2 else c.rjust(w)  # noqa: E731
-                                for i, (c, w) in enumerate(zip(row, widths))).rstrip()
-    return "\n".join([fmt(head), *map(fmt, body)])
-
-
-def game_over_line(series: Series, i: int) -> str:
-    """How game i's end is told: its seats in finishing order."""
-    order = series.played[i]["result"]["order"]
-    return f"game {i + 1} over: " + ", ".join(f"{k}. seat {s + 1} ({series.seats[s]})"
-                                               for k, s in enumerate(order, 1))
-
-
-def champion_line(series: Series) -> str:
-    """How the season's end is told: its champions."""
-    return "Champion: " + " and ".join(f"seat {s + 1} ({series.seats[s]})" for s in series.champions())
-
-
-def play_at_table(series: Series, out, budget, person=None, saver: SaveFile | None = None) -> dict:
-    """The next game played at the terminal as `play` plays one (the narrated log, each person's
-    screen, undo against bots; a game cut short taken up where it stopped); its entry.
-    `person(table)`: the agent of a person's seat (default: at this terminal's keyboard); `saver`:
-    the season's save, each decision journaled in it as it is taken (`RaceLog`)."""
-    import sys
-
-    from ..session.agents import make_agents
-    from ..session.args import raw
-    from ..table.terminal.human import HumanAgent
-    from ..table.terminal.screen import Terminal
-    from ..table.terminal.table import Table
-
-    i, entry = series.next_game()
-    game = series.new_game(i, trace=True)
-    table = Table(game, series.seats, Terminal(out, raw(out)), sys.stdin,
-                  fresh=lambda: series.new_game(i, trace=True))
-    agents = make_agents(series.seats, game_seed(series.seed, i),
-                         human_factory=lambda: (person or (lambda t: HumanAgent(sys.stdin, out, t)))(table))
-    if saver is not None:
-        table.log = RaceLog(saver, series, i, entry)
-    try:
-        table.run(agents, budget, entry["picks"])
-    finally:  # also when stopped: the decisions so far are what a save keeps
-        entry["picks"] = table.picks
-    return series.finish(entry, game)
-
-
-def play_at_terminal(series: Series, save: Path | None, stop_after: int | None, out, budget=None) -> int:
-    """Play the series' games in turn, people and bots, printing each game's result and the standings;
-    saved after each game, each decision journaled as it is taken, and saved when stopped (Ctrl-C,
-    the terminal closed, SIGTERM) when `save` is given. Returns the exit code."""
-    from ..session.stop import stopped_like_ctrl_c
-
-    saver = SaveFile(save) if save is not None else None
-    try:
-        with stopped_like_ctrl_c():
-            if saver is not None:
-                saver.write(series)  # a resumed save's journaled decisions, now in its first line
-            return _play_season(series, saver, stop_after, out, budget)
-    finally:
-        if saver is not None:
-            saver.close()
-
-
-def _play_season(series: Series, saver: SaveFile | None, stop_after: int | None, out, budget) -> int:
-    from .simulate import BOTS
-
-    save = saver.path if saver is not None else None
-
-    people = "human" in series.seats
-
-    def make_agents(seed):
-        return [BOTS[kind](agent_seed(seed, i)) for i, kind in enumerate(series.seats)]
-
-    print(f"{series.name}: {len(series.legs)} games, {len(series.seats)} players "
-          f"({', '.join(f'seat {i + 1} {k}' for i, k in enumerate(series.seats))}), seed {series.seed}",
-          file=out)
-    played_now = 0
-    while not series.done:
-        i = len(series.played) - (0 if not series.played or "result" in series.played[-1] else 1)
-        print(f"\n=== {series.title(i)}", file=out)
-        try:
-            if people:
-                play_at_table(series, out, budget, saver=saver)
-            else:
-                series.play_next(make_agents, None, budget, saver.pick if saver is not None else None)
-        except (KeyboardInterrupt, EOFError):
-            if saver is not None:
-                saver.write(series)
-                _say(f"\nseason saved to {save}: `racecraft championship --resume {save}` carries on", out)
-            else:
-                _say("\nseason abandoned (give --save FILE to keep it)", out)
-            return 130
-        played_now += 1
-        print(game_over_line(series, i), file=out)
-        print("standings:", file=out)
-        print(standings_text(series), file=out)
-        if saver is not None:
-            saver.write(series)
-            print(f"(season saved to {save})", file=out)
-        if stop_after is not None and played_now >= stop_after and not series.done:
-            print(f"stopped after {played_now} game(s)" +
-                  (f": `racecraft championship --resume {save}` carries on" if save else ""), file=out)
-            return 0
-    print("\n" + champion_line(series), file=out)
-    return 0
-
-
-def _say(text: str, out) -> None:
-    """A last word, on a stream that may be gone (the terminal closed: SIGHUP)."""
-    try:
-        print(text, file=out)
-    except (OSError, ValueError):
-        pass

@@ -23,7 +23,7 @@ from .narrate import Teller
 
 class Log(Protocol):
     """Where a sitting's decisions are written as they are taken: a game record (`RecordFile`), a
-    season's save (`lab/series.py`'s `RaceLog`)."""
+    season's save (`lab/terminal.py`'s `RaceLog`)."""
 
     def decision(self, entry: dict) -> None:
         """A decision taken (a record's `decision` line)."""
