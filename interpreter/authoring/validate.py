@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..lang.collect import fewer_collections
+from .related import includers, racers, required_by, requiring
 from ..lang.diagnostics import Loc, Report, visible
 from ..session.workers import fork_context
 from . import verdicts
@@ -356,7 +357,7 @@ def validate_path(path: Path, variants=(), modules=(), track: str | None = None,
                 # a card's properties mean something only to the rules that read them: the file is
                 # checked as the games that include it are (as a variant's file is)
                 total = sum(c.count for c in model.cards)
-                users = _includers(path)
+                users = includers(path)
                 v.summary.append(f"{path}: {len(model.cards)} card types, {total} cards" + (
                     "; the games that include it:" if users else
                     " (no game of its project includes it: only its form is checked)"))
@@ -366,7 +367,7 @@ def validate_path(path: Path, variants=(), modules=(), track: str | None = None,
                         break
             else:
                 # its params and places' properties mean something only to its game: checked with it
-                games = _racers(path)
+                games = racers(path)
                 v.summary.append(f"{path}: track `{model.track.id}` with boards {', '.join(model.boards)}"
                                  + ("; raced by its game:" if games else
                                     f" (no ruleset of its project is the game `{path.parent.name}`: only its "
@@ -374,114 +375,6 @@ def validate_path(path: Path, variants=(), modules=(), track: str | None = None,
                 for folder in games:
                     _ruleset(folder, v, only={"variants": [], "modules": []}, track=path.stem)
     return v
-
-
-def _requiring(folder: Path, game_id: str, tracks: list[str]) -> dict[str, set[str]]:
-    """Those of `tracks` (of the game's folder in the project's tracks/) whose file `requires:`
-    modules or variants, with what they require."""
-    from ..load.ruleset import project_of
-
-    out = {}
-    root = project_of(folder.resolve()) or folder   # (where the loader finds them)
-    for name in tracks:
-        needs = _requires_of(root / "tracks" / game_id / f"{name}.yaml", "track")
-        if needs:
-            out[name] = needs
-    return out
-
-
-def _required_by(folder: Path, name: str) -> set[str]:
-    """What the ruleset's module or variant `name` says it `requires:`."""
-    return set().union(*(_requires_of(folder / f"{kind}s" / f"{name}.yaml", kind)
-                         for kind in ("module", "variant")))
-
-
-def _requires_of(path: Path, kind: str) -> set[str]:
-    """The `requires:` of a track, module or variant file (none when it cannot be read: said where
-    the file is loaded)."""
-    from ..lang.diagnostics import Report
-    from ..load.ruleset import read_file
-
-    data = read_file(path, Report()) if path.is_file() else None
-    info = data.get(kind) if isinstance(data, dict) else None
-    needs = info.get("requires") if isinstance(info, dict) else None
-    return {str(x) for x in needs} if isinstance(needs, list) else set()
-
-
-def _racers(path: Path) -> list[Path]:
-    """The rulesets of the project of the track file `path` (`tracks/<game id>/NAME.yaml`) whose
-    game is that id."""
-    from ..lang.diagnostics import Report
-    from ..load.ruleset import read_file
-
-    here = Path(os.path.abspath(path))
-    project = next((f for f in here.parents if (f / "rulesets").is_dir()), None)
-    if project is None or here.parent.parent.name != "tracks":
-        return []
-    out = []
-    for folder in sorted(p for p in (project / "rulesets").iterdir() if (p / "game.yaml").is_file()):
-        data = read_file(folder / "game.yaml", Report())
-        game = data.get("game") if isinstance(data, dict) else None
-        if isinstance(game, dict) and str(game.get("id")) == here.parent.name:
-            out.append(_as_named(folder))
-    return out
-
-
-def _includers(path: Path) -> list[tuple[Path, dict | None]]:
-    """The games of its project that include the cards file `path` (its ruleset, for a file in a
-    ruleset's folder): (the ruleset folder, None) when the game file includes it, else (the folder,
-    {"modules": [m]}) or {"variants": [x]} for each module or variant that does (its `include:` or
-    an `add: include` patch). The folders are named as the person named the file."""
-    from ..lang.diagnostics import Report
-    from ..load.ruleset import read_file
-
-    real = path.resolve()
-    here = Path(os.path.abspath(path))
-    folders: list[Path] = []
-    for folder in here.parents:
-        if folder.parent.name == "rulesets" or (folder / "game.yaml").is_file():
-            folders = [folder]
-            break
-        if (folder / "rulesets").is_dir():
-            folders = sorted(p for p in (folder / "rulesets").iterdir() if (p / "game.yaml").is_file())
-            break
-
-    def includes(file: Path, folder: Path) -> bool:
-        data = read_file(file, Report())  # (a file that cannot be read says so when it is validated)
-        if not isinstance(data, dict):
-            return False
-        listed, patches = data.get("include"), data.get("patches")
-        entries = [(file.parent, e) for e in (listed if isinstance(listed, list) else [])]
-        # (an included file is added to the game's list: it is read from the game's folder)
-        entries += [(folder, p.get("item")) for p in (patches if isinstance(patches, list) else [])
-                    if isinstance(p, dict) and p.get("add") == "include"]
-        return any(isinstance(e, str) and _same(base / e, real) for base, e in entries)
-
-    out: list[tuple[Path, dict | None]] = []
-    for folder in folders:
-        named = _as_named(folder)
-        if includes(folder / "game.yaml", folder):
-            out.append((named, None))
-            continue
-        for kind in ("modules", "variants"):
-            out += [(named, {kind: [p.stem]}) for p in sorted((folder / kind).glob("*.yaml"))
-                    if includes(p, folder)]
-    return out
-
-
-def _same(path: Path, real: Path) -> bool:
-    try:
-        return path.resolve() == real
-    except (OSError, ValueError, RuntimeError):
-        return False
-
-
-def _as_named(folder: Path) -> Path:
-    """A folder named relative to the current folder when it is inside it (as a person names it)."""
-    try:
-        return folder.resolve().relative_to(Path.cwd().resolve())
-    except ValueError:
-        return folder
 
 
 def _two_up(path: Path) -> Path:
@@ -579,14 +472,14 @@ def _ruleset(folder: Path, v: Validation, only: dict | None = None, track: str |
     others = rs.other_tracks if track is None else []
     # a track that requires modules or variants is raced with them: the game alone there, and an
     # add-on that is one of them or requires them too, not any other (a combination no file declares)
-    requiring = _requiring(folder, str(g.game.id), others)
-    raced = [t for t in others if t not in requiring]
+    needs = requiring(folder, str(g.game.id), others)
+    raced = [t for t in others if t not in needs]
 
     def declared(j: Job, t: str) -> bool:
-        if t not in requiring or (not j.variants and not j.modules):
+        if t not in needs or (not j.variants and not j.modules):
             return True
         names = set(j.variants) | set(j.modules)
-        return requiring[t] <= names | {x for name in names for x in _required_by(folder, name)}
+        return needs[t] <= names | {x for name in names for x in required_by(folder, name)}
     # each game on each track is compiled once, for one player count: the most on its own track,
     # then the fewest and the most in turn on the others (on one track only: both)
     ends = "most" if raced else "ends"
