@@ -29,7 +29,7 @@ import ast
 import copy
 from typing import Any, Callable
 
-from ..check.checker import Ref, RefKind
+from ..check.checked import Ref, RefKind
 from ..engine.plan import Alternative, ChooseSpec, Effects
 from ..engine.vm import TAKEN
 from ..lang import nodes as n
