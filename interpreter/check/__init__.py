@@ -29,11 +29,11 @@ def check(rs: Ruleset, report: Report) -> Checked | None:
     """Check a loaded ruleset: its typed rules and what the whole program looks like; None when
     anything is wrong. The ruleset is left as it was (checking it again gives the same)."""
     errors, start = report.errors, len(report.items)
-    typing = Checker(rs, report)
-    checked = typing.run()
-    checked.waits = check_calls(typing.graph, checked.rules, checked.handlers, report)
+    typer = Checker(rs, report)
+    checked = typer.run()
+    checked.waits = check_calls(typer.graph, checked.rules, checked.handlers, report)
     lint_numbers(rs, checked.symbols, checked.rules, report)
-    checked.checker = Scenarios(typing.st, typing.problems, checked)
+    checked.checker = Scenarios(typer.st, typer.problems, checked)
     if report.errors == errors:   # (the analysis reads typed trees: only those of a game that checks)
         checked.secrets = analyse(checked, rs, report)
     blame_patches(report, start, rs.changed)

@@ -18,8 +18,7 @@ from typing import Iterable
 
 from ..lang import nodes as n
 from ..lang import versions
-from ..lang.diagnostics import Diagnostic, Loc, Report
-from ..lang.diagnostics import did_you_mean as _did_you_mean
+from ..lang.diagnostics import Diagnostic, Loc, Report, did_you_mean
 from ..lang.types import ANY, Type
 from ..load.ruleset import Ruleset
 from .checked import Local, Ref, RefKind
@@ -133,7 +132,7 @@ class Problems:
         if self._hints <= 0:
             return None
         self._hints -= 1
-        return _did_you_mean(name, candidates)
+        return did_you_mean(name, candidates)
 
     def refused_from_2(self, code: str, warning: str, message: str, node: n.Node, hint: str) -> None:
         """What the engine let through before language 2 (a file that says none still runs as it
