@@ -12,7 +12,7 @@ from pathlib import Path
 import interpreter
 import interpreter.compile
 from interpreter.check import check
-from interpreter.check.checker import Ref, RefKind
+from interpreter.check.checked import Ref, RefKind
 from interpreter.compile import compile_ruleset, make_compiler
 from interpreter.compile.statements import Statements
 from interpreter.engine.game import Game

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from ..agents.base import RandomAgent
-from ..check.checker import RefKind
+from ..check.checked import RefKind
+from ..check.scenarios import Scenarios
 from ..check.symbols import BUILTIN_EVENTS
 from ..compile import Hooks, make_compiler
 from ..engine.game import Game, reading
@@ -150,8 +151,7 @@ def load_scenario(path: Path) -> tuple[Scenario | None, Outcome]:
     comp = make_compiler(rs, sc.players, report, hooks)
     if comp is None:
         return None, out
-    checker = comp.ck.checker
-    assert checker is not None  # a checked ruleset keeps its checker for more expressions
+    checker: Scenarios = comp.ck.checker   # a checked ruleset keeps its checker for more expressions
     steps = [str(s.id) for ph in comp.rules.phases for s in ph.steps]
     names: dict[str, Type] = {}   # the values remembered so far, by type
 

@@ -1,19 +1,27 @@
-"""A problem the rules have with what a patch changed is said at the patch.
+"""Racecraft: check, where a problem is said. Stage: during the typing pass and after all the
+passes. The typing pass says each problem through `Problems`, which gives it the declarations
+its tree reads (`Diagnostic.about`) and, for the first ones, a "did you mean" hint. Then
+`blame_patches`, the last thing checking does, moves the problems a patch caused to the patch:
+its one output is the report's problems, said where they were made.
 
 A module, a variant, a season or `--param` that gives a declaration a value the rules cannot use
 (`set: params.hand_size` to a text) makes the base rules wrong where they read it, in another
-file. The checker says which declarations each problem is about (`Diagnostic.about`: the params,
-state variables, functions, piles and cards its expression reads, through the functions it calls
-and the locals it was computed from); this pass moves each problem about a declaration a patch
-changed to the patch's own line, with the rule's line second, and says it once per patch: the
-other places that read it are counted, not listed.
+file. Each problem knows the declarations it is about (the params, state variables, functions,
+piles and cards its expression reads, through the functions it calls and the locals it was
+computed from); `blame_patches` moves each problem about a declaration a patch changed to the
+patch's own line, with the rule's line second, and says it once per patch: the other places that
+read it are counted, not listed.
 """
 from __future__ import annotations
 
 from typing import Iterable
 
 from ..lang import nodes as n
-from ..lang.diagnostics import Diagnostic, Loc, Report
+from ..lang import versions
+from ..lang.diagnostics import Diagnostic, Loc, Report, did_you_mean
+from ..lang.types import ANY, Type
+from ..load.ruleset import Ruleset
+from .checked import Local, Ref, RefKind
 
 # the declarations a bare name, an attribute or a call may be (a name is resolved by the checker
 # in this order; a patch changed one of them)
@@ -87,4 +95,81 @@ def _ordered(about: Iterable[str], changed: dict[str, Loc | None]) -> list[str]:
     return [k for k in changed if k in mine]
 
 
-__all__ = ["blame_patches", "names_in"]
+
+def _articles(msg: str) -> str:
+    """`a int` and `a any` as a person says them."""
+    return msg.replace(" a int", " an int").replace(" a any", " any value")
+
+
+class Problems:
+    """How the typing pass says a problem of the rules: at its place, about the declarations its
+    tree reads (when a patch changed any: `blame_patches`), with a "did you mean" hint for the
+    first ones. `report` is where they go; finding a type without its problems swaps it for a
+    while (`Expressions.peek`), and so does a test checking more rules."""
+
+    def __init__(self, rs: Ruleset, report: Report):
+        self.rs = rs
+        self.report = report
+        self._hints = 200
+        # what a patch changed: each local's declarations (by the `Local`'s id), each function's
+        self._local_reads: dict[int, set[str]] = {}
+        self._function_reads: dict[str, set[str]] = {}
+
+    def error(self, code: str, msg: str, node_or_loc: n.Node | Loc | None, hint: str | None = None) -> None:
+        loc = node_or_loc.loc if isinstance(node_or_loc, n.Node) else node_or_loc
+        about: frozenset[str] = frozenset()
+        if isinstance(node_or_loc, n.Node) and self.rs.changed:
+            about = self.reads(node_or_loc)
+        self.report.add(code, msg, loc, hint, about=about)
+
+    def type_error(self, msg: str, node: n.Node | Loc | None, hint: str | None = None) -> Type:
+        self.error("E120", "type error: " + _articles(msg), node, hint)
+        return ANY
+
+    def suggest(self, name: str, candidates: Iterable[object]) -> str | None:
+        """A "did you mean" hint, for the first problems only: a file with thousands of unknown
+        names is checked in linear time (only the first 200 problems are shown anyway)."""
+        if self._hints <= 0:
+            return None
+        self._hints -= 1
+        return did_you_mean(name, candidates)
+
+    def refused_from_2(self, code: str, warning: str, message: str, node: n.Node, hint: str) -> None:
+        """What the engine let through before language 2 (a file that says none still runs as it
+        did): a warning in a file of language 1, an error from 2."""
+        loc = node.loc
+        if loc is not None and versions.of(loc.file) < 2:
+            self.report.warn(warning, _articles(message) + " (an error from language 2)", loc, hint)
+        else:
+            self.error(code, _articles(message), node, hint)
+
+    def local_reads(self, local: Local, value: n.Expr) -> None:
+        """`local` is given `value`: a problem reading the local is about what the value reads."""
+        if self.rs.changed:
+            self._local_reads[id(local)] = set(self.reads(value))
+
+    def reads(self, tree: n.Node) -> frozenset[str]:
+        """The declarations a tree reads, as far as a patch's change matters to it: those its
+        names may be, those of the functions it calls, and those the locals it reads were
+        computed from."""
+        out = names_in(tree)
+        for x in n.walk(tree):
+            if isinstance(x, n.Name) and isinstance(x.ref, Ref) and x.ref.kind is RefKind.LOCAL:
+                out |= self._local_reads.get(id(x.ref.extra), set())
+            elif isinstance(x, n.Call):
+                out |= self._function_reads_of(x.name, set())
+        return frozenset(out)
+
+    def _function_reads_of(self, name: str, seen: set[str]) -> set[str]:
+        if name in self._function_reads:
+            return self._function_reads[name]
+        tree = self.rs.rules.tree(f"functions.{name}")
+        if tree is None or name in seen:
+            return set()
+        seen.add(name)
+        out = names_in(tree)
+        for x in n.walk(tree):
+            if isinstance(x, n.Call):
+                out |= self._function_reads_of(x.name, seen)
+        self._function_reads[name] = out
+        return out

@@ -29,7 +29,7 @@ from typing import Any
 from ..lang import nodes as n
 from ..lang.diagnostics import Loc, Report
 from ..lang.types import PILE
-from .checker import Checked, Ref, RefKind
+from .checked import Checked, Ref, RefKind
 
 SEAT = "seat"
 PIECE = "piece"

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..check import check
+from ..check.scenarios import Scenarios
 from ..engine.plan import Plan
 from ..lang import nodes as n
 from ..lang.diagnostics import Report
@@ -42,8 +43,7 @@ def make_compiler(rs: Ruleset, n_seats: int, report: Report | None = None, hooks
         return None
     if hooks is not None:
         errors = report.errors
-        assert checked.checker is not None
-        checker = checked.checker
+        checker: Scenarios = checked.checker
         hooks = replace(hooks, before_setup=hooks.before_setup and checker.situation(hooks.before_setup),
                         situation=hooks.situation and checker.situation(hooks.situation))
         if report.errors > errors:

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..check.checker import Checked, Local, Ref, RefKind, heard_waits
+from ..check.calls import heard_waits
+from ..check.checked import Checked, Local, Ref, RefKind
 from ..engine.plan import Plan
 from ..lang import nodes as n
 from ..lang.diagnostics import Loc

@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 from typing import Any, Callable, Protocol
 
-from ..check.checker import Local
+from ..check.checked import Local
 from ..engine.plan import Alternative, ChooseSpec, Effects
 from ..engine.vm import TAKEN
 from ..lang import nodes as n

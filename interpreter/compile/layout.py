@@ -6,7 +6,7 @@ from typing import Any, Callable
 
 from ..boards import KINDS
 from ..boards.base import BoardKind
-from ..check.checker import Checked
+from ..check.checked import Checked
 from ..engine.plan import Plan
 from ..lang.limits import MAX_ROUNDS, MAX_STEPS
 from ..load.ruleset import Ruleset

@@ -17,7 +17,7 @@ import ast
 from functools import partial
 from typing import Any, Callable, NoReturn
 
-from ..check.checker import Checked, Local, Ref, RefKind
+from ..check.checked import Checked, Local, Ref, RefKind
 from ..engine.plan import Plan
 from ..engine.state import State
 from ..lang.diagnostics import Loc

@@ -17,7 +17,7 @@ import ast
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..check.checker import Checked, Local, Ref, RefKind
+from ..check.checked import Checked, Local, Ref, RefKind
 from ..check.symbols import BUILTIN_EVENTS
 from ..engine import secret, vm
 from ..library.core import die_of
@@ -374,7 +374,7 @@ class Compiler(Statements):
 
 def compile_checked(rs: Ruleset, checked: Checked, n_seats: int, hooks: Hooks | None = None,
                     python: bool = False) -> Plan:
-    """Compile a game checked already (`check.checker.check`) for `n_seats` (in the game's range)."""
+    """Compile a game checked already (`check.check`) for `n_seats` (in the game's range)."""
     return Compiler(rs, checked, n_seats, python).build(hooks)
 
 

@@ -26,7 +26,7 @@ import ast
 import copy
 from typing import Any, Callable
 
-from ..check.checker import Ref, RefKind
+from ..check.checked import Ref, RefKind
 from ..lang import nodes as n
 from ..lang.limits import Steps
 from ..load.rules import TriggerDef

@@ -2,7 +2,7 @@
 older version wrote read in their new form (`lang/versions.py`).
 
 Rules' old forms are read where rules are (the parser: statements; the checker: attributes and
-calls). Here are the data's, each with what `racecraft upgrade` writes instead:
+calls, `check/oldforms.py`). Here are the data's, each with what `racecraft upgrade` writes instead:
 
 - a cell's `rect: false` (a board of kind `cells`) is `tags: [curve]`, and `rect: true` nothing:
   the tag the old flag became (`boards/cells`);

@@ -58,7 +58,7 @@ class Ruleset:
     digest_parts: list[tuple[str, str]] = field(default_factory=list)  # (name, path)
     # each declaration a module, variant, season or `--param` changed (`params.hand_size`), and where
     # that patch is written (None: `--param` on the command line): a problem the base rules have
-    # with it is said at the patch (`check/checker.py`)
+    # with it is said at the patch (`check/blame.py`)
     changed: dict[str, Loc | None] = field(default_factory=dict)
     # each module's or variant's file -> the files of the modules and variants it requires
     needs: dict[str, list[str]] = field(default_factory=dict)
