@@ -40,6 +40,7 @@ from ..lang.types import ANY, BOOL, CARD, INT, NONE, PIECE, PILE, SEAT, TEXT, Ty
 from ..library.api import NOT_CONST
 from . import pyast as P
 from .analysis import meets_chance, reads_only_card
+from .chains import exclusive
 from .codegen import ident
 from .context import Fn, local_name
 from .flownodes import Mark, Records, Rounds, RuleBlock, StepIf, Stop, Turns
@@ -728,16 +729,15 @@ class Statements(Lowerer):
                                    if inner else resume)]
         which: ast.stmt = P.assign(P.store(alt), P.sub(P.name(taken), P.const(0)))
         out.append(_if(_not_pc(), [which]) if inner else which)
-        enter: list[ast.stmt] = []
-        for i in range(len(branches) - 1, -1, -1):
-            body, lo, hi = branches[i]
+        enter: list[ast.If] = []
+        for i, (body, lo, hi) in enumerate(branches):
             taken_i: ast.expr = P.compare(P.name(alt), ast.Eq(), P.const(i))
             if inner:
                 taken_i = _both(_not_pc(), taken_i)
             if hi >= lo:
                 taken_i = _either(taken_i, _within(lo, hi))
-            enter = [P.place(_if(taken_i, body, enter), s.options[i].loc)]
-        return out + enter
+            enter.append(P.place(_if(taken_i, body), s.options[i].loc))
+        return out + exclusive(enter)  # the option taken, or the one resumed in: one at most
 
     def option_loops(self, opt: n.Option, i: int, var: str, items: str, opts: str,
                      fx: Fn) -> list[ast.stmt]:
