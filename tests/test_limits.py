@@ -235,15 +235,18 @@ def test_thirty_arounds_each_a_loop_are_refused_at_the_loop_past_the_limit(capsy
 
 
 def test_arounds_that_push_the_rules_own_loops_past_the_limit_are_refused_at_its_loop(capsys, tmp_path):
-    """The step has 15 loops, the extensions 2: its own innermost loop is the 17th."""
+    """The step has 15 loops, the extensions 3 (21 blocks of Python: an internal error): its own
+    14th loop is the 17th."""
     line = refused(capsys, tmp_path, game(loops(15, "s.score += 0\n")), "E103",
-                   "as its modules and variants extend it", around_loops(2))
-    assert f"game.yaml:{11 + 14}:" in line  # the step's first loop on line 11
+                   "as its modules and variants extend it", around_loops(3))
+    assert f"game.yaml:{11 + 13}:" in line  # the step's first loop on line 11
 
 
 def test_a_statement_replaced_by_loops_inside_loops_is_refused(capsys, tmp_path):
+    """A statement inside 15 loops replaced by 3 loops (21 blocks of Python: an internal error)."""
     body = loops(15, "s.score += 0 as inner\n")
-    patch = '  - replace: statements.inner\n    do: "for a in 1..1:\\n    for b in 1..1:\\n        pass"\n'
+    patch = ('  - replace: statements.inner\n'
+             '    do: "for a in 1..1:\\n    for b in 1..1:\\n        for c in 1..1:\\n            pass"\n')
     line = refused(capsys, tmp_path, game(body), "E103", "loops nested more than", patch)
     assert "v.yaml:4:" in line
 
