@@ -113,7 +113,7 @@ def check_game(folder: Path, params: dict | None, job: Job, games: int) -> dict:
     data (`verdicts.py`): the diagnostics, the player counts played, the games that ended, their
     fewest and most rounds, and the files the game read (None when it could not be loaded)."""
     from ..check import check
-    from ..compile import compile_checked
+    from ..compile import Uncompilable, compile_checked
     from ..load.ruleset import load_ruleset
 
     r = Report()
@@ -132,7 +132,11 @@ def check_game(folder: Path, params: dict | None, job: Job, games: int) -> dict:
         for n in counts:
             if checked is None:
                 break
-            plan = compile_checked(rs, checked, n)
+            try:
+                plan = compile_checked(rs, checked, n)
+            except Uncompilable as e:  # what Python refused of a rule: said where the rule is
+                r.extend(e.report)
+                break
             out["counts"].append(n)
             ended, more, lasting = playouts(plan, games, r, job.track)
             out["ended"] += ended

@@ -19,6 +19,7 @@ from ..engine.plan import Plan
 from ..lang import nodes as n
 from ..lang.diagnostics import Report
 from ..load.ruleset import Ruleset
+from .codegen import Uncompilable
 from .program import Compiler, Hooks, compile_checked
 
 
@@ -49,7 +50,11 @@ def make_compiler(rs: Ruleset, n_seats: int, report: Report | None = None, hooks
         if report.errors > errors:
             return None
     compiler = Compiler(rs, checked, n_seats, python)
-    compiler.build(hooks)
+    try:
+        compiler.build(hooks)
+    except Uncompilable as e:  # what Python refused of a rule: said where the rule is
+        report.extend(e.report)
+        return None
     return compiler
 
 
@@ -59,4 +64,4 @@ def compile_ruleset(rs: Ruleset, n_seats: int, report: Report | None = None,
     return None if c is None else c.plan
 
 
-__all__ = ["compile_ruleset", "compile_checked", "make_compiler", "Compiler", "Hooks"]
+__all__ = ["compile_ruleset", "compile_checked", "make_compiler", "Compiler", "Hooks", "Uncompilable"]

@@ -28,6 +28,7 @@ from ..lang.diagnostics import Loc
 from ..lang.limits import MAX_LIST, Steps
 from ..lang.types import BOOL, CARD, INT, PIECE, SEAT, TEXT, Type, iterable_elem
 from . import pyast as P
+from .chains import exclusive
 from .analysis import Analysis, meets_chance, reads_only_card
 from .codegen import Codegen
 from .context import Fn, local_name, not_pc, pc, resumed, within
@@ -202,16 +203,15 @@ def choose(lower: Lowering, s: n.Choose, fx: Fn, rule: str, wl: int) -> list[ast
                                if inner else resume)]
     which: ast.stmt = P.assign(P.store(alt), P.sub(P.name(taken), P.const(0)))
     out.append(P.if_(not_pc(), [which]) if inner else which)
-    enter: list[ast.stmt] = []
-    for i in range(len(branches) - 1, -1, -1):
-        body, lo, hi = branches[i]
+    enter: list[ast.If] = []
+    for i, (body, lo, hi) in enumerate(branches):
         taken_i: ast.expr = P.compare(P.name(alt), ast.Eq(), P.const(i))
         if inner:
             taken_i = P.and_(not_pc(), taken_i)
         if hi >= lo:
             taken_i = P.or_(taken_i, within(lo, hi))
-        enter = [P.place(P.if_(taken_i, body, enter), s.options[i].loc)]
-    return out + enter
+        enter.append(P.place(P.if_(taken_i, body), s.options[i].loc))
+    return out + exclusive(enter)  # the option taken, or the one resumed in: one at most
 
 
 def _option_loops(lower: Lowering, opt: n.Option, i: int, var: str, items: str, opts: str,

@@ -15,12 +15,18 @@ from typing import Any, Callable
 from types import CodeType
 
 from ..engine.boundary import SOURCE, fail
-from ..lang.diagnostics import Loc
+from ..lang.diagnostics import Loc, Report, RulesetError
 from . import pyast as P
 
 # The Python built-ins generated code may call (and nothing else of Python's).
 SAFE_BUILTINS = {"len": len, "sum": sum, "min": min, "max": max, "any": any, "all": all, "abs": abs,
                  "range": range, "list": list, "dict": dict, "map": map, "Exception": Exception}
+
+
+class Uncompilable(RulesetError):
+    """A rule Python would not compile (E108): more than the limits checked before compiling
+    (`lang/limits.py`) foresaw. Said to the designer as a diagnostic at the rule, never as an
+    internal error; `make_compiler` adds it to its report."""
 
 
 class Generated:
@@ -55,6 +61,7 @@ class Codegen:
     _consts: dict = field(default_factory=dict)   # id(obj) -> name
     _keep: list = field(default_factory=list)     # keeps constants alive (their ids stay theirs)
     _names: set = field(default_factory=set)
+    _last: dict[str, int] = field(default_factory=dict)  # the number of the last name given of each base
     # What the error boundary asks (`engine.boundary.Source`). Each code object's rule, by
     # identity (the code objects are kept, so their ids stay theirs); a resumable function (a
     # unit) holds several rules, told apart by position (`_at`). The positions of the bodies of
@@ -198,13 +205,16 @@ class Codegen:
         return P.name(key)
 
     def fresh(self, base: str) -> str:
-        """A new global name of the namespace, readable: `base`, `base_2`, ..."""
-        ident = base
-        k = 1
+        """A new global name of the namespace, readable: `base`, `base_2`, ... Counted on from the
+        last given for `base` (the names before it are all taken): a rule with a thousand `choose`s
+        makes thousands of names of one base, and trying each from `base` took minutes."""
+        k = self._last.get(base, 1)
+        ident = base if k == 1 else f"{base}_{k}"
         while ident in self._names or ident in self.ns:
             k += 1
             ident = f"{base}_{k}"
         self._names.add(ident)
+        self._last[base] = k
         return ident
 
     def define(self, fn: ast.FunctionDef, rule: str, loc: Loc | None, entry: bool, publish: bool = False,
@@ -219,7 +229,10 @@ class Codegen:
         module = ast.Module([fn], [])
         filename = loc.file if loc is not None and loc.file else f"<rule {rule}>"
         self._locate(module, loc, filename)
-        code = compile(module, filename, "exec")
+        try:
+            code = compile(module, filename, "exec")
+        except (SyntaxError, RecursionError, MemoryError) as e:
+            raise self._uncompilable(e, rule, loc) from None
         self._register(code, rule, unit)
         local: dict = {}
         exec(code, self.ns, local)  # noqa: S102 - an ast built by this compiler, never parsed text
@@ -229,6 +242,33 @@ class Codegen:
         self.generated.append(Generated(rule, loc, fn if self.keep_python else None))
         return made
 
+    def _uncompilable(self, e: Exception, rule: str, loc: Loc | None) -> "Uncompilable":
+        """What Python refused of a rule, said to the designer: at the line Python names when it
+        is one of the designer's (a loop inside too many blocks), else at the rule."""
+        line = getattr(e, "lineno", None) if isinstance(e, SyntaxError) else None
+        placed = False
+        if line:
+            file, line = self._lines.get(line, (getattr(e, "filename", None) or "", line))
+            if file and not file.startswith("<"):
+                loc, placed = Loc(file, line, max(getattr(e, "offset", None) or 1, 1)), True
+        what = ("the game's flow (its setup, phases and steps, compiled together)" if rule == "game"
+                else f"rule `{rule}`")
+        split = "split it into procedures and functions: each is compiled on its own"
+        if isinstance(e, MemoryError):
+            message, hint = f"the engine cannot compile {what}: it is too large", split
+        elif isinstance(e, RecursionError):
+            message = f"the engine cannot compile {what}: it is nested too deeply"
+            hint = ("move inner blocks into procedures and parts of long expressions into functions: each "
+                    "is compiled on its own")
+        elif "nested" in str(e):
+            message = (f"the engine cannot compile this loop: it is inside too many others in {what}"
+                       if placed else f"the engine cannot compile {what}: its loops are nested too deeply")
+            hint = "move the inner loops into a procedure: each procedure is compiled on its own"
+        else:
+            message, hint = f"the engine cannot compile {what}", split
+        report = Report()
+        report.add("E108", message, loc, hint)
+        return Uncompilable(report)
 
     def note(self, rule: str, loc: Loc | None, node: ast.AST) -> None:
         """Record the Python of a rule compiled inside another rule's function (a step's block,

@@ -33,6 +33,7 @@ from ..load.rules import PhaseDef, TriggerDef
 from ..load.ruleset import Ruleset
 from . import pyast as P
 from .analysis import analyse
+from .chains import by_value
 from .codegen import Codegen, ident
 from .context import Fn, Unit, local_name
 from .flownodes import Mark, Records, Rounds, RuleBlock, StepIf, Stop, Turns
@@ -199,13 +200,13 @@ class Compiler(Statements):
                                  P.assign(P.store("pc"), P.sub(P.name("fr"), P.const(1)))]
         resumed: list[ast.stmt] = [ast.Assign([P.store(py) for _k, py in kept], P.const(None))]
         fresh: list[ast.stmt]
-        at: list[ast.stmt] = []
-        for k in sorted(unit.kept, reverse=True):  # read back what that point kept
+        at: list[tuple[int, list[ast.stmt]]] = []
+        for k in sorted(unit.kept):  # read back what that point kept
             loads: list[ast.stmt] = [P.assign(P.store(unit.locals[x]), P.sub(env, P.const(x)))
                                      for x in sorted(unit.kept[k])]
             if loads:
-                at = [ast.If(P.compare(P.name("pc"), ast.Eq(), P.const(k)), loads, at)]
-        resumed += at
+                at.append((k, loads))
+        resumed += by_value("pc", at)  # not one `elif` per point: a unit may have thousands
         if inputs is None:
             fresh = [P.assign(P.store(py), P.call(P.attr(env, "get"), P.const(key))) for key, py in kept]
         else:

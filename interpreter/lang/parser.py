@@ -137,13 +137,13 @@ def _lark_tree(text: str, start: str, locate: Locate, report: Report) -> Tree | 
         return None
     loops = _loops_too_deep(tree)
     if loops is not None:
-        where, elifs = loops
-        if elifs:
+        where, what = loops
+        if what == "elif":
             report.add("E103", f"an `if` with more than {MAX_ELIF} `elif` branches", locate(*where),
                        "look the value up in a list or a map, or split the branches into functions")
         else:
             report.add("E103", f"loops nested more than {MAX_LOOP_DEPTH} deep", locate(*where),
-                       "move the inner loops into a procedure")
+                       LOOPS_HINT if what == "loop" else OPTION_LOOPS_HINT)
         return None
     _TREES[(start, text)] = tree
     return tree
@@ -240,14 +240,23 @@ def _too_deep(tree: Tree) -> tuple[int, int] | None:
     return None
 
 
-_LOOPS = {"for_stmt", "while_stmt", "simul_stmt", "option_for"}
+_LOOPS = {"for_stmt", "while_stmt", "simul_stmt"}
 
 
-def _loops_too_deep(tree: Tree) -> tuple[tuple[int, int], bool] | None:
-    """(the position, whether it is an `elif`) of the first loop inside MAX_LOOP_DEPTH others, or
-    of the `elif` past MAX_ELIF of an `if`; None. Each loop is a block of the Python it compiles to,
-    which allows 20 inside each other (a rule's own `try`, a `move`'s loop and an option's `for`
-    take some of them); each `elif` is an `if` inside the one before."""
+LOOPS_HINT = "move the inner loops into a procedure"
+OPTION_LOOPS_HINT = ("each `for` of an option is a loop inside the ones before it, and inside the loops "
+                     "around the `choose`: give the option one list to range over, or move the loops around "
+                     "the `choose` into a procedure")
+
+
+def _loops_too_deep(tree: Tree) -> tuple[tuple[int, int], str] | None:
+    """(the position, what: "loop", "option" or "elif") of the first loop inside MAX_LOOP_DEPTH
+    others, or of the `elif` past MAX_ELIF of an `if`; None. Each loop is a block of the Python it
+    compiles to, which allows 20 inside each other (a rule's own `try`, the game's rounds and
+    turns, a `move`'s loop take the others); each `elif` is an `if` inside the one before. The
+    `for`s of an option are loops inside each other (the options are listed so), inside the loops
+    around the `choose` but around nothing of the option's block. `load/nesting.py` counts alike
+    in a rule as its modules and variants extend it."""
     def at(node: Tree) -> tuple[int, int]:
         meta = node.meta
         return (1, 1) if getattr(meta, "empty", True) else (meta.line, meta.column)
@@ -258,11 +267,15 @@ def _loops_too_deep(tree: Tree) -> tuple[tuple[int, int], bool] | None:
         if node.data in _LOOPS:
             loops += 1
             if loops > MAX_LOOP_DEPTH:
-                return at(node), False
+                return at(node), "loop"
+        elif node.data == "option":
+            clauses = [c for c in node.children if isinstance(c, Tree) and c.data == "option_for"]
+            if loops + len(clauses) > MAX_LOOP_DEPTH:
+                return at(clauses[MAX_LOOP_DEPTH - loops]), "option"
         elif node.data == "if_stmt":
             elifs = [c for c in node.children if isinstance(c, Tree) and c.data == "elif_clause"]
             if len(elifs) > MAX_ELIF:
-                return at(elifs[MAX_ELIF]), True
+                return at(elifs[MAX_ELIF]), "elif"
         stack.extend((c, loops) for c in node.children if isinstance(c, Tree))
     return None
 

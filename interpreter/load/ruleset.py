@@ -25,6 +25,7 @@ from ..lang import versions
 from ..lang.collect import fewer_collections
 from ..lang.parser import words_as_names
 from .extend import apply_rule_patches
+from .nesting import check_extended_loops
 from .oldforms import read_in_version
 from .patches import apply_patches, is_rule_patch, prepare, shallow
 from .rules import Rules, declared_words, parse_rules
@@ -412,8 +413,11 @@ def load_ruleset(path: str | Path, variants: Sequence[str] = (), modules: Sequen
     # 5. patches inside the rules' text: `extend`, options of named choices, named statements (not
     # when a rule could not be read: an extension of it would only say it is missing)
     if report.errors == mark:
-        for patches in prepared:
-            apply_rule_patches(rules, [x for x in patches if is_rule_patch(*x)], report)
+        rule_patches = [[x for x in patches if is_rule_patch(*x)] for patches in prepared]
+        for each in rule_patches:
+            apply_rule_patches(rules, each, report)
+        if report.errors == mark and any(rule_patches):  # each text alone was counted as it was read
+            check_extended_loops(rules, report)
     if not report.ok:
         # (the checker, which says such a declaration is wrong, does not run when a rule cannot be read)
         words_as_names(report, first, declared_words(game))
