@@ -14,9 +14,9 @@ import sys
 
 from .authoring import commands as authoring
 from .lab import commands as lab
-from .lang.diagnostics import RulesetError, visible
-from .lang.errors import RuleError
-from .lang.files import CannotWrite
+from .base.diagnostics import RulesetError, visible
+from .base.errors import RuleError
+from .base.files import CannotWrite
 from .picture import commands as picture
 from .session.args import Usage, print_report
 from .table import commands as table

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from interpreter.compile import compile_ruleset
 from interpreter.engine.plan import Plan
-from interpreter.lang.diagnostics import Report
+from interpreter.base.diagnostics import Report
 from interpreter.load.ruleset import load_ruleset
 
 

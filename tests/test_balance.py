@@ -306,7 +306,7 @@ def test_charts_without_matplotlib_say_how_to_get_it(monkeypatch, capsys, tmp_pa
 
 
 def test_progress_and_metrics_are_checked(tmp_path):
-    from interpreter.lang.diagnostics import RulesetError
+    from interpreter.base.diagnostics import RulesetError
 
     folder = tmp_path / "rulesets" / "f5"
     folder.mkdir(parents=True)

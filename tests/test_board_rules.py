@@ -17,8 +17,8 @@ import pytest
 
 from interpreter.compile import compile_ruleset, make_compiler
 from interpreter.engine.game import Game
-from interpreter.lang.diagnostics import Report
-from interpreter.lang.errors import RuleError
+from interpreter.base.diagnostics import Report
+from interpreter.base.errors import RuleError
 from interpreter.lang.parser import parse_expr
 from interpreter.load.ruleset import load_ruleset
 from test_diagnostics import find

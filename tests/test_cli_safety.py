@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from interpreter.cli import main
-from interpreter.lang import diagnostics
-from interpreter.lang.diagnostics import Loc, Report, visible
+from interpreter.base import diagnostics
+from interpreter.base.diagnostics import Loc, Report, visible
 
 # what a hostile ruleset writes, as YAML double-quoted escapes, and what reaches the terminal
 HOSTILE = r"\e[2J\e]0;pwned\a\r\u202e"

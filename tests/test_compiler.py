@@ -16,7 +16,7 @@ from interpreter.compile import compile_ruleset
 from interpreter.ir.models import GameFile
 from interpreter.lang import nodes as n
 from interpreter.lang import unparse
-from interpreter.lang.diagnostics import Report
+from interpreter.base.diagnostics import Report
 from interpreter.lang.parser import parse_block, parse_expr
 from interpreter.load.rules import blocks, parse_rules
 from interpreter.load.ruleset import Ruleset, load_ruleset
@@ -195,7 +195,7 @@ def test_an_exponential_tree_of_calls_stops_at_once(capsys, tmp_path):
 
 
 def test_a_rulesets_own_step_limit_cannot_exceed_the_engines(tmp_path):
-    from interpreter.lang.limits import MAX_STEPS
+    from interpreter.base.limits import MAX_STEPS
 
     path = game_file(tmp_path, TINY + "limits:\n  max_steps: 1000000000000\n")
     rs = load_ruleset(path.parent)
@@ -431,7 +431,7 @@ def test_a_dropped_game_leaves_nothing_behind(tmp_path):
 
 def test_compiling_runs_the_garbage_collector_rarely_and_puts_it_back(tmp_path, monkeypatch):
     """While a game is loaded, checked and compiled the collector runs after 100,000 new objects
-    rather than 700 (`lang/collect.py`); after, as it was, also when a pass fails."""
+    rather than 700 (`base/collect.py`); after, as it was, also when a pass fails."""
     import gc
 
     from interpreter.compile.program import Compiler

@@ -18,7 +18,7 @@ from test_diagnostics import edit, find, parse
 
 import interpreter.load.yamlsrc as yamlsrc
 from interpreter.cli import main
-from interpreter.lang.diagnostics import Loc, Report
+from interpreter.base.diagnostics import Loc, Report
 
 ROOT = Path(__file__).resolve().parents[1]
 SECRET = "hunter2-do-not-print"
@@ -167,7 +167,7 @@ def test_a_file_that_grows_after_its_size_was_checked_is_read_no_further(tmp_pat
             return data
 
     opened: list[Counted] = []
-    from interpreter.lang import files  # where every file a person names is read
+    from interpreter.base import files  # where every file a person names is read
 
     monkeypatch.setattr(files.os, "stat", lambda p, *a, **k: Before(real_stat(p, *a, **k)))
     monkeypatch.setattr(files, "open", lambda *a, **k: Counted(open(*a, **k)), raising=False)
@@ -377,7 +377,7 @@ def test_a_record_that_is_a_device_or_a_fifo_is_refused(tmp_path, capsys):
 
 def test_a_text_overlaid_on_a_file_is_read_in_its_place_only_inside(tmp_path):
     """`overlaid`: a file read as an edit not written would make it (an upgrade's next round)."""
-    from interpreter.lang.files import overlaid, read_limited
+    from interpreter.base.files import overlaid, read_limited
 
     path = tmp_path / "game.yaml"
     path.write_text("on disk\n", encoding="utf-8")

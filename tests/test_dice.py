@@ -13,8 +13,8 @@ from interpreter.agents.base import RandomAgent
 from interpreter.authoring.scenario import run_scenario
 from interpreter.compile import compile_ruleset
 from interpreter.engine.game import Game
-from interpreter.lang.diagnostics import Report
-from interpreter.lang.errors import RuleError
+from interpreter.base.diagnostics import Report
+from interpreter.base.errors import RuleError
 from interpreter.load.ruleset import load_ruleset
 from interpreter.session.playing import play
 

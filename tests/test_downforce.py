@@ -12,7 +12,7 @@ from interpreter.agents.greedy import GreedyAgent
 from interpreter.boards.cells.kind import Cells, CellsModel
 from interpreter.load.structure import check_structure
 from interpreter.engine.game import Game
-from interpreter.lang.diagnostics import Report
+from interpreter.base.diagnostics import Report
 from interpreter.load.ruleset import read_file
 from interpreter.picture.svg import board_picture
 from interpreter.session.load import load
@@ -252,7 +252,7 @@ def test_cell_builtins_are_checked():
 
 
 def test_cell_builtins_fail_with_the_old_messages():
-    from interpreter.lang.errors import RuleError
+    from interpreter.base.errors import RuleError
 
     _comp, _game, value, _report = _rules()
     for text, message in [

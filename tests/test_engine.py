@@ -9,7 +9,7 @@ import pytest
 from interpreter.agents.base import RandomAgent
 from interpreter.cli import main
 from interpreter.engine.game import Game
-from interpreter.lang.errors import RuleError
+from interpreter.base.errors import RuleError
 from interpreter.session.load import load
 from interpreter.session.playing import play
 from interpreter.lab.simulate import simulate, wilson

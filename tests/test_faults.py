@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.cli import main
-from interpreter.lang.files import CannotWrite, write_atomic
+from interpreter.base.files import CannotWrite, write_atomic
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -143,7 +143,7 @@ def test_a_write_that_fails_leaves_the_old_file_and_names_it(tmp_path):
     target = tmp_path / "out.txt"
     target.write_text("the old content\n", encoding="utf-8")
     script = ("import sys; from pathlib import Path\n"
-              "from interpreter.lang.files import write_atomic, CannotWrite\n"
+              "from interpreter.base.files import write_atomic, CannotWrite\n"
               "try:\n    write_atomic(Path(sys.argv[1]), 'x' * 100_000)\n"
               "except CannotWrite as e:\n    print(e)\n")
     done = subprocess.run([sys.executable, "-c", script, str(target)], capture_output=True, text=True,
@@ -504,7 +504,7 @@ def test_a_ten_megabyte_line_in_a_record_is_shown_as_a_short_excerpt(project, ca
 def test_a_search_bot_out_of_time_is_said_as_the_bots_not_as_a_rules(project):
     from interpreter.agents.kinds import BOTS
     from interpreter.engine.game import Game
-    from interpreter.lang.errors import RuleError
+    from interpreter.base.errors import RuleError
     from interpreter.session.budget import budget
     from interpreter.session.load import load
     from interpreter.session.playing import play
@@ -578,7 +578,7 @@ def test_a_table_holding_four_hundred_million_values_is_drawn_at_once(tmp_path, 
 def test_a_diagnostic_never_reads_a_named_pipe_to_show_its_line(tmp_path):
     """The error display quotes a file's line: it reads it only as any file is read (its kind and
     size first), so a diagnostic placed in a named pipe or /dev/zero prints at once, without a line."""
-    from interpreter.lang.diagnostics import SOURCES, Loc, Report
+    from interpreter.base.diagnostics import SOURCES, Loc, Report
 
     os.mkfifo(tmp_path / "pipe")
     report = Report()

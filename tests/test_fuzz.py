@@ -29,8 +29,8 @@ from interpreter.compile import compile_ruleset
 from interpreter.engine.game import Game
 from interpreter.lang import nodes as n
 from interpreter.lang import unparse
-from interpreter.lang.diagnostics import Report
-from interpreter.lang.errors import GameTooLong, RuleError
+from interpreter.base.diagnostics import Report
+from interpreter.base.errors import GameTooLong, RuleError
 from interpreter.lang.parser import keywords, parse_block, parse_expr
 from interpreter.load.ruleset import load_ruleset
 from interpreter.session.budget import OutOfTime, budget

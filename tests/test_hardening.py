@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from interpreter.cli import main
-from interpreter.lang.diagnostics import Report
+from interpreter.base.diagnostics import Report
 from interpreter.load.yamlsrc import parse_yaml
 from test_compiler import TINY, game_file, where
 

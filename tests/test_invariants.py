@@ -8,8 +8,7 @@
 - A greedy bot's look-ahead plays on copies: the table is the same before and after it thinks.
 
 Every game is played as shipped at every player count in turn, and with each of its variants,
-modules and tracks (found in its folders) at a player count halfway between its smallest and
-largest.
+modules and tracks (found in its folders) at its fewest players above one.
 `bench/long_runs.py` runs the same checks on many more games.
 """
 from __future__ import annotations
@@ -71,10 +70,10 @@ def plan_for(game: str, variants: tuple, modules: tuple, track: str | None, play
 
 def player_counts(game: str, variants: tuple, modules: tuple, track: str | None,
                   every: bool = True) -> list[int]:
-    """The player counts to play: all of them, or (`every=False`) the one halfway between the
-    smallest and the largest."""
+    """The player counts to play: all of them, or (`every=False`) the fewest above one (a variant
+    or module of a game played at every count as shipped: its rules, not the count, are new)."""
     p = loaded(game, variants, modules, track).ruleset.game.game.players
-    return list(range(p.min, p.max + 1)) if every else [(p.min + p.max) // 2]
+    return list(range(p.min, p.max + 1)) if every else [min(max(p.min, 2), p.max)]
 
 
 def check_cards(st, n_cards: int) -> None:

@@ -13,7 +13,7 @@ from interpreter.boards import KINDS
 ROOT = Path(__file__).resolve().parents[1] / "interpreter"
 
 # the packages in pipeline order (and the command line last)
-PIPELINE = ["lang", "library", "draw", "boards", "ir", "load", "check", "engine", "compile", "agents",
+PIPELINE = ["base", "lang", "library", "draw", "boards", "ir", "load", "check", "engine", "compile", "agents",
             "session", "table", "lab", "picture", "authoring", "web", "cli"]
 
 
@@ -206,3 +206,29 @@ def test_a_kinds_built_ins_are_names_only_in_games_with_its_board(capsys, tmp_pa
     assert "`place` is a built-in: it cannot be the name of a function" in capsys.readouterr().err
     # (a built-in of a kind the game has no board of is still found, to say which board it needs:
     # E150, test_diagnostics.py)
+
+
+# A hand-written module past this many lines does several jobs, and a folder past this many modules
+# is several packages (a newcomer reads a file whole, a folder's list at once): split them. A module
+# written by a program (it says "do not edit" at its top) is data.
+MAX_LINES = 700
+MAX_MODULES = 12
+
+
+def _written_by_hand(path: Path) -> bool:
+    return "do not edit" not in path.read_text(encoding="utf-8")[:400]
+
+
+def test_no_hand_written_module_is_over_700_lines():
+    long = [f"{p.relative_to(ROOT.parent)}: {n} lines" for p in MODULES.values()
+            if _written_by_hand(p) and (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES]
+    assert not long, "split these by job:\n" + "\n".join(sorted(long))
+
+
+def test_no_folder_holds_more_than_12_modules():
+    folders: dict[Path, int] = {}
+    for p in MODULES.values():
+        if p.name != "__init__.py":
+            folders[p.parent] = folders.get(p.parent, 0) + 1
+    full = [f"{f.relative_to(ROOT.parent)}: {n} modules" for f, n in folders.items() if n > MAX_MODULES]
+    assert not full, "make packages of these:\n" + "\n".join(sorted(full))

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.cli import main
-from interpreter.lang.limits import (MAX_CALL_DEPTH, MAX_CALL_NESTING, MAX_ELIF, MAX_GAME_RULES,
+from interpreter.base.limits import (MAX_CALL_DEPTH, MAX_CALL_NESTING, MAX_ELIF, MAX_GAME_RULES,
                                      MAX_LOOP_DEPTH, MAX_RULE_CHARS)
 
 PICK = """\
@@ -126,7 +126,7 @@ def test_a_module_of_thousands_of_patches_is_refused_before_they_are_read(capsys
 
 def test_adding_a_thousand_triggers_takes_no_time_per_trigger(tmp_path):
     """Each added item's id is checked against a set, not the whole list again."""
-    from interpreter.lang.diagnostics import Report
+    from interpreter.base.diagnostics import Report
     from interpreter.load.patches import apply_patches, prepare
 
     data = {"triggers": []}
@@ -317,8 +317,10 @@ def test_a_thousand_choices_in_the_steps_and_of_one_choice_compile_and_play(caps
 def test_what_python_still_refuses_is_said_at_the_line_of_the_loop(capsys, tmp_path, monkeypatch):
     """Were the limit on loops higher than what the engine can compile, the loop Python refuses is
     said (E108) at its line, by `validate` and `play`, with a hint: never an internal error."""
+    import interpreter.lang.nesting as nesting
     import interpreter.lang.parser as parser
     monkeypatch.setattr(parser, "MAX_LOOP_DEPTH", 40)
+    monkeypatch.setattr(nesting, "MAX_LOOP_DEPTH", 40)
     folder = tmp_path / "tiny"
     folder.mkdir()
     (folder / "game.yaml").write_text(game(loops(25, "s.score += 0\n")), encoding="utf-8")
@@ -338,7 +340,7 @@ def test_the_compiler_says_what_python_refuses_at_the_rule():
     import ast
 
     from interpreter.compile.codegen import Codegen, Uncompilable
-    from interpreter.lang.diagnostics import Loc
+    from interpreter.base.diagnostics import Loc
 
     deep = "def f(st):\n" + "".join("    " * (k + 1) + "for i in st:\n" for k in range(25))
     with pytest.raises(Uncompilable) as caught:

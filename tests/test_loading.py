@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from interpreter.lang.diagnostics import Report
+from interpreter.base.diagnostics import Report
 from interpreter.load import ruleset as loading
 from interpreter.load.yamlsrc import parse_yaml
 

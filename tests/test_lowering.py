@@ -17,8 +17,8 @@ from interpreter.compile import compile_ruleset, make_compiler
 from interpreter.compile.statements import Statements
 from interpreter.engine.game import Game
 from interpreter.lang import nodes as n
-from interpreter.lang.cache import Bounded
-from interpreter.lang.diagnostics import Report
+from interpreter.base.cache import Bounded
+from interpreter.base.diagnostics import Report
 from interpreter.lang.types import INT, TEXT, ListType, MapType, parse_type
 from interpreter.load.ruleset import load_ruleset
 from interpreter.session.load import load
@@ -56,7 +56,7 @@ def test_the_flow_is_generated_code():
 
 
 def test_the_step_limit_is_spelled_once():
-    """Every check of the step limit raises `too_many` (lang/limits.py): its messages and the
+    """Every check of the step limit raises `too_many` (base/limits.py): its messages and the
     error are made there only."""
     for path in ROOT.rglob("*.py"):
         text = path.read_text(encoding="utf-8")

@@ -13,7 +13,7 @@ from interpreter.agents.kinds import BOTS, bot
 from interpreter.agents.mcts import SearchAgent
 from interpreter.cli import main
 from interpreter.engine.game import Game
-from interpreter.lang.errors import RuleError
+from interpreter.base.errors import RuleError
 from interpreter.session.agents import make_agents
 from interpreter.session.load import load
 from interpreter.session.playing import play
@@ -277,7 +277,7 @@ def test_searches_side_by_side_give_their_results_in_order_and_their_errors_here
     import time
 
     from interpreter.agents import forest
-    from interpreter.lang.diagnostics import Loc
+    from interpreter.base.diagnostics import Loc
 
     monkeypatch.setattr(forest, "cores", lambda: 3)
     assert forest.side_by_side([lambda: ("a", os.getpid()), lambda: ("b", os.getpid()),

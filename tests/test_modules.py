@@ -14,7 +14,7 @@ import pytest
 
 from interpreter.compile import compile_ruleset
 from interpreter.engine.game import Game
-from interpreter.lang.diagnostics import Report
+from interpreter.base.diagnostics import Report
 from interpreter.load.ruleset import load_ruleset
 from test_diagnostics import find
 
@@ -547,7 +547,7 @@ def test_wrong_uses_of_lists_and_maps_are_type_errors(mini, line, code):
 
 
 def test_an_item_outside_a_list_is_a_rule_error_when_played(mini):
-    from interpreter.lang.errors import RuleError
+    from interpreter.base.errors import RuleError
 
     text = MINI.replace("let b = best(s)", "marks[3] = 1\n          let b = best(s)")
     (mini / "game.yaml").write_text(text, encoding="utf-8")
@@ -567,7 +567,7 @@ def test_a_state_type_that_is_not_one_is_refused(mini):
 def test_an_option_of_two_long_lists_stops_at_the_step_limit(mini):
     # each list inside is counted each time round the loop outside it: a hundred thousand squared
     # options stop within the game's steps, not after 10**10 of them
-    from interpreter.lang.errors import RuleError
+    from interpreter.base.errors import RuleError
     variant(mini, "  - add: choices.play\n    option: |\n"
                   "      option \"{a}, {b}\" for a in 1..100000 for b in 1..100000 if a == b:\n"
                   "          pass\n")
@@ -578,7 +578,7 @@ def test_an_option_of_two_long_lists_stops_at_the_step_limit(mini):
 def test_an_option_of_a_product_past_the_list_limit_stops_as_it_grows(mini):
     # a thousand by a thousand, every pair allowed: stopped when the options pass the list limit,
     # not a million options in memory and then the step limit ("the game does not end")
-    from interpreter.lang.errors import RuleError
+    from interpreter.base.errors import RuleError
     variant(mini, "  - add: choices.play\n    option: |\n"
                   "      option \"{a}, {b}\" for a in 1..1000 for b in 1..1000:\n"
                   "          pass\n")

@@ -17,7 +17,7 @@ from typing import Any, Iterator
 
 from interpreter.lang import nodes as n
 from interpreter.lang import unparse
-from interpreter.lang.diagnostics import Report
+from interpreter.base.diagnostics import Report
 from interpreter.lang.parser import parse_block, parse_option
 from interpreter.load.rules import blocks
 from interpreter.load.ruleset import load_ruleset

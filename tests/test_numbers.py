@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.check import check
-from interpreter.lang.diagnostics import Report
+from interpreter.base.diagnostics import Report
 from interpreter.load.ruleset import load_ruleset
 from test_diagnostics import find
 from test_modules import mini_project, variant

@@ -9,7 +9,7 @@ import pytest
 from lark.exceptions import UnexpectedInput
 
 from interpreter.lang import grammar_tables, tables
-from interpreter.lang.diagnostics import Report
+from interpreter.base.diagnostics import Report
 from interpreter.lang.parser import _parser
 from interpreter.load.yamlsrc import parse_yaml
 

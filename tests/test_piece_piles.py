@@ -9,7 +9,7 @@ from authored import compiled
 from interpreter.agents.base import RandomAgent
 from interpreter.compile import compile_ruleset
 from interpreter.engine.game import Game
-from interpreter.lang.diagnostics import Report
+from interpreter.base.diagnostics import Report
 from interpreter.load.ruleset import load_ruleset
 from interpreter.session.playing import play
 from interpreter.table.sight import sight

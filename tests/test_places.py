@@ -8,7 +8,7 @@ import pytest
 
 from authored import compiled
 from interpreter.engine.game import Game
-from interpreter.lang.errors import RuleError
+from interpreter.base.errors import RuleError
 
 # two lanes of six cells (authored for this test); the fourth pair is a curve
 GAME = """\

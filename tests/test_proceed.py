@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.lang.diagnostics import Report
+from interpreter.base.diagnostics import Report
 from interpreter.load.ruleset import load_ruleset
 from test_diagnostics import find
 from test_modules import MINI, game, mini_project, play_first, refused, said, variant

@@ -7,7 +7,7 @@ import pytest
 
 from interpreter.ir.models import FILE_KINDS, kind_of
 from interpreter.ir.schema import schema_text
-from interpreter.lang.diagnostics import Report
+from interpreter.base.diagnostics import Report
 from interpreter.load.yamlsrc import parse_yaml, read_text
 
 ROOT = Path(__file__).resolve().parents[1]

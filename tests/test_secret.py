@@ -17,8 +17,8 @@ from interpreter.agents.base import RandomAgent
 from interpreter.engine import secret
 from interpreter.engine.game import Game
 from interpreter.engine.state import Tape
-from interpreter.lang.diagnostics import Report
-from interpreter.lang.errors import RuleError
+from interpreter.base.diagnostics import Report
+from interpreter.base.errors import RuleError
 from interpreter.lab.simulate import simulate
 from interpreter.load.ruleset import load_ruleset
 from interpreter.compile import compile_ruleset

@@ -14,7 +14,7 @@ import yaml
 
 from interpreter.agents.base import RandomAgent
 from interpreter.cli import main
-from interpreter.lang.diagnostics import Report, RulesetError
+from interpreter.base.diagnostics import Report, RulesetError
 from interpreter.lab.series import Series, season_legs, simulate_seasons
 
 ROOT = Path(__file__).resolve().parents[1]

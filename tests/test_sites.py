@@ -12,7 +12,7 @@ import yaml
 from interpreter.compile import compile_ruleset
 from interpreter.ir.sites import EACH, NAMED, SITES, Extend
 from interpreter.lang import unparse
-from interpreter.lang.diagnostics import Report
+from interpreter.base.diagnostics import Report
 from interpreter.load.ruleset import load_ruleset
 from interpreter.authoring.explain import explain
 from interpreter.session.load import Loaded

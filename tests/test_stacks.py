@@ -8,7 +8,7 @@ import pytest
 
 from authored import compiled
 from interpreter.engine.game import Game
-from interpreter.lang.errors import RuleError
+from interpreter.base.errors import RuleError
 
 # authored for this test: five runners and an oasis marker on a track of 16 spaces
 GAME = """\

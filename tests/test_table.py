@@ -13,7 +13,7 @@ import pytest
 
 from interpreter.cli import main
 from interpreter.engine.game import Game
-from interpreter.lang.diagnostics import Report
+from interpreter.base.diagnostics import Report
 from interpreter.session.budget import budget
 from interpreter.table.keys import Keys, typed
 from interpreter.table.terminal.human import HumanAgent

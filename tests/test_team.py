@@ -17,7 +17,7 @@ from interpreter.authoring.scenario import run_scenario
 from interpreter.check import check
 from interpreter.engine.game import Game
 from interpreter.lab.series import Series
-from interpreter.lang.diagnostics import Report
+from interpreter.base.diagnostics import Report
 from interpreter.load.ruleset import load_ruleset
 from interpreter.session.load import load, load_from
 from interpreter.session.playing import play

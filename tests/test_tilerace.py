@@ -8,7 +8,7 @@ from interpreter.agents.greedy import GreedyAgent
 from interpreter.boards.tiles.kind import Tiles
 from interpreter.cli import main
 from interpreter.engine.game import Game
-from interpreter.lang.diagnostics import Report
+from interpreter.base.diagnostics import Report
 from interpreter.load.ruleset import load_ruleset
 from interpreter.session.load import load
 from interpreter.session.playing import play

@@ -14,7 +14,7 @@ from interpreter.agents.base import RandomAgent
 from interpreter.agents.greedy import GreedyAgent
 from interpreter.compile import make_compiler
 from interpreter.engine.game import Game
-from interpreter.lang.diagnostics import Report
+from interpreter.base.diagnostics import Report
 from interpreter.lang.parser import parse_block
 from interpreter.load.ruleset import load_ruleset
 from interpreter.session.load import load

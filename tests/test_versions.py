@@ -24,7 +24,7 @@ from interpreter.compile import compile_checked
 from interpreter.engine.game import Game
 from interpreter.lang import nodes as n
 from interpreter.lang import unparse
-from interpreter.lang.diagnostics import Report
+from interpreter.base.diagnostics import Report
 from interpreter.lang.parser import parse_block
 from interpreter.load.ruleset import load_ruleset
 from interpreter.session.playing import play

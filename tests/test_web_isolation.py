@@ -250,7 +250,7 @@ def test_in_every_game_seat_2_is_told_the_same_whatever_it_cannot_see(client, ga
         with table.lock:
             decisions = [dict(d) for d in table.decisions]
             d = table.game.decision(0)
-        if step % 23 == 0:
+        if step % 41 == 0:
             # the twin: the same decisions, the cards seat 2 cannot see dealt anew
             with other.lock:
                 other.replay(decisions)

@@ -17,7 +17,7 @@ import signal
 from functools import partial
 from typing import Any, Callable
 
-from ..lang.errors import RuleError
+from ..base.errors import RuleError
 
 
 def side_by_side(tasks: list[Callable[[], Any]]) -> list[Any]:

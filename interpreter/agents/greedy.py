@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 
 from ..engine import vm
-from ..lang.errors import RuleError
+from ..base.errors import RuleError
 from ..lang.show import show
 from ..lang.types import ANY
 

@@ -27,7 +27,7 @@ import random
 from functools import partial
 
 from ..engine.game import reading
-from ..lang.errors import RuleError
+from ..base.errors import RuleError
 from .belief import believed
 from .forest import side_by_side
 from .greedy import GreedyAgent, _number

@@ -196,7 +196,7 @@ def _upgrade_one(name: str, args) -> int:
 def _written(name: str, u) -> bool:
     """The upgraded text written over the file, and the text it replaced kept so that games recorded
     with it still replay (`session/upgrades.py`); False (said) when the file cannot be written."""
-    from ..lang.files import CannotWrite, write_atomic
+    from ..base.files import CannotWrite, write_atomic
     from ..session.upgrades import remember
 
     try:

@@ -11,7 +11,7 @@ from ..compile import make_compiler
 from ..ir.sites import SITES, Form
 from ..lang import nodes as n
 from ..lang import unparse
-from ..lang.diagnostics import Report, RulesetError
+from ..base.diagnostics import Report, RulesetError
 
 
 def _rules(checked) -> list[tuple[str, str, object, str]]:

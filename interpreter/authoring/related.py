@@ -31,7 +31,7 @@ def required_by(folder: Path, name: str) -> set[str]:
 def requires_of(path: Path, kind: str) -> set[str]:
     """The `requires:` of a track, module or variant file (none when it cannot be read: said where
     the file is loaded)."""
-    from ..lang.diagnostics import Report
+    from ..base.diagnostics import Report
     from ..load.ruleset import read_file
 
     data = read_file(path, Report()) if path.is_file() else None
@@ -43,7 +43,7 @@ def requires_of(path: Path, kind: str) -> set[str]:
 def racers(path: Path) -> list[Path]:
     """The rulesets of the project of the track file `path` (`tracks/<game id>/NAME.yaml`) whose
     game is that id."""
-    from ..lang.diagnostics import Report
+    from ..base.diagnostics import Report
     from ..load.ruleset import read_file
 
     here = Path(os.path.abspath(path))
@@ -64,7 +64,7 @@ def includers(path: Path) -> list[tuple[Path, dict | None]]:
     ruleset's folder): (the ruleset folder, None) when the game file includes it, else (the folder,
     {"modules": [m]}) or {"variants": [x]} for each module or variant that does (its `include:` or
     an `add: include` patch). The folders are named as the person named the file."""
-    from ..lang.diagnostics import Report
+    from ..base.diagnostics import Report
     from ..load.ruleset import read_file
 
     real = path.resolve()

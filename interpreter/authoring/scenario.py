@@ -21,9 +21,9 @@ from ..engine.game import Game, reading
 from ..engine.vm import Watch
 from ..lang import nodes as n
 from ..lang import unparse
-from ..lang.cache import Bounded
-from ..lang.diagnostics import Diagnostic, Loc, Report, did_you_mean
-from ..lang.errors import RuleError
+from ..base.cache import Bounded
+from ..base.diagnostics import Diagnostic, Loc, Report, did_you_mean
+from ..base.errors import RuleError
 from ..lang.parser import parse_block, parse_expr
 from ..lang.show import show
 from ..lang.types import INT, SEAT, Type, compatible

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..lang import versions
-from ..lang.diagnostics import Diagnostic, Loc, Report
-from ..lang.files import overlaid
+from ..base.diagnostics import Diagnostic, Loc, Report
+from ..base.files import overlaid
 
 _WORDS = re.compile(r'"\{([^{}"]+)\}"')   # a template that is one value, said in words: `"{c}"`
 _LANGUAGE_LINE = re.compile(r"^language:[ \t]*[^\n#]*?(?P<tail>[ \t]*(#[^\n]*)?)$", re.M)

@@ -25,9 +25,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..lang.collect import fewer_collections
+from ..base.collect import fewer_collections
 from .related import includers, racers, required_by, requiring
-from ..lang.diagnostics import Loc, Report, visible
+from ..base.diagnostics import Loc, Report, visible
 from ..session.workers import fork_context
 from . import verdicts
 
@@ -157,7 +157,7 @@ def playouts(plan, games: int = SMOKE_GAMES, report: Report | None = None,
     spectator's in turn) and every one at the end, the result, the statistics. Report the first
     failure, with its seed; return (games ended, their rounds, whether the verdict holds on any
     machine: not when a time or memory budget stopped it)."""
-    from ..lang.errors import GameTooLong, RuleError
+    from ..base.errors import GameTooLong, RuleError
     from ..session.budget import OutOfTime, budget
 
     ended, rounds = 0, []
@@ -287,7 +287,7 @@ def _forget_other_texts(verdict: dict) -> None:
     """A verdict checked in a worker (or kept in the cache) read its files there, from the disk;
     this process may hold another text under one of their names (read from another folder, or
     before an edit): it is forgotten, so that a snippet reads the file the verdict was about."""
-    from ..lang.diagnostics import SOURCES
+    from ..base.diagnostics import SOURCES
 
     for d in verdict["items"]:
         for loc in (d["loc"], d["also"] and d["also"][1]):
@@ -396,7 +396,7 @@ def _season(path: Path, v) -> None:
     """A season file: its games (the draws made with seed 1) each load and compile for the game's
     fewest players."""
     from ..lab.series import Series
-    from ..lang.diagnostics import RulesetError
+    from ..base.diagnostics import RulesetError
     from ..load.ruleset import read_file
     from ..load.structure import check_structure
     from ..load.yamlsrc import loc_of

@@ -22,7 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ..lang.diagnostics import Diagnostic, Loc
+from ..base.diagnostics import Diagnostic, Loc
 
 FORMAT = 2
 MAX_BYTES = 1_000_000        # a verdict file larger than this is not read

@@ -16,8 +16,8 @@ from typing import Annotated, Any, Callable
 
 from pydantic import Field
 
-from ..lang.errors import RuleError
-from ..lang.limits import MAX_INT, MAX_TEXT
+from ..base.errors import RuleError
+from ..base.limits import MAX_INT, MAX_TEXT
 from ..lang.types import PIECE, Type
 from ..library.api import Builtin, Param, Spec
 

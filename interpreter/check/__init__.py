@@ -12,8 +12,8 @@ A scenario's rules are checked later, against the checked game (`scenarios.py`).
 """
 from __future__ import annotations
 
-from ..lang.collect import fewer_collections
-from ..lang.diagnostics import Report
+from ..base.collect import fewer_collections
+from ..base.diagnostics import Report
 from ..load.ruleset import Ruleset
 from .blame import blame_patches
 from .calls import check_calls

@@ -18,7 +18,7 @@ from typing import Iterable
 
 from ..lang import nodes as n
 from ..lang import versions
-from ..lang.diagnostics import Diagnostic, Loc, Report, did_you_mean
+from ..base.diagnostics import Diagnostic, Loc, Report, did_you_mean
 from ..lang.types import ANY, Type
 from ..load.ruleset import Ruleset
 from .checked import Local, Ref, RefKind

@@ -10,8 +10,8 @@ engine's stack allows (E148, looked for only when there is no cycle).
 from __future__ import annotations
 
 from ..lang import nodes as n
-from ..lang.diagnostics import Loc, Report
-from ..lang.limits import MAX_CALL_DEPTH, MAX_CALL_NESTING
+from ..base.diagnostics import Loc, Report
+from ..base.limits import MAX_CALL_DEPTH, MAX_CALL_NESTING
 from ..load.rules import Rules
 from .checked import Ref, RefKind
 

@@ -19,7 +19,7 @@ from typing import Any
 from ..boards import KINDS
 from ..ir.sites import SITES, Form, SiteScope
 from ..lang import nodes as n
-from ..lang.diagnostics import Report
+from ..base.diagnostics import Report
 from ..lang.parser import keywords
 from ..lang.types import ANY, BOOL, INT, NONE, PIECE, SEAT, Type, compatible, elem, is_list, join
 from ..load.rules import Rule, Rules, blocks

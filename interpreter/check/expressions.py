@@ -15,7 +15,7 @@ from typing import Any
 
 from ..boards import KINDS
 from ..lang import nodes as n
-from ..lang.diagnostics import Report
+from ..base.diagnostics import Report
 from ..lang.types import (ANY, BOARD, BOOL, CARD, DIE, INT, KEY_TYPES, NONE, PIECE, PILE, SEAT, TEXT,
                           ListType, Type, compatible, elem, is_list, is_map, iterable_elem, join, listof,
                           map_types, mapof, zero)

@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..lang import nodes as n
-from ..lang.diagnostics import Loc, Report, source_line
+from ..base.diagnostics import Loc, Report, source_line
 from ..lang.types import INT
 from ..load.rules import Rules
 from ..load.ruleset import Ruleset

@@ -10,7 +10,7 @@ the game's. Its situation may not wait for a decision: the decisions are the scr
 from __future__ import annotations
 
 from ..lang import nodes as n
-from ..lang.diagnostics import Loc, Report
+from ..base.diagnostics import Loc, Report
 from ..lang.parser import keywords
 from ..lang.types import BOOL, Type
 from .blame import Problems

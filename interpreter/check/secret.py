@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..lang import nodes as n
-from ..lang.diagnostics import Loc, Report
+from ..base.diagnostics import Loc, Report
 from ..lang.types import PILE
 from .checked import Checked, Ref, RefKind
 

@@ -10,8 +10,8 @@ from functools import lru_cache
 from typing import Any
 
 from ..boards import KINDS
-from ..lang.diagnostics import Report, did_you_mean
-from ..lang.limits import MAX_INT
+from ..base.diagnostics import Report, did_you_mean
+from ..base.limits import MAX_INT
 from ..lang.parser import keywords
 from ..lang.types import (ANY, BOOL, CARD, DECLARABLE, INT, SEAT, TEXT, Type, compatible, listof, mentions,
                           of_value, parse_type)

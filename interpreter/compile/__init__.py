@@ -17,7 +17,7 @@ from ..check import check
 from ..check.scenarios import Scenarios
 from ..engine.plan import Plan
 from ..lang import nodes as n
-from ..lang.diagnostics import Report
+from ..base.diagnostics import Report
 from ..load.ruleset import Ruleset
 from .codegen import Uncompilable
 from .program import Compiler, Hooks, compile_checked

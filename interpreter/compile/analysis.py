@@ -13,9 +13,9 @@ from ..check.calls import heard_waits
 from ..check.checked import Checked, Local, Ref, RefKind
 from ..engine.plan import Plan
 from ..lang import nodes as n
-from ..lang.diagnostics import Loc
-from ..lang.errors import RuleError
-from ..lang.limits import MAX_INT
+from ..base.diagnostics import Loc
+from ..base.errors import RuleError
+from ..base.limits import MAX_INT
 from ..lang.types import ANY, INT, TEXT, is_list, is_map
 from ..library.api import NOT_CONST, Items
 from .flownodes import FLOW, Stop

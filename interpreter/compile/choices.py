@@ -24,8 +24,8 @@ from ..engine.plan import Alternative, ChooseSpec, Effects
 from ..engine.vm import TAKEN
 from ..lang import nodes as n
 from ..lang import unparse
-from ..lang.diagnostics import Loc
-from ..lang.limits import MAX_LIST, Steps
+from ..base.diagnostics import Loc
+from ..base.limits import MAX_LIST, Steps
 from ..lang.types import BOOL, CARD, INT, PIECE, SEAT, TEXT, Type, iterable_elem
 from . import pyast as P
 from .chains import exclusive

@@ -15,7 +15,7 @@ from typing import Any, Callable
 from types import CodeType
 
 from ..engine.boundary import SOURCE, fail
-from ..lang.diagnostics import Loc, Report, RulesetError
+from ..base.diagnostics import Loc, Report, RulesetError
 from . import pyast as P
 
 # The Python built-ins generated code may call (and nothing else of Python's).
@@ -25,7 +25,7 @@ SAFE_BUILTINS = {"len": len, "sum": sum, "min": min, "max": max, "any": any, "al
 
 class Uncompilable(RulesetError):
     """A rule Python would not compile (E108): more than the limits checked before compiling
-    (`lang/limits.py`) foresaw. Said to the designer as a diagnostic at the rule, never as an
+    (`base/limits.py`) foresaw. Said to the designer as a diagnostic at the rule, never as an
     internal error; `make_compiler` adds it to its report."""
 
 

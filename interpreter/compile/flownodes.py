@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..lang import nodes as n
-from ..lang.diagnostics import Loc
+from ..base.diagnostics import Loc
 
 
 @dataclass(eq=False)

@@ -8,7 +8,7 @@ from ..boards import KINDS
 from ..boards.base import BoardKind
 from ..check.checked import Checked
 from ..engine.plan import Plan
-from ..lang.limits import MAX_ROUNDS, MAX_STEPS
+from ..base.limits import MAX_ROUNDS, MAX_STEPS
 from ..load.ruleset import Ruleset
 from ..lang.types import ANY, BOOL, INT, SEAT, is_list, is_map, parse_type
 

@@ -20,10 +20,10 @@ from typing import Any, Callable, NoReturn
 from ..check.checked import Checked, Local, Ref, RefKind
 from ..engine.plan import Plan
 from ..engine.state import State
-from ..lang.diagnostics import Loc
+from ..base.diagnostics import Loc
 from ..lang import nodes as n
-from ..lang.errors import EndGame, RuleError
-from ..lang.limits import MAX_INT, MAX_LIST, MAX_TEXT, Steps, too_many
+from ..base.errors import EndGame, RuleError
+from ..base.limits import MAX_INT, MAX_LIST, MAX_TEXT, Steps, too_many
 from ..lang.show import words
 from ..lang.types import ANY, INT, PILE, TEXT, Type, is_list, is_map
 from ..library.api import NOT_CONST, Items, Read

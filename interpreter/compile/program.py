@@ -25,10 +25,10 @@ from ..engine.plan import Plan
 from ..engine.state import State
 from ..ir.sites import SITES, Form
 from ..lang import nodes as n
-from ..lang.errors import RoundLimit
+from ..base.errors import RoundLimit
 from ..lang.types import PIECE, SEAT, elem
-from ..lang.diagnostics import Loc
-from ..lang.collect import fewer_collections
+from ..base.diagnostics import Loc
+from ..base.collect import fewer_collections
 from ..load.rules import PhaseDef, TriggerDef
 from ..load.ruleset import Ruleset
 from . import pyast as P

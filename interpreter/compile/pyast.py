@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 from typing import Any, TypeGuard
 
-from ..lang.diagnostics import Loc
+from ..base.diagnostics import Loc
 
 LOAD, STORE = ast.Load(), ast.Store()
 

@@ -28,7 +28,7 @@ from typing import Any, Callable
 
 from ..check.checked import Ref, RefKind
 from ..lang import nodes as n
-from ..lang.limits import Steps
+from ..base.limits import Steps
 from ..load.rules import TriggerDef
 from ..lang.types import ANY, CARD, INT, NONE, PILE
 from ..library.api import NOT_CONST

@@ -12,9 +12,9 @@ from __future__ import annotations
 from types import CodeType, FrameType, TracebackType
 from typing import Protocol
 
-from ..lang.diagnostics import Loc
-from ..lang.errors import EndGame, Outside, RuleError
-from ..lang.limits import MAX_INT
+from ..base.diagnostics import Loc
+from ..base.errors import EndGame, Outside, RuleError
+from ..base.limits import MAX_INT
 
 # Generated code runs in a namespace of its own (`compile/codegen.py`), which holds under this
 # name what was generated there: the `Source` that knows each code object's rule. Only frames of

@@ -12,7 +12,7 @@ import random
 from typing import Any, Callable, TypeVar
 
 from . import secret, vm
-from ..lang.errors import RuleError
+from ..base.errors import RuleError
 from ..lang.show import show, words
 from ..lang.types import ANY, CARD, PIECE, PILE, SEAT, Type, elem, is_list, is_map, map_types
 from .plan import Plan

@@ -9,7 +9,7 @@ from enum import Enum
 from typing import Any, Callable, Protocol
 
 from ..boards.base import BoardKind
-from ..lang.diagnostics import Loc
+from ..base.diagnostics import Loc
 from ..lang.types import Type
 
 

@@ -26,8 +26,8 @@ import random
 import sys
 from typing import Any
 
-from ..lang.diagnostics import Loc, source_line
-from ..lang.errors import RuleError
+from ..base.diagnostics import Loc, source_line
+from ..base.errors import RuleError
 from .state import SharedRandom, State, Tape
 from .tally import Counting
 from .vm import Watch, run

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..lang.limits import Steps, too_many
+from ..base.limits import Steps, too_many
 from .plan import Plan
 
 

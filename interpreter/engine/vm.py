@@ -16,8 +16,8 @@ from __future__ import annotations
 import random
 from typing import Any, Callable
 
-from ..lang.errors import EndGame, Outside, RuleError
-from ..lang.limits import Steps, too_many
+from ..base.errors import EndGame, Outside, RuleError
+from ..base.limits import Steps, too_many
 from .plan import ChooseSpec, Effects, Unit, bind
 from .state import State
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..lang.files import CannotWrite, write_atomic
+from ..base.files import CannotWrite, write_atomic
 from .models import FILE_KINDS
 
 SCHEMA_BASE = "https://racecraft.invalid/schemas/"

@@ -14,7 +14,7 @@ import io
 from pathlib import Path
 from typing import Any
 
-from ..lang.files import CannotWrite, write_atomic
+from ..base.files import CannotWrite, write_atomic
 from .extras import install_hint
 from .metrics import OUTCOME_WORDS, varies
 

@@ -146,7 +146,7 @@ def _write_outputs(args, rows, series, title, lines, compared=None) -> bool:
     """--export, --csv, --plot and --report of a simulation or a comparison, each on its own: one that
     cannot be written (said, naming its file) keeps none of the others from being written. False when
     one failed."""
-    from ..lang.files import CannotWrite
+    from ..base.files import CannotWrite
     from .export import write_csv, write_jsonl
 
     failed = []
@@ -165,7 +165,7 @@ def _write_outputs(args, rows, series, title, lines, compared=None) -> bool:
     if args.csv:
         output(lambda: write_csv(Path(args.csv), rows), f"{len(rows)} games written to {args.csv}")
     if args.plot or args.report:
-        from ..lang.files import write_atomic
+        from ..base.files import write_atomic
         from . import charts
 
         formats = ({args.plot_format} if args.plot else set()) | ({"png"} if args.report else set())

@@ -1,12 +1,12 @@
 """Per-game rows to files: JSON lines (every field of a row) and CSV (one column per value), each
-written atomically (`lang/files.py`)."""
+written atomically (`base/files.py`)."""
 from __future__ import annotations
 
 import csv
 import json
 from pathlib import Path
 
-from ..lang.files import atomic
+from ..base.files import atomic
 
 # the columns every CSV has, in this order; then records, metrics and counts, by name
 _FIXED = ("side", "game", "seed", "players", "bots", "outcome", "winners", "order", "scores", "rounds",

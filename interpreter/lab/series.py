@@ -23,10 +23,10 @@ from pathlib import Path
 from ..agents.kinds import BOTS, FORMS
 from ..engine.game import CHANCE, Game, carried, streams
 from ..ir.models import SeasonFile, Standings
-from ..lang.diagnostics import Loc, Report, RulesetError
-from ..lang.errors import RuleError
-from ..lang.files import FileRefused, Journal, read_limited, write_atomic
-from ..lang.limits import MAX_LIST
+from ..base.diagnostics import Loc, Report, RulesetError
+from ..base.errors import RuleError
+from ..base.files import FileRefused, Journal, read_limited, write_atomic
+from ..base.limits import MAX_LIST
 from ..load.ruleset import NAME_RE, find_game, find_ruleset, read_file, shown
 from ..load.structure import check_structure
 from ..load.yamlsrc import loc_of
@@ -595,7 +595,7 @@ def _init(game, season, seats, variants, modules, params):
 
 
 def _play_seasons(task):
-    from ..lang.errors import GameTooLong
+    from ..base.errors import GameTooLong
 
     seed, start, stop = task
     game, season, seats, variants, modules, params = _WORKER["args"]

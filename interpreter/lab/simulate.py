@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence
 
 from ..agents.kinds import BOTS, thinks
 from ..engine.game import Game
-from ..lang.errors import GameTooLong, RoundLimit, RuleError
+from ..base.errors import GameTooLong, RoundLimit, RuleError
 from .metrics import game_row, stopped_row, summary, varies
 from ..session.agents import agent_seed
 from ..session.load import load

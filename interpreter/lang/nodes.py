@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterator, TypeVar, Union
 
-from .diagnostics import Loc
+from ..base.diagnostics import Loc
 from .types import ANY, Type
 
 

@@ -19,14 +19,14 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from . import nodes as n
 from . import tables, versions
-from .cache import Bounded
-from .diagnostics import Loc, Report, did_you_mean
-from .limits import MAX_ELIF, MAX_INT, MAX_LOOP_DEPTH, MAX_NUMBER_DIGITS, MAX_RULE_CHARS
+from .nesting import LOOPS_HINT, OPTION_LOOPS_HINT, loops_too_deep, too_deep
+from ..base.cache import Bounded
+from ..base.diagnostics import Loc, Report, did_you_mean
+from ..base.limits import MAX_ELIF, MAX_INT, MAX_LOOP_DEPTH, MAX_NUMBER_DIGITS, MAX_RULE_CHARS
 
 
 # Passes walk trees recursively: a rule nested deeper than this is refused here with a
 # diagnostic instead of overflowing Python's stack later.
-MAX_RULE_DEPTH = 100
 
 
 @lru_cache(maxsize=1)
@@ -130,12 +130,12 @@ def _lark_tree(text: str, start: str, locate: Locate, report: Report) -> Tree | 
         report.add("E101", f"syntax error in rule: {e}", locate(1, 1),
                    "indent the lines of a block consistently")
         return None
-    deep = _too_deep(tree)
+    deep = too_deep(tree)
     if deep is not None:
         report.add("E103", "rule is nested too deeply", locate(*deep),
                    "split it into smaller parts with `let`, a function or a procedure")
         return None
-    loops = _loops_too_deep(tree)
+    loops = loops_too_deep(tree)
     if loops is not None:
         where, what = loops
         if what == "elif":
@@ -201,7 +201,7 @@ def words_as_names(report: Report, start: int, words: dict[str, str]) -> None:
     opening bracket: `draw()`)."""
     if not words:
         return
-    from .diagnostics import source_line
+    from ..base.diagnostics import source_line
 
     for i in range(start, len(report.items)):
         d = report.items[i]
@@ -224,60 +224,6 @@ def words_as_names(report: Report, start: int, words: dict[str, str]) -> None:
             loc=Loc(d.loc.file, d.loc.line, col + 1),
             hint="a word of the language is never a name: rename it where it is declared and where the rules "
                  "use it")
-
-
-def _too_deep(tree: Tree) -> tuple[int, int] | None:
-    """The position of the first node nested deeper than MAX_RULE_DEPTH, or None (no recursion)."""
-    stack = [(tree, 0)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > MAX_RULE_DEPTH:
-            meta = node.meta
-            if getattr(meta, "empty", True):
-                return 1, 1
-            return meta.line, meta.column
-        stack.extend((c, depth + 1) for c in node.children if isinstance(c, Tree))
-    return None
-
-
-_LOOPS = {"for_stmt", "while_stmt", "simul_stmt"}
-
-
-LOOPS_HINT = "move the inner loops into a procedure"
-OPTION_LOOPS_HINT = ("each `for` of an option is a loop inside the ones before it, and inside the loops "
-                     "around the `choose`: give the option one list to range over, or move the loops around "
-                     "the `choose` into a procedure")
-
-
-def _loops_too_deep(tree: Tree) -> tuple[tuple[int, int], str] | None:
-    """(the position, what: "loop", "option" or "elif") of the first loop inside MAX_LOOP_DEPTH
-    others, or of the `elif` past MAX_ELIF of an `if`; None. Each loop is a block of the Python it
-    compiles to, which allows 20 inside each other (a rule's own `try`, the game's rounds and
-    turns, a `move`'s loop take the others); each `elif` is an `if` inside the one before. The
-    `for`s of an option are loops inside each other (the options are listed so), inside the loops
-    around the `choose` but around nothing of the option's block. `load/nesting.py` counts alike
-    in a rule as its modules and variants extend it."""
-    def at(node: Tree) -> tuple[int, int]:
-        meta = node.meta
-        return (1, 1) if getattr(meta, "empty", True) else (meta.line, meta.column)
-
-    stack = [(tree, 0)]
-    while stack:
-        node, loops = stack.pop()
-        if node.data in _LOOPS:
-            loops += 1
-            if loops > MAX_LOOP_DEPTH:
-                return at(node), "loop"
-        elif node.data == "option":
-            clauses = [c for c in node.children if isinstance(c, Tree) and c.data == "option_for"]
-            if loops + len(clauses) > MAX_LOOP_DEPTH:
-                return at(clauses[MAX_LOOP_DEPTH - loops]), "option"
-        elif node.data == "if_stmt":
-            elifs = [c for c in node.children if isinstance(c, Tree) and c.data == "elif_clause"]
-            if len(elifs) > MAX_ELIF:
-                return at(elifs[MAX_ELIF]), "elif"
-        stack.extend((c, loops) for c in node.children if isinstance(c, Tree))
-    return None
 
 
 def _end_position(text: str) -> tuple[int, int]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Protocol
 
-from .errors import RuleError
-from .limits import MAX_INT, MAX_TEXT
+from ..base.errors import RuleError
+from ..base.limits import MAX_INT, MAX_TEXT
 from .types import ANY, BOOL, CARD, DIE, PIECE, PILE, SEAT, Type, elem, is_list, is_map, map_types
 
 

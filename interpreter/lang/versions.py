@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cache import Bounded
+from ..base.cache import Bounded
 
 CURRENT = 2   # the version this engine writes and documents
 OLDEST = 1    # the oldest it still reads (a file without `language:` is read in it)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..lang.errors import RuleError
+from ..base.errors import RuleError
 from ..lang.show import show
 from ..lang.types import ANY, BOOL, CARD, DIE, INT, PIECE, PILE, SEAT, TEXT, Type, elem, listof
 from .api import Builtin, Table, builtin

@@ -26,9 +26,10 @@ from typing import Any, Iterator
 
 from ..ir.sites import Extend, Form, site_of
 from ..lang import nodes as n
-from ..lang.diagnostics import Report, did_you_mean
-from ..lang.limits import MAX_EXPANDED
-from ..lang.parser import MAX_RULE_DEPTH, parse_block, parse_expr, parse_option
+from ..base.diagnostics import Report, did_you_mean
+from ..base.limits import MAX_EXPANDED
+from ..lang.nesting import MAX_RULE_DEPTH
+from ..lang.parser import parse_block, parse_expr, parse_option
 from .rules import Rules, blocks
 from .yamlsrc import loc_of
 

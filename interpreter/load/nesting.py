@@ -10,9 +10,9 @@ the 4 others), so the rules as extended are counted again, the same way, after t
 from __future__ import annotations
 
 from ..lang import nodes as n
-from ..lang.diagnostics import Loc, Report
-from ..lang.limits import MAX_LOOP_DEPTH
-from ..lang.parser import LOOPS_HINT, OPTION_LOOPS_HINT
+from ..base.diagnostics import Loc, Report
+from ..base.limits import MAX_LOOP_DEPTH
+from ..lang.nesting import LOOPS_HINT, OPTION_LOOPS_HINT
 from .rules import Rules, blocks
 
 

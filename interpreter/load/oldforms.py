@@ -18,7 +18,7 @@ from typing import Any
 
 from ..boards import KINDS
 from ..lang import versions
-from ..lang.diagnostics import Diagnostic, Loc, Report, source_line
+from ..base.diagnostics import Diagnostic, Loc, Report, source_line
 from .patches import shallow
 from .yamlsrc import loc_of
 

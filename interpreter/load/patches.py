@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 import re
 
-from ..lang.diagnostics import Loc, Report, did_you_mean
+from ..base.diagnostics import Loc, Report, did_you_mean
 from .yamlsrc import SrcList, SrcMap, loc_of
 
 _LISTS = ("phases", "triggers")

@@ -15,8 +15,8 @@ from typing import Any, Iterator
 
 from ..ir.sites import BY_ID, EACH, NAMED, SITES, Site, site_of
 from ..lang import nodes as n
-from ..lang.diagnostics import Loc, Report
-from ..lang.limits import MAX_GAME_RULE_CHARS, MAX_GAME_RULES, MAX_RULE_CHARS
+from ..base.diagnostics import Loc, Report
+from ..base.limits import MAX_GAME_RULE_CHARS, MAX_GAME_RULES, MAX_RULE_CHARS
 from ..lang.parser import keywords, parse_block, parse_expr
 from .yamlsrc import loc_of
 

@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..ir.models import CardsFile, CardType, GameFile, TrackFile, kind_of
-from ..lang.diagnostics import SOURCES, Loc, Report, did_you_mean
+from ..base.diagnostics import SOURCES, Loc, Report, did_you_mean
 from ..lang import versions
-from ..lang.collect import fewer_collections
+from ..base.collect import fewer_collections
 from ..lang.parser import words_as_names
 from .extend import apply_rule_patches
 from .nesting import check_extended_loops

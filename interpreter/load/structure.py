@@ -16,9 +16,9 @@ from pydantic import ValidationError
 
 from ..ir.models import FILE_KINDS
 from ..ir.schema import schema_for
-from ..lang.cache import Bounded
-from ..lang.diagnostics import Loc, Report, did_you_mean
-from ..lang.files import excerpt
+from ..base.cache import Bounded
+from ..base.diagnostics import Loc, Report, did_you_mean
+from ..base.files import excerpt
 
 
 def loc_at(data: Any, path: Any, fallback: Loc | None = None, key: bool = False) -> Loc | None:

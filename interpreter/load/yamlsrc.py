@@ -16,9 +16,9 @@ from typing import Any, NoReturn
 
 import yaml
 
-from ..lang.diagnostics import SOURCES, Loc, Report, RulesetError
-from ..lang.files import FileRefused, read_limited
-from ..lang.limits import MAX_INT
+from ..base.diagnostics import SOURCES, Loc, Report, RulesetError
+from ..base.files import FileRefused, read_limited
+from ..base.limits import MAX_INT
 
 MAX_BYTES = 2_000_000
 MAX_DEPTH = 48

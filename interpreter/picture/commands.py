@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..lang.diagnostics import Report, RulesetError
-from ..lang.files import write_atomic
+from ..base.diagnostics import Report, RulesetError
+from ..base.files import write_atomic
 from ..session.args import MAX_GAMES, Usage, bounded, params, rules_args, writable
 
 
@@ -30,7 +30,7 @@ def _checked(args) -> Path:
     device to draw, a picture's file that could not be written."""
     path = Path(args.path)
     if path.exists() and not (path.is_dir() or path.is_file()):
-        from ..lang.files import not_regular
+        from ..base.files import not_regular
 
         raise Usage(f"{args.path}: {not_regular(path.stat().st_mode)}")
     if args.out:

@@ -13,7 +13,7 @@ from pathlib import Path
 from ..compile import make_compiler
 from ..engine.game import Game, streams
 from ..ir.models import kind_of
-from ..lang.diagnostics import Loc, Report, RulesetError
+from ..base.diagnostics import Loc, Report, RulesetError
 from ..lang.parser import parse_block
 from ..load.ruleset import load_ruleset, read_file
 from ..load.structure import check_structure

@@ -9,7 +9,7 @@ import re
 import sys
 from pathlib import Path
 
-from ..lang.diagnostics import Report
+from ..base.diagnostics import Report
 
 # Limits of the command line's numbers: out of range is a usage error, never a hang.
 MAX_GAMES = 10_000_000
@@ -148,7 +148,7 @@ def writable(value: str, option: str = "--log", what: str = "the record's file n
     """A file the command will write, refused before the work if it could not be written after it:
     its folder is missing or closed, or it exists and is not a regular file (a folder, a named pipe,
     a device, a link to one), which a command never replaces."""
-    from ..lang.files import target_problem
+    from ..base.files import target_problem
 
     path = Path(value)
     if path.is_dir():

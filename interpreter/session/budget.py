@@ -12,7 +12,7 @@ import signal
 from contextlib import contextmanager
 from typing import Iterator
 
-from ..lang.errors import GameTooLong
+from ..base.errors import GameTooLong
 
 SECONDS = 10.0
 MEGABYTES = 1024

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..compile import compile_ruleset
-from ..lang.diagnostics import Loc, Report, RulesetError
+from ..base.diagnostics import Loc, Report, RulesetError
 from ..load.ruleset import Ruleset, find_game, find_ruleset, load_ruleset, shown
 
 

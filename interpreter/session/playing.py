@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..engine.game import Game
-from ..lang.errors import RuleError
+from ..base.errors import RuleError
 
 
 def play(game: Game, agents, on_decision=None, guard=None) -> dict:

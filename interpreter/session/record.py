@@ -22,9 +22,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..lang.diagnostics import SOURCES, Loc, Report
-from ..lang.files import FileRefused, Journal, excerpt, read_limited, write_atomic
-from ..lang.limits import MAX_LIST, MAX_TEXT
+from ..base.diagnostics import SOURCES, Loc, Report
+from ..base.files import FileRefused, Journal, excerpt, read_limited, write_atomic
+from ..base.limits import MAX_LIST, MAX_TEXT
 from ..engine.game import CHANCE
 from ..load.ruleset import is_name, shown
 from .args import MAX_PLAYERS, MAX_SEED

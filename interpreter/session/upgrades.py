@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from ..lang.files import CannotWrite, FileRefused, read_limited, write_atomic
+from ..base.files import CannotWrite, FileRefused, read_limited, write_atomic
 from .journal import data_folder
 
 # at most this many upgrades of one file are followed back, and this many bytes read of a text kept

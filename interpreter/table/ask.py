@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..lang.errors import RuleError
+from ..base.errors import RuleError
 from ..lang.show import natural
 from .keys import Keys, typed
 from .preview import previews

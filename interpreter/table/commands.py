@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..lang.diagnostics import Report, RulesetError
-from ..lang.errors import RuleError
+from ..base.diagnostics import Report, RulesetError
+from ..base.errors import RuleError
 from ..session.args import MAX_PLAYERS, Usage, bounded, game_args, params, raw, seat_problem, writable
 
 
@@ -225,7 +225,7 @@ def _resume(table, recorded: list[dict], record: str, guard) -> None:
 def _played(table, agents, at: _Setting, guard) -> dict | None:
     """The game played to its end, or None (said) when it stops; every decision taken is in the
     record already (it is written as the game goes)."""
-    from ..lang.files import CannotWrite
+    from ..base.files import CannotWrite
 
     again = f" (go on with: racecraft play --resume {at.log_name})" if at.log else ""
     try:

@@ -14,7 +14,7 @@ import re
 
 from ..engine import vm
 from ..engine.game import reading, table_view
-from ..lang.errors import RuleError
+from ..base.errors import RuleError
 
 
 def _summary(plan, st, seat: int) -> dict:

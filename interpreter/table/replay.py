@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.game import Game, streams
-from ..lang.diagnostics import Loc, Report, RulesetError
+from ..base.diagnostics import Loc, Report, RulesetError
 from ..load.ruleset import shown
 from ..session.load import load_recorded
 from ..session.record import Record, read_record

@@ -14,7 +14,7 @@ import copy
 from typing import Callable, Protocol
 
 from ..engine.game import Game
-from ..lang.errors import RuleError
+from ..base.errors import RuleError
 from ..session.playing import play
 from .ask import Asked, asked, lettered
 from .keys import Keys
@@ -129,7 +129,7 @@ class Sitting:
     def resume(self, recorded: list[dict], path, guard) -> None:
         """The game of a record: its decisions taken again from the start, each checked as `replay`
         checks it (the option exists and is the one recorded); `RulesetError` where one is not."""
-        from ..lang.diagnostics import Report
+        from ..base.diagnostics import Report
         from .replay import checked_pick
 
         report = Report()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..lang.diagnostics import Report
+from ..base.diagnostics import Report
 from ..load.ruleset import PROJECT_ROOT, is_name, load_ruleset, read_file
 
 

@@ -9,7 +9,7 @@ import secrets
 import threading
 import time
 
-from ..lang.errors import RuleError
+from ..base.errors import RuleError
 from .bots import Bots
 from .seasons import Season
 from .store import Store

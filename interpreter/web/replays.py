@@ -14,8 +14,8 @@ from collections import OrderedDict
 from dataclasses import asdict
 from pathlib import Path
 
-from ..lang.diagnostics import RulesetError
-from ..lang.errors import RuleError
+from ..base.diagnostics import RulesetError
+from ..base.errors import RuleError
 from ..table.ask import placings
 from ..table.narrate import lines as narrated
 from ..table.replay import Replay, open_record

@@ -19,8 +19,8 @@ import threading
 import time
 
 from ..lab.series import Series, champion_line, game_over_line, game_seed, seasons_of, standings_rows
-from ..lang.diagnostics import RulesetError
-from ..lang.errors import RuleError
+from ..base.diagnostics import RulesetError
+from ..base.errors import RuleError
 from ..load.ruleset import find_game
 from .bots import Bots
 from .store import Store

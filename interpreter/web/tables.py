@@ -19,8 +19,8 @@ from pathlib import Path
 
 from ..agents.kinds import bot
 from ..engine.game import CHANCE, Game, streams
-from ..lang.diagnostics import RulesetError
-from ..lang.errors import RuleError
+from ..base.diagnostics import RulesetError
+from ..base.errors import RuleError
 from ..load.ruleset import is_name
 from ..session.args import MAX_PLAYERS, MAX_SEED
 from ..session.load import load

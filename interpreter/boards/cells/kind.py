@@ -21,8 +21,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ...lang.diagnostics import Loc, Report, source_line
-from ...lang.errors import RuleError
+from ...base.diagnostics import Loc, Report, source_line
+from ...base.errors import RuleError
 from ...lang.types import BOOL, INT, PIECE, TEXT, listof
 from ...lang.versions import OldForm
 from ..base import BoardKind, Props, heard_by_change, move_events, on_board, prop_value, register

@@ -13,7 +13,7 @@ It reads the class `Lanes` (`track.py`: its geometry and moves); it gives `BUILT
 """
 from __future__ import annotations
 
-from ...lang.errors import RuleError
+from ...base.errors import RuleError
 from ...lang.types import BOOL, INT, PIECE, TEXT, listof
 from ...library.api import Builtin, Param, Read, Spec
 from ..base import BLOCKED, ENTERED, MOVED, PASSED, heard_by_change, kind_at, of_piece, on_board, prop_value

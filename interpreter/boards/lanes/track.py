@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from ...lang.errors import RuleError
-from ...lang.limits import MAX_LIST
+from ...base.errors import RuleError
+from ...base.limits import MAX_LIST
 from ...lang.types import INT
 from ..base import BLOCKED, ENTERED, MOVED, PASSED, BoardKind, move_events, passed
 from .model import LanesModel

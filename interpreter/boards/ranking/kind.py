@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ...lang.errors import RuleError
+from ...base.errors import RuleError
 from ...lang.types import BOARD, INT, PIECE
 from ...lang.versions import OldForm
 from ...library.api import Builtin, Param, Read

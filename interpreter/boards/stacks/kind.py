@@ -19,7 +19,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ...lang.errors import RuleError
+from ...base.errors import RuleError
 from ...lang.types import INT, PIECE, TEXT, listof
 from ..base import BoardKind, Props, heard_by_change, move_events, on_board, prop_value, register
 from ..segments import Segment, problem, props_of, spaces_of

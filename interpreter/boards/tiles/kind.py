@@ -21,7 +21,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WrapValidator, model_validator
 
-from ...lang.errors import RuleError
+from ...base.errors import RuleError
 from ...lang.types import BOOL, CARD, INT, PIECE, TEXT, listof
 from ...library.api import Spec
 from ..base import BoardKind, Props, heard_by_change, move_events, on_board, prop_value, register

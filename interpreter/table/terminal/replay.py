@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ...lang.errors import RuleError
+from ...base.errors import RuleError
 from ..narrate import lines as narrate
 from ..replay import Replay, describe, open_record, result_lines
 from .view import screen

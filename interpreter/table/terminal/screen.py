@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ...lang.diagnostics import visible
+from ...base.diagnostics import visible
 
 # styles by what a line is
 STYLES = {"title": "bold", "heading": "bold cyan", "you": "bold", "key": "bold cyan", "preview": "green",
