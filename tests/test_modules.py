@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from interpreter.check import check
 from interpreter.compile import compile_ruleset
 from interpreter.engine.game import Game
 from interpreter.base.diagnostics import Report
@@ -625,3 +626,16 @@ def test_a_module_and_a_variant_of_one_name_are_said_at_both(heat_project, capsy
     said = validate_path(module_file, play=0, cache=False).report.items
     clashes = sorted(d.loc.file for d in said if d.code == "E054")
     assert clashes == sorted([str(module_file), str(variant_file)])
+
+
+def test_a_misspelt_board_event_gets_a_did_you_mean(heat_project):
+    """A trigger on an event no rule emits: the hint names the events the game has, its boards'
+    (`piece_moved`) among them, not only the built-in ones."""
+    (heat_project / "variants" / "ev.yaml").write_text(
+        "variant: {id: ev, name: Ev, description: a test}\npatches:\n  - add: triggers\n    item:\n"
+        "      id: hello\n      on: piece_moevd\n      do: pass\n", encoding="utf-8")
+    report = Report()
+    rs = load_ruleset(heat_project, variants=["ev"], report=report)
+    assert rs is not None and check(rs, report) is None
+    (d,) = [d for d in report.items if d.code == "E131"]
+    assert d.hint is not None and d.hint.startswith("did you mean `piece_moved`")

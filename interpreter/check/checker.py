@@ -63,7 +63,8 @@ class Checker:
             self.out.handlers.setdefault(tr.on, []).append(tr)
             if tr.on not in (*BUILTIN_EVENTS, *self.out.emitted, *self.sym.board_events):
                 self.error("E131", f"trigger `{tr.id}` waits for event `{tr.on}`, which no rule emits",
-                           tr.on_loc, self.suggest(tr.on, BUILTIN_EVENTS) or
+                           tr.on_loc, self.suggest(tr.on, [*BUILTIN_EVENTS, *self.out.emitted,
+                                                           *self.sym.board_events]) or
                            "use `emit NAME` in a rule, or a built-in event")
         self._events()
         self._phases()
