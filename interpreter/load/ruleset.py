@@ -73,6 +73,17 @@ _MAX_PARSED = 128  # files: a ruleset with its variants, modules, cards and trac
 _STRUCTURES: dict[tuple[str, str, int], tuple[object, object]] = {}  # (kind, name, id) -> (data, model)
 
 
+# A ruleset's digest, what a game record names its rules by: each file read, in the order the game
+# is made of them, as its name in the ruleset and its bytes (`session/upgrades.py` works it out again).
+DIGEST_CHARS = 16
+
+
+def feed_digest(h: Any, name: str, raw: bytes) -> None:
+    """One file read, into the ruleset's digest `h` (a sha256)."""
+    h.update(name.encode())
+    h.update(raw)
+
+
 def _parsed(raw: bytes, digest: str, name: str, report: Report) -> Any:
     """A file's bytes as data with positions (`parse_yaml`), read in its language version
     (`oldforms.py`), once per process: what reading it said is said again to each report."""
@@ -246,8 +257,7 @@ class _Loader:
     def account(self, read: list) -> None:
         """Files read (`read(..., later=...)`) join the digest and the list of files."""
         for rel, raw, real, digest in read:
-            self.hash.update(str(rel).encode())
-            self.hash.update(raw)
+            feed_digest(self.hash, str(rel), raw)
             self.files.append((str(real), digest))
             self.digest_parts.append((str(rel), str(real)))
 
@@ -429,8 +439,8 @@ def load_ruleset(path: str | Path, variants: Sequence[str] = (), modules: Sequen
         others = sorted(p.stem for p in track_folder.glob("*.yaml")
                         if is_name(p.stem) and _resolved(p) not in ld.seen_includes)
     return Ruleset(game=game, folder=folder, cards=cards, applied=applied,
-                   digest=ld.hash.hexdigest()[:16], rules=rules, other_tracks=others, files=ld.files,
-                   digest_parts=ld.digest_parts, changed=changed, needs=ld.needs)
+                   digest=ld.hash.hexdigest()[:DIGEST_CHARS], rules=rules, other_tracks=others,
+                   files=ld.files, digest_parts=ld.digest_parts, changed=changed, needs=ld.needs)
 
 
 def _set_params(data: Any, params: dict, report: Report, changed: dict[str, Loc | None]) -> Any:

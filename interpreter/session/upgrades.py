@@ -13,6 +13,7 @@ import hashlib
 from pathlib import Path
 
 from ..base.files import CannotWrite, FileRefused, read_limited, write_atomic
+from ..load.ruleset import DIGEST_CHARS, feed_digest
 from .journal import data_folder
 
 # at most this many upgrades of one file are followed back, and this many bytes read of a text kept
@@ -60,8 +61,7 @@ def recorded_before_upgrade(rs, digest: str) -> bool:
         texts = [(name, old if old is not None else raw) for (name, old), (_n, raw) in zip(earlier, texts)]
         h = hashlib.sha256()
         for name, raw in texts:
-            h.update(name.encode())
-            h.update(raw)
-        if h.hexdigest()[:16] == digest:
+            feed_digest(h, name, raw)
+        if h.hexdigest()[:DIGEST_CHARS] == digest:
             return True
     return False
