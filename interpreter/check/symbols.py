@@ -58,7 +58,7 @@ class Symbols:
     piece_vars: dict[str, Type] = field(default_factory=dict)      # includes `owner`
     card_vars: dict[str, Type] = field(default_factory=dict)
     piles: dict[str, str] = field(default_factory=dict)            # name -> of (game/seat/piece/board)
-    # dice: name -> None for a die, or the type of a family's keys (`level(3)`: int; `weather("rain")`: text)
+    # dice: name -> None for a die, or the type of a family's keys (`level(3)`: int; `colour("red")`: text)
     dice: dict[str, Type | None] = field(default_factory=dict)
     boards: dict[str, str] = field(default_factory=dict)           # name -> kind
     pieces: dict[str, list[str]] = field(default_factory=dict)     # kind -> piece names
@@ -255,7 +255,7 @@ class Declarations:
                 if len(kinds) > 1:
                     self.report.add("E117", f"the dice of family `{name}` are named by numbers and by names: "
                                             "by one or the other", loc_of(name),
-                                    "`level: {1: [...], 2: [...]}` or `weather: {sun: [...], rain: [...]}`")
+                                    "`level: {1: [...], 2: [...]}` or `colour: {red: [...], blue: [...]}`")
                     continue
                 self.sym.dice[str(name)] = INT if kinds == {True} else TEXT
                 for key, each in faces.items():
