@@ -38,6 +38,19 @@ def serve_in_thread(db):
         thread.join(5)
 
     return f"http://127.0.0.1:{port}", stop
+@pytest.fixture(autouse=True)
+def _compile_afresh_when_patched(request):
+    """Games compiled once are kept in the process (`compile.compile_ruleset`): a test that patches
+    the program compiles its games afresh, and leaves none compiled under its patches."""
+    if "monkeypatch" not in request.fixturenames:
+        yield
+        return
+    from interpreter.compile import forget_compiled
+    forget_compiled()
+    yield
+    forget_compiled()
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _own_user_folders(tmp_path_factory):
     """`validate` keeps its verdicts in the user's cache folder, `play` its games in the user's data

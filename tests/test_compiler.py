@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.cli import main
-from interpreter.compile import compile_ruleset
+from interpreter.compile import compile_ruleset, forget_compiled
 from interpreter.ir.models import GameFile
 from interpreter.lang import nodes as n
 from interpreter.lang import unparse
@@ -116,6 +116,7 @@ def test_a_game_compiled_and_dropped_earlier_does_not_hide_where_a_later_game_fa
     second = game_file(tmp_path / "b", text)
     rc, out = play(capsys, second)  # compiles the second game while the first lives
     assert rc == 1 and "in rule `functions.half`" in out, out
+    forget_compiled()
     del plan
     gc.collect()
     rc, out = play(capsys, second)
@@ -423,6 +424,7 @@ def test_a_dropped_game_leaves_nothing_behind(tmp_path):
     plan = compile_ruleset(load_ruleset(game_file(tmp_path, TINY.replace(
         "s.score += 1", "s.score += twice(zero)")).parent), 2)
     gone = weakref.ref(plan.codegen)
+    forget_compiled()  # (a process keeps the games it compiled: forgotten, a game is dropped)
     del plan
     gc.collect()
     assert gone() is None
@@ -450,6 +452,52 @@ def test_compiling_runs_the_garbage_collector_rarely_and_puts_it_back(tmp_path, 
     def broken(self):
         raise RuntimeError("a pass failing")
     monkeypatch.setattr(Compiler, "_main", broken)
+    forget_compiled()
     with pytest.raises(RuntimeError):
         compile_ruleset(load_ruleset(game_file(tmp_path / "again").parent), 2)
     assert gc.get_threshold() == before
+
+
+# ---- games compiled once in a process ------------------------------------------------------------
+
+def test_a_game_is_compiled_once_in_a_process_and_what_checking_it_said_is_said_again(tmp_path):
+    path = game_file(tmp_path, TINY.replace("  zero: 0\n", "  zero: 0\n  bonus: 7\n")
+                     .replace("s.score += 2", "s.score += 7"))
+    plans, said = [], []
+    for _ in range(2):
+        report = Report()
+        plans.append(compile_ruleset(load_ruleset(path.parent, report=report), 2, report))
+        said.append([d.code for d in report.items])
+    assert plans[0] is plans[1] and said == [["W109"], ["W109"]]
+    # ... again when a file changes (by its bytes), when params are given, for another seat count
+    path.write_text(path.read_text(encoding="utf-8").replace("bonus: 7", "bonus: 8"), encoding="utf-8")
+    changed = compile_ruleset(load_ruleset(path.parent), 2)
+    given = compile_ruleset(load_ruleset(path.parent, params={"bonus": 9}), 2)
+    assert changed is not None and given is not None and len({id(plans[0]), id(changed), id(given)}) == 3
+    assert compile_ruleset(load_ruleset(path.parent, params={"bonus": 9}), 2) is given
+    # the same rules in another folder: their positions name that folder's file
+    other = game_file(tmp_path / "b", path.read_text(encoding="utf-8"))
+    assert compile_ruleset(load_ruleset(other.parent), 2) is not changed
+
+
+def test_scenarios_of_one_game_share_its_rules_and_each_has_its_own_flow(tmp_path):
+    from interpreter.authoring.scenario import load_scenario
+
+    path = game_file(tmp_path)
+
+    def scenario(name: str, situation: str, expect: str):
+        file = path.parent / f"{name}.yaml"
+        file.write_text(f"scenario: {{name: {name}, source: test}}\nplayers: 2\nsituation: |\n  {situation}\n"
+                        f"expect:\n  - \"{expect}\"\n", encoding="utf-8")
+        loaded, out = load_scenario(file)
+        return loaded, out
+
+    one, _ = scenario("one", "seat(1).score = 5", "seat(1).score >= 5")
+    two, _ = scenario("two", "seat(2).score = 9", "seat(2).score >= 9 and seat(1).score < 5")
+    assert one is not None and two is not None
+    assert one.comp.compiler is two.comp.compiler and one.comp.plan is not two.comp.plan
+    assert one.play().passed and two.play().passed and one.play(seed=3).passed
+    # a mistake in a third scenario's situation is its own, said in its report only
+    bad, out = scenario("bad", 'seat(1).score = "five"', "true")
+    assert bad is None and "type error" in out.report.render()
+    assert one.play().passed

@@ -21,7 +21,7 @@ from interpreter.base.diagnostics import Report
 from interpreter.base.errors import RuleError
 from interpreter.lab.simulate import simulate
 from interpreter.load.ruleset import load_ruleset
-from interpreter.compile import compile_ruleset
+from interpreter.compile import compile_ruleset, forget_compiled
 from interpreter.session.load import load
 from interpreter.session.playing import play
 
@@ -212,6 +212,7 @@ def test_a_copy_that_changed_more_than_its_seat_is_played_again(monkeypatch, tmp
     normal = [played(Game(plan, seed, trace=True), lambda s: s, seed) for seed in (1, 2)]
     assert normal[0].st.g["drawn_in_all"] == 3 * 8 * 4
     monkeypatch.setattr(Statements, "secrecy", lambda self, s: Secrecy(True, "told so", s.loc))
+    forget_compiled()
     told = load(folder).plan(3)
     merged: list[bool] = []
     real = secret._merge

@@ -16,7 +16,7 @@ from ..agents.base import RandomAgent
 from ..check.checked import RefKind
 from ..check.scenarios import Scenarios
 from ..check.symbols import BUILTIN_EVENTS
-from ..compile import Hooks, make_compiler
+from ..compile import Hooked, Hooks, compile_hooked
 from ..engine.game import Game, reading
 from ..engine.vm import Watch
 from ..lang import nodes as n
@@ -68,7 +68,7 @@ class Scenario:
     path: Path
     name: str
     sc: Any                      # the ScenarioFile
-    comp: Any                    # the compiler (its plan, and more expressions)
+    comp: Hooked                 # the game compiled (its plan, and more expressions)
     items: list[_Item]
     final: list[_Check]
     warnings: list = field(default_factory=list)
@@ -148,7 +148,7 @@ def load_scenario(path: Path) -> tuple[Scenario | None, Outcome]:
     hooks = Hooks(blocks["before_setup"], blocks["situation"], sc.round,
                   stops=any(i.src.step is not None or i.src.event is not None for i in items),
                   after_setup=sc.setup == "random")
-    comp = make_compiler(rs, sc.players, report, hooks)
+    comp = compile_hooked(rs, sc.players, report, hooks)
     if comp is None:
         return None, out
     checker: Scenarios = comp.ck.checker   # a checked ruleset keeps its checker for more expressions

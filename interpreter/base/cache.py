@@ -29,6 +29,9 @@ class Bounded(Generic[K, V]):
     def __len__(self) -> int:
         return len(self._items)
 
+    def clear(self) -> None:
+        self._items.clear()
+
     def pop(self, key: K, default: V | None = None) -> V | None:
         """Forget `key` (a file read again must be read from its disk, not from here)."""
         return self._items.pop(key, default)

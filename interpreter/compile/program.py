@@ -14,6 +14,7 @@ sub-expression's `file:line:col`.
 from __future__ import annotations
 
 import ast
+from copy import copy
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -90,8 +91,11 @@ class Compiler(Statements):
 
     @fewer_collections()
     def build(self, hooks: Hooks | None = None) -> Plan:
-        p = self.plan
-        self.hooks = hooks = hooks or Hooks()
+        self.build_rules()
+        return self.build_flow(hooks)
+
+    def build_rules(self) -> None:
+        """Everything but the game's flow: functions, procedures, triggers and entries."""
         for rule in self.rules.of_id("functions.NAME"):
             self.functions[rule.name] = self.cg.fresh(ident("f", rule.name))
         for rule in self.rules.of_id("functions.NAME"):
@@ -100,6 +104,12 @@ class Compiler(Statements):
             self.procedure_fn(rule.name)
         for tr in self.rules.triggers:
             self.trigger_fn(tr)
+        self._entries()
+
+    def build_flow(self, hooks: Hooks | None = None) -> Plan:
+        """The game's flow (`main`), with what a scenario adds."""
+        p = self.plan
+        self.hooks = hooks = hooks or Hooks()
         for block, name in ((hooks.before_setup, "before_setup"), (hooks.situation, "situation")):
             if block is not None:
                 self.cg.attribute(name, block)
@@ -108,8 +118,19 @@ class Compiler(Statements):
         p.main = self.unit_fn("game", where, main, lambda fx: [*self.block(main, fx, "game"),
                                                                P.expr_stmt(P.call(self.h("halt"), self.st())),
                                                                ast.Return(P.const(True))], [])
-        self._entries()
         return p
+
+    @fewer_collections()
+    def hooked(self, hooks: Hooks) -> Plan:
+        """A plan of its own with a scenario's flow, sharing every other rule compiled already
+        (`build_rules`): scenarios of one game compile the game once."""
+        base = self.plan
+        self.plan = copy(base)
+        self.plan.rules = dict(base.rules)
+        try:
+            return self.build_flow(hooks)
+        finally:
+            self.plan = base
 
     def _main(self) -> list[n.Stmt]:
         """The game's flow as statements: the setup, then each phase: its block, or its rounds of

@@ -63,6 +63,9 @@ class Ruleset:
     changed: dict[str, Loc | None] = field(default_factory=dict)
     # each module's or variant's file -> the files of the modules and variants it requires
     needs: dict[str, list[str]] = field(default_factory=dict)
+    # the params given when it was loaded (`--param`, a season's), as text: with its files, all a
+    # compiled game is made from (`compile.compile_ruleset` keeps games compiled by the two)
+    given: str = ""
 
 
 # Each file read in this process, parsed once, by (its name in diagnostics, the digest of its bytes):
@@ -440,7 +443,8 @@ def load_ruleset(path: str | Path, variants: Sequence[str] = (), modules: Sequen
                         if is_name(p.stem) and _resolved(p) not in ld.seen_includes)
     return Ruleset(game=game, folder=folder, cards=cards, applied=applied,
                    digest=ld.hash.hexdigest()[:DIGEST_CHARS], rules=rules, other_tracks=others,
-                   files=ld.files, digest_parts=ld.digest_parts, changed=changed, needs=ld.needs)
+                   files=ld.files, digest_parts=ld.digest_parts, changed=changed, needs=ld.needs,
+                   given=repr(sorted((str(k), repr(v)) for k, v in params.items())) if params else "")
 
 
 def _set_params(data: Any, params: dict, report: Report, changed: dict[str, Loc | None]) -> Any:
