@@ -11,10 +11,11 @@ so that one run lists every problem. A name the game does not have may be an old
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from ..boards import KINDS
 from ..lang import nodes as n
+from ..lang.visit import Visitor
 from ..base.diagnostics import Report
 from ..lang.types import (ANY, BOARD, BOOL, CARD, DIE, INT, KEY_TYPES, NONE, PIECE, PILE, SEAT, TEXT,
                           ListType, Type, compatible, elem, is_list, is_map, iterable_elem, join, listof,
@@ -55,9 +56,10 @@ class Scope:
         return local
 
 
-class Expressions:
+class Expressions(Visitor):
     """Types expressions: `expr` gives an expression its type and resolves its names, with
     the checks of each kind of node (`x_NAME`), of calls' arguments and of built-ins' signatures."""
+    walks: ClassVar[tuple[type, ...]] = (n.Expr,)
 
     def __init__(self, sym: Symbols, out: Checked, problems: Problems, graph: CallGraph, old: OldForms):
         self.sym = sym
@@ -69,7 +71,7 @@ class Expressions:
         self._value_call: n.Expr | None = None  # the one place a procedure may give its value now
 
     def expr(self, e: n.Expr, sc: Scope) -> Type:
-        e.typ = getattr(self, "x_" + type(e).__name__)(e, sc)
+        e.typ = self.case(type(e))(self, e, sc)
         return e.typ
 
     def want(self, e: n.Expr, sc: Scope, want: Type, what: str, loose: bool = False) -> Type:

@@ -24,9 +24,10 @@ in the rule is not known): a conservative answer, never a wrong one.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from ..lang import nodes as n
+from ..lang.visit import Visitor
 from ..base.diagnostics import Loc, Report
 from ..lang.types import PILE
 from .checked import Checked, Ref, RefKind
@@ -184,8 +185,14 @@ class _Rules:
 MAX_PASSES = 8
 
 
-class _Walk:
-    """One pass over a rule's trees: the value of each expression, what it reads and changes."""
+class _Walk(Visitor):
+    """One pass over a rule's trees: the value of each expression, what it reads and changes.
+    An expression with no case of its own (arithmetic, comparisons, literals) is worth nothing
+    here: what its parts read is all it tells (`generic_case`)."""
+    walks: ClassVar[tuple[type, ...]] = (n.Stmt, n.Expr)
+    generic = frozenset({"Num", "Bool", "NoneLit", "MapLit", "And", "Or", "Not", "Compare", "Range", "BinOp",
+                         "Neg"})
+    absent = frozenset({"Proceed"})   # an extension's `proceed` is the rule's own statements (load/extend.py)
 
     def __init__(self, rules: _Rules, env: dict[str, Any]):
         self.r = rules
@@ -232,10 +239,7 @@ class _Walk:
 
     def block(self, stmts: list[n.Stmt]) -> None:
         for s in stmts:
-            getattr(self, "s_" + type(s).__name__, self.s_other)(s)
-
-    def s_other(self, s: n.Stmt) -> None:
-        self.stop(s, f"a statement the analysis does not know ({type(s).__name__})")
+            self.case(type(s))(self, s)
 
     def s_Let(self, s: n.Let) -> None:
         self.bind(s.name, self.expr(s.value))
@@ -401,13 +405,14 @@ class _Walk:
     def expr(self, e: n.Expr | None, statement: bool = False) -> Any:
         if e is None:
             return None
-        fn = getattr(self, "x_" + type(e).__name__, None)
-        if fn is None:
-            for child in e.children():
-                if isinstance(child, n.Expr):
-                    self.expr(child)
-            return None
-        return fn(e, statement) if isinstance(e, n.Call) else fn(e)
+        fn = self.case(type(e))
+        return fn(self, e, statement) if isinstance(e, n.Call) else fn(self, e)
+
+    def generic_case(self, e: n.Node, *args: Any) -> Any:
+        for child in e.children():
+            if isinstance(child, n.Expr):
+                self.expr(child)
+        return None
 
     def x_Name(self, e: n.Name) -> Any:
         ref = e.ref

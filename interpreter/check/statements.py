@@ -10,8 +10,11 @@ gives with `return` are gathered (`returns`) for the pass to join into its type.
 """
 from __future__ import annotations
 
+from typing import ClassVar
+
 from ..lang import nodes as n
 from ..lang.parser import keywords
+from ..lang.visit import Visitor
 from ..lang.types import (ANY, CARD, INT, NONE, PIECE, PILE, SEAT, Type, compatible, elem, is_list,
                           is_map, map_types, parse_type, zero)
 from ..load.rules import Rules
@@ -23,9 +26,10 @@ from .oldforms import OldForms
 from .symbols import BUILTIN_EVENTS, Symbols
 
 
-class Statements:
+class Statements(Visitor):
     """Checks blocks of statements: `block` checks each statement by its kind (`s_NAME`), in a
     `Scope` of the names it sees; expressions are typed by `ex`."""
+    walks: ClassVar[tuple[type, ...]] = (n.Stmt,)
 
     def __init__(self, ex: Expressions, rules: Rules, out: Checked, problems: Problems, graph: CallGraph,
                  old: OldForms):
@@ -41,7 +45,7 @@ class Statements:
 
     def block(self, stmts: list[n.Stmt], sc: Scope) -> None:
         for s in stmts:
-            getattr(self, "s_" + type(s).__name__)(s, sc)
+            self.case(type(s))(self, s, sc)
 
     def s_Let(self, s: n.Let, sc: Scope) -> None:
         typ = self.ex.value_of_statement(s.value, sc)

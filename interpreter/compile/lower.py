@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import ast
 from functools import partial
-from typing import Any, Callable, NoReturn
+from typing import Any, Callable, ClassVar, NoReturn
 
 from ..check.checked import Checked, Local, Ref, RefKind
 from ..engine.plan import Plan
 from ..engine.state import State
 from ..base.diagnostics import Loc
 from ..lang import nodes as n
+from ..lang.visit import Visitor
 from ..base.errors import EndGame, RuleError
 from ..base.limits import MAX_INT, MAX_LIST, MAX_TEXT, Steps, too_many
 from ..lang.show import words
@@ -98,8 +99,9 @@ def _pieces_of(at: int, n: int) -> Callable[[State, int], list[int]]:
     return pieces
 
 
-class Lowerer:
+class Lowerer(Visitor):
     """Expressions to Python `ast` (the statements are `statements.Statements`, a subclass)."""
+    walks: ClassVar[tuple[type, ...]] = (n.Expr,)
 
     def __init__(self, checked: Checked, plan: Plan, cg: Codegen, an: Analysis):
         self.ck = checked
@@ -234,7 +236,7 @@ class Lowerer:
     # ---- expressions ---------------------------------------------------------------------------
 
     def expr(self, e: n.Expr, fx: Fn) -> ast.expr:
-        out = getattr(self, "x_" + type(e).__name__)(e, fx)
+        out = self.case(type(e))(self, e, fx)
         return P.place(out, e.loc)
 
     def x_Num(self, e: n.Num, fx: Fn) -> ast.expr:

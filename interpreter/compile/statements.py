@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import ast
 import copy
-from typing import Any, Callable
+from typing import Any, Callable, ClassVar
 
 from ..check.checked import Ref, RefKind
 from ..lang import nodes as n
@@ -51,6 +51,9 @@ class Statements(Lowerer):
     """Statements (this class) and expressions (`Lowerer`) to Python `ast`. The compiler
     (`program.py`) provides the rules other rules call: `procedure_fn`, `trigger_fn`,
     `value_fn` and `simul_fn`."""
+    walks: ClassVar[tuple[type, ...]] = (n.Stmt, n.Expr)
+    extra = (Mark, Records, Rounds, RuleBlock, StepIf, Stop, Turns)   # the game's flow (flownodes.py)
+    absent = frozenset({"Proceed"})   # an extension's `proceed` is the rule's own statements (load/extend.py)
 
     def trigger_fn(self, tr: TriggerDef) -> Callable[..., Any]:  # pragma: no cover - program.py
         raise NotImplementedError
@@ -139,7 +142,7 @@ class Statements(Lowerer):
             if self.flow(s, fx, wl):  # counted when it starts, not again when resumed at a point in it
                 count = [P.if_(not_pc(), count)]
             out.extend(P.place(x, s.loc) for x in count)
-        out.extend(P.place(x, s.loc) for x in getattr(self, "s_" + type(s).__name__)(s, fx, rule, wl))
+        out.extend(P.place(x, s.loc) for x in self.case(type(s))(self, s, fx, rule, wl))
         return out
 
     def counted(self, name: str) -> list[ast.stmt]:
