@@ -501,3 +501,25 @@ def test_scenarios_of_one_game_share_its_rules_and_each_has_its_own_flow(tmp_pat
     bad, out = scenario("bad", 'seat(1).score = "five"', "true")
     assert bad is None and "type error" in out.report.render()
     assert one.play().passed
+
+
+def test_a_running_game_calls_no_compiler_code():
+    """What generated code and the engine call while a game runs lives in `engine/` (or is
+    generated): nothing in a compiled game's namespace or plan is a function of `compile/`."""
+    import functools
+
+    from interpreter.session.load import load
+
+    def compiler_code(value) -> bool:
+        f = value.func if isinstance(value, functools.partial) else value
+        return callable(f) and str(getattr(f, "__module__", "") or "").startswith("interpreter.compile")
+
+    for game, modules in (("heat", ["garage", "weather"]), ("downforce", []), ("formula5", []),
+                          ("tilerace", []), ("leapfrog", [])):
+        plan = load(game, [], modules).plan(3)
+        found = [k for k, v in plan.codegen.ns.items() if compiler_code(v)]
+        for name, value in vars(plan).items():
+            inner = value.values() if isinstance(value, dict) else value if isinstance(value, list) \
+                else [value]
+            found += [f"plan.{name}" for v in inner if compiler_code(v)]
+        assert not found, f"{game}: {found}"

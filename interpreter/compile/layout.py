@@ -2,23 +2,15 @@
 cards, pieces, boards and variables become small ints and flat lists (see `engine/plan.py`)."""
 from __future__ import annotations
 
-from typing import Any, Callable
 
 from ..boards import KINDS
 from ..boards.base import BoardKind
 from ..check.checked import Checked
+from ..engine.helpers import board_copier
 from ..engine.plan import Plan
 from ..base.limits import MAX_ROUNDS, MAX_STEPS
 from ..load.ruleset import Ruleset
 from ..lang.types import ANY, BOOL, INT, SEAT, is_list, is_map, parse_type
-
-
-def _bd_copier(clones: list[Callable[[Any], Any]]) -> Callable[[list[Any]], list[Any]]:
-    """A copy of the board kinds' data, each by its kind's `clone` (most games have one board)."""
-    if len(clones) == 1:
-        (one,) = clones
-        return lambda bd: [one(bd[0])]
-    return lambda bd: [f(d) for f, d in zip(clones, bd)]
 
 
 def layout(rs: Ruleset, checked: Checked, n_seats: int) -> Plan:
@@ -41,7 +33,7 @@ def layout(rs: Ruleset, checked: Checked, n_seats: int) -> Plan:
         p.board_kinds.append(board)
         if type(board).redeal_hidden is not BoardKind.redeal_hidden:
             p.hiding_kinds.append(board)
-    p.clone_bd = _bd_copier([k.clone for k in p.board_kinds])
+    p.clone_bd = board_copier([k.clone for k in p.board_kinds])
     # piles
     for name, pile in g.piles.items():
         scope = sym.piles.get(str(name), "game")

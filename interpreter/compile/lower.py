@@ -15,16 +15,16 @@ from __future__ import annotations
 
 import ast
 from functools import partial
-from typing import Any, Callable, ClassVar, NoReturn
+from typing import Any, Callable, ClassVar
 
 from ..check.checked import Checked, Local, Ref, RefKind
+from ..engine import helpers
 from ..engine.plan import Plan
-from ..engine.state import State
 from ..base.diagnostics import Loc
 from ..lang import nodes as n
 from ..lang.visit import Visitor
-from ..base.errors import EndGame, RuleError
-from ..base.limits import MAX_INT, MAX_LIST, MAX_TEXT, Steps, too_many
+from ..base.errors import RuleError
+from ..base.limits import MAX_INT, Steps
 from ..lang.show import words
 from ..lang.types import ANY, INT, PILE, TEXT, Type, is_list, is_map
 from ..library.api import NOT_CONST, Items, Read
@@ -36,67 +36,6 @@ from .inline import INLINE
 
 _OPS = {"+": ast.Add(), "-": ast.Sub(), "*": ast.Mult(), "//": ast.FloorDiv(), "%": ast.Mod()}
 _CMP = {"==": ast.Eq(), "!=": ast.NotEq(), "<": ast.Lt(), "<=": ast.LtE(), ">": ast.Gt(), ">=": ast.GtE()}
-
-
-# ---- run-time helpers (named `h_...` in generated code) ----------------------------------------
-
-def _big() -> NoReturn:
-    raise RuleError(f"a number beyond the engine's limit ({MAX_INT})")
-
-
-def _int(v: Any) -> Any:
-    if v is not None and not -MAX_INT <= v <= MAX_INT:
-        _big()
-    return v
-
-
-def _ints(xs: Any) -> Any:
-    for v in xs:
-        if type(v) is int and not -MAX_INT <= v <= MAX_INT:
-            _big()
-    return xs
-
-
-def _range(a: int, b: int) -> list[int]:
-    if b - a >= MAX_LIST:
-        raise RuleError(f"the range {a}..{b} has more than {MAX_LIST} numbers")
-    return list(range(a, b + 1))
-
-
-def _options() -> NoReturn:
-    raise RuleError(f"this choice has more than {MAX_LIST} options: nobody could choose among them; "
-                    "narrow its option's `for`s (shorter lists, an `if`)")
-
-
-def _index(xs: list[Any], i: int) -> Any:
-    if not 1 <= i <= len(xs):
-        raise RuleError(f"index {i} is outside the list (1..{len(xs)}); lists count from 1")
-    return xs[i - 1]
-
-
-def _end_game() -> NoReturn:
-    raise EndGame()
-
-
-def _hush(st: State) -> int:
-    """Before a `say`'s text is computed: the game's step count, kept aside (the text counts
-    its own steps from zero, as a view does)."""
-    steps, st.steps = st.steps, 0
-    return steps
-
-
-def _said(st: State, rule: str, steps: int, text: str) -> None:
-    """A `say`: its line into the game's trace (an empty line says nothing), and the game's step
-    count as it was."""
-    st.steps = steps
-    if text and st.trace is not None:
-        st.trace.append(("say", rule, text))
-
-
-def _pieces_of(at: int, n: int) -> Callable[[State, int], list[int]]:
-    def pieces(st: State, seat: int) -> list[int]:
-        return [i for i, o in enumerate(st.v[at:at + n]) if o == seat]
-    return pieces
 
 
 class Lowerer(Visitor):
@@ -113,73 +52,9 @@ class Lowerer(Visitor):
         self.functions: dict[str, str] = {}     # user function -> its name in the namespace
         self._pile_at: dict[str, ast.expr] = {}
         self._show: dict[Type, ast.expr] = {}
-        limit = self.limit
-
-        def each(st: State, xs: list[Any]) -> list[Any]:
-            st.steps += len(xs)
-            if st.steps > limit:
-                raise too_many(Steps.LOOPS, limit)
-            return xs
-
-        def each_weighing(st: State, xs: list[Any], w: int) -> list[Any]:
-            st.steps += len(xs) * w
-            if st.steps > limit:
-                raise too_many(Steps.WEIGHED, limit)
-            return xs
-        self.h_each = cg.helper("each", each)
-        self.h_each_w = cg.helper("each_w", each_weighing)
-
-        # Lists, texts and maps are values: `+` and storing an item copy them. A copy of n items
-        # costs n/16 steps, so a loop that grows one stops at the step limit in linear time.
-        def copying(st: State, n: int) -> None:
-            st.steps += n >> 4
-            if st.steps > limit:
-                raise too_many(Steps.COPIES, limit)
-
-        def join_list(st: State, a: list[Any], b: list[Any]) -> list[Any]:
-            if len(a) + len(b) > MAX_LIST:
-                raise RuleError(f"a list of more than {MAX_LIST} items")
-            copying(st, len(a) + len(b))
-            return a + b
-
-        def join_text(st: State, a: str, b: str) -> str:
-            if len(a) + len(b) > MAX_TEXT:
-                raise RuleError(f"a text of more than {MAX_TEXT} characters")
-            copying(st, len(a) + len(b))
-            return a + b
-
-        def template(st: State, parts: tuple[str, ...]) -> str:
-            n = sum(map(len, parts))
-            if n > MAX_TEXT:
-                raise RuleError(f"a text of more than {MAX_TEXT} characters")
-            copying(st, n)
-            return "".join(parts)
-
-        def put_item(st: State, xs: list[Any], i: int, v: Any) -> list[Any]:
-            """A copy of list `xs` with its `i`-th item (from 1) replaced."""
-            if not 1 <= i <= len(xs):
-                raise RuleError(f"index {i} is outside the list (1..{len(xs)}); lists count from 1")
-            copying(st, len(xs))
-            xs = list(xs)
-            xs[i - 1] = v
-            return xs
-
-        def put_key(st: State, m: dict[Any, Any], k: Any, v: Any) -> dict[Any, Any]:
-            """A copy of map `m` with key `k` set to `v`."""
-            if k not in m and len(m) >= MAX_LIST:
-                raise RuleError(f"a map of more than {MAX_LIST} keys")
-            copying(st, len(m))
-            m = dict(m)
-            m[k] = v
-            return m
-        helpers: tuple[tuple[str, Callable[..., Any]], ...] = (
-            ("big", _big), ("int", _int), ("ints", _ints), ("range", _range), ("join_list", join_list),
-            ("join_text", join_text), ("index", _index), ("options", _options), ("put_item", put_item),
-            ("put_key", put_key),
-            ("template", template), ("end", _end_game), ("too_many", too_many), ("hush", _hush),
-            ("said", _said))
-        for hname, fn in helpers:
+        for hname, fn in helpers.limited(self.limit).items():
             cg.helper(hname, fn)
+        self.h_each, self.h_each_w = P.name("h_each"), P.name("h_each_w")
         for why in Steps:  # the reasons a step limit is passed, as constants of generated code
             cg.ns[f"k_steps_{why.name.lower()}"] = why
 
@@ -225,9 +100,9 @@ class Lowerer(Visitor):
             plan = self.plan
             fn: Callable[[Any], str]
             if typ == INT:
-                fn = _show_int
+                fn = helpers.show_int
             elif typ == TEXT:
-                fn = _show_text
+                fn = helpers.show_text
             else:
                 fn = partial(words, plan, typ)
             found = self._show[typ] = self.cg.const(fn, f"show_{typ}")
@@ -308,7 +183,7 @@ class Lowerer(Visitor):
         if kind is RefKind.SEAT_NUMBER:
             return P.binop(obj, ast.Add(), P.const(1))
         if kind is RefKind.SEAT_PIECES:
-            fn = _pieces_of(p.var_at["owner"], p.n_pieces)
+            fn = helpers.pieces_of(p.var_at["owner"], p.n_pieces)
             return P.call(self.cg.const(fn, "pieces_of"), self.st(), obj)
         if kind is RefKind.MAP_GET:  # `m.key`
             return P.call(P.attr(obj, "get"), P.const(ref.name), self.cg.const(ref.extra, "zero"))
@@ -515,13 +390,8 @@ class Lowerer(Visitor):
         fn = self._pile_at.get(name)
         if fn is None:
             places = p.board_kinds[p.board_names.index(scope)].places
-
-            def pile_at(v: int | None, base: int = base, places: int = places, name: str = name,
-                        scope: str = scope) -> int:
-                if v is None or not 1 <= v <= places:
-                    raise RuleError(f"`{name}({v})`: `{scope}` has places 1..{places}")
-                return base + v - 1
-            fn = self._pile_at[name] = self.cg.const(pile_at, "pile_" + name)
+            pile = helpers.pile_at(name, scope, base, places)
+            fn = self._pile_at[name] = self.cg.const(pile, "pile_" + name)
         return P.call(fn, arg)
 
     def builtin(self, e: n.Call, fx: Fn) -> ast.expr:
@@ -598,18 +468,6 @@ class Lowerer(Visitor):
         test = ast.UnaryOp(ast.Not(), ast.Compare(P.const(-MAX_INT), [ast.LtE(), ast.LtE()],
                                                   [target, P.const(MAX_INT)]))
         return [P.place(ast.If(test, [P.expr_stmt(P.call(self.h("big")))], []), loc)]
-
-def _show_int(v: int | None) -> str:
-    if v is None:
-        return "none"
-    if not -MAX_INT <= v <= MAX_INT:
-        _big()
-    return str(v)
-
-
-def _show_text(v: str | None) -> str:
-    return "none" if v is None else v
-
 
 __all__ = ["Lowerer"]
 

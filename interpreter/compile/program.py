@@ -20,10 +20,9 @@ from typing import Any, Callable
 
 from ..check.checked import Checked, Local, Ref, RefKind
 from ..check.symbols import BUILTIN_EVENTS
-from ..engine import secret, vm
+from ..engine import helpers, secret, vm
 from ..library.core import die_of
 from ..engine.plan import Plan
-from ..engine.state import State
 from ..ir.sites import SITES, Form
 from ..lang import nodes as n
 from ..base.errors import RoundLimit
@@ -76,12 +75,7 @@ class Compiler(Statements):
         cg.helper("simul", secret.simul)
         cg.helper("reveal", secret.reveal)
         cg.helper("round_limit", RoundLimit)
-        kinds = plan.board_kinds
-
-        def trace_round(st: State, rule: str, loc: str) -> None:
-            assert st.trace is not None  # called when the game is told
-            st.trace.append(("round", rule, loc, st.g["round"], {k.name: k.positions(st) for k in kinds}))
-        cg.helper("trace_round", trace_round)
+        cg.helper("trace_round", helpers.trace_round_of(plan.board_kinds))
         for name, locs in self.an.inline_locs.items():
             cg.inlined(locs, f"functions.{name}")
         for each in self.rules.rules.values():
