@@ -40,15 +40,19 @@ def serve_in_thread(db):
     return f"http://127.0.0.1:{port}", stop
 @pytest.fixture(autouse=True)
 def _compile_afresh_when_patched(request):
-    """Games compiled once are kept in the process (`compile.compile_ruleset`): a test that patches
-    the program compiles its games afresh, and leaves none compiled under its patches."""
+    """Games loaded and compiled once are kept in the process (`load_ruleset`, `compile_ruleset`):
+    a test that patches the program loads and compiles its games afresh, and leaves none made under
+    its patches."""
     if "monkeypatch" not in request.fixturenames:
         yield
         return
     from interpreter.compile import forget_compiled
+    from interpreter.load.ruleset import forget_loaded
     forget_compiled()
+    forget_loaded()
     yield
     forget_compiled()
+    forget_loaded()
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -32,6 +32,7 @@ def _same(a, b, path="") -> None:
 def test_every_game_of_heat_loads_from_files_parsed_once_and_left_unchanged():
     heat = ROOT / "rulesets" / "heat"
     loading._PARSED.clear()
+    loading.forget_loaded()
     base = loading.load_ruleset(heat, report=Report())
     assert base is not None
     parsed = dict(loading._PARSED)
@@ -51,6 +52,32 @@ def test_every_game_of_heat_loads_from_files_parsed_once_and_left_unchanged():
     assert len(loading._PARSED) > len(parsed)  # the variants, modules and tracks, once each
     for (name, _digest), (data, text, _said) in loading._PARSED.items():
         _same(data, parse_yaml(text, name, Report()), name)
+
+
+def test_a_game_loaded_again_is_the_one_loaded_while_its_files_are_the_same(tmp_path):
+    import shutil
+
+    from interpreter.base.files import overlaid
+
+    shutil.copytree(ROOT / "rulesets" / "formula5", tmp_path / "rulesets" / "formula5")
+    shutil.copytree(ROOT / "tracks" / "formula5", tmp_path / "tracks" / "formula5")
+    shutil.copytree(ROOT / "cards" / "formula5", tmp_path / "cards" / "formula5")
+    game, tracks = tmp_path / "rulesets" / "formula5", tmp_path / "tracks" / "formula5"
+    first = loading.load_ruleset(game, report=Report())
+    assert first is not None and loading.load_ruleset(game, report=Report()) is first
+    assert loading.load_ruleset(game, params={"hand_size": 10}, report=Report()) is not first
+    # a text standing for a file (an upgrade's next step) is read, not the game kept
+    text = (game / "game.yaml").read_text(encoding="utf-8")
+    with overlaid({game / "game.yaml": text + "\n# an edit\n"}):
+        assert loading.load_ruleset(game, report=Report()) is not first
+    # a track file that comes is one more that `--track` may name
+    shutil.copy(tracks / "monza.yaml", tracks / "imola.yaml")
+    again = loading.load_ruleset(game, report=Report())
+    assert again is not None and again is not first and "imola" in again.other_tracks
+    # a file changed on the disk
+    (game / "game.yaml").write_text(text.replace("name: Formula 5", "name: Formula Five"), encoding="utf-8")
+    changed = loading.load_ruleset(game, report=Report())
+    assert changed is not None and changed is not again and changed.game.game.name == "Formula Five"
 
 
 def test_a_variant_patches_its_own_copy_of_the_game():

@@ -7,7 +7,6 @@ other (`Scenario.play`): `racecraft check --seeds 1..20` tries an arrangement on
 """
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,8 +20,7 @@ from ..engine.game import Game, reading
 from ..engine.vm import Watch
 from ..lang import nodes as n
 from ..lang import unparse
-from ..base.cache import Bounded
-from ..base.diagnostics import Diagnostic, Loc, Report, did_you_mean
+from ..base.diagnostics import Loc, Report, did_you_mean
 from ..base.errors import RuleError
 from ..lang.parser import parse_block, parse_expr
 from ..lang.show import show
@@ -89,32 +87,8 @@ def run_seeds(path: Path | str, seeds: list[int]) -> list[Outcome]:
     return [failed] if scenario is None else [scenario.play(s) for s in seeds]
 
 
-# The games scenarios are played on, each loaded once in a process (a folder of scenarios is
-# mostly one game with a few variants and modules; loading was a fifth of checking a scenario).
-# Checking and compiling leave a ruleset as it was (`check.check`); one is used again only while
-# each file it was read from has the bytes it had, and what loading it said is said again.
-_RULESETS: Bounded[tuple, tuple[Ruleset, list[Diagnostic]]] = Bounded(16)
-
-
 def _ruleset(path: Path, sc: Any, report: Report) -> Ruleset | None:
-    params = dict(sc.params) or None
-    key = (str(path.resolve()), tuple(sc.variants), tuple(sc.modules), sc.track, repr(params))
-    kept = _RULESETS.get(key)
-    if kept is not None and all(_digest(file) == digest for file, digest in kept[0].files):
-        report.items.extend(kept[1])
-        return kept[0]
-    start = len(report.items)
-    rs = load_ruleset(path, sc.variants, sc.modules, report, track=sc.track, params=params)
-    if rs is not None:
-        _RULESETS[key] = (rs, report.items[start:])
-    return rs
-
-
-def _digest(file: str) -> str | None:
-    try:
-        return hashlib.sha256(Path(file).read_bytes()).hexdigest()
-    except OSError:
-        return None
+    return load_ruleset(path, sc.variants, sc.modules, report, track=sc.track, params=dict(sc.params) or None)
 
 
 def load_scenario(path: Path) -> tuple[Scenario | None, Outcome]:

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..ir.models import CardsFile, CardType, GameFile, TrackFile, kind_of
-from ..base.diagnostics import SOURCES, Loc, Report, did_you_mean
+from ..base.cache import Bounded
+from ..base.diagnostics import SOURCES, Diagnostic, Loc, Report, did_you_mean
 from ..lang import versions
 from ..base.collect import fewer_collections
 from ..lang.parser import words_as_names
@@ -66,6 +67,7 @@ class Ruleset:
     # the params given when it was loaded (`--param`, a season's), as text: with its files, all a
     # compiled game is made from (`compile.compile_ruleset` keeps games compiled by the two)
     given: str = ""
+    track_folder: Path | None = None   # where `--track` finds the game's tracks (`other_tracks`)
 
 
 # Each file read in this process, parsed once, by (its name in diagnostics, the digest of its bytes):
@@ -339,7 +341,13 @@ class _Loader:
                                 "an included file starts with `cards:` or `track:`")
 
 
-@fewer_collections()
+# The games loaded in this process, by what was asked (the folder, variants, modules, track and
+# params), each with what loading it said and the track files its folder held: one is used again
+# only while every file it was read from has the bytes it had and no track file came or went (a
+# scenario after another of the same game, the commands a season or a test suite runs).
+_LOADED: Bounded[tuple, tuple[Ruleset, list[Diagnostic], tuple]] = Bounded(32)
+
+
 def load_ruleset(path: str | Path, variants: Sequence[str] = (), modules: Sequence[str] = (),
                  report: Report | None = None,
                  track: str | None = None, params: dict | None = None) -> Ruleset | None:
@@ -347,7 +355,44 @@ def load_ruleset(path: str | Path, variants: Sequence[str] = (), modules: Sequen
     boards of the same names (a ruleset names its default track in `include:`). `params`: values
     given to the merged game's params (`--param NAME=VALUE`), after every module and variant."""
     report = report if report is not None else Report()
-    path = Path(path)
+    key = (str(Path(path).resolve()), tuple(map(str, variants)), tuple(map(str, modules)), track,
+           repr(sorted((str(k), repr(v)) for k, v in params.items())) if params else "")
+    kept = _LOADED.get(key)
+    if kept is not None and _unchanged(kept[0]) and _track_files(kept[0]) == kept[2]:
+        report.items.extend(kept[1])
+        return kept[0]
+    start = len(report.items)
+    rs = _load(Path(path), variants, modules, report, track, params)
+    if rs is not None:
+        _LOADED[key] = (rs, report.items[start:], _track_files(rs))
+    return rs
+
+
+def forget_loaded() -> None:
+    """Load every game from its files again from now on (a test that changes the loader)."""
+    _LOADED.clear()
+
+
+def _unchanged(rs: Ruleset) -> bool:
+    """Does each file the game was read from hold the bytes it did (read as the loader reads it:
+    a text `overlaid` stands for its file)?"""
+    for file, digest in rs.files:
+        raw = read_bytes(Path(file), Report())
+        if raw is None or hashlib.sha256(raw).hexdigest() != digest:
+            return False
+    return True
+
+
+def _track_files(rs: Ruleset) -> tuple[str, ...]:
+    folder = rs.track_folder
+    if folder is None or not folder.is_dir():
+        return ()
+    return tuple(sorted(p.name for p in folder.glob("*.yaml")))
+
+
+@fewer_collections()
+def _load(path: Path, variants: Sequence[str], modules: Sequence[str], report: Report,
+          track: str | None, params: dict | None) -> Ruleset | None:
     game_path = path / "game.yaml" if path.is_dir() else path
     folder = game_path.parent
     if game_path.name != "game.yaml" or not game_path.exists():
@@ -444,7 +489,8 @@ def load_ruleset(path: str | Path, variants: Sequence[str] = (), modules: Sequen
     return Ruleset(game=game, folder=folder, cards=cards, applied=applied,
                    digest=ld.hash.hexdigest()[:DIGEST_CHARS], rules=rules, other_tracks=others,
                    files=ld.files, digest_parts=ld.digest_parts, changed=changed, needs=ld.needs,
-                   given=repr(sorted((str(k), repr(v)) for k, v in params.items())) if params else "")
+                   given=repr(sorted((str(k), repr(v)) for k, v in params.items())) if params else "",
+                   track_folder=track_folder)
 
 
 def _set_params(data: Any, params: dict, report: Report, changed: dict[str, Loc | None]) -> Any:
