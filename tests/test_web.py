@@ -124,7 +124,7 @@ def test_two_people_at_one_table_each_decide_only_their_own(client):
 
 
 def test_requests_that_are_refused_say_why_and_never_show_a_traceback(client):
-    table = create(client, "formula5", ["human", "human", "random"], seed=8)
+    table = create(client, "formula5", ["human", "human", "random"], seed=8, seed_public=True)
     tid = table["id"]
     other = create(client, "formula5", ["human", "random"], seed=8)
     v = until_mine(client, table, 1)
@@ -707,8 +707,8 @@ def test_a_table_stored_before_chance_was_noted_goes_on_as_it_was_played(tmp_pat
 
     db = tmp_path / "tables.db"
     with TestClient(create_app(db)) as c:
-        new = create(c, "heat", ["human", "human"], seed=4)
-        old = create(c, "heat", ["human", "human"], seed=4)
+        new = create(c, "heat", ["human", "human"], seed=4, seed_public=True)
+        old = create(c, "heat", ["human", "human"], seed=4, seed_public=True)
         for table in (new, old):
             for seat in (2, 1):   # a secret step: seat 2 first
                 v = seen(c, table, seat)
@@ -809,3 +809,38 @@ def test_the_database_is_the_users_alone(tmp_path):
     Store(path)
     assert (path.stat().st_mode & 0o777) == 0o600
     assert (path.parent.stat().st_mode & 0o777) == 0o700
+
+
+def test_a_seed_chosen_for_several_people_is_mixed_unless_it_is_told_to_everybody(client):
+    """A creator who could deal the same cards at a table of their own would read the others'
+    hands: at a table of several people a chosen seed is mixed with a secret of the server's
+    (docs/web.md), unless the creator asks to deal that very seed, which every seat is then told."""
+    tables = client.app.state.tables
+    one, two = (create(client, "downforce", ["human", "human", "human"], seed=14) for _ in range(2))
+    assert one["seed_mixed"] and two["seed_mixed"]
+    seeds = {tables.get(t["id"]).setup.seed for t in (one, two)}
+    assert len(seeds) == 2 and 14 not in seeds
+    assert seen(client, one, 1)["view"] != seen(client, two, 1)["view"]   # two deals
+    assert seen(client, one, 2)["seed"] is None
+    assert '"seed"' not in client.get(f"/api/tables/{one['id']}/record", params={"token": token(one, 2)}).text
+    # alone against bots, the seed chosen is the game's (a designer dealing a game again)
+    solo = create(client, "formula5", ["human", "random"], seed=14)
+    assert not solo["seed_mixed"] and tables.get(solo["id"]).setup.seed == 14
+    # told to everybody: dealt as chosen, and every seat (and its record) says it from the start
+    public = create(client, "downforce", ["human", "human", "human"], seed=14, seed_public=True)
+    assert not public["seed_mixed"] and tables.get(public["id"]).setup.seed == 14
+    assert [seen(client, public, s)["seed"] for s in (1, 2, 3)] == [14, 14, 14]
+    record = client.get(f"/api/tables/{public['id']}/record", params={"token": token(public, 2)}).text
+    assert json.loads(record.splitlines()[0])["seed"] == 14
+
+
+def test_a_mixed_seed_is_told_once_the_game_is_over_and_deals_the_game_again(client):
+    table = create(client, "formula5", ["human", "human"], seed=3)
+    v = seen(client, table, 1)
+    while not v["finished"]:
+        mover = v["to_move"][0]
+        v = decide(client, table, mover, seen(client, table, mover)["options"][0]["key"]).json()
+    seed = v["result"]["seed"]
+    assert seed is not None and seed == client.app.state.tables.get(table["id"]).setup.seed != 3
+    record = client.get(f"/api/tables/{table['id']}/record").text
+    assert json.loads(record.splitlines()[0])["seed"] == seed

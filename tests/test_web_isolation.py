@@ -219,9 +219,11 @@ def comparable(client, table_id: str, token: str) -> dict:
     return view
 
 
-def twin(client, setup: dict) -> tuple[str, str]:
-    created = client.post("/api/tables", json=setup).json()
-    return created["id"], created["seats"][1]["token"]
+def twin(client, table_id: str) -> tuple[str, str]:
+    """A second table dealt as the first (its seed, which nobody at a table of people chose alone)"""
+    tables = client.app.state.tables
+    made, tokens = tables.create(tables.get(table_id).setup)
+    return made.id, tokens[1]
 
 
 def entry(n: int, d, pick: int) -> dict:
@@ -239,7 +241,7 @@ def test_in_every_game_seat_2_is_told_the_same_whatever_it_cannot_see(client, ga
     tokens = [s["token"] for s in created["seats"]]
     tables = client.app.state.tables
     table = tables.get(tid)
-    other_id, other_token = twin(client, setup)
+    other_id, other_token = twin(client, tid)
     other = tables.get(other_id)
     rng = random.Random(7)
     swapped = secrets_tried = 0

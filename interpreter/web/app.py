@@ -12,6 +12,7 @@ import json
 import secrets
 import threading
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
@@ -58,6 +59,9 @@ class NewTable(BaseModel):
     modules: list[str] = Field(default_factory=list, max_length=32)
     track: str | None = Field(None, max_length=100)
     seed: int | None = None
+    seed_public: bool = Field(False, description="with a `seed` and more than one person: deal that "
+                                                 "very seed and tell it to every seat from the start "
+                                                 "(else it is mixed with a secret of the server's)")
     season: str | None = Field(None, max_length=100,
                                description="a season of the game (`GET /api/games`: `seasons`): its games "
                                            "are played in turn at this table; `variants` and `modules` "
@@ -265,13 +269,18 @@ def create_app(db: Path | str, threads: int = 2, processes: int = 1,
         seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
         setup = Setup.checked(body.game, body.seats, body.variants, body.modules, body.track, seed,
                               body.players, body.season)
+        mixed = body.seed is not None and setup.people() > 1 and not body.seed_public
+        if mixed:  # a seed chosen for a table of several people: one nobody there knows
+            setup = setup.fair()
+        elif body.seed is not None and body.seed_public:
+            setup = replace(setup, seed_public=True)
         table, tokens = tables.create(setup)
         seats = []
         for i, (kind, token) in enumerate(zip(setup.seats, tokens)):
             url = f"/table/{table.id}#{token}" if token else None
             seats.append({"seat": i + 1, "kind": kind, "token": token, "url": url})
         people = [t for t in tokens if t]
-        return {"id": table.id, "seats": seats,
+        return {"id": table.id, "seats": seats, "seed_mixed": mixed,
                 "url": f"/table/{table.id}#{','.join(people)}" if people else f"/replay/{table.id}"}
 
     @app.get("/api/tables", summary="The tables and seasons, newest first, with their state")

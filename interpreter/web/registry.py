@@ -104,7 +104,7 @@ class Tables:
         """A stored table played again from its decisions (under `self.lock`), its bots asked on."""
         s = row["setup"]
         setup = Setup(s["game"], s["seats"], s.get("variants", []), s.get("modules", []), s.get("track"),
-                      s["seed"], chance=s.get("chance"))
+                      s["seed"], chance=s.get("chance"), seed_public=s.get("seed_public", False))
         try:
             loaded, plan = self.plans.get(setup)
         except Refused as e:

@@ -41,7 +41,7 @@ class Race(Table):
             plan = series.plan(i)
             loaded = series.loaded(i)
         setup = Setup(series.game, list(series.seats), loaded.variants, loaded.modules, loaded.track,
-                      game_seed(series.seed, i), chance=series.chance)
+                      game_seed(series.seed, i), chance=series.chance, seed_public=season.setup.seed_public)
         super().__init__(race_id, setup, loaded, plan, season.token_hashes, season.store, season.bots,
                          created)
         self.lock = season.lock          # one lock and one version for the whole season
@@ -131,7 +131,7 @@ class Season:
         goes on (its bots asked), or the next one begins if the server stopped between two."""
         s = row["setup"]
         setup = Setup(s["game"], s["seats"], s.get("variants", []), s.get("modules", []), None, s["seed"],
-                      s["season"], s.get("chance"))
+                      s["season"], s.get("chance"), s.get("seed_public", False))
         series = _series(setup, 410)
         series.chance = setup.chance   # (a season stored before seasons noted it draws as it did)
         season = cls(row["id"], setup, series, row["tokens"], store, bots, row["created"])

@@ -11,10 +11,11 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import secrets
 import tempfile
 import threading
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from ..agents.kinds import bot
@@ -58,9 +59,23 @@ class Setup:
     season: str | None = None   # a season of the game (`seasons/NAME.yaml`): its races in turn
     # how its games draw chance (`engine.game.CHANCE`); None: a table stored before tables noted it
     chance: int | None = CHANCE
+    # its seed is told to every seat from the start (a seed chosen and dealt as chosen: `fair`)
+    seed_public: bool = False
 
     def as_dict(self) -> dict:
         return asdict(self)
+
+    def people(self) -> int:
+        return sum(kind == "human" for kind in self.seats)
+
+    def fair(self) -> "Setup":
+        """The setup dealt with a seed nobody at the table knows: the seed its creator chose
+        mixed with a secret of the server's (a creator who could deal the same cards at a table
+        of their own would read every other player's hand there). The seed is told to everybody
+        with the record once the game is over, as any table's."""
+        salt = secrets.token_bytes(16)
+        mixed = int.from_bytes(hashlib.sha256(str(self.seed).encode() + salt).digest()[:8], "big")
+        return replace(self, seed=mixed % (MAX_SEED + 1))
 
     @classmethod
     def checked(cls, game, seats, variants, modules, track, seed, players=None, season=None) -> "Setup":
@@ -494,6 +509,7 @@ class Table(Sitting):
                 "table": self.id, "game": self.plan.name, "game_id": self.setup.game,
                 "seat": None if seat is None else seat + 1,
                 "seats": [{"seat": i + 1, "kind": k} for i, k in enumerate(self.kinds)],
+                "seed": self.setup.seed if self.setup.seed_public else None,
                 "state": self.state, "finished": self.state != "playing",
                 "round": view["game"].get("round"),
                 "decision": self.decision_id(seat) if mine and seat is not None else None,
@@ -555,7 +571,7 @@ class Table(Sitting):
             over = self.disclosed
             decisions = [dict(d) for d in self.decisions] if over else self.known_decisions()
             result = self.result
-        if not over:
+        if not over and not self.setup.seed_public:
             del head["seed"]
             for d in decisions:
                 if d["seat"] != seat:

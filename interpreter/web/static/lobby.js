@@ -82,7 +82,10 @@
       season: $("season").value || null,
     };
     if (body.season) body.track = null;
-    if ($("seed").value !== "") body.seed = Number($("seed").value);
+    if ($("seed").value !== "") {
+      body.seed = Number($("seed").value);
+      body.seed_public = $("seed-public").checked;
+    }
     $("create").disabled = true;
     try {
       const table = await api("/api/tables", body);
@@ -103,6 +106,7 @@
       $("here").textContent = people.length > 1 ? "Play every person's seat here, taking turns at this screen"
                                                 : people.length ? "Play your seat here" : "Watch the bots play";
       $("created").hidden = false;
+      $("seed-note").hidden = !table.seed_mixed;
       loadTables();
     } catch (e) {
       showError(e.message);

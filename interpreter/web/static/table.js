@@ -106,7 +106,8 @@
     state.shown = token;
     document.title = `${told.game} · seat ${told.seat}`;
     $("title").textContent = told.game + (s ? " · " + s.name : "");
-    $("facts").textContent = [...(s ? [s.title] : []), ...told.sight.facts, `you are seat ${told.seat}`].join(" · ");
+    $("facts").textContent = [...(s ? [s.title] : []), ...told.sight.facts, `you are seat ${told.seat}`,
+                              ...(told.seed !== null && told.seed !== undefined ? [`seed ${told.seed}`] : [])].join(" · ");
     const key = JSON.stringify([told.view, told.seat]);
     if (key !== state.viewKey) {
       state.viewKey = key;
