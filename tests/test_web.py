@@ -65,6 +65,9 @@ def until_mine(client, table: dict, seat: int = 1, seconds: float = 30.0) -> dic
 
 
 def decide(client, table: dict, seat: int, option, **more):
+    """The seat's decision (of the decision it is asked now, unless `decision=` names one)."""
+    if "decision" not in more:
+        more["decision"] = seen(client, table, seat)["decision"]
     return client.post(f"/api/tables/{table['id']}/decide",
                        json={"token": token(table, seat), "option": option, **more})
 
@@ -427,7 +430,8 @@ def test_a_killed_server_loses_no_acknowledged_decision(tmp_path):
             seat = v["to_move"][0]
             mine = call(port, f"/api/tables/{table['id']}?token={tokens[seat - 1]}")
             key = mine["options"][-1]["key"]
-            call(port, f"/api/tables/{table['id']}/decide", {"token": tokens[seat - 1], "option": key})
+            call(port, f"/api/tables/{table['id']}/decide", {"token": tokens[seat - 1], "option": key,
+                                                             "decision": mine["decision"]})
             answered.append((seat, next(o["label"] for o in mine["options"] if o["key"] == key)))
     finally:
         proc.send_signal(signal.SIGKILL)
@@ -786,7 +790,8 @@ def test_the_search_bots_workers_end_with_a_killed_server(tmp_path):
                 req = urllib.request.Request(
                     f"http://127.0.0.1:{port}/api/tables/{table['id']}/decide", headers={
                         "Content-Type": "application/json"},
-                    data=json.dumps({"token": token, "option": told["options"][0]["key"]}).encode())
+                    data=json.dumps({"token": token, "option": told["options"][0]["key"],
+                                     "decision": told["decision"]}).encode())
                 urllib.request.urlopen(req, timeout=10).read()
             assert time.monotonic() < end and not told["finished"], "the search bot never decided"
             time.sleep(0.1)
@@ -844,3 +849,18 @@ def test_a_mixed_seed_is_told_once_the_game_is_over_and_deals_the_game_again(cli
     assert seed is not None and seed == client.app.state.tables.get(table["id"]).setup.seed != 3
     record = client.get(f"/api/tables/{table['id']}/record").text
     assert json.loads(record.splitlines()[0])["seed"] == seed
+
+
+def test_a_decision_sent_twice_is_taken_once_and_one_must_say_which_it_answers(client):
+    table = create(client, "formula5", ["human", "random"], seed=5)
+    v = until_mine(client, table, 1)
+    key, asked = v["options"][0]["key"], v["decision"]
+    first = decide(client, table, 1, key, decision=asked)
+    again = decide(client, table, 1, key, decision=asked)   # a double click, a retry
+    assert first.status_code == 200 and again.status_code == 409, again.text
+    assert "taken already" in again.json()["error"]
+    v = until_mine(client, table, 1)
+    if not v["finished"]:
+        r = client.post(f"/api/tables/{table['id']}/decide", json={"token": token(table, 1), "option": key})
+        assert r.status_code == 422 and "`decision`" in r.json()["error"]
+        assert seen(client, table, 1)["decision"] == v["decision"]   # nothing taken

@@ -96,7 +96,8 @@ def finish_through_the_api(server: str, table: str, token: str) -> None:
         if told["finished"]:
             return
         if 1 in told["to_move"]:
-            post(server, f"/api/tables/{table}/decide", {"token": token, "option": told["options"][0]["key"]})
+            post(server, f"/api/tables/{table}/decide", {"token": token, "option": told["options"][0]["key"],
+                                                         "decision": told["decision"]})
         else:
             time.sleep(0.01)
         assert time.monotonic() < end, "the game did not end"
@@ -279,7 +280,8 @@ def test_a_season_from_the_lobby_shows_each_games_end_and_the_standings(server, 
         if told["season"]["race"] == 2:
             break
         if 1 in told["to_move"]:
-            post(server, f"/api/tables/{table}/decide", {"token": token, "option": told["options"][0]["key"]})
+            post(server, f"/api/tables/{table}/decide", {"token": token, "option": told["options"][0]["key"],
+                                                         "decision": told["decision"]})
         else:
             time.sleep(0.01)
         assert time.monotonic() < end, "the first game did not end"

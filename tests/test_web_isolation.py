@@ -139,7 +139,8 @@ def test_seat_2_is_never_told_a_card_it_has_not_been_shown(client, seats, season
                 mover = rng.choice(people)
                 mine = told(client, tid, tokens[mover])
                 key = rng.choice(mine["options"])["key"]
-                r = client.post(f"/api/tables/{tid}/decide", json={"token": tokens[mover], "option": key})
+                r = client.post(f"/api/tables/{tid}/decide", json={"token": tokens[mover], "option": key,
+                                                                   "decision": mine["decision"]})
                 assert r.status_code == 200
                 if mover == 2:
                     may_know |= set(CANARY.findall(json.dumps(r.json())))
@@ -281,9 +282,10 @@ def test_in_every_game_seat_2_is_told_the_same_whatever_it_cannot_see(client, ga
                 assert seen[0] == seen[1], \
                     f"seat 1's secret commitment shows to seat 2 at decision {len(decisions) + 1}"
         mover = rng.choice(v["to_move"])   # (the seats of a secret block, in any order)
-        options = told(client, tid, tokens[mover - 1])["options"]
-        r = client.post(f"/api/tables/{tid}/decide", json={"token": tokens[mover - 1],
-                                                           "option": rng.choice(options)["key"]})
+        mine = told(client, tid, tokens[mover - 1])
+        r = client.post(f"/api/tables/{tid}/decide", json={
+            "token": tokens[mover - 1], "decision": mine["decision"],
+            "option": rng.choice(mine["options"])["key"]})
         assert r.status_code == 200, r.text
         v = r.json()
     assert told(client, tid, tokens[0])["finished"]

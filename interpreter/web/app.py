@@ -72,7 +72,8 @@ class NewTable(BaseModel):
 class Decide(BaseModel):
     token: str = Field(max_length=200)
     option: str = Field(max_length=8)   # the option's key (`a`, `b`, ...)
-    # the decision answered (`decision` of the view): 409 if the table has moved on
+    # the decision answered (`decision` of what the seat was told): 409 if the table has moved on, so
+    # that a decision sent twice (a double click, a retry) is taken once
     decision: str | None = Field(None, max_length=64)
 
 

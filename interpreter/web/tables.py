@@ -429,7 +429,9 @@ class Table(Sitting):
             waiting = self.game.deciding()
             who = ", ".join(f"seat {s + 1}" for s in waiting) or "nobody"
             raise Refused(409, f"it is not your decision: waiting for {who}")
-        if at is not None and not hmac.compare_digest(str(at), self.decision_id(seat)):
+        if at is None:  # (a decision sent twice, a double click or a retry, must be taken once)
+            raise Refused(422, "say which decision this answers: `decision`, as the seat was told it")
+        if not hmac.compare_digest(str(at), self.decision_id(seat)):
             raise Refused(409, "that decision was taken already: the table has moved on")
         return d
 
