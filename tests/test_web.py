@@ -864,3 +864,40 @@ def test_a_decision_sent_twice_is_taken_once_and_one_must_say_which_it_answers(c
         r = client.post(f"/api/tables/{table['id']}/decide", json={"token": token(table, 1), "option": key})
         assert r.status_code == 422 and "`decision`" in r.json()["error"]
         assert seen(client, table, 1)["decision"] == v["decision"]   # nothing taken
+
+
+def test_a_database_that_cannot_be_used_is_said_in_words(tmp_path, capsys):
+    """A damaged or cut-short database stops `serve` at its start with what to do; a full disk
+    answers a request 503 with what happened, and nothing is changed (docs/web.md)."""
+    import sqlite3
+
+    from interpreter.cli import main
+
+    damaged = tmp_path / "damaged.db"
+    damaged.write_bytes(b"SQLite format 3\x00" + bytes(range(256)) * 8)
+    assert main(["serve", "--db", str(damaged), "--port", "0"]) == 1
+    err = capsys.readouterr().err
+    assert "not a sound SQLite database" in err and "--db" in err and "Traceback" not in err
+    assert "a bug in Racecraft" not in err
+
+    class FullDisk:
+        """The connection, as it answers on a full disk: writing fails."""
+        def __init__(self, db):
+            self.db = db
+
+        def execute(self, sql, *args):
+            if sql.startswith(("INSERT", "UPDATE", "DELETE")):
+                raise sqlite3.OperationalError("database or disk is full")
+            return self.db.execute(sql, *args)
+
+    with TestClient(create_app(tmp_path / "tables.db")) as c:
+        table = create(c)
+        store = c.app.state.tables.store
+        store.db = FullDisk(store.db)
+        r = c.post("/api/tables", json={"game": "formula5", "seats": ["human", "random"]})
+        assert r.status_code == 503 and "the disk is full" in r.json()["error"], r.text
+        v = until_mine(c, table, 1)
+        r = decide(c, table, 1, v["options"][0]["key"])
+        assert r.status_code == 503 and seen(c, table, 1)["decision"] == v["decision"]
+        store.db = store.db.db
+        assert len(c.get("/api/tables").json()["tables"]) == 1

@@ -28,7 +28,7 @@ from .bots import Bots
 from .games import catalogue
 from .registry import Tables
 from .replays import Replays
-from .store import Store
+from .store import Store, StoreError
 from .tables import Refused, Setup
 
 MAX_BODY = 64 * 1024            # a request's body (JSON)
@@ -203,6 +203,10 @@ def create_app(db: Path | str, threads: int = 2, processes: int = 1,
     @app.exception_handler(Refused)
     async def refused(request: Request, e: Refused):
         return JSONResponse({"error": e.message}, status_code=e.status)
+
+    @app.exception_handler(StoreError)
+    async def unstored(request: Request, e: StoreError):
+        return JSONResponse({"error": f"{e}: nothing was changed; try again later"}, status_code=503)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, e: RequestValidationError):

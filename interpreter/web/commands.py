@@ -46,7 +46,13 @@ def cmd_serve(args) -> int:
         raise Usage(f"the web table needs FastAPI and uvicorn ({e.name} is missing): "
                     "pip install fastapi uvicorn") from None
     # on loopback, only requests addressed to this machine by name (not another site's DNS name)
-    app = create_app(db, hosts=["127.0.0.1", "localhost", "::1", "[::1]"] if loopback(args.host) else None)
+    from .store import StoreError
+    hosts = ["127.0.0.1", "localhost", "::1", "[::1]"] if loopback(args.host) else None
+    try:
+        app = create_app(db, hosts=hosts)
+    except StoreError as e:
+        print(f"racecraft serve: {e}", file=sys.stderr)
+        return 1
     where = f"http://{'localhost' if loopback(args.host) else args.host}:{args.port}/"
     print(f"racecraft serve: the lobby is at {where} (tables kept in {db}); Ctrl-C stops", file=sys.stderr)
     if not loopback(args.host):

@@ -9,12 +9,14 @@ One connection, shared by the server's threads under a lock; the journal is writ
 killed, and the machine losing power."""
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sqlite3
 import threading
 import time
 from pathlib import Path
+from typing import Any, Callable, TypeVar
 
 from ..session.journal import data_folder
 
@@ -50,6 +52,36 @@ CREATE TABLE IF NOT EXISTS races (
 """
 
 
+class StoreError(Exception):
+    """The tables' database cannot be read or written: a corrupt, truncated or read-only file, a
+    full disk. Said in words (`serve` at its start, 503 to a request), never as a bug."""
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _why(e: Exception) -> str:
+    text = str(e).lower()
+    if "full" in text:
+        return "the disk is full"
+    if "readonly" in text or "read-only" in text or isinstance(e, PermissionError):
+        return "it cannot be written (a read-only file or folder)"
+    if "not a database" in text or "malformed" in text or "corrupt" in text:
+        return "it is not a sound SQLite database (damaged or cut short)"
+    return str(e) or type(e).__name__
+
+
+def _guarded(method: F) -> F:
+    """A store method whose database errors are a `StoreError`."""
+    @functools.wraps(method)
+    def guarded(self: "Store", *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.Error as e:
+            raise StoreError(f"the tables' database {self.path} cannot be used: {_why(e)}") from None
+    return guarded  # type: ignore[return-value]
+
+
 def default_path() -> Path:
     """`$XDG_DATA_HOME/racecraft/tables.db`, else `~/.local/share/racecraft/tables.db`."""
     return data_folder() / "tables.db"
@@ -57,24 +89,31 @@ def default_path() -> Path:
 
 class Store:
     def __init__(self, path: Path | str):
-        path = Path(path)
-        if str(path) != ":memory:":
-            # the tables' seeds and every hand are in it: the user's alone (a folder made here 0700, a
-            # file made here 0600; SQLite gives its journal files the file's permissions)
-            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            if not path.exists():
-                os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
-        self.lock = threading.Lock()
-        self.db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=FULL")
-        self.db.execute("PRAGMA foreign_keys=ON")
-        self.db.executescript(SCHEMA)
+        path = self.path = Path(path)
+        try:
+            if str(path) != ":memory:":
+                # the tables' seeds and every hand are in it: the user's alone (a folder made here 0700, a
+                # file made here 0600; SQLite gives its journal files the file's permissions)
+                path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+                if not path.exists():
+                    os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+            self.lock = threading.Lock()
+            self.db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            self.db.executescript(SCHEMA)
+            if self.db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+                raise sqlite3.DatabaseError("database disk image is malformed")
+        except (sqlite3.Error, OSError) as e:
+            raise StoreError(f"the tables' database {path} cannot be used: {_why(e)}; give another "
+                             "file with --db, or move this one away to start with no tables") from None
 
     def close(self) -> None:
         with self.lock:
             self.db.close()
 
+    @_guarded
     def _write(self, *statements: tuple[str, tuple]) -> None:
         """Run the statements in one transaction: all of them are stored, or none."""
         with self.lock:
@@ -104,6 +143,7 @@ class Store:
         self._write(("UPDATE tables SET state = ?, result = ? WHERE id = ?",
                      (state, None if result is None else json.dumps(result), table_id)))
 
+    @_guarded
     def tables(self, state: str | None = None) -> list[dict]:
         """Every table but a season's races (or those in `state`), oldest first: id, created, setup,
         tokens, state, result."""
@@ -115,12 +155,14 @@ class Store:
             ).fetchall()
         return [_row(r) for r in rows]
 
+    @_guarded
     def table(self, table_id: str) -> dict | None:
         with self.lock:
             row = self.db.execute("SELECT id, created, setup, tokens, state, result FROM tables WHERE id = ?",
                                   (table_id,)).fetchone()
         return None if row is None else _row(row)
 
+    @_guarded
     def decisions(self, table_id: str) -> list[dict]:
         with self.lock:
             rows = self.db.execute("SELECT line FROM decisions WHERE table_id = ? ORDER BY n",
@@ -144,6 +186,7 @@ class Store:
         self._write(("UPDATE seasons SET state = ?, result = ? WHERE id = ?",
                      (state, None if result is None else json.dumps(result), season_id)))
 
+    @_guarded
     def seasons(self, state: str | None = None) -> list[dict]:
         """Every season (or those in `state`), oldest first: id, created, setup, tokens, state, result."""
         with self.lock:
@@ -153,12 +196,14 @@ class Store:
             ).fetchall()
         return [_row(r) for r in rows]
 
+    @_guarded
     def season(self, season_id: str) -> dict | None:
         with self.lock:
             row = self.db.execute("SELECT id, created, setup, tokens, state, result FROM seasons "
                                   "WHERE id = ?", (season_id,)).fetchone()
         return None if row is None else _row(row)
 
+    @_guarded
     def races(self, season_id: str) -> list[dict]:
         """The season's races so far, in order: the rows of their tables."""
         with self.lock:
@@ -168,6 +213,7 @@ class Store:
             ).fetchall()
         return [_row(r) for r in rows]
 
+    @_guarded
     def season_of(self, table_id: str) -> str | None:
         """The season a table is a race of, if it is one."""
         with self.lock:
