@@ -901,3 +901,55 @@ def test_a_database_that_cannot_be_used_is_said_in_words(tmp_path, capsys):
         assert r.status_code == 503 and seen(c, table, 1)["decision"] == v["decision"]
         store.db = store.db.db
         assert len(c.get("/api/tables").json()["tables"]) == 1
+
+
+def test_a_server_left_running_limits_what_one_address_opens_and_what_is_in_play(tmp_path):
+    from interpreter.web.registry import Limits
+
+    with TestClient(create_app(tmp_path / "tables.db", limits=Limits(max_open=3, per_minute=4))) as c:
+        first = [create(c, "formula5", ["human", "random"]) for _ in range(3)]
+        r = c.post("/api/tables", json={"game": "formula5", "seats": ["human", "random"]})
+        assert r.status_code == 429 and "3 tables in play, its most" in r.json()["error"]
+        play_out(c, first[0])      # a finished table frees its place
+        assert create(c, "formula5", ["human", "random"])
+        r = c.post("/api/tables", json={"game": "formula5", "seats": ["human", "random"]})
+        assert r.status_code == 429 and "4 tables opened from your address in the last minute" \
+            in r.json()["error"] and "try again in" in r.json()["error"]
+        r = c.post("/api/replays", content=b"{}")   # records count too
+        assert r.status_code == 429
+
+
+def test_a_table_nobody_touched_for_long_is_archived_and_plays_on_when_opened(tmp_path):
+    """Archived: kept in the database, not rebuilt at the start, listed apart; a seat's link plays on."""
+    import sqlite3
+
+    from interpreter.web.registry import Limits
+
+    db = tmp_path / "tables.db"
+    with TestClient(create_app(db)) as c:
+        old, new = create(c), create(c)
+        asked = until_mine(c, old, 1)
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE tables SET touched = touched - 40 * 86400 WHERE id = ?", (old["id"],))
+    with TestClient(create_app(db, limits=Limits(archive_after=30 * 86400))) as c:
+        live = c.app.state.tables.live
+        assert old["id"] not in live and new["id"] in live
+        states = {t["id"]: t["state"] for t in c.get("/api/tables").json()["tables"]}
+        assert states == {old["id"]: "archived", new["id"]: "playing"}
+        v = seen(c, old, 1)    # its link opens it: it plays on where it was
+        assert v["state"] == "playing" and v["decision"] == asked["decision"]
+        assert decide(c, old, 1, v["options"][0]["key"]).status_code == 200
+        assert {t["id"]: t["state"] for t in c.get("/api/tables").json()["tables"]}[old["id"]] == "playing"
+
+
+def test_the_lobby_lists_the_tables_a_page_at_a_time(client):
+    made = [create(client)["id"] for _ in range(5)]
+    seen_ids, before, pages = [], None, 0
+    while True:
+        page = client.get("/api/tables", params={"limit": 2, **({"before": before} if before else {})}).json()
+        seen_ids += [t["id"] for t in page["tables"]]
+        pages += 1
+        if not page["more"]:
+            break
+        before = page["tables"][-1]["created"]
+    assert seen_ids == made[::-1] and pages == 3

@@ -16,7 +16,7 @@ from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
@@ -26,7 +26,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from .bots import Bots
 from .games import catalogue
-from .registry import Tables
+from .registry import Limits, Tables
 from .replays import Replays
 from .store import Store, StoreError
 from .tables import Refused, Setup
@@ -160,14 +160,18 @@ def static_text(name: str) -> str:
     return resources.files("interpreter.web").joinpath("static", name).read_text(encoding="utf-8")
 
 
+def _client(request: Request) -> str:
+    return request.client.host if request.client is not None else "?"
+
+
 def create_app(db: Path | str, threads: int = 2, processes: int = 1,
-               hosts: list[str] | None = None) -> FastAPI:
+               hosts: list[str] | None = None, limits: Limits | None = None) -> FastAPI:
     """The web table's app, keeping its tables in the SQLite file `db`. `hosts`: the names a request
     may be addressed to (a server on loopback answers no page of another site that a DNS name was
     pointed at it for); None: any."""
     store = Store(db)
     bots = Bots(threads, processes)
-    tables = Tables(store, bots)
+    tables = Tables(store, bots, limits)
     replays = Replays()
     games_cache: list = []
     games_lock = threading.Lock()
@@ -270,7 +274,16 @@ def create_app(db: Path | str, threads: int = 2, processes: int = 1,
               description="Each person's seat gets a token: the seat's private link carries it. "
                           "Bots' seats have none. With `season`, the table plays the season's games in "
                           "turn, each seat keeping its link.")
-    def create_table(body: NewTable):
+    def create_table(body: NewTable, request: Request):
+        client = _client(request)
+        tables.rate.take(client, "tables")
+        try:
+            return _create(body)
+        except Exception:
+            tables.rate.give_back(client)
+            raise
+
+    def _create(body: NewTable) -> dict:
         seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
         setup = Setup.checked(body.game, body.seats, body.variants, body.modules, body.track, seed,
                               body.players, body.season)
@@ -288,9 +301,12 @@ def create_app(db: Path | str, threads: int = 2, processes: int = 1,
         return {"id": table.id, "seats": seats, "seed_mixed": mixed,
                 "url": f"/table/{table.id}#{','.join(people)}" if people else f"/replay/{table.id}"}
 
-    @app.get("/api/tables", summary="The tables and seasons, newest first, with their state")
-    def list_tables():
-        return {"tables": tables.listing()}
+    @app.get("/api/tables", summary="The tables and seasons, newest first, with their state, by pages",
+             description="`before`: the `created` of the last table of the page before; `more`: there "
+                         "are older ones")
+    def list_tables(before: float | None = None, limit: int = Query(50, ge=1, le=200)):
+        page, more = tables.listing(limit, before)
+        return {"tables": page, "more": more}
 
     @app.get("/api/tables/{table_id}", summary="What a seat sees: the view, the log, its options",
              description="At a season's table, of the game under way, with `season`: the games played, "
@@ -364,8 +380,14 @@ def create_app(db: Path | str, threads: int = 2, processes: int = 1,
 
     @app.post("/api/replays", status_code=201, summary="Open a game record (the body: its JSON lines)")
     async def open_replay(request: Request):
+        client = _client(request)
+        tables.rate.take(client, "records")
         body = await request.body()
-        return await run_in_threadpool(replays.open, body)
+        try:
+            return await run_in_threadpool(replays.open, body)
+        except Exception:
+            tables.rate.give_back(client)
+            raise
 
     @app.get("/api/replays/{replay_id}", summary="A record's table before a decision")
     def record_replay(replay_id: str, at: int = 0, seat: int | None = None):

@@ -17,6 +17,13 @@ def add_serve(sub) -> None:
     sv.add_argument("--db", metavar="FILE",
                     help="the SQLite file the tables are kept in (default: tables.db in the user's data "
                          "folder, $XDG_DATA_HOME/racecraft or ~/.local/share/racecraft)")
+    sv.add_argument("--max-open", type=bounded(1, 100_000), default=500, metavar="N",
+                    help="tables in play at once, at most (default 500): past it, creating one is refused")
+    sv.add_argument("--per-minute", type=bounded(1, 100_000), default=30, metavar="N",
+                    help="tables or records one address may open in a minute (default 30)")
+    sv.add_argument("--archive-after", type=bounded(0, 36_500), default=30, metavar="DAYS",
+                    help="an unfinished table nobody touched for this many days is archived at the start: "
+                         "kept, not rebuilt until a seat's link opens it (default 30; 0: never)")
     sv.set_defaults(fn=cmd_serve)
 
 
@@ -46,10 +53,12 @@ def cmd_serve(args) -> int:
         raise Usage(f"the web table needs FastAPI and uvicorn ({e.name} is missing): "
                     "pip install fastapi uvicorn") from None
     # on loopback, only requests addressed to this machine by name (not another site's DNS name)
+    from .registry import Limits
     from .store import StoreError
+    limits = Limits(args.max_open, args.per_minute, args.archive_after * 86400)
     hosts = ["127.0.0.1", "localhost", "::1", "[::1]"] if loopback(args.host) else None
     try:
-        app = create_app(db, hosts=hosts)
+        app = create_app(db, hosts=hosts, limits=limits)
     except StoreError as e:
         print(f"racecraft serve: {e}", file=sys.stderr)
         return 1

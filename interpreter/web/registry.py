@@ -8,6 +8,8 @@ from __future__ import annotations
 import secrets
 import threading
 import time
+from collections import deque
+from dataclasses import dataclass
 
 from ..base.errors import RuleError
 from .bots import Bots
@@ -19,10 +21,51 @@ from .tables import Plans, Refused, Setup, Table, token_hash
 KEPT_FINISHED = 200
 
 
+@dataclass
+class Limits:
+    """What lets a server be left running for a group (`racecraft serve` sets each)."""
+    max_open: int = 500           # tables (and seasons) in play at once: past it, 429
+    per_minute: int = 30          # tables or replays one client may open in a minute: past it, 429
+    archive_after: float = 30 * 86400   # seconds untouched after which an unfinished table is archived
+
+
+class Rate:
+    """How many things each client opened in the last minute."""
+
+    def __init__(self, per_minute: int):
+        self.per_minute = per_minute
+        self.lock = threading.Lock()
+        self.times: dict[str, deque[float]] = {}
+
+    def give_back(self, client: str) -> None:
+        """What `take` counted was not opened after all (refused for another reason)."""
+        with self.lock:
+            times = self.times.get(client)
+            if times:
+                times.pop()
+
+    def take(self, client: str, what: str) -> None:
+        now = time.monotonic()
+        with self.lock:
+            times = self.times.setdefault(client, deque())
+            while times and times[0] <= now - 60:
+                times.popleft()
+            if len(times) >= self.per_minute:
+                wait = int(times[0] + 60 - now) + 1
+                raise Refused(429, f"{len(times)} {what} opened from your address in the last minute, this "
+                                   f"server's most: try again in {wait} seconds")
+            times.append(now)
+            if len(self.times) > 10_000:   # (clients not seen for a minute are forgotten)
+                for key in [k for k, v in self.times.items() if not v or v[-1] <= now - 60]:
+                    del self.times[key]
+
+
 class Tables:
-    def __init__(self, store: Store, bots: Bots):
+    def __init__(self, store: Store, bots: Bots, limits: Limits | None = None):
         self.store = store
         self.bots = bots
+        self.limits = limits or Limits()
+        self.rate = Rate(self.limits.per_minute)
         self.plans = Plans()
         self.lock = threading.Lock()
         self.live: dict[str, Table | Season] = {}
@@ -30,6 +73,11 @@ class Tables:
     def create(self, setup: Setup) -> tuple[Table | Season, list[str | None]]:
         """A new table (a season, when the setup names one); the token of each person's seat (None
         for a bot's)."""
+        with self.lock:
+            playing = sum(1 for t in self.live.values() if t.state == "playing")
+        if playing >= self.limits.max_open:
+            raise Refused(429, f"this server has {playing} tables in play, its most: finish one, or "
+                               "try again later")
         if setup.season is not None:
             season, tokens = Season.create(setup, self.store, self.bots)
             with self.lock:
@@ -67,6 +115,9 @@ class Tables:
             if len(table_id) > 64:
                 raise Refused(404, "no such table")
             row = self.store.table(table_id)
+            if row is not None and row["state"] == "archived":   # opened again: it plays on
+                self.store.unarchive(table_id)
+                row["state"] = "playing"
             if row is not None:
                 season_id = self.store.season_of(table_id)
                 return self._rebuilt(row) if season_id is None else self._season(season_id).race(table_id)
@@ -82,7 +133,10 @@ class Tables:
         return found.current if isinstance(found, Season) else found
 
     def restore(self) -> int:
-        """Rebuild every table and season still playing (at the server's start); how many."""
+        """Rebuild every table and season still playing (at the server's start), but those nobody
+        touched for `limits.archive_after` seconds, archived instead; how many."""
+        if self.limits.archive_after:
+            self.store.archive(time.time() - self.limits.archive_after)
         rows = self.store.tables("playing")
         seasons = self.store.seasons("playing")
         with self.lock:
@@ -135,12 +189,14 @@ class Tables:
         self.live[season.id] = season
         return season
 
-    def listing(self, limit: int = 100) -> list[dict]:
-        """The tables and seasons, newest first: id, game, season, seats' kinds, state (no tokens, no
-        seed); a season's races by their tables' ids, and once it is over its champions and standings."""
-        rows: list[tuple[dict, list[str] | None]] = [(row, None) for row in self.store.tables()[-limit:]]
-        rows += [(row, [r["id"] for r in self.store.races(row["id"])])
-                 for row in self.store.seasons()[-limit:]]
+    def listing(self, limit: int = 50, before: float | None = None) -> tuple[list[dict], bool]:
+        """A page of the tables and seasons, newest first (created before `before`, a table's
+        `created`), and whether there are older ones: id, game, season, seats' kinds, state (no
+        tokens, no seed); a season's races by their tables' ids, and once it is over its champions
+        and standings."""
+        tables, seasons = self.store.newest(before, limit + 1)
+        rows: list[tuple[dict, list[str] | None]] = [(row, None) for row in tables]
+        rows += [(row, [r["id"] for r in self.store.races(row["id"])]) for row in seasons]
         rows.sort(key=lambda r: r[0]["created"], reverse=True)
         out = []
         for row, races in rows[:limit]:
@@ -149,4 +205,4 @@ class Tables:
                         "variants": s.get("variants", []), "modules": s.get("modules", []),
                         "track": s.get("track"), "state": row["state"], "created": row["created"],
                         **({"races": races, "result": row["result"]} if races is not None else {})})
-        return out
+        return out, len(rows) > limit

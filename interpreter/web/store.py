@@ -26,8 +26,9 @@ CREATE TABLE IF NOT EXISTS tables (
     created REAL NOT NULL,
     setup TEXT NOT NULL,       -- JSON: game, players, seats, variants, modules, track, seed, digest
     tokens TEXT NOT NULL,      -- JSON: the SHA-256 of each seat's token, in seat order
-    state TEXT NOT NULL,       -- playing, finished, stopped
-    result TEXT                -- JSON: the result line of the record, once finished
+    state TEXT NOT NULL,       -- playing, finished, stopped, archived (left unfinished, untouched)
+    result TEXT,               -- JSON: the result line of the record, once finished
+    touched REAL               -- when it was created or last took a decision (NULL: stored before)
 );
 CREATE TABLE IF NOT EXISTS decisions (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -103,6 +104,9 @@ class Store:
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.execute("PRAGMA foreign_keys=ON")
             self.db.executescript(SCHEMA)
+            columns = [row[1] for row in self.db.execute("PRAGMA table_info(tables)")]
+            if "touched" not in columns:   # a database of a server before tables noted it
+                self.db.execute("ALTER TABLE tables ADD COLUMN touched REAL")
             if self.db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
                 raise sqlite3.DatabaseError("database disk image is malformed")
         except (sqlite3.Error, OSError) as e:
@@ -127,12 +131,29 @@ class Store:
             self.db.execute("COMMIT")
 
     def add_table(self, table_id: str, setup: dict, token_hashes: list[str | None]) -> None:
-        self._write(("INSERT INTO tables (id, created, setup, tokens, state) VALUES (?, ?, ?, ?, 'playing')",
-                     (table_id, time.time(), json.dumps(setup), json.dumps(token_hashes))))
+        now = time.time()
+        self._write(("INSERT INTO tables (id, created, setup, tokens, state, touched) "
+                     "VALUES (?, ?, ?, ?, 'playing', ?)",
+                     (table_id, now, json.dumps(setup), json.dumps(token_hashes), now)))
 
     def add_decision(self, table_id: str, line: dict) -> None:
         self._write(("INSERT INTO decisions (table_id, n, line) VALUES (?, ?, ?)",
-                     (table_id, line["n"], json.dumps(line))))
+                     (table_id, line["n"], json.dumps(line))),
+                    ("UPDATE tables SET touched = ? WHERE id = ?", (time.time(), table_id)))
+
+    @_guarded
+    def archive(self, before: float) -> int:
+        """Tables still playing that nobody touched since `before` (a time) are archived: kept, not
+        rebuilt at the start; opened again, one plays on (`unarchive`). How many."""
+        with self.lock:
+            races = "SELECT table_id FROM races"
+            return self.db.execute(
+                f"UPDATE tables SET state = 'archived' WHERE state = 'playing' AND id NOT IN ({races}) "
+                "AND COALESCE(touched, created) < ?", (before,)).rowcount
+
+    def unarchive(self, table_id: str) -> None:
+        self._write(("UPDATE tables SET state = 'playing', touched = ? WHERE id = ? AND state = 'archived'",
+                     (time.time(), table_id)))
 
     def take_back(self, table_id: str, keep: int) -> None:
         """Forget the decisions after the first `keep` (undo)."""
@@ -142,6 +163,22 @@ class Store:
     def finish(self, table_id: str, state: str, result: dict | None) -> None:
         self._write(("UPDATE tables SET state = ?, result = ? WHERE id = ?",
                      (state, None if result is None else json.dumps(result), table_id)))
+
+    @_guarded
+    @_guarded
+    def newest(self, before: float | None, limit: int) -> tuple[list[dict], list[dict]]:
+        """The tables (but a season's races) and the seasons created before `before` (None: any),
+        newest first, at most `limit` of each: the lobby's page."""
+        cut = "created < ?" if before is not None else "1"
+        args: tuple = (before, limit) if before is not None else (limit,)
+        with self.lock:
+            tables = self.db.execute(
+                "SELECT id, created, setup, tokens, state, result FROM tables WHERE id NOT IN "
+                f"(SELECT table_id FROM races) AND {cut} ORDER BY created DESC LIMIT ?", args).fetchall()
+            seasons = self.db.execute(
+                f"SELECT id, created, setup, tokens, state, result FROM seasons WHERE {cut} "
+                "ORDER BY created DESC LIMIT ?", args).fetchall()
+        return [_row(r) for r in tables], [_row(r) for r in seasons]
 
     @_guarded
     def tables(self, state: str | None = None) -> list[dict]:

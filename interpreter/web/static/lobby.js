@@ -115,21 +115,25 @@
     }
   }
 
-  async function loadTables() {
+  // the tables a page at a time, newest first: "Older tables" asks for the page after the last shown
+  async function loadTables(before) {
     const body = $("tables").querySelector("tbody");
-    const {tables} = await api("/api/tables");
-    clear(body);
-    for (const t of tables.slice(0, 30)) {
+    const {tables, more} = await api("/api/tables?limit=30" + (before ? "&before=" + before : ""));
+    if (!before) clear(body);
+    $("older").hidden = !more;
+    $("older").onclick = () => loadTables(tables[tables.length - 1].created).catch((e) => showError(e.message));
+    for (const t of tables) {
       const row = el("tr");
       const extras = [...(t.season ? [seasonName(t)] : []), ...t.modules, ...t.variants, ...(t.track ? [t.track] : [])];
       row.appendChild(el("td", t.game + (extras.length ? " (" + extras.join(", ") + ")" : "")));
       row.appendChild(el("td", t.seats.join(", ")));
       const champions = t.result && t.result.champions ? ": champion " + t.result.champions.map((s) => "seat " + s).join(" and ") : "";
-      row.appendChild(el("td", t.state + champions));
+      const state = t.state === "archived" ? "archived: untouched for long (a seat's link plays on)" : t.state;
+      row.appendChild(el("td", state + champions));
       const cell = el("td");
       // a season's games are replayed one by one, each at its own table
       const games = t.races ? t.races : [t.id];
-      if (t.state !== "playing") {
+      if (t.state === "finished" || t.state === "stopped") {
         games.forEach((id, i) => {
           const text = t.races ? `replay ${i + 1}` : "replay";
           cell.appendChild(el("a", text, null, {href: `/replay/${encodeURIComponent(id)}`}));
