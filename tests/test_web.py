@@ -953,3 +953,38 @@ def test_the_lobby_lists_the_tables_a_page_at_a_time(client):
             break
         before = page["tables"][-1]["created"]
     assert seen_ids == made[::-1] and pages == 3
+
+
+def test_people_give_their_names_and_every_seat_is_told_them(tmp_path):
+    db = tmp_path / "tables.db"
+    with TestClient(create_app(db)) as c:
+        table = create(c, "formula5", ["human", "human", "random"], names=["Ana", None, None],
+                       seed=3, seed_public=True)
+        assert [s["name"] for s in seen(c, table, 2)["seats"]] == ["Ana", None, None]
+        r = c.post(f"/api/tables/{table['id']}/name", json={"token": token(table, 2), "name": "  Bo   Li "})
+        assert r.status_code == 200 and [s["name"] for s in r.json()["seats"]] == ["Ana", "Bo Li", None]
+        for bad, why in (("", "some text"), ("x" * 31, "at most 30"), ("Ana\u0007", "letters, digits")):
+            r = c.post(f"/api/tables/{table['id']}/name", json={"token": token(table, 1), "name": bad})
+            assert r.status_code == 422 and why in r.json()["error"], r.text
+        r = c.post("/api/tables", json={"game": "formula5", "seats": ["human", "random"],
+                                        "names": [None, "Bot"]})
+        assert r.status_code == 422 and "a bot's seat has none" in r.json()["error"]
+        waited = []
+        v = seen(c, table, 1)
+        end = time.monotonic() + 30
+        while not v["finished"]:
+            people = [s for s in v["to_move"] if s != 3]
+            if not people:
+                time.sleep(0.005)
+            else:
+                if v["to_move"] == [2]:
+                    waited.append(seen(c, table, 1)["waiting"])
+                mine = seen(c, table, people[0])
+                decide(c, table, people[0], mine["options"][0]["key"], decision=mine["decision"])
+            v = seen(c, table, 1)
+            assert time.monotonic() < end
+        assert waited and set(waited) == {"waiting for Bo Li (seat 2)"}
+        names = {p["seat"]: p["name"] for p in v["result"]["placings"]}
+        assert names == {1: "Ana", 2: "Bo Li", 3: None}
+    with TestClient(create_app(db)) as c:   # kept across a restart
+        assert [s["name"] for s in seen(c, table, 1)["seats"]] == ["Ana", "Bo Li", None]

@@ -294,3 +294,32 @@ def test_a_season_from_the_lobby_shows_each_games_end_and_the_standings(server, 
     expect(page.locator("#facts")).to_contain_text("game 2 of 2: Lakeshore Bay")
     assert page.locator("#season .results li").count() == 1
     assert page.locator("#season .standings th").nth(2).text_content() == "g1"
+
+
+def test_two_people_give_their_names_and_see_each_others(server, browser):
+    table = post(server, "/api/tables", {"game": "formula5", "seats": ["human", "human"], "seed": 2,
+                                         "seed_public": True})
+    errors: list[str] = []
+    pages = []
+    for seat in table["seats"]:
+        context = browser.new_context(viewport={"width": 1200, "height": 900})
+        pg = context.new_page()
+        pg.set_default_timeout(5000)
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.goto(server + seat["url"])
+        pages.append(pg)
+    for pg, name in zip(pages, ("Ana", "Bo")):
+        expect(pg.locator("#name-form")).to_be_visible()
+        pg.click("#name")
+        pg.keyboard.type(name)   # (letters typed into the name pick no option: the keys are letters)
+        pg.keyboard.press("Enter")
+        expect(pg.locator("#name-form")).to_be_hidden()
+        expect(pg.locator("#facts")).to_contain_text(f"you are {name} (seat")
+    one, two = pages
+    expect(one.locator("#sight")).to_contain_text("Bo (seat 2)")
+    expect(two.locator("#sight")).to_contain_text("Ana (seat 1)")
+    mover, waiting = (two, one) if "your decision" in two.text_content("#status") else (one, two)
+    expect(mover.locator("#status")).to_contain_text("(seat")   # "Ana (seat 1): your decision"
+    expect(waiting.locator("#status")).to_contain_text("Waiting for")
+    assert "(seat" in waiting.text_content("#status") and not errors, errors
+    assert mover.locator(OPTION).count() > 0   # nothing was chosen while a name was typed

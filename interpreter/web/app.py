@@ -29,7 +29,7 @@ from .games import catalogue
 from .registry import Limits, Tables
 from .replays import Replays
 from .store import Store, StoreError
-from .tables import Refused, Setup
+from .tables import Refused, Setup, named
 
 MAX_BODY = 64 * 1024            # a request's body (JSON)
 MAX_RECORD_BODY = 4 * 1024 * 1024   # a record file opened in the browser
@@ -59,6 +59,8 @@ class NewTable(BaseModel):
     modules: list[str] = Field(default_factory=list, max_length=32)
     track: str | None = Field(None, max_length=100)
     seed: int | None = None
+    names: list[str | None] = Field(default_factory=list, max_length=16,
+                                    description="each seat's name (null: none yet; its person may give it)")
     seed_public: bool = Field(False, description="with a `seed` and more than one person: deal that "
                                                  "very seed and tell it to every seat from the start "
                                                  "(else it is mixed with a secret of the server's)")
@@ -79,6 +81,11 @@ class Decide(BaseModel):
 
 class Undo(BaseModel):
     token: str = Field(max_length=200)
+
+
+class Name(BaseModel):
+    token: str = Field(max_length=200)
+    name: str = Field(max_length=200)
 
 
 # ---- the body's size ------------------------------------------------------------------------------
@@ -287,6 +294,12 @@ def create_app(db: Path | str, threads: int = 2, processes: int = 1,
         seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
         setup = Setup.checked(body.game, body.seats, body.variants, body.modules, body.track, seed,
                               body.players, body.season)
+        if body.names:
+            if len(body.names) > len(setup.seats):
+                raise Refused(422, f"{len(body.names)} names for {len(setup.seats)} seats")
+            if any(n is not None and setup.seats[i] != "human" for i, n in enumerate(body.names)):
+                raise Refused(422, "a name is a person's: a bot's seat has none")
+            setup = replace(setup, names=[None if n is None else named(n) for n in body.names])
         mixed = body.seed is not None and setup.people() > 1 and not body.seed_public
         if mixed:  # a seed chosen for a table of several people: one nobody there knows
             setup = setup.fair()
@@ -320,6 +333,13 @@ def create_app(db: Path | str, threads: int = 2, processes: int = 1,
         table = tables.get(table_id)
         seat = table.seat_of(body.token)
         table.decide(seat, body.option, body.decision)
+        return JSONResponse(table.told(seat))
+
+    @app.post("/api/tables/{table_id}/name", summary="The seat's person gives their name, told to every seat")
+    def rename(table_id: str, body: Name):
+        table = tables.get(table_id)
+        seat = table.seat_of(body.token)
+        table.rename(seat, body.name)
         return JSONResponse(table.told(seat))
 
     @app.post("/api/tables/{table_id}/undo",

@@ -158,7 +158,8 @@ class Tables:
         """A stored table played again from its decisions (under `self.lock`), its bots asked on."""
         s = row["setup"]
         setup = Setup(s["game"], s["seats"], s.get("variants", []), s.get("modules", []), s.get("track"),
-                      s["seed"], chance=s.get("chance"), seed_public=s.get("seed_public", False))
+                      s["seed"], chance=s.get("chance"), seed_public=s.get("seed_public", False),
+                      names=list(s.get("names") or []))
         try:
             loaded, plan = self.plans.get(setup)
         except Refused as e:

@@ -24,7 +24,7 @@ from ..base.errors import RuleError
 from ..load.ruleset import find_game
 from .bots import Bots
 from .store import Store
-from .tables import Changes, Refused, Setup, Table, _first_problem, seat_of, token_hash
+from .tables import Changes, Refused, Setup, Table, _first_problem, named, seat_of, token_hash
 
 # a season's games are compiled once per process (`Series.plan`), one at a time
 _COMPILING = threading.RLock()
@@ -41,7 +41,8 @@ class Race(Table):
             plan = series.plan(i)
             loaded = series.loaded(i)
         setup = Setup(series.game, list(series.seats), loaded.variants, loaded.modules, loaded.track,
-                      game_seed(series.seed, i), chance=series.chance, seed_public=season.setup.seed_public)
+                      game_seed(series.seed, i), chance=series.chance, seed_public=season.setup.seed_public,
+                      names=season.setup.names)   # (one list: a name given shows in every game)
         super().__init__(race_id, setup, loaded, plan, season.token_hashes, season.store, season.bots,
                          created)
         self.lock = season.lock          # one lock and one version for the whole season
@@ -62,6 +63,9 @@ class Race(Table):
 
     def stored_setup(self) -> dict:
         return {**self.setup.as_dict(), "params": self.loaded.params, "digest": self.plan.digest}
+
+    def rename(self, seat: int, name: str) -> None:
+        self.season.rename(seat, name)   # (the season keeps the names of all its games)
 
     def _finish(self, store: bool) -> None:
         if self.result is None:
@@ -131,7 +135,7 @@ class Season:
         goes on (its bots asked), or the next one begins if the server stopped between two."""
         s = row["setup"]
         setup = Setup(s["game"], s["seats"], s.get("variants", []), s.get("modules", []), None, s["seed"],
-                      s["season"], s.get("chance"), s.get("seed_public", False))
+                      s["season"], s.get("chance"), s.get("seed_public", False), list(s.get("names") or []))
         series = _series(setup, 410)
         series.chance = setup.chance   # (a season stored before seasons noted it draws as it did)
         season = cls(row["id"], setup, series, row["tokens"], store, bots, row["created"])
@@ -248,6 +252,14 @@ class Season:
         with self.lock:
             self._playing()
             self.current.undo(seat)
+
+    def rename(self, seat: int, name: str) -> None:
+        with self.lock:
+            names = self.setup.names
+            names.extend([None] * (len(self.setup.seats) - len(names)))
+            names[seat] = named(name)
+            self.store.set_setup("seasons", self.id, self.setup.as_dict())
+            self.current.changes.bump()
 
     def _playing(self) -> None:
         if self.state != "playing":

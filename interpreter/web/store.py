@@ -141,6 +141,11 @@ class Store:
                      (table_id, line["n"], json.dumps(line))),
                     ("UPDATE tables SET touched = ? WHERE id = ?", (time.time(), table_id)))
 
+    def set_setup(self, kind: str, row_id: str, setup: dict) -> None:
+        """A table's or season's setup as it is now (a seat's person gave their name)."""
+        table = {"tables": "tables", "seasons": "seasons"}[kind]
+        self._write((f"UPDATE {table} SET setup = ? WHERE id = ?", (json.dumps(setup), row_id)))
+
     @_guarded
     def archive(self, before: float) -> int:
         """Tables still playing that nobody touched since `before` (a time) are archived: kept, not

@@ -47,6 +47,23 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
+MAX_NAME = 30
+
+
+def named(name: object) -> str:
+    """A person's name for their seat: 1 to 30 characters, none a control character, spaces
+    trimmed; else `Refused` saying why."""
+    import unicodedata
+    if not isinstance(name, str) or not name.strip():
+        raise Refused(422, "a name is some text: the name you are known by at this table")
+    name = " ".join(name.split())
+    if len(name) > MAX_NAME:
+        raise Refused(422, f"a name is at most {MAX_NAME} characters")
+    if any(unicodedata.category(c).startswith("C") for c in name):
+        raise Refused(422, "a name holds letters, digits, spaces and punctuation only")
+    return name
+
+
 @dataclass
 class Setup:
     """How a table was created: enough to build its game again."""
@@ -61,6 +78,16 @@ class Setup:
     chance: int | None = CHANCE
     # its seed is told to every seat from the start (a seed chosen and dealt as chosen: `fair`)
     seed_public: bool = False
+    # each seat's name, as its person gave it (None: none given; a bot's seat has none)
+    names: list[str | None] = field(default_factory=list)
+
+    def name(self, seat: int) -> str | None:
+        return self.names[seat] if seat < len(self.names) else None
+
+    def who(self, seat: int) -> str:
+        """A seat in words: its person's name and its number, or its number."""
+        name = self.name(seat)
+        return f"{name} (seat {seat + 1})" if name else f"seat {seat + 1}"
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -461,6 +488,15 @@ class Table(Sitting):
             self._stop(str(error) if isinstance(error, RuleError) else "a bot could not decide", True)
             self.changes.bump()
 
+    def rename(self, seat: int, name: str) -> None:
+        """The seat's person gives their name (`named`): told to every seat from now on."""
+        with self.lock:
+            names = self.setup.names
+            names.extend([None] * (len(self.kinds) - len(names)))
+            names[seat] = named(name)
+            self.store.set_setup("tables", self.id, {**self.setup.as_dict(), "digest": self.plan.digest})
+            self.changes.bump()
+
     def undo(self, seat: int, guard=None) -> None:  # type: ignore[override]
         """Take back the seat's last decision (a person alone against bots). Before a secret block
         is revealed, only that: what the other seats committed meanwhile stays committed."""
@@ -510,7 +546,8 @@ class Table(Sitting):
             return {
                 "table": self.id, "game": self.plan.name, "game_id": self.setup.game,
                 "seat": None if seat is None else seat + 1,
-                "seats": [{"seat": i + 1, "kind": k} for i, k in enumerate(self.kinds)],
+                "seats": [{"seat": i + 1, "kind": k, "name": self.setup.name(i)}
+                          for i, k in enumerate(self.kinds)],
                 "seed": self.setup.seed if self.setup.seed_public else None,
                 "state": self.state, "finished": self.state != "playing",
                 "round": view["game"].get("round"),
@@ -533,13 +570,15 @@ class Table(Sitting):
         """Whom a seat that does not decide now waits for, in words."""
         if not waiting or seat in waiting:
             return None
-        who = [f"seat {s + 1}" + ("" if self.kinds[s] == "human" else f" ({self.kinds[s]})") for s in waiting]
+        who = [self.setup.who(s) + ("" if self.kinds[s] == "human" else f" ({self.kinds[s]})")
+               for s in waiting]
         return "waiting for " + (", ".join(who[:-1]) + " and " + who[-1] if len(who) > 1 else who[0])
 
     def _result_data(self) -> dict | None:
         if self.result is None:
             return None
         placed = [{"place": p.place, "seat": None if p.seat is None else p.seat + 1, "piece": p.piece,
+                   "name": None if p.seat is None else self.setup.name(p.seat),
                    "score": p.score, "winner": p.winner} for p in placings(self.result)]
         return {"placings": placed, "rounds": self.result["rounds"],
                 "winners": [s + 1 for s in self.result["winners"]],

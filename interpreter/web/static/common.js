@@ -63,7 +63,9 @@ const racecraft = (() => {
     for (const seat of s.seats) {
       const kind = seats && seats[seat.seat] ? seats[seat.seat].kind : "";
       const row = el("div", null, seat.you ? "seat you" : "seat");
-      const who = "seat " + (seat.seat + 1) + (seat.you ? " (you)" : "") + (kind && kind !== "human" ? " · " + kind : "");
+      const name = seats && seats[seat.seat] ? seats[seat.seat].name : null;
+      const who = (name ? name + " (seat " + (seat.seat + 1) + ")" : "seat " + (seat.seat + 1)) + (seat.you ? " (you)" : "") +
+                  (kind && kind !== "human" ? " · " + kind : "");
       row.appendChild(el("div", who, "seat-name"));
       for (const piece of seat.pieces) {
         row.appendChild(el("div", piece.name + (piece.facts.length ? ": " + piece.facts.join(", ") : ""), "seat-pieces"));
@@ -88,7 +90,7 @@ const racecraft = (() => {
     container.appendChild(el("h2", "Result"));
     const list = el("ol", null, "placings");
     for (const p of res.placings) {
-      const who = p.seat ? "seat " + p.seat : p.piece + " (driven by the game)";
+      const who = p.seat ? (p.name ? p.name + " (seat " + p.seat + ")" : "seat " + p.seat) : p.piece + " (driven by the game)";
       list.appendChild(el("li", who + ": " + p.score + (p.winner ? " — winner" : ""), p.winner ? "winner" : ""));
     }
     container.appendChild(list);

@@ -104,9 +104,13 @@
     document.body.classList.remove("covered");
     if (told.options.length) state.passedTo = told.seat;
     state.shown = token;
-    document.title = `${told.game} · seat ${told.seat}`;
+    const me = told.seats[told.seat - 1] || {};
+    const who = me.name ? `${me.name} (seat ${told.seat})` : `seat ${told.seat}`;
+    // a person names their seat once (every seat is told it); people at one screen each do
+    $("name-form").hidden = Boolean(me.name) || me.kind !== "human" || told.finished;
+    document.title = (told.options.length && !told.waiting ? "● " : "") + `${told.game} · ${who}`;
     $("title").textContent = told.game + (s ? " · " + s.name : "");
-    $("facts").textContent = [...(s ? [s.title] : []), ...told.sight.facts, `you are seat ${told.seat}`,
+    $("facts").textContent = [...(s ? [s.title] : []), ...told.sight.facts, `you are ${who}`,
                               ...(told.seed !== null && told.seed !== undefined ? [`seed ${told.seed}`] : [])].join(" · ");
     const key = JSON.stringify([told.view, told.seat]);
     if (key !== state.viewKey) {
@@ -118,7 +122,7 @@
     if (told.state === "finished") status = s ? "The season is over. " + s.said : "The game is over.";
     else if (told.state === "stopped") status = (s ? "The season stopped: " : "The game stopped: ") + (told.problem || "");
     else if (told.waiting) status = told.waiting[0].toUpperCase() + told.waiting.slice(1) + (told.secret ? " (deciding in secret)" : "") + "…";
-    else if (told.options.length) status = `Seat ${told.seat}: your decision` + (told.secret ? " (in secret: the others see it when all have decided)" : "");
+    else if (told.options.length) status = `${who[0].toUpperCase() + who.slice(1)}: your decision` + (told.secret ? " (in secret: the others see it when all have decided)" : "");
     $("status").textContent = status;
     $("prompt").textContent = told.prompt || "";
     // the buttons are made again only when the options change (a button under the pointer stays)
@@ -150,7 +154,7 @@
       $("season").hidden = !s;
       showSeason($("season"), s, (r) => `/replay/${encodeURIComponent(r.table)}#${encodeURIComponent(token)}`);
     }
-    const sightKey = JSON.stringify([told.sight, told.result]);
+    const sightKey = JSON.stringify([told.sight, told.result, told.seats]);
     if (sightKey !== state.sightKey) {
       state.sightKey = sightKey;
       result($("result"), told.result);
@@ -221,8 +225,26 @@
     });
   }
 
+  async function giveName(event) {
+    event.preventDefault();
+    const token = state.shown;
+    const name = $("name").value;
+    if (!token || !name.trim()) return;
+    try {
+      const after = await api(`/api/tables/${encodeURIComponent(tableId)}/name`, {token, name});
+      if (newer(token, after) && takeLog(after)) state.told[token] = after;
+      $("name").value = "";
+      showError("");
+    } catch (e) {
+      showError(e.message);
+    }
+    render();
+  }
+  $("name-form").addEventListener("submit", giveName);
+
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target && event.target.tagName === "INPUT") return;   // (typing a name)
     if (!$("between").hidden) {
       if (event.key === "Enter" || event.key === " ") { event.preventDefault(); goOn(); }
       return;
