@@ -988,3 +988,28 @@ def test_people_give_their_names_and_every_seat_is_told_them(tmp_path):
         assert names == {1: "Ana", 2: "Bo Li", 3: None}
     with TestClient(create_app(db)) as c:   # kept across a restart
         assert [s["name"] for s in seen(c, table, 1)["seats"]] == ["Ana", "Bo Li", None]
+
+
+def test_a_spectator_link_shows_what_the_game_shows_everybody_and_decides_nothing(client):
+    table = create(client, "downforce", ["human", "human", "random"], seed=6, seed_public=True)
+    watch = table["watch_url"].split("#")[1]
+    assert table["watch_url"] == f"/table/{table['id']}#{watch}"
+    assert watch not in {token(table, 1), token(table, 2)}
+    tid = table["id"]
+    watching = client.get(f"/api/tables/{tid}", params={"token": watch}).json()
+    one = seen(client, table, 1)
+    assert watching["seat"] is None and watching["options"] == [] and watching["decision"] is None
+    assert one["view"] != watching["view"]              # seat 1 sees its hand; the spectator no hand
+    hands = [p for name, p in watching["view"]["piles"].items() if p.get("cards") is None and p["count"]]
+    assert hands, "every hand is hidden from the spectator"
+    assert watching["log"] == one["log"]
+    r = client.post(f"/api/tables/{tid}/decide", json={"token": watch, "option": "a", "decision": "x"})
+    assert r.status_code == 403
+    assert client.post(f"/api/tables/{tid}/name", json={"token": watch, "name": "Eve"}).status_code == 403
+    assert client.get(f"/api/tables/{tid}/picture.svg", params={"token": watch}).status_code == 200
+    record = client.get(f"/api/tables/{tid}/record", params={"token": watch}).text
+    assert all("pick" not in json.loads(line) for line in record.splitlines()[1:])
+    assert client.get(f"/api/tables/{tid}/replay", params={"token": watch}).status_code == 403
+    with client.stream("GET", f"/api/tables/{tid}/events", params={"token": watch}) as events:
+        first = next(line for line in events.iter_lines() if line.startswith("data: "))
+    assert json.loads(first[6:])["seat"] is None

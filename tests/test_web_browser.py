@@ -296,7 +296,7 @@ def test_a_season_from_the_lobby_shows_each_games_end_and_the_standings(server, 
     assert page.locator("#season .standings th").nth(2).text_content() == "g1"
 
 
-def test_two_people_give_their_names_and_see_each_others(server, browser):
+def test_two_named_people_and_a_spectator_each_in_their_own_browser(server, browser):
     table = post(server, "/api/tables", {"game": "formula5", "seats": ["human", "human"], "seed": 2,
                                          "seed_public": True})
     errors: list[str] = []
@@ -316,6 +316,17 @@ def test_two_people_give_their_names_and_see_each_others(server, browser):
         expect(pg.locator("#name-form")).to_be_hidden()
         expect(pg.locator("#facts")).to_contain_text(f"you are {name} (seat")
     one, two = pages
+    # a third browser, on the spectator link: the names, whose turn it is, no hand, no option
+    watcher = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+    watcher.set_default_timeout(5000)
+    watcher.on("pageerror", lambda e: errors.append(str(e)))
+    watcher.goto(server + table["watch_url"])
+    expect(watcher.locator("#facts")).to_contain_text("watching")
+    expect(watcher.locator("#sight")).to_contain_text("Ana (seat 1)")
+    expect(watcher.locator("#sight")).to_contain_text("Bo (seat 2)")
+    expect(watcher.locator("#status")).to_contain_text("Waiting for")
+    assert watcher.locator("#name-form").is_hidden() and watcher.locator(OPTION).count() == 0
+    assert "Your cards" not in watcher.text_content("#sight")
     expect(one.locator("#sight")).to_contain_text("Bo (seat 2)")
     expect(two.locator("#sight")).to_contain_text("Ana (seat 1)")
     mover, waiting = (two, one) if "your decision" in two.text_content("#status") else (one, two)

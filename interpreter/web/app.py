@@ -312,6 +312,7 @@ def create_app(db: Path | str, threads: int = 2, processes: int = 1,
             seats.append({"seat": i + 1, "kind": kind, "token": token, "url": url})
         people = [t for t in tokens if t]
         return {"id": table.id, "seats": seats, "seed_mixed": mixed,
+                "watch_url": f"/table/{table.id}#{table.watch_token()}",
                 "url": f"/table/{table.id}#{','.join(people)}" if people else f"/replay/{table.id}"}
 
     @app.get("/api/tables", summary="The tables and seasons, newest first, with their state, by pages",
@@ -326,7 +327,7 @@ def create_app(db: Path | str, threads: int = 2, processes: int = 1,
                          "their results and the standings.")
     def seat_view(table_id: str, token: str | None = None, since: int = 0):
         table = tables.get(table_id)
-        return JSONResponse(table.told(table.seat_of(token), since))
+        return JSONResponse(table.told(table.viewer_of(token), since))
 
     @app.post("/api/tables/{table_id}/decide", summary="Take one of the options offered to the seat")
     def decide(table_id: str, body: Decide):
@@ -358,14 +359,14 @@ def create_app(db: Path | str, threads: int = 2, processes: int = 1,
                          "(`season.table`, `season.results[].table`), whole once the season is over.")
     def record(table_id: str, token: str | None = None):
         table = tables.get(table_id)
-        seat = None if token is None and table.disclosed else table.seat_of(token)
+        seat = None if token is None and table.disclosed else table.viewer_of(token)
         return Response(table.record_text(seat), media_type="application/x-ndjson",
                         headers={"Content-Disposition": f'attachment; filename="{table.record_name()}"'})
 
     @app.get("/api/tables/{table_id}/picture.svg", summary="The table as the seat sees it, as a picture")
     def picture(table_id: str, token: str | None = None):
         table = tables.get(table_id)
-        seat = None if token is None and table.disclosed else table.seat_of(token)
+        seat = None if token is None and table.disclosed else table.viewer_of(token)
         return Response(table.picture(seat), media_type="image/svg+xml", headers=SVG_SECURITY)
 
     @app.get("/api/tables/{table_id}/events", summary="Live updates (server-sent events)",
@@ -373,7 +374,7 @@ def create_app(db: Path | str, threads: int = 2, processes: int = 1,
                          "log lines not sent yet.")
     async def events(table_id: str, request: Request, token: str | None = None, since: int = 0):
         table = await run_in_threadpool(tables.get, table_id)
-        seat = table.seat_of(token)
+        seat = table.viewer_of(token)
         return StreamingResponse(_stream(table, seat, since, request, closing),
                                  media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
@@ -387,6 +388,7 @@ def create_app(db: Path | str, threads: int = 2, processes: int = 1,
     def table_replay(table_id: str, at: int = 0, token: str | None = None, seat: int | None = None):
         table = tables.game_table(table_id)
         playing = not table.disclosed
+        # (a replay while the game runs is a seat's: not the spectator link's)
         me = table.seat_of(token) if (playing or token) else None
         return JSONResponse(replays.of_table(table, at, me, seat, playing))
 
@@ -421,7 +423,7 @@ def create_app(db: Path | str, threads: int = 2, processes: int = 1,
     return app
 
 
-async def _stream(table, seat: int, since: int, request: Request, closing: asyncio.Event):
+async def _stream(table, seat: int | None, since: int, request: Request, closing: asyncio.Event):
     """What the seat is told, each time that changes, with the log lines not sent yet. A change the
     seat cannot see (another seat committing in secret) sends nothing."""
     loop = asyncio.get_running_loop()

@@ -24,7 +24,8 @@ from ..base.errors import RuleError
 from ..load.ruleset import find_game
 from .bots import Bots
 from .store import Store
-from .tables import Changes, Refused, Setup, Table, _first_problem, named, seat_of, token_hash
+from .tables import (Changes, Refused, Setup, Table, _first_problem, named, seat_of, token_hash, viewer_of,
+                     watch_token)
 
 # a season's games are compiled once per process (`Series.plan`), one at a time
 _COMPILING = threading.RLock()
@@ -236,6 +237,12 @@ class Season:
 
     def seat_of(self, token: str | None) -> int:
         return seat_of(self.token_hashes, token)
+
+    def viewer_of(self, token: str | None) -> int | None:
+        return viewer_of(self.id, self.token_hashes, token)
+
+    def watch_token(self) -> str:
+        return watch_token(self.id, self.token_hashes)
 
     def race(self, race_id: str) -> Race:
         for race in self.races:

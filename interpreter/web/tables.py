@@ -9,6 +9,7 @@ HTTP (`app.py` does)."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import hashlib
 import hmac
 import secrets
@@ -143,6 +144,21 @@ def seat_of(token_hashes: list[str | None], token: str | None) -> int:
         if known is not None and hmac.compare_digest(h, known):
             return s
     raise Refused(403, "this token is not one of this table's seats")
+
+
+def watch_token(table_id: str, token_hashes: list[str | None]) -> str:
+    """The key of a table's spectator link: made from what only the server holds (its seats'
+    token hashes), the same after a restart, and no seat's."""
+    digest = hashlib.sha256(f"watch:{table_id}:{token_hashes}".encode()).digest()
+    return base64.urlsafe_b64encode(digest).decode()[:32]
+
+
+def viewer_of(table_id: str, token_hashes: list[str | None], token: str | None) -> int | None:
+    """The seat a token acts for, or None for the table's spectator link (what the game shows
+    everybody: no hand, no commitment); `Refused` 403 for none or a wrong one."""
+    if token and hmac.compare_digest(str(token), watch_token(table_id, token_hashes)):
+        return None
+    return seat_of(token_hashes, token)
 
 
 def _bot_problem(kind: str) -> str | None:
@@ -319,6 +335,13 @@ class Table(Sitting):
     def seat_of(self, token: str | None) -> int:
         """The seat a token acts for; `Refused` 403 for none or a wrong one."""
         return seat_of(self.token_hashes, token)
+
+    def viewer_of(self, token: str | None) -> int | None:
+        """The seat a token acts for, None for the spectator link's (`viewer_of`)."""
+        return viewer_of(self.id, self.token_hashes, token)
+
+    def watch_token(self) -> str:
+        return watch_token(self.id, self.token_hashes)
 
     @property
     def state(self) -> str:

@@ -101,6 +101,12 @@
         }
         links.appendChild(item);
       }
+      if (table.watch_url) {
+        const url = new URL(table.watch_url, location.href).href;
+        const item = el("li", "to watch (no seat, no hand): ");
+        item.appendChild(el("a", url, "watch-link", {href: url}));
+        links.appendChild(item);
+      }
       const people = table.seats.filter((s) => s.token);
       $("here").href = table.url;
       $("here").textContent = people.length > 1 ? "Play every person's seat here, taking turns at this screen"

@@ -104,13 +104,14 @@
     document.body.classList.remove("covered");
     if (told.options.length) state.passedTo = told.seat;
     state.shown = token;
-    const me = told.seats[told.seat - 1] || {};
-    const who = me.name ? `${me.name} (seat ${told.seat})` : `seat ${told.seat}`;
+    // the spectator link's token has no seat: it is told what the game shows everybody
+    const me = told.seat ? told.seats[told.seat - 1] || {} : null;
+    const who = !me ? "watching" : me.name ? `${me.name} (seat ${told.seat})` : `seat ${told.seat}`;
     // a person names their seat once (every seat is told it); people at one screen each do
-    $("name-form").hidden = Boolean(me.name) || me.kind !== "human" || told.finished;
+    $("name-form").hidden = !me || Boolean(me.name) || me.kind !== "human" || told.finished;
     document.title = (told.options.length && !told.waiting ? "● " : "") + `${told.game} · ${who}`;
     $("title").textContent = told.game + (s ? " · " + s.name : "");
-    $("facts").textContent = [...(s ? [s.title] : []), ...told.sight.facts, `you are ${who}`,
+    $("facts").textContent = [...(s ? [s.title] : []), ...told.sight.facts, me ? `you are ${who}` : "watching: what the game shows everybody",
                               ...(told.seed !== null && told.seed !== undefined ? [`seed ${told.seed}`] : [])].join(" · ");
     const key = JSON.stringify([told.view, told.seat]);
     if (key !== state.viewKey) {
@@ -145,6 +146,7 @@
     // (at a season's table, the game under way is a table of its own)
     const gameId = encodeURIComponent(s ? s.table : tableId);
     $("replay-link").href = `/replay/${gameId}#${encodeURIComponent(token)}`;
+    $("replay-link").hidden = !me && !told.finished;   // (a replay while the game runs is a seat's)
     $("record-link").href = `/api/tables/${gameId}/record?token=${encodeURIComponent(token)}`;
     $("season-record").hidden = !(s && told.state !== "playing");
     $("season-record").href = `/api/tables/${encodeURIComponent(tableId)}/record`;
