@@ -1013,3 +1013,15 @@ def test_a_spectator_link_shows_what_the_game_shows_everybody_and_decides_nothin
     with client.stream("GET", f"/api/tables/{tid}/events", params={"token": watch}) as events:
         first = next(line for line in events.iter_lines() if line.startswith("data: "))
     assert json.loads(first[6:])["seat"] is None
+
+
+def test_the_games_say_what_each_add_on_needs_and_allows(client):
+    heat = next(g for g in client.get("/api/games").json()["games"] if g["id"] == "heat")
+    modules = {m["id"]: m for m in heat["modules"]}
+    assert heat["players"] == {"min": 2, "max": 6} and modules["legends"]["players"]["min"] == 1
+    events = [v["name"] for v in heat["variants"] if v["name"].startswith("Event ")]
+    numbers = [int(e.split()[1].rstrip(":")) for e in events]
+    assert numbers == sorted(numbers) and len(numbers) == 10
+    assert next(v for v in heat["variants"] if v["id"] == "event-1")["requires"] == ["championship"]
+    r = client.post("/api/tables", json={"game": "heat", "seats": ["human"], "modules": ["legends"]})
+    assert r.status_code == 201, r.text   # a solo game, as the lobby now offers it

@@ -334,3 +334,25 @@ def test_two_named_people_and_a_spectator_each_in_their_own_browser(server, brow
     expect(waiting.locator("#status")).to_contain_text("Waiting for")
     assert "(seat" in waiting.text_content("#status") and not errors, errors
     assert mover.locator(OPTION).count() > 0   # nothing was chosen while a name was typed
+    # the lobby of each browser lists the seats it opened
+    one.goto(server + "/")
+    expect(one.locator("#mine")).to_contain_text("Ana (seat 1)")
+    assert "Bo" not in one.text_content("#mine")
+
+
+def test_the_lobby_offers_what_each_choice_allows_in_words(server, page):
+    page.goto(server + "/")
+    page.select_option("#game", "heat")
+    names = [n.strip() for n in page.locator("#variants label").all_text_contents()]
+    events = [n for n in names if n.startswith("Event ")]
+    assert events[1].startswith("Event 2") and events[-1].startswith("Event 10")   # read as numbers
+    assert any("(with championship)" in n for n in events)
+    page.fill("#players", "1")
+    page.dispatch_event("#players", "change")
+    assert page.input_value("#players") == "2"          # Heat alone takes 2 to 6 players
+    page.check("#modules input[value='legends']")       # Legends: a player alone against legends
+    page.fill("#players", "1")
+    page.dispatch_event("#players", "change")
+    assert page.input_value("#players") == "1" and page.locator("#seats select").count() == 1
+    page.check("#variants input[value='event-2']")      # chosen with what it requires
+    assert page.is_checked("#modules input[value='championship']")

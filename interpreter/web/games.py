@@ -3,14 +3,23 @@ what a table may choose for it: players, variants, modules, seasons and tracks, 
 and the name its file gives it."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Any
 
 from ..base.diagnostics import Report
 from ..load.ruleset import PROJECT_ROOT, is_name, load_ruleset, read_file
 
 
-def _named(folder: Path, kind: str) -> list[dict]:
-    """The variants (or modules) of a ruleset: [{id, name, description}] from their files."""
+def _natural(text: str) -> list:
+    """A sort key that reads the numbers in a name as numbers ("Event 2" before "Event 10")."""
+    return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", text)]
+
+
+def _named(folder: Path, kind: str, game: Path | None = None) -> list[dict]:
+    """The variants (or modules, seasons) of a ruleset: [{id, name, description, requires}] from
+    their files, sorted by name as a person reads it; with `game`, each add-on's `players` too
+    (the game with it alone: Legends makes a solo game)."""
     out = []
     for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
         if not is_name(path.stem):
@@ -18,9 +27,20 @@ def _named(folder: Path, kind: str) -> list[dict]:
         data = read_file(path, Report())
         info = data.get(kind) if isinstance(data, dict) else None
         info = info if isinstance(info, dict) else {}
-        out.append({"id": path.stem, "name": str(info.get("name") or path.stem),
-                    "description": " ".join(str(info.get("description") or "").split())})
-    return out
+        requires = [str(r) for r in info.get("requires") or [] if isinstance(info.get("requires"), list)]
+        item: dict[str, Any] = {"id": path.stem, "name": str(info.get("name") or path.stem),
+                "description": " ".join(str(info.get("description") or "").split()),
+                "requires": requires}
+        if game is not None:   # (what it requires is a module or a variant of the game, by its file)
+            chosen: dict[str, list[str]] = {"variants": [], "modules": []}
+            for name in [path.stem, *item["requires"]]:
+                module = (game / "modules" / f"{name}.yaml").is_file()
+                chosen["modules" if module else "variants"].append(name)
+            rs = load_ruleset(game, chosen["variants"], chosen["modules"], Report())
+            if rs is not None:
+                item["players"] = {"min": rs.game.game.players.min, "max": rs.game.game.players.max}
+        out.append(item)
+    return sorted(out, key=lambda item: _natural(item["name"]))
 
 
 def catalogue() -> list[dict]:
@@ -42,8 +62,8 @@ def catalogue() -> list[dict]:
             out.append({"id": folder.name, "name": str(info.name),
                         "description": " ".join(str(info.description or "").split()),
                         "players": {"min": info.players.min, "max": info.players.max},
-                        "variants": _named(folder / "variants", "variant"),
-                        "modules": _named(folder / "modules", "module"),
+                        "variants": _named(folder / "variants", "variant", folder),
+                        "modules": _named(folder / "modules", "module", folder),
                         "seasons": _named(folder / "seasons", "season"),
                         "tracks": sorted(rs.other_tracks)})
     return out

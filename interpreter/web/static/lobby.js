@@ -16,9 +16,22 @@
     return games.find((g) => g.id === $("game").value);
   }
 
-  function seatRows() {
+  // how many may play: the game's range, or that of the add-ons chosen that change it (Legends: alone)
+  function playerRange() {
     const g = game();
-    const n = Math.max(g.players.min, Math.min(g.players.max, Number($("players").value) || g.players.min));
+    let range = g.players;
+    for (const item of [...g.variants, ...g.modules]) {
+      const box = document.querySelector(`#variants-box input[value="${item.id}"], #modules-box input[value="${item.id}"]`);
+      if (box && box.checked && item.players) range = {min: Math.min(range.min, item.players.min), max: Math.min(range.max, item.players.max)};
+    }
+    return range;
+  }
+
+  function seatRows() {
+    const range = playerRange();
+    $("players").min = range.min;
+    $("players").max = range.max;
+    const n = Math.max(range.min, Math.min(range.max, Number($("players").value) || range.min));
     $("players").value = n;
     const box = $("seats");
     const old = [...box.querySelectorAll("select")].map((s) => s.value);
@@ -38,8 +51,21 @@
     $(box).hidden = !items.length;
     for (const item of items) {
       const label = el("label", null, "check", {title: item.description});
-      label.appendChild(el("input", null, null, {type: "checkbox", value: item.id}));
+      const box = el("input", null, null, {type: "checkbox", value: item.id});
+      // what an add-on requires is chosen with it (and a game's range of players follows)
+      box.addEventListener("change", () => {
+        if (box.checked) {
+          for (const need of item.requires || []) {
+            const other = document.querySelector(`#variants-box input[value="${need}"], #modules-box input[value="${need}"]`);
+            if (other) other.checked = true;
+          }
+        }
+        seatRows();
+      });
+      label.appendChild(box);
       label.appendChild(document.createTextNode(" " + item.name));
+      if (item.requires && item.requires.length) label.appendChild(el("span", " (with " + item.requires.join(", ") + ")", "needs"));
+      if (item.description) label.appendChild(el("span", item.description, "hint"));
       container.appendChild(label);
     }
   }
@@ -58,8 +84,6 @@
     season.appendChild(el("option", "one game", null, {value: ""}));
     for (const s of g.seasons) season.appendChild(el("option", "a season: " + s.name, null, {value: s.id}));
     $("season-box").hidden = !g.seasons.length;
-    $("players").min = g.players.min;
-    $("players").max = g.players.max;
     checks($("variants"), g.variants, "variants-box");
     checks($("modules"), g.modules, "modules-box");
     const track = clear($("track"));
@@ -122,6 +146,19 @@
   }
 
   // the tables a page at a time, newest first: "Older tables" asks for the page after the last shown
+  function loadMine() {
+    let mine = [];
+    try { mine = JSON.parse(localStorage.getItem("racecraft.mine") || "[]"); } catch (e) { mine = []; }
+    const list = clear($("mine"));
+    $("mine-box").hidden = !mine.length;
+    for (const t of mine) {
+      const item = el("li");
+      item.appendChild(el("a", `${t.game}: ${t.who}`, "mine-link", {href: t.url}));
+      item.appendChild(document.createTextNode(` (${t.state})`));
+      list.appendChild(item);
+    }
+  }
+
   async function loadTables(before) {
     const body = $("tables").querySelector("tbody");
     const {tables, more} = await api("/api/tables?limit=30" + (before ? "&before=" + before : ""));
@@ -182,6 +219,7 @@
     $("new-table").addEventListener("submit", create);
     $("record-file").addEventListener("change", openRecord);
     chooseGame();
+    loadMine();
     await loadTables();
   }
 
