@@ -16,10 +16,24 @@ def _natural(text: str) -> list:
     return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", text)]
 
 
+def _mentions_players(game: Path, names: list[str]) -> bool:
+    """Does any of these add-ons' files (a module or a variant of `game`) patch `game.players`? (A
+    miss costs only the lobby's range of players: the server checks the count when a table is made.)"""
+    for name in names:
+        for kind in ("modules", "variants"):
+            path = game / kind / f"{name}.yaml"
+            try:
+                if path.is_file() and "game.players" in path.read_text(encoding="utf-8", errors="replace"):
+                    return True
+            except OSError:
+                continue
+    return False
+
+
 def _named(folder: Path, kind: str, game: Path | None = None) -> list[dict]:
     """The variants (or modules, seasons) of a ruleset: [{id, name, description, requires}] from
     their files, sorted by name as a person reads it; with `game`, each add-on's `players` too
-    (the game with it alone: Legends makes a solo game)."""
+    (the game with it alone: a module may let one person play alone)."""
     out = []
     for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
         if not is_name(path.stem):
@@ -31,7 +45,9 @@ def _named(folder: Path, kind: str, game: Path | None = None) -> list[dict]:
         item: dict[str, Any] = {"id": path.stem, "name": str(info.get("name") or path.stem),
                 "description": " ".join(str(info.get("description") or "").split()),
                 "requires": requires}
-        if game is not None:   # (what it requires is a module or a variant of the game, by its file)
+        # (loaded only when it or what it requires patches `game.players`: loading every add-on of
+        # every game took seconds at the lobby's first answer)
+        if game is not None and _mentions_players(game, [path.stem, *item["requires"]]):
             chosen: dict[str, list[str]] = {"variants": [], "modules": []}
             for name in [path.stem, *item["requires"]]:
                 module = (game / "modules" / f"{name}.yaml").is_file()

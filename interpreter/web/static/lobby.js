@@ -16,7 +16,7 @@
     return games.find((g) => g.id === $("game").value);
   }
 
-  // how many may play: the game's range, or that of the add-ons chosen that change it (Legends: alone)
+  // how many may play: the game's range, or that of the add-ons chosen that change it (one alone)
   function playerRange() {
     const g = game();
     let range = g.players;
