@@ -356,3 +356,21 @@ def test_the_lobby_offers_what_each_choice_allows_in_words(server, page):
     assert page.input_value("#players") == "1" and page.locator("#seats select").count() == 1
     page.check("#variants input[value='event-2']")      # chosen with what it requires
     assert page.is_checked("#modules input[value='championship']")
+
+
+def test_a_server_out_of_reach_is_said_in_words(server, browser):
+    table = post(server, "/api/tables", {"game": "formula5", "seats": ["human", "random"], "seed": 4})
+    page = browser.new_context().new_page()   # (its console says the request failed: not a page error)
+    page.set_default_timeout(5000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + table["url"])
+    page.wait_for_selector(OPTION)
+    page.route("**/decide", lambda route: route.abort())   # the server gone when a decision is sent
+    page.locator(OPTION).first.click()
+    expect(page.locator("#error")).to_contain_text("the server cannot be reached")
+    assert "Failed to fetch" not in page.text_content("#error")
+    page.unroute("**/decide")
+    page.locator(OPTION).first.click()                       # back: the decision is taken
+    expect(page.locator("#error")).to_be_hidden()
+    assert not errors, errors

@@ -19,7 +19,25 @@ const racecraft = (() => {
   async function api(path, body) {
     const init = body === undefined ? {} : {
       method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)};
-    const response = await fetch(path, init);
+    let response;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        response = await fetch(path, init);
+        break;
+      } catch (e) {
+        // the server or the network is down: a question is asked again a few times; an action is
+        // not (it may have been taken), and the person is told so in words
+        if (body !== undefined || attempt >= 3) {
+          const error = new Error(body === undefined
+            ? "the server cannot be reached: is it still running? (reload the page to ask again)"
+            : "the server cannot be reached: what you did may not have been taken; the table shows " +
+              "what the server has once it answers again");
+          error.status = 0;
+          throw error;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** attempt));
+      }
+    }
     let data = null;
     try { data = await response.json(); } catch (e) { data = {error: "the server did not answer"}; }
     if (!response.ok) {
