@@ -329,7 +329,11 @@ def test_two_named_people_and_a_spectator_each_in_their_own_browser(server, brow
     assert "Your cards" not in watcher.text_content("#sight")
     expect(one.locator("#sight")).to_contain_text("Bo (seat 2)")
     expect(two.locator("#sight")).to_contain_text("Ana (seat 1)")
-    mover, waiting = (two, one) if "your decision" in two.text_content("#status") else (one, two)
+    token = table["seats"][0]["token"]
+    with urllib.request.urlopen(f"{server}/api/tables/{table['id']}?token={token}", timeout=10) as r:
+        to_move = json.loads(r.read())["to_move"]
+    assert to_move in ([1], [2]), to_move
+    mover, waiting = (one, two) if to_move == [1] else (two, one)
     expect(mover.locator("#status")).to_contain_text("(seat")   # "Ana (seat 1): your decision"
     expect(waiting.locator("#status")).to_contain_text("Waiting for")
     assert "(seat" in waiting.text_content("#status") and not errors, errors
