@@ -1025,3 +1025,18 @@ def test_the_games_say_what_each_add_on_needs_and_allows(client):
     assert next(v for v in heat["variants"] if v["id"] == "event-1")["requires"] == ["championship"]
     r = client.post("/api/tables", json={"game": "heat", "seats": ["human"], "modules": ["legends"]})
     assert r.status_code == 201, r.text   # a solo game, as the lobby now offers it
+
+
+def test_a_seasons_lines_and_standings_say_the_names_people_gave(client):
+    season = create(client, "downforce", ["human", "random", "random"], seed=3, season="world-tour",
+                    names=["Ana", None, None])
+    rng = random.Random(0)
+    v = until_mine(client, season, 1)
+    while not v["season"]["results"]:   # the first game played to its end
+        r = decide(client, season, 1, rng.choice(v["options"])["key"], decision=v["decision"])
+        assert r.status_code == 200, r.text
+        v = until_mine(client, season, 1)
+    s = v["season"]
+    assert all("Ana (seat 1)" in r["said"] for r in s["results"])
+    assert any(row[1] == "Ana (seat 1)" for row in s["standings"]["rows"])
+    assert any(row[1] == "seat 2 (random)" for row in s["standings"]["rows"])

@@ -19,6 +19,7 @@ import os
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from ..agents.kinds import BOTS, FORMS
 from ..engine.game import CHANCE, Game, carried, streams
@@ -557,9 +558,16 @@ def _bad_save(data) -> str | None:
 
 # ---- how a season is told (the same words at the terminal and at the web table) -------------------
 
-def standings_rows(series: Series) -> tuple[list[str], list[list[str]]]:
+def seat_words(series: Series, seat: int) -> str:
+    """A seat as a season's lines name it: its number and who sits there."""
+    return f"seat {seat + 1} ({series.seats[seat]})"
+
+
+def standings_rows(series: Series,
+                   who: Callable[[int], str] | None = None) -> tuple[list[str], list[list[str]]]:
     """The standings as a person reads them: the columns' heads (place, seat, each game's gain of the
-    first standing value, the standing values) and a row of words for each seat, first place first."""
+    first standing value, the standing values) and a row of words for each seat, first place first.
+    `who`: a seat in words (default: `seat_words`; the web table gives the names people gave)."""
     rows = series.table()
     if not rows:
         return [], []
@@ -568,21 +576,22 @@ def standings_rows(series: Series) -> tuple[list[str], list[list[str]]]:
     head = ["", "seat"] + [f"g{i + 1}" for i in range(games)] + [n.replace("_", " ") for n in names]
     body = []
     for place, r in enumerate(rows, 1):
-        body.append([f"{place}.", f"seat {r['seat'] + 1} ({series.seats[r['seat']]})",
+        body.append([f"{place}.", (who or (lambda s: seat_words(series, s)))(r["seat"]),
                      *[str(x) for x in r["by_game"]], *[str(r["values"][n]) for n in names]])
     return head, body
 
 
-def game_over_line(series: Series, i: int) -> str:
+def game_over_line(series: Series, i: int, who: Callable[[int], str] | None = None) -> str:
     """How game i's end is told: its seats in finishing order."""
     order = series.played[i]["result"]["order"]
-    return f"game {i + 1} over: " + ", ".join(f"{k}. seat {s + 1} ({series.seats[s]})"
-                                               for k, s in enumerate(order, 1))
+    said = who or (lambda s: seat_words(series, s))
+    return f"game {i + 1} over: " + ", ".join(f"{k}. {said(s)}" for k, s in enumerate(order, 1))
 
 
-def champion_line(series: Series) -> str:
+def champion_line(series: Series, who: Callable[[int], str] | None = None) -> str:
     """How the season's end is told: its champions."""
-    return "Champion: " + " and ".join(f"seat {s + 1} ({series.seats[s]})" for s in series.champions())
+    said = who or (lambda s: seat_words(series, s))
+    return "Champion: " + " and ".join(said(s) for s in series.champions())
 
 
 # ---- many seasons --------------------------------------------------------------------------------

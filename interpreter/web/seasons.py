@@ -202,11 +202,11 @@ class Season:
         told)."""
         race.entry["picks"] = race.game.in_turn()   # (a save takes them again seat by seat)
         self.series.finish(race.entry, race.game)
-        self.closing = [game_over_line(self.series, race.i)]
+        self.closing = [game_over_line(self.series, race.i, self.who)]
         if self.series.done:
-            self.closing.append(champion_line(self.series))
+            self.closing.append(champion_line(self.series, self.who))
             if store:
-                head, body = standings_rows(self.series)
+                head, body = standings_rows(self.series, self.who)
                 self.store.finish_season(self.id, "finished", {
                     "champions": [s + 1 for s in self.series.champions()],
                     "standings": {"head": head, "rows": body}})
@@ -287,15 +287,20 @@ class Season:
 
     def _summary(self) -> dict:
         series = self.series
-        head, body = standings_rows(series)
+        head, body = standings_rows(series, self.who)
         over = [r for r in self.races if "result" in r.entry]
         return {"name": series.name, "season": self.setup.season, "race": self.current.i + 1,
                 "races": len(series.legs), "title": self.current.title, "table": self.current.id,
                 "results": [{"race": r.i + 1, "title": r.title, "table": r.id,
-                             "said": game_over_line(series, r.i)} for r in over],
+                             "said": game_over_line(series, r.i, self.who)} for r in over],
                 "standings": {"head": head, "rows": body},
                 "champions": [s + 1 for s in series.champions()] if series.done else [],
-                "said": champion_line(series) if series.done else None}
+                "said": champion_line(series, self.who) if series.done else None}
+
+    def who(self, seat: int) -> str:
+        """A seat in the season's lines: the name its person gave, its number, and a bot's kind."""
+        kind = self.setup.seats[seat]
+        return self.setup.who(seat) + ("" if kind == "human" else f" ({kind})")
 
     def picture(self, seat: int | None) -> str:
         return self.current.picture(seat)
