@@ -44,16 +44,23 @@ def browser():
         b.close()
 
 
+def new_page(browser, errors: list[str], console: bool = True):
+    """A page in a browser context of its own (a person's own browser), its script errors (and,
+    with `console`, the errors its console says) noted in `errors`."""
+    pg = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+    pg.set_default_timeout(5000)
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    if console:
+        pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    return pg
+
+
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    pg = context.new_page()
-    pg.set_default_timeout(5000)
     errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    pg = new_page(browser, errors)
     yield pg
-    context.close()
+    pg.context.close()
     assert not errors, errors
 
 
@@ -186,11 +193,7 @@ def test_two_people_decide_a_secret_step_at_once_in_either_order(server, browser
     errors: list[str] = []
     pages = []
     for seat in table["seats"]:
-        context = browser.new_context(viewport={"width": 1200, "height": 900})
-        pg = context.new_page()
-        pg.set_default_timeout(5000)
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        pg = new_page(browser, errors)
         pg.goto(server + seat["url"])
         pages.append(pg)
     one, two = pages
@@ -306,10 +309,7 @@ def test_two_named_people_and_a_spectator_each_in_their_own_browser(server, brow
     errors: list[str] = []
     pages = []
     for seat in table["seats"]:
-        context = browser.new_context(viewport={"width": 1200, "height": 900})
-        pg = context.new_page()
-        pg.set_default_timeout(5000)
-        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg = new_page(browser, errors, console=False)
         pg.goto(server + seat["url"])
         pages.append(pg)
     for pg, name in zip(pages, ("Ana", "Bo")):
@@ -321,9 +321,7 @@ def test_two_named_people_and_a_spectator_each_in_their_own_browser(server, brow
         expect(pg.locator("#facts")).to_contain_text(f"you are {name} (seat")
     one, two = pages
     # a third browser, on the spectator link: the names, whose turn it is, no hand, no option
-    watcher = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
-    watcher.set_default_timeout(5000)
-    watcher.on("pageerror", lambda e: errors.append(str(e)))
+    watcher = new_page(browser, errors, console=False)
     watcher.goto(server + table["watch_url"])
     expect(watcher.locator("#facts")).to_contain_text("watching")
     expect(watcher.locator("#sight")).to_contain_text("Ana (seat 1)")
@@ -368,10 +366,8 @@ def test_the_lobby_offers_what_each_choice_allows_in_words(server, page):
 
 def test_a_server_out_of_reach_is_said_in_words(server, browser):
     table = post(server, "/api/tables", {"game": "formula5", "seats": ["human", "random"], "seed": 4})
-    page = browser.new_context().new_page()   # (its console says the request failed: not a page error)
-    page.set_default_timeout(5000)
     errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    page = new_page(browser, errors, console=False)   # (its console says the request failed: no page error)
     page.goto(server + table["url"])
     page.wait_for_selector(OPTION)
     page.route("**/decide", lambda route: route.abort())   # the server gone when a decision is sent

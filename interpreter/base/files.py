@@ -226,6 +226,11 @@ def _sync_folder(folder: Path) -> None:
         fd = os.open(folder, os.O_RDONLY)
     except OSError:
         return
+    _synced_close(fd)
+
+
+def _synced_close(fd: int) -> None:
+    """On the disk (where the system lets it be synced), then closed."""
     try:
         os.fsync(fd)
     except OSError:
@@ -264,9 +269,4 @@ class Journal:
         if self._fd is None:
             return
         fd, self._fd = self._fd, None
-        try:
-            os.fsync(fd)
-        except OSError:
-            pass
-        finally:
-            os.close(fd)
+        _synced_close(fd)

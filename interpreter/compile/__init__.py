@@ -99,9 +99,14 @@ class Hooked:
 _SHARED: Bounded[tuple, tuple[Compiler, list[Diagnostic]]] = Bounded(8)
 
 
+def _made_from(rs: Ruleset, n_seats: int) -> tuple | None:
+    """What a compiled game is made from, as a key (None: a ruleset read from no file, made in memory)."""
+    return (tuple(rs.files), rs.given, n_seats) if rs.files else None
+
+
 def compile_hooked(rs: Ruleset, n_seats: int, report: Report, hooks: Hooks) -> Hooked | None:
     """The game compiled with a scenario's hooks; None when anything is wrong (see `report`)."""
-    key = (tuple(rs.files), rs.given, n_seats) if rs.files else None
+    key = _made_from(rs, n_seats)
     errors = report.errors
     kept = _SHARED.get(key) if key is not None else None
     if kept is not None:
@@ -141,7 +146,7 @@ _PLANS: Bounded[tuple, tuple[Plan, list[Diagnostic]]] = Bounded(32)
 
 def compile_ruleset(rs: Ruleset, n_seats: int, report: Report | None = None,
                     hooks: Hooks | None = None, python: bool = False) -> Plan | None:
-    key = (tuple(rs.files), rs.given, n_seats) if rs.files and hooks is None and not python else None
+    key = _made_from(rs, n_seats) if hooks is None and not python else None
     kept = _PLANS.get(key) if key is not None else None
     if kept is not None:
         if report is not None:

@@ -24,7 +24,7 @@ from ..base.errors import RuleError
 from ..load.ruleset import find_game
 from .bots import Bots
 from .store import Store
-from .tables import (Changes, Refused, Setup, Table, _first_problem, named, seat_of, token_hash, viewer_of,
+from .tables import (Changes, Refused, Setup, Table, _first_problem, seat_of, token_hash, viewer_of,
                      watch_token)
 
 # a season's games are compiled once per process (`Series.plan`), one at a time
@@ -202,11 +202,11 @@ class Season:
         told)."""
         race.entry["picks"] = race.game.in_turn()   # (a save takes them again seat by seat)
         self.series.finish(race.entry, race.game)
-        self.closing = [game_over_line(self.series, race.i, self.who)]
+        self.closing = [game_over_line(self.series, race.i, self.setup.who)]
         if self.series.done:
-            self.closing.append(champion_line(self.series, self.who))
+            self.closing.append(champion_line(self.series, self.setup.who))
             if store:
-                head, body = standings_rows(self.series, self.who)
+                head, body = standings_rows(self.series, self.setup.who)
                 self.store.finish_season(self.id, "finished", {
                     "champions": [s + 1 for s in self.series.champions()],
                     "standings": {"head": head, "rows": body}})
@@ -262,9 +262,7 @@ class Season:
 
     def rename(self, seat: int, name: str) -> None:
         with self.lock:
-            names = self.setup.names
-            names.extend([None] * (len(self.setup.seats) - len(names)))
-            names[seat] = named(name)
+            self.setup.give_name(seat, name)
             self.store.set_setup("seasons", self.id, self.setup.as_dict())
             self.current.changes.bump()
 
@@ -287,20 +285,15 @@ class Season:
 
     def _summary(self) -> dict:
         series = self.series
-        head, body = standings_rows(series, self.who)
+        head, body = standings_rows(series, self.setup.who)
         over = [r for r in self.races if "result" in r.entry]
         return {"name": series.name, "season": self.setup.season, "race": self.current.i + 1,
                 "races": len(series.legs), "title": self.current.title, "table": self.current.id,
                 "results": [{"race": r.i + 1, "title": r.title, "table": r.id,
-                             "said": game_over_line(series, r.i, self.who)} for r in over],
+                             "said": game_over_line(series, r.i, self.setup.who)} for r in over],
                 "standings": {"head": head, "rows": body},
                 "champions": [s + 1 for s in series.champions()] if series.done else [],
-                "said": champion_line(series, self.who) if series.done else None}
-
-    def who(self, seat: int) -> str:
-        """A seat in the season's lines: the name its person gave, its number, and a bot's kind."""
-        kind = self.setup.seats[seat]
-        return self.setup.who(seat) + ("" if kind == "human" else f" ({kind})")
+                "said": champion_line(series, self.setup.who) if series.done else None}
 
     def picture(self, seat: int | None) -> str:
         return self.current.picture(seat)

@@ -86,9 +86,15 @@ class Setup:
         return self.names[seat] if seat < len(self.names) else None
 
     def who(self, seat: int) -> str:
-        """A seat in words: its person's name and its number, or its number."""
-        name = self.name(seat)
-        return f"{name} (seat {seat + 1})" if name else f"seat {seat + 1}"
+        """A seat in words: its person's name and its number, or its number (and a bot's kind)."""
+        name, kind = self.name(seat), self.seats[seat]
+        return (f"{name} (seat {seat + 1})" if name else f"seat {seat + 1}") + \
+            ("" if kind == "human" else f" ({kind})")
+
+    def give_name(self, seat: int, name: object) -> None:
+        """The seat's person names it (`named` checks the name)."""
+        self.names.extend([None] * (len(self.seats) - len(self.names)))
+        self.names[seat] = named(name)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -514,9 +520,7 @@ class Table(Sitting):
     def rename(self, seat: int, name: str) -> None:
         """The seat's person gives their name (`named`): told to every seat from now on."""
         with self.lock:
-            names = self.setup.names
-            names.extend([None] * (len(self.kinds) - len(names)))
-            names[seat] = named(name)
+            self.setup.give_name(seat, name)
             self.store.set_setup("tables", self.id, {**self.setup.as_dict(), "digest": self.plan.digest})
             self.changes.bump()
 
@@ -593,8 +597,7 @@ class Table(Sitting):
         """Whom a seat that does not decide now waits for, in words."""
         if not waiting or seat in waiting:
             return None
-        who = [self.setup.who(s) + ("" if self.kinds[s] == "human" else f" ({self.kinds[s]})")
-               for s in waiting]
+        who = [self.setup.who(s) for s in waiting]
         return "waiting for " + (", ".join(who[:-1]) + " and " + who[-1] if len(who) > 1 else who[0])
 
     def _result_data(self) -> dict | None:

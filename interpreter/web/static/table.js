@@ -10,11 +10,9 @@
 
   // "my tables": the seats this browser opened, for the lobby (the link is the seat's key: it stays
   // in this browser's storage, never sent anywhere)
-  function remember(told) {
+  function remember(told, who) {
     try {
       const mine = JSON.parse(localStorage.getItem("racecraft.mine") || "[]").filter((t) => t.url !== location.href);
-      const me = told.seat ? told.seats[told.seat - 1] || {} : null;
-      const who = !me ? "watching" : me.name ? `${me.name} (seat ${told.seat})` : `seat ${told.seat}`;
       mine.unshift({url: location.href, game: told.game, who: tokens.length > 1 ? "every person's seat" : who,
                     state: told.state, at: Date.now()});
       localStorage.setItem("racecraft.mine", JSON.stringify(mine.slice(0, 20)));
@@ -122,7 +120,7 @@
     const who = !me ? "watching" : me.name ? `${me.name} (seat ${told.seat})` : `seat ${told.seat}`;
     // a person names their seat once (every seat is told it); people at one screen each do
     $("name-form").hidden = !me || Boolean(me.name) || me.kind !== "human" || told.finished;
-    if (state.remembered !== who + told.state) { state.remembered = who + told.state; remember(told); }
+    if (state.remembered !== who + told.state) { state.remembered = who + told.state; remember(told, who); }
     document.title = (told.options.length && !told.waiting ? "● " : "") + `${told.game} · ${who}`;
     $("title").textContent = told.game + (s ? " · " + s.name : "");
     $("facts").textContent = [...(s ? [s.title] : []), ...told.sight.facts, me ? `you are ${who}` : "watching: what the game shows everybody",
