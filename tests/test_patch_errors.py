@@ -90,6 +90,33 @@ def test_every_mistake_of_a_patch_file_is_said_in_one_run(mini):
     assert all(d.hint and "did you mean" in d.hint for d in report.items)
 
 
+def test_a_patch_that_cannot_be_made_and_a_type_error_of_the_rest_are_said_in_one_validate(mini):
+    """A patch that cannot be made is left out and the rest of the game checked: the type error of
+    the variant's own rule is said in the same run (no fix, run, and meet the next)."""
+    path = variant(mini, "  - set: params.hand_sise\n    to: 3\n"
+                         "  - extend: procedures.score_card\n    after: 's.score += \"x\"'\n")
+    errors = [d for d in validate_path(path, cache=False).report.items if d.severity == "error"]
+    assert [(d.code, d.loc.file, d.loc.line) for d in errors] == [
+        ("E042", str(path), find(path, "params.hand_sise")[0]),
+        ("E120", str(path), find(path, "s.score +=")[0])]
+    # a load that is not asked for the rest still refuses the game at once
+    report = Report()
+    assert load_ruleset(mini, variants=["v"], report=report) is None and report.errors == 1
+    assert load_ruleset(mini, variants=["v"], report=Report(), partial=True) is not None
+
+
+def test_a_name_an_add_patch_left_out_would_declare_is_not_a_second_mistake(mini):
+    """The rules that use what a failed `add` would have declared are not each an unknown name:
+    the one mistake is the patch."""
+    path = variant(mini, "  - add: paramz\n    id: bonus\n    item: 2\n"
+                         "  - extend: procedures.score_card\n    after: 's.score += bonus'\n"
+                         "  - extend: procedures.score_card\n    after: 's.score += bonsu'\n")
+    errors = [d for d in validate_path(path, cache=False).report.items if d.severity == "error"]
+    assert [(d.code, d.loc.line) for d in errors] == [("E042", find(path, "paramz")[0]),
+                                                     ("E110", find(path, "bonsu")[0])]
+    assert "bonsu" in errors[1].message
+
+
 def test_a_misspelt_param_of_a_season_is_said_at_its_line_in_every_game(mini):
     variant(mini, SEASON_CARRY, "carried")
     seasons = mini / "seasons"

@@ -119,8 +119,9 @@ def check_game(folder: Path, params: dict | None, job: Job, games: int) -> dict:
     r = Report()
     out: dict = {"items": [], "counts": [], "ended": 0, "rounds": [], "files": None, "cacheable": True,
                  "applied": []}
+    # a patch that cannot be made is left out and the rest checked: all of a file's mistakes at once
     rs = load_ruleset(folder, variants=job.variants, modules=job.modules, report=r, track=job.track,
-                      params=params)
+                      params=params, partial=True)
     if rs is not None:
         out["files"] = [list(f) for f in rs.files]
         out["applied"] = list(rs.applied)  # with what its variants, modules and track require
@@ -129,6 +130,8 @@ def check_game(folder: Path, params: dict | None, job: Job, games: int) -> dict:
                   "fewest": [p.min], "most": [p.max]}[job.counts]
         rounds: list[int] = []
         checked = check(rs, r)  # once, compiled for each count
+        if not rs.whole:  # what else is wrong was said; a game without some of its patches is not played
+            checked = None
         for n in counts:
             if checked is None:
                 break

@@ -122,6 +122,12 @@ class Problems:
             about = self.reads(node_or_loc)
         self.report.add(code, msg, loc, hint, about=about)
 
+    def unknown(self, name: str, msg: str, node: n.Node, hint: str | None = None) -> None:
+        """E110 for a name nothing declares, unless a patch that would have declared it could not
+        be made (said at the patch: a rule using it is no second mistake)."""
+        if name not in self.rs.left_out:
+            self.error("E110", msg, node, hint)
+
     def type_error(self, msg: str, node: n.Node | Loc | None, hint: str | None = None) -> Type:
         self.error("E120", "type error: " + _articles(msg), node, hint)
         return ANY

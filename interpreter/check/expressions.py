@@ -66,6 +66,7 @@ class Expressions(Visitor):
         self.out = out   # the types of the functions and procedures typed so far
         self.problems = problems
         self.error, self.type_error, self.suggest = problems.error, problems.type_error, problems.suggest
+        self.unknown = problems.unknown
         self.graph = graph
         self.old = old
         self._value_call: n.Expr | None = None  # the one place a procedure may give its value now
@@ -176,7 +177,7 @@ class Expressions(Visitor):
         if name == "seats":
             e.ref = Ref(RefKind.SEATS)
             return listof(SEAT)
-        self.error("E110", f"unknown name `{name}`", e,
+        self.unknown(name, f"unknown name `{name}`", e,
                    self.suggest(name, list(sc.names) + sym.global_names()))
         return ANY
 
@@ -237,7 +238,7 @@ class Expressions(Visitor):
         else:
             self.error("E120", f"type error: a {typ} has no `.{name}`", e)
             return ANY
-        self.error("E110", f"a {typ} has no `{name}`", e, self.suggest(name, have))
+        self.unknown(name, f"a {typ} has no `{name}`", e, self.suggest(name, have))
         return ANY
 
     def x_Index(self, e: n.Index, sc: Scope) -> Type:
@@ -419,7 +420,7 @@ class Expressions(Visitor):
                        "in an `around:` of a value (a function, `until`, `if` ...), `base` is the "
                        "rule's value: `around: \"base and ...\"`")
             return ANY
-        self.error("E110", f"unknown function `{name}`", e, self.suggest(name, sym.global_names()))
+        self.unknown(name, f"unknown function `{name}`", e, self.suggest(name, sym.global_names()))
         return ANY
 
     def args(self, e: n.Call, name: str, params: dict, sc: Scope) -> None:

@@ -39,6 +39,7 @@ class Statements(Visitor):
         self.out = out
         self.problems = problems
         self.error, self.type_error, self.suggest = problems.error, problems.type_error, problems.suggest
+        self.unknown = problems.unknown
         self.graph = graph
         self.old = old
         self.returns: dict[str, list] = {}   # procedure being checked -> [(type, node)] of its returns
@@ -114,7 +115,7 @@ class Statements(Visitor):
             if name in sym.globals:
                 t.ref = Ref(RefKind.GLOBAL, name)
                 return sym.globals[name]
-            self.error("E110", f"unknown name `{name}`", t,
+            self.unknown(name, f"unknown name `{name}`", t,
                        self.suggest(name, list(sc.names) + list(sym.globals) + ["round"]) or
                        "declare it under `state:`, or introduce a local with `let`")
             return None
@@ -131,7 +132,7 @@ class Statements(Visitor):
             if t.name not in variables and form is not None and self.old.rewrite(t, form, {scope: t.obj}):
                 return self.target(t, sc)
             if t.name not in variables:
-                self.error("E110", f"a {obj_t} has no state `{t.name}`", t,
+                self.unknown(t.name, f"a {obj_t} has no state `{t.name}`", t,
                            self.suggest(t.name, variables) or f"declare it under `state:` with `of: {scope}`")
                 return None
             kinds = {"piece": RefKind.PIECE_VAR, "seat": RefKind.SEAT_VAR, "card": RefKind.CARD_VAR}
@@ -205,7 +206,7 @@ class Statements(Visitor):
             self.error("E128", f"`{name}(...)` gives a value and does nothing on its own", s)
             return
         effects = [k for k, v in self.sym.builtins.items() if v.effect]
-        self.error("E110", f"unknown procedure `{name}`", call,
+        self.unknown(name, f"unknown procedure `{name}`", call,
                    self.suggest(name, list(self.sym.procedures) + effects))
 
     def s_Move(self, s: n.Move, sc: Scope) -> None:

@@ -68,6 +68,9 @@ class Ruleset:
     # compiled game is made from (`compile.compile_ruleset` keeps games compiled by the two)
     given: str = ""
     track_folder: Path | None = None   # where `--track` finds the game's tracks (`other_tracks`)
+    whole: bool = True  # False: a patch that could not be made was left out (`load_ruleset(partial=)`)
+    # the names an `add` patch left out would have declared: a rule using one is not a second mistake
+    left_out: frozenset[str] = frozenset()
 
 
 # Each file read in this process, parsed once, by (its name in diagnostics, the digest of its bytes):
@@ -350,22 +353,28 @@ _LOADED: Bounded[tuple, tuple[Ruleset, list[Diagnostic], tuple]] = Bounded(32)
 
 def load_ruleset(path: str | Path, variants: Sequence[str] = (), modules: Sequence[str] = (),
                  report: Report | None = None,
-                 track: str | None = None, params: dict | None = None) -> Ruleset | None:
+                 track: str | None = None, params: dict | None = None,
+                 partial: bool = False) -> Ruleset | None:
     """`track`: the name of a track file in `tracks/<game id>/`; its boards replace the game's
     boards of the same names (a ruleset names its default track in `include:`). `params`: values
-    given to the merged game's params (`--param NAME=VALUE`), after every module and variant."""
+    given to the merged game's params (`--param NAME=VALUE`), after every module and variant.
+    None when anything is wrong, unless `partial`: then a game whose only mistakes are patches
+    that could not be made is returned without them (with its errors in `report`), so that the
+    checker can say the mistakes of the rest in the same run."""
     report = report if report is not None else Report()
     key = (str(Path(path).resolve()), tuple(map(str, variants)), tuple(map(str, modules)), track,
            repr(sorted((str(k), repr(v)) for k, v in params.items())) if params else "")
     kept = _LOADED.get(key)
     if kept is not None and _unchanged(kept[0]) and _track_files(kept[0]) == kept[2]:
         report.items.extend(kept[1])
-        return kept[0]
-    start = len(report.items)
-    rs = _load(Path(path), variants, modules, report, track, params)
-    if rs is not None:
-        _LOADED[key] = (rs, report.items[start:], _track_files(rs))
-    return rs
+        rs: Ruleset | None = kept[0]
+    else:
+        start, errors = len(report.items), report.errors
+        rs = _load(Path(path), variants, modules, report, track, params)
+        if rs is not None:
+            _LOADED[key] = (rs, report.items[start:], _track_files(rs))
+            rs.whole = report.errors == errors
+    return rs if rs is not None and (rs.whole or partial) else None
 
 
 def forget_loaded() -> None:
@@ -395,6 +404,7 @@ def _load(path: Path, variants: Sequence[str], modules: Sequence[str], report: R
           track: str | None, params: dict | None) -> Ruleset | None:
     game_path = path / "game.yaml" if path.is_dir() else path
     folder = game_path.parent
+    at_start = report.errors
     if game_path.name != "game.yaml" or not game_path.exists():
         report.add("E001", f"no game file at {game_path}", Loc(str(game_path)),
                    "a ruleset folder holds game.yaml")
@@ -422,7 +432,9 @@ def _load(path: Path, variants: Sequence[str], modules: Sequence[str], report: R
         for name in names:
             _add_patch_file(ld, folder, kind, name, files, applied, report, [])
     # 1. what the game includes may itself be patched (`add: include`, `remove: include`)
+    ill_formed = report.errors
     prepared = [prepare(pdata["patches"], report) for _kind, _name, _path, pdata in files]
+    ill_formed = report.errors - ill_formed  # (left out, as a patch that cannot be made is)
     for patches in prepared:
         data = apply_patches(data, patches, report, only=lambda p, op, a: a.head == "include")
     # 2. the included cards and tracks (the game's, then each patch file's) join the game
@@ -443,7 +455,9 @@ def _load(path: Path, variants: Sequence[str], modules: Sequence[str], report: R
     def in_tracks(loc: Loc | None) -> bool:
         return loc is not None and str(loc.file).startswith(tracks)
     data = _track_params(data, pending, report, changed)
-    # 4. every other patch, on the merged game: its rules, cards and boards alike
+    # 4. every other patch, on the merged game: its rules, cards and boards alike (a mistake before
+    # them leaves the game unread; a patch that cannot be made is left out, and the rest checked)
+    read_whole = report.errors - ill_formed == at_start
     for patches in prepared:
         data = apply_patches(data, patches, report, changed=changed, from_track=in_tracks,
                              only=lambda p, op, a: a.head != "include" and not is_rule_patch(p, op, a))
@@ -476,9 +490,11 @@ def _load(path: Path, variants: Sequence[str], modules: Sequence[str], report: R
             apply_rule_patches(rules, each, report)
         if report.errors == mark and any(rule_patches):  # each text alone was counted as it was read
             check_extended_loops(rules, report)
-    if not report.ok:
+    if report.errors > mark:
         # (the checker, which says such a declaration is wrong, does not run when a rule cannot be read)
         words_as_names(report, first, declared_words(game))
+        return None
+    if not read_whole:
         return None
     cards = [CardType.model_construct(id=ident, **dict(spec)) for ident, spec in game.cards.items()]
     track_folder = ld.tracks() / str(game.game.id)
@@ -486,11 +502,27 @@ def _load(path: Path, variants: Sequence[str], modules: Sequence[str], report: R
     if is_name(game.game.id) and track_folder.is_dir():
         others = sorted(p.stem for p in track_folder.glob("*.yaml")
                         if is_name(p.stem) and _resolved(p) not in ld.seen_includes)
-    return Ruleset(game=game, folder=folder, cards=cards, applied=applied,
+    return Ruleset(game=game, folder=folder, cards=cards, applied=applied, left_out=_left_out(game, prepared),
                    digest=ld.hash.hexdigest()[:DIGEST_CHARS], rules=rules, other_tracks=others,
                    files=ld.files, digest_parts=ld.digest_parts, changed=changed, needs=ld.needs,
                    given=repr(sorted((str(k), repr(v)) for k, v in params.items())) if params else "",
                    track_folder=track_folder)
+
+
+def _left_out(game: GameFile, prepared: list[list[tuple]]) -> frozenset[str]:
+    """The names `add` patches would have declared that the merged game does not have."""
+    declared: set[str] = set(game.cards)
+    for section in (game.params, game.pieces, game.boards, game.piles, game.dice, game.state,
+                    game.functions, game.procedures):
+        declared.update(map(str, section))
+    added = set()
+    for patches in prepared:
+        for patch, op, _address in patches:
+            item = patch.get("item")
+            ident = patch.get("id", item.get("id") if isinstance(item, dict) else None)
+            if op == "add" and isinstance(ident, str):
+                added.add(ident)
+    return frozenset(added - declared)
 
 
 def _set_params(data: Any, params: dict, report: Report, changed: dict[str, Loc | None]) -> Any:
