@@ -117,6 +117,26 @@ def test_a_name_an_add_patch_left_out_would_declare_is_not_a_second_mistake(mini
     assert "bonsu" in errors[1].message
 
 
+def test_a_pile_whose_owner_a_patch_changed_is_said_at_the_patch(mini):
+    """`hand` made one per piece: the rules that say `hand(s)` of a seat are wrong because of the
+    patch, which is where it is said (the base's first use second, the others counted)."""
+    path = variant(mini, "  - set: piles.hand.of\n    to: piece\n")
+    [d] = [d for d in refused(mini, "v").items if d.severity == "error"]
+    assert d.code == "E120" and "one per piece" in d.message
+    at(d, path, "piles.hand.of")
+    assert d.also is not None and d.also[1].file == str(mini / "game.yaml") and "and 2 more places" in d.notes
+
+
+def test_a_value_a_patch_gave_in_a_form_the_game_cannot_have_is_said_at_the_patch(mini):
+    """The merged game's form is checked after the patches: a wrong value a patch put in is said
+    at the patch, with the base's declaration second."""
+    path = variant(mini, "  - update: piles.hand\n    with: {of: 3}\n")
+    [d] = [d for d in refused(mini, "v").items if d.severity == "error"]
+    assert d.code == "E023" and "piles.hand.of" in d.message
+    at(d, path, "piles.hand")
+    assert d.also is not None and d.also[1].line == find(mini / "game.yaml", "hand: {of")[0]
+
+
 def test_a_misspelt_param_of_a_season_is_said_at_its_line_in_every_game(mini):
     variant(mini, SEASON_CARRY, "carried")
     seasons = mini / "seasons"

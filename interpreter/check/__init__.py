@@ -6,7 +6,7 @@
 2. `calls.py`, the call graph: no cycle, no chain too deep, and what may wait for a decision;
 3. `lint.py`, the numbers that plausibly mean a param (W109);
 4. `secret.py`, what the seats' blocks of each `simultaneously` touch (a game that checks);
-5. `blame.py`'s `blame_patches`: a problem a patch caused is said at the patch.
+5. `blame_patches` (`load/patches.py`): a problem a patch caused is said at the patch.
 
 A scenario's rules are checked later, against the checked game (`scenarios.py`).
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 from ..base.collect import fewer_collections
 from ..base.diagnostics import Report
 from ..load.ruleset import Ruleset
-from .blame import blame_patches
+from ..load.patches import blame_patches
 from .calls import check_calls
 from .checked import Checked
 from .checker import Checker

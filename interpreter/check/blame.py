@@ -1,8 +1,9 @@
 """Racecraft: check, where a problem is said. Stage: during the typing pass and after all the
 passes. The typing pass says each problem through `Problems`, which gives it the declarations
 its tree reads (`Diagnostic.about`) and, for the first ones, a "did you mean" hint. Then
-`blame_patches`, the last thing checking does, moves the problems a patch caused to the patch:
-its one output is the report's problems, said where they were made.
+`blame_patches` (`load/patches.py`, which uses it for the merged game's form too), the last thing
+checking does, moves the problems a patch caused to the patch: its one output is the report's
+problems, said where they were made.
 
 A module, a variant, a season or `--param` that gives a declaration a value the rules cannot use
 (`set: params.hand_size` to a text) makes the base rules wrong where they read it, in another
@@ -18,7 +19,7 @@ from typing import Iterable
 
 from ..lang import nodes as n
 from ..lang import versions
-from ..base.diagnostics import Diagnostic, Loc, Report, did_you_mean
+from ..base.diagnostics import Loc, Report, did_you_mean
 from ..lang.types import ANY, Type
 from ..load.ruleset import Ruleset
 from .checked import Local, Ref, RefKind
@@ -44,58 +45,6 @@ def names_in(tree: n.Node) -> set[str]:
     return out
 
 
-def blame_patches(report: Report, start: int, changed: dict[str, Loc | None]) -> None:
-    """The problems of `report` from `start` on, each about a declaration in `changed` (where the
-    patch that changed it is written; None: on the command line) and found in another file than
-    that patch, said at the patch instead: once per patch, with the first place in the rules that
-    reads it, and how many more there are."""
-    if not changed:
-        return
-    kept: list[Diagnostic] = []
-    said: dict[object, tuple[Diagnostic, list[int]]] = {}   # by the patch (or the declaration)
-    for d in report.items[start:]:
-        culprit = _culprit(d, changed)
-        if culprit is None:
-            kept.append(d)
-            continue
-        key, at = culprit
-        first = said.get(at if at is not None else key)
-        if first is not None:
-            first[1][0] += 1
-            continue
-        if at is not None:
-            message, what = d.message, f"where the game has `{key}`, which this patch changes"
-        else:
-            message = f"`--param {key.split('.', 1)[1]}=...` (on the command line): {d.message}"
-            what = f"where the game has `{key}`"
-        moved = Diagnostic(d.code, message, at, d.hint, d.severity, d.notes,
-                           also=(what, d.loc) if d.loc else None)
-        count = [0]
-        said[at if at is not None else key] = (moved, count)
-        kept.append(moved)
-    for moved, count in said.values():
-        if count[0]:
-            moved.notes = (*moved.notes, f"and {count[0]} more place{'s' if count[0] > 1 else ''}")
-    report.items[start:] = kept
-
-
-def _culprit(d: Diagnostic, changed: dict[str, Loc | None]) -> tuple[str, Loc | None] | None:
-    """(the declaration, where its patch is) a problem is about, when a patch changed one of the
-    declarations it is about and the problem is not in that patch's own file."""
-    for key in _ordered(d.about, changed):
-        at = changed[key]
-        if d.loc is None or at is None or d.loc.file != at.file:
-            return key, at
-    return None
-
-
-def _ordered(about: Iterable[str], changed: dict[str, Loc | None]) -> list[str]:
-    """The declarations of `about` that were changed, in the order the patches changed them."""
-    mine = set(about)
-    return [k for k in changed if k in mine]
-
-
-
 def _articles(msg: str) -> str:
     """`a int` and `a any` as a person says them."""
     return msg.replace(" a int", " an int").replace(" a any", " any value")
@@ -115,11 +64,14 @@ class Problems:
         self._local_reads: dict[int, set[str]] = {}
         self._function_reads: dict[str, set[str]] = {}
 
-    def error(self, code: str, msg: str, node_or_loc: n.Node | Loc | None, hint: str | None = None) -> None:
+    def error(self, code: str, msg: str, node_or_loc: n.Node | Loc | None, hint: str | None = None,
+              of: n.Node | None = None) -> None:
+        """`of`: the tree the problem is about, when it is said at a part of it (an argument)."""
         loc = node_or_loc.loc if isinstance(node_or_loc, n.Node) else node_or_loc
         about: frozenset[str] = frozenset()
-        if isinstance(node_or_loc, n.Node) and self.rs.changed:
-            about = self.reads(node_or_loc)
+        tree = of if of is not None else node_or_loc
+        if isinstance(tree, n.Node) and self.rs.changed:
+            about = self.reads(tree)
         self.report.add(code, msg, loc, hint, about=about)
 
     def unknown(self, name: str, msg: str, node: n.Node, hint: str | None = None) -> None:
@@ -128,8 +80,9 @@ class Problems:
         if name not in self.rs.left_out:
             self.error("E110", msg, node, hint)
 
-    def type_error(self, msg: str, node: n.Node | Loc | None, hint: str | None = None) -> Type:
-        self.error("E120", "type error: " + _articles(msg), node, hint)
+    def type_error(self, msg: str, node: n.Node | Loc | None, hint: str | None = None,
+                   of: n.Node | None = None) -> Type:
+        self.error("E120", "type error: " + _articles(msg), node, hint, of)
         return ANY
 
     def suggest(self, name: str, candidates: Iterable[object]) -> str | None:

@@ -479,11 +479,11 @@ class Expressions(Visitor):
             if not compatible(typ, owner):
                 if self.old.old_args(e, {"of": owner}, lambda a: self.peek(a, sc)):
                     return self.old.renamed(e, lambda: self.expr(e, sc))
-                return self.type_error(f"`{name}` is one per {scope}; this is a {typ}", e.args[0])
+                return self.type_error(f"`{name}` is one per {scope}; this is a {typ}", e.args[0], of=e)
         elif not compatible(typ, INT):
             return self.type_error(f"`{name}` is one per place of `{scope}`: "
                                    f"give a place number, not a {typ}",
-                                   e.args[0])
+                                   e.args[0], of=e)
         e.ref = Ref(RefKind.PILE_OF, name, scope)
         return PILE
 

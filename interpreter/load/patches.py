@@ -15,10 +15,10 @@ named `choose`, named statements) are applied to the parsed rules: see `load/ext
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 import re
 
-from ..base.diagnostics import Loc, Report, did_you_mean
+from ..base.diagnostics import Diagnostic, Loc, Report, did_you_mean
 from .yamlsrc import SrcList, SrcMap, loc_of
 
 _LISTS = ("phases", "triggers")
@@ -469,3 +469,54 @@ def _insert(items: list, item: Any, patch: Any, target: Any, report: Report, ids
 
 __all__ = ["apply_patches", "declarations", "prepare", "parse_address", "find", "Address", "operation",
            "is_rule_patch", "Loc"]
+
+
+def blame_patches(report: Report, start: int, changed: dict[str, Loc | None]) -> None:
+    """The problems of `report` from `start` on, each about a declaration in `changed` (where the
+    patch that changed it is written; None: on the command line) and found in another file than
+    that patch, said at the patch instead: once per patch, with the first place in the rules that
+    reads it, and how many more there are."""
+    if not changed:
+        return
+    kept: list[Diagnostic] = []
+    said: dict[object, tuple[Diagnostic, list[int]]] = {}   # by the patch (or the declaration)
+    for d in report.items[start:]:
+        culprit = _culprit(d, changed)
+        if culprit is None:
+            kept.append(d)
+            continue
+        key, at = culprit
+        first = said.get(at if at is not None else key)
+        if first is not None:
+            first[1][0] += 1
+            continue
+        if at is not None:
+            message, what = d.message, f"where the game has `{key}`, which this patch changes"
+        else:
+            message = f"`--param {key.split('.', 1)[1]}=...` (on the command line): {d.message}"
+            what = f"where the game has `{key}`"
+        moved = Diagnostic(d.code, message, at, d.hint, d.severity, d.notes,
+                           also=(what, d.loc) if d.loc else None)
+        count = [0]
+        said[at if at is not None else key] = (moved, count)
+        kept.append(moved)
+    for moved, count in said.values():
+        if count[0]:
+            moved.notes = (*moved.notes, f"and {count[0]} more place{'s' if count[0] > 1 else ''}")
+    report.items[start:] = kept
+
+
+def _culprit(d: Diagnostic, changed: dict[str, Loc | None]) -> tuple[str, Loc | None] | None:
+    """(the declaration, where its patch is) a problem is about, when a patch changed one of the
+    declarations it is about and the problem is not in that patch's own file."""
+    for key in _ordered(d.about, changed):
+        at = changed[key]
+        if d.loc is None or at is None or d.loc.file != at.file:
+            return key, at
+    return None
+
+
+def _ordered(about: Iterable[str], changed: dict[str, Loc | None]) -> list[str]:
+    """The declarations of `about` that were changed, in the order the patches changed them."""
+    mine = set(about)
+    return [k for k in changed if k in mine]

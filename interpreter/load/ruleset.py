@@ -28,7 +28,7 @@ from ..lang.parser import words_as_names
 from .extend import apply_rule_patches
 from .nesting import check_extended_loops
 from .oldforms import read_in_version
-from .patches import apply_patches, is_rule_patch, prepare, shallow
+from .patches import apply_patches, blame_patches, is_rule_patch, prepare, shallow
 from .rules import Rules, declared_words, parse_rules
 from .structure import check_structure, loc_at
 from .yamlsrc import SrcMap, decode_text, loc_of, parse_yaml, read_bytes, read_text
@@ -472,7 +472,9 @@ def _load(path: Path, variants: Sequence[str], modules: Sequence[str], report: R
         data = _set_params(data, params, report, changed)
     # A patch that failed is left out, and the game is read on without it: every mistake of the
     # patch files is said in one run (the patches of rules too), not one at a time.
+    formed = len(report.items)
     game = check_structure(data, "game", str(game_path), report)
+    blame_patches(report, formed, changed)  # a value a patch gave in a form the game cannot have
     if game is None:
         return None
     players = game.game.players

@@ -208,7 +208,9 @@ def check_structure(data: Any, kind: str, file: str, report: Report) -> Any:
     seen = (kind, hashlib.sha256(repr(data).encode()).digest())
     if _FITS.get(seen) is None:
         for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+            mark = len(report.items)
             _report_error(err, data, schema, report)
+            _about(report, mark, list(err.absolute_path))
         if len(report.items) > before:
             return None
         _FITS[seen] = True
@@ -219,7 +221,16 @@ def check_structure(data: Any, kind: str, file: str, report: Report) -> Any:
             path, message = _model_error(data, item["loc"], item["msg"])
             report.add("E026", f"invalid value for `{'.'.join(map(str, path))}`: {message}",
                        loc_at(data, path))
+            _about(report, len(report.items) - 1, path)
         return None
+
+
+def _about(report: Report, start: int, path: list) -> None:
+    """The problems from `start` on are about the declaration at `path` (`piles.hand` for
+    `piles.hand.of`): one a patch changed is said at the patch (`patches.blame_patches`)."""
+    if len(path) >= 2 and all(isinstance(p, str) for p in path[:2]):
+        for d in report.items[start:]:
+            d.about = frozenset({f"{path[0]}.{path[1]}"})
 
 
 def _model_error(data: Any, loc: Any, message: str) -> tuple[list, str]:
