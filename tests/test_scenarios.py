@@ -482,3 +482,18 @@ def test_a_game_changed_between_two_scenarios_is_read_again(tmp_path):
     game.write_text(game.read_text(encoding="utf-8").replace("heron_reach: 5", "heron_reach: 4"),
                     encoding="utf-8")
     assert not run_scenario(scenario).passed
+
+
+def test_a_scenario_failing_where_a_declared_change_of_behaviour_matters_is_told_of_it(tmp_path):
+    """A change the ruleset's files declare (`changes:`) is named when a failing item or its message
+    holds one of its words; a failure elsewhere is not given it."""
+    old = write(tmp_path, "heat", "variants: [tournament]\nplayers: 2\nseed: 1\nscript:\n"
+                "  - choose: \"shift up two gears with no heat to pay, a mistake\"\n")
+    text = failure(run_scenario(old))
+    assert "error[E407]" in text, text
+    assert "a change of behaviour may explain it (2026-11, said in " in text
+    assert "tournament.yaml): step 2 offers two gears only with a heat card in the engine" in text
+    other = write(tmp_path, "heat", "variants: [tournament]\nplayers: 2\nseed: 1\nscript:\n"
+                  "  - choose: \"shift to gear 9\"\n", "other.yaml")
+    text = failure(run_scenario(other))
+    assert "error[E407]" in text and "change of behaviour" not in text, text

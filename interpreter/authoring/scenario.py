@@ -25,6 +25,7 @@ from ..base.errors import RuleError
 from ..lang.parser import parse_block, parse_expr
 from ..lang.show import show
 from ..lang.types import INT, SEAT, Type, compatible
+from ..lang.versions import ENGINE_CHANGES
 from ..load.ruleset import Ruleset, load_ruleset, read_file
 from ..load.structure import check_structure
 from ..load.yamlsrc import loc_of
@@ -70,6 +71,8 @@ class Scenario:
     items: list[_Item]
     final: list[_Check]
     warnings: list = field(default_factory=list)
+    # the changes of behaviour of the engine and of the ruleset's files: (what changed, where said)
+    changes: list = field(default_factory=list)
 
     def play(self, seed: int | None = None) -> Outcome:
         return _Run(self, self.sc.seed if seed is None else seed).go()
@@ -157,7 +160,17 @@ def load_scenario(path: Path) -> tuple[Scenario | None, Outcome]:
     final = [condition(code, node) for code, node in zip(sc.expect, final_exprs) if node is not None]
     if not report.ok:
         return None, out
-    return Scenario(path, out.name, sc, comp, items, final, list(report.items)), out
+    changes = [(c, "Racecraft's CHANGELOG") for c in ENGINE_CHANGES] + \
+        [(c, _shown_path(where)) for c, where in rs.changes]
+    return Scenario(path, out.name, sc, comp, items, final, list(report.items), changes), out
+
+
+def _shown_path(file: str) -> str:
+    """A file as a person at this folder finds it."""
+    try:
+        return str(Path(file).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return file
 
 
 def _stop(src, where: Loc, steps: list[str], report: Report) -> str | None:
@@ -202,6 +215,7 @@ class _Run:
         self.pending: RuleError | None = None  # a rule error not yet reported
         self.after: Loc | None = None          # the script item after which the game played on
         self.game: Any = None                  # stays None when setup fails (`pending` says why)
+        self.item: Any = None                  # the script item played now (a ScriptItem)
 
     def go(self) -> Outcome:
         try:
@@ -212,6 +226,11 @@ class _Run:
         return self.out
 
     def fail(self, code: str, message: str, loc, hint: str | None = None, notes: tuple = ()) -> None:
+        said = " ".join([message, hint or "", *notes, _text_of(self.item)]).casefold()
+        for change, where in self.sc.changes:
+            if any(word.casefold() in said for word in change.touches):
+                notes = (*notes, f"a change of behaviour may explain it ({change.since}, said in "
+                                 f"{where}): {change.said}")
         self.report.add(code, message, loc, hint, notes)
         raise _Stopped
 
@@ -251,6 +270,7 @@ class _Run:
                     game.choose(bots[d.seat].choose(game, d))
             except RuleError as e:
                 self._rule_error(e, "random bots were playing on to the end")
+        self.item = None
         for check in self.sc.final:
             self._expect(check, _state(game), Loc(str(self.sc.path)))
         if sc.winners is not None:
@@ -264,6 +284,7 @@ class _Run:
 
     def _item(self, item: _Item, next_stop: str | None) -> None:
         src, where, game = item.src, item.loc, self.game
+        self.item = src
         # a game stopped after a place stays there for checks of the table; an item about the
         # decision (or a rule error) first lets it play on to the next decision
         asks = src.expect_seat is not None or src.expect_options is not None or src.choose is not None \
@@ -377,6 +398,14 @@ class _Run:
                       f"seat {d.seat + 1} is asked \"{d.prompt}\" with options: " + "; ".join(labels))
         game.st.watch.stop = next_stop   # the next item looks right after a place, not at a decision
         self._run(lambda: game.choose(labels.index(label)))
+
+
+def _text_of(item: Any) -> str:
+    """What a script item says (its labels, conditions and places), to find the changes of
+    behaviour it may meet."""
+    if item is None:
+        return ""
+    return " ".join(str(v) for v in item.model_dump(exclude_none=True).values())
 
 
 def _instead(game: Game) -> str:

@@ -251,6 +251,22 @@ class Renamed(Strict):
     since: int = Field(ge=2, description="the language version from which the old form is an error")
 
 
+class Change(Strict):
+    """A change of what the game does that a file written before it may meet (a scenario that
+    fails on it is told so): said in a designer's words, with words that show where it matters."""
+    said: Text = Field(description="what the game does differently now, and what a file written before "
+                                   "it should do")
+    since: Text = Field(description="when it changed: a date (2026-11) or a version")
+    touches: list[Text] = Field(min_length=1, max_length=64,
+                                description="words a scenario that meets it uses (an option's label, a "
+                                            "rule's or a state's name, words the game says): a failing "
+                                            "scenario whose item or message holds one is told of it")
+
+
+CHANGES: Any = Field(default_factory=list, max_length=256,
+                description="changes of behaviour a file written before them may meet (docs/scenarios.md)")
+
+
 class GameFile(Strict):
     schema_: Text | None = Field(None, alias="$schema")
     language: int | None = Field(None, description="the version of the rule language the file is written in "
@@ -277,6 +293,7 @@ class GameFile(Strict):
                                                   "ruleset's rather than the board's (`moves.enter`, "
                                                   "`moves.spot`)")
     carry: Carry | None = Field(None, description="what this game hands on to the next in a series")
+    changes: list[Change] = CHANGES
     record: dict[Name, Code] = Field(
         default_factory=dict, description="per-seat facts noted after setup (for statistics)")
     progress: Code | None = Field(
@@ -364,6 +381,7 @@ class VariantFile(Strict):
     variant: PatchInfo
     include: list[Text] = Field(default_factory=list)
     patches: list[Patch] = Field(min_length=1, max_length=MAX_PATCHES)
+    changes: list[Change] = CHANGES
 
 
 class ModuleFile(Strict):
@@ -373,6 +391,7 @@ class ModuleFile(Strict):
     module: PatchInfo
     include: list[Text] = Field(default_factory=list)
     patches: list[Patch] = Field(min_length=1, max_length=MAX_PATCHES)
+    changes: list[Change] = CHANGES
 
 
 # ---- scenarios ---------------------------------------------------------------------------

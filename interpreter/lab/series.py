@@ -28,7 +28,8 @@ from ..base.diagnostics import Loc, Report, RulesetError
 from ..base.errors import RuleError
 from ..base.files import FileRefused, Journal, read_limited, write_atomic
 from ..base.limits import MAX_LIST
-from ..load.ruleset import NAME_RE, find_game, find_ruleset, read_file, shown
+from ..load.names import NAME_RE, shown
+from ..load.ruleset import find_game, find_ruleset, read_file
 from ..load.structure import check_structure
 from ..load.yamlsrc import loc_of
 from ..session.agents import agent_seed

@@ -74,3 +74,24 @@ class OldForm:
 
 
 __all__ = ["CURRENT", "OLDEST", "VERSIONS", "OldForm", "note", "of", "says"]
+
+
+@dataclass(frozen=True)
+class Changed:
+    """A change of what the engine does with the same rules (not a form of the language, so no file
+    is warned about it): a scenario written before it that fails where it matters is told of it,
+    as of the changes a ruleset declares in its own `changes:`."""
+    said: str
+    since: str
+    touches: tuple[str, ...]   # words of a failing scenario item or its message that show it matters
+
+
+ENGINE_CHANGES = (
+    Changed("two options of one `choose` ranging over `shuffled(...)` each draw their own order "
+            "(they shared the first one's): a scenario seeded before it may see other options",
+            "2026-11", ("shuffled",)),
+    Changed("an event's values (`emit NAME(a, b)`) are worked out once for all its triggers (they were "
+            "worked out again for a trigger after one that waits for a decision)", "2026-11", ("emit",)),
+    Changed("each trigger of an event gets its values under the names it gives them (a second trigger "
+            "naming them otherwise read the first one's and saw nothing)", "2026-11", ("trigger",)),
+)

@@ -19,6 +19,7 @@ from typing import Any, Iterable
 import re
 
 from ..base.diagnostics import Diagnostic, Loc, Report, did_you_mean
+from ..ir.models import GameFile
 from .yamlsrc import SrcList, SrcMap, loc_of
 
 _LISTS = ("phases", "triggers")
@@ -520,3 +521,19 @@ def _ordered(about: Iterable[str], changed: dict[str, Loc | None]) -> list[str]:
     """The declarations of `about` that were changed, in the order the patches changed them."""
     mine = set(about)
     return [k for k in changed if k in mine]
+
+
+def left_out(game: GameFile, prepared: list[list[tuple]]) -> frozenset[str]:
+    """The names `add` patches would have declared that the merged game does not have."""
+    declared: set[str] = set(game.cards)
+    for section in (game.params, game.pieces, game.boards, game.piles, game.dice, game.state,
+                    game.functions, game.procedures):
+        declared.update(map(str, section))
+    added = set()
+    for patches in prepared:
+        for patch, op, _address in patches:
+            item = patch.get("item")
+            ident = patch.get("id", item.get("id") if isinstance(item, dict) else None)
+            if op == "add" and isinstance(ident, str):
+                added.add(ident)
+    return frozenset(added - declared)

@@ -15,11 +15,10 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Sequence
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..ir.models import CardsFile, CardType, GameFile, TrackFile, kind_of
+from ..ir.models import CardsFile, CardType, Change, GameFile, TrackFile, kind_of
 from ..base.cache import Bounded
 from ..base.diagnostics import SOURCES, Diagnostic, Loc, Report, did_you_mean
 from ..lang import versions
@@ -28,7 +27,9 @@ from ..lang.parser import words_as_names
 from .extend import apply_rule_patches
 from .nesting import check_extended_loops
 from .oldforms import read_in_version
-from .patches import apply_patches, blame_patches, is_rule_patch, prepare, shallow
+from .names import is_name, shown
+from .params import set_params, track_params
+from .patches import apply_patches, blame_patches, is_rule_patch, left_out, prepare, shallow
 from .rules import Rules, declared_words, parse_rules
 from .structure import check_structure, loc_at
 from .yamlsrc import SrcMap, decode_text, loc_of, parse_yaml, read_bytes, read_text
@@ -36,7 +37,6 @@ from .yamlsrc import SrcMap, decode_text, loc_of, parse_yaml, read_bytes, read_t
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 # The name of a variant, module, track or game where a path will be made of it.
-NAME_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
 _NAME_CHARS = "letters, digits, `_` and `-` (not starting with `-`)"
 _ALLOWED = ("a ruleset reads only the files in its own folder, and cards and track files in its "
             "project's cards/ and tracks/ folders")
@@ -69,6 +69,9 @@ class Ruleset:
     given: str = ""
     track_folder: Path | None = None   # where `--track` finds the game's tracks (`other_tracks`)
     whole: bool = True  # False: a patch that could not be made was left out (`load_ruleset(partial=)`)
+    # the changes of behaviour its files declare (`changes:`), with the file of each: a scenario that
+    # fails where one matters is told of it
+    changes: list[tuple[Change, str]] = field(default_factory=list)
     # the names an `add` patch left out would have declared: a rule using one is not a second mistake
     left_out: frozenset[str] = frozenset()
 
@@ -116,19 +119,6 @@ def _parsed(raw: bytes, digest: str, name: str, report: Report) -> Any:
             _STRUCTURES.clear()
         _PARSED[(name, digest)] = (data, text, mine.items)
     return data
-
-
-def is_name(name: Any) -> bool:
-    """Whether `name` may name a variant, module, track or game: `NAME_RE`, never a path."""
-    return isinstance(name, str) and NAME_RE.fullmatch(name) is not None
-
-
-def shown(name: Any, width: int = 60) -> str:
-    """A name as a diagnostic quotes it: control characters (a NUL, a line break) escaped and a
-    long one cut short."""
-    text = name if isinstance(name, str) else repr(name)
-    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def find_ruleset(name: str) -> Path | None:
@@ -454,14 +444,14 @@ def _load(path: Path, variants: Sequence[str], modules: Sequence[str], report: R
 
     def in_tracks(loc: Loc | None) -> bool:
         return loc is not None and str(loc.file).startswith(tracks)
-    data = _track_params(data, pending, report, changed)
+    data = track_params(data, pending, report, changed)
     # 4. every other patch, on the merged game: its rules, cards and boards alike (a mistake before
     # them leaves the game unread; a patch that cannot be made is left out, and the rest checked)
     read_whole = report.errors - ill_formed == at_start
     for patches in prepared:
         data = apply_patches(data, patches, report, changed=changed, from_track=in_tracks,
                              only=lambda p, op, a: a.head != "include" and not is_rule_patch(p, op, a))
-        data = _track_params(data, pending, report, changed)  # those the patches just declared
+        data = track_params(data, pending, report, changed)  # those the patches just declared
     have = data.get("params") if isinstance(data.get("params"), dict) else {}
     for name in pending:
         report.add("E042", f"the track sets param `{shown(name)}`, which the game does not have",
@@ -469,7 +459,7 @@ def _load(path: Path, variants: Sequence[str], modules: Sequence[str], report: R
                    "a track sets params of its game, or of a module or variant it `requires:`")
     # ... and the params given when the game is started
     if params:
-        data = _set_params(data, params, report, changed)
+        data = set_params(data, params, report, changed)
     # A patch that failed is left out, and the game is read on without it: every mistake of the
     # patch files is said in one run (the patches of rules too), not one at a time.
     formed = len(report.items)
@@ -504,61 +494,15 @@ def _load(path: Path, variants: Sequence[str], modules: Sequence[str], report: R
     if is_name(game.game.id) and track_folder.is_dir():
         others = sorted(p.stem for p in track_folder.glob("*.yaml")
                         if is_name(p.stem) and _resolved(p) not in ld.seen_includes)
-    return Ruleset(game=game, folder=folder, cards=cards, applied=applied, left_out=_left_out(game, prepared),
+    changes = [(c, str(game_path)) for c in game.changes] + [
+        (Change.model_validate(c), str(patch_path)) for _k, _n, patch_path, pdata in files
+        for c in pdata.get("changes") or []]
+    return Ruleset(game=game, folder=folder, cards=cards, applied=applied, left_out=left_out(game, prepared),
+                   changes=changes,
                    digest=ld.hash.hexdigest()[:DIGEST_CHARS], rules=rules, other_tracks=others,
                    files=ld.files, digest_parts=ld.digest_parts, changed=changed, needs=ld.needs,
                    given=repr(sorted((str(k), repr(v)) for k, v in params.items())) if params else "",
                    track_folder=track_folder)
-
-
-def _left_out(game: GameFile, prepared: list[list[tuple]]) -> frozenset[str]:
-    """The names `add` patches would have declared that the merged game does not have."""
-    declared: set[str] = set(game.cards)
-    for section in (game.params, game.pieces, game.boards, game.piles, game.dice, game.state,
-                    game.functions, game.procedures):
-        declared.update(map(str, section))
-    added = set()
-    for patches in prepared:
-        for patch, op, _address in patches:
-            item = patch.get("item")
-            ident = patch.get("id", item.get("id") if isinstance(item, dict) else None)
-            if op == "add" and isinstance(ident, str):
-                added.add(ident)
-    return frozenset(added - declared)
-
-
-def _set_params(data: Any, params: dict, report: Report, changed: dict[str, Loc | None]) -> Any:
-    """The merged game with each named param set to its value (a YAML value: `3`, `true`, `[1, 2]`).
-    A name from a file (a season's `params:`) keeps its position there: a misspelt one is said at
-    its line; one from the command line (`--param NAME=VALUE`) is said as such."""
-    have = data.get("params") if isinstance(data.get("params"), dict) else {}
-    for name, value in params.items():
-        where = loc_of(name)
-        if not is_name(name) or name not in have:
-            hint = did_you_mean(str(name), list(have)) or \
-                (f"its params: {', '.join(map(str, have))}" if have else "this game has no params")
-            if where is None:
-                report.add("E042", f"`--param {shown(name)}=...` (on the command line): the game has no "
-                           f"param `{shown(name)}`", None, hint)
-            else:
-                report.add("E042", f"the game has no param `{shown(name)}`", where, hint)
-            continue
-        patch = SrcMap()
-        patch["set"], patch["to"] = f"params.{name}", value
-        data = apply_patches(data, prepare([patch], report), report)
-        changed[f"params.{name}"] = where
-    return data
-
-
-def _track_params(data: Any, pending: dict, report: Report, changed: dict[str, Loc | None]) -> Any:
-    """The game with each param of `pending` (a track's) that it has set, and taken out of
-    `pending`: a track's param takes its value once the game declares it (in its own file, or in
-    the module or variant that adds it), and later patches may change it further."""
-    have = data.get("params") if isinstance(data.get("params"), dict) else {}
-    ready = {k: v for k, v in pending.items() if k in have}
-    for name in ready:
-        del pending[name]
-    return _set_params(data, ready, report, changed) if ready else data
 
 
 def _required_kind(folder: Path, name: Any, report: Report) -> str | None:
