@@ -300,3 +300,53 @@ def test_a_line_field_of_a_named_track_is_looked_up_by_space(tmp_path, where, ki
         assert out.passed, out.report.render()
     else:
         assert not out.passed and expect in out.report.render()
+
+
+def _facts(game, seat: int) -> list[str]:
+    pieces = game.view(None)["pieces"]
+    (car,) = [info for info in pieces.values() if info.get("owner") == seat + 1]
+    return car.get("facts", [])
+
+
+def _heat(facts: list[str], label: str) -> int:
+    import re
+    found = [int(m.group(1)) for f in facts if (m := re.fullmatch(rf"{label} (\d+) heat", f))]
+    return found[0] if found else 0
+
+
+def test_an_options_preview_says_the_heat_its_corners_will_cost_at_step_7():
+    """A reaction that adds speed (adrenaline, slipstream) after the car crossed a corner costs heat
+    at step 7: its preview says so (`corners cost N heat`), and N is what step 7 then takes from the
+    engine (or the car spins out when the engine holds less)."""
+    import random
+
+    from interpreter.table.preview import previews
+
+    plan = load("heat").plan(2)
+    paid = spins = 0
+    for seed in (1, 2, 3):
+        game, rng = Game(plan, seed), random.Random(seed)
+        while not game.over:
+            d = game.decision()
+            for i, effect in enumerate(previews(game, d)):
+                if "corners cost" not in effect:
+                    continue
+                due, engine = _heat(effect.split(", "), "corners cost"), _heat(_facts(game, d.seat), "engine")
+                if due > engine:
+                    spins += 1
+                    spin = "spins out at a corner"
+                    assert spin in effect or spin in _facts(game, d.seat)
+                    continue
+                ahead = game.clone()
+                ahead.choose(i)
+                while "corners cost" in " ".join(_facts(ahead, d.seat)):  # to step 7, taking no other speed
+                    e = ahead.decision()
+                    quiet = [k for k, x in enumerate(e.labels()) if x in ("done reacting", "no slipstream")]
+                    if e.seat != d.seat or not quiet:
+                        break
+                    ahead.choose(quiet[0])
+                else:
+                    assert _heat(_facts(ahead, d.seat), "engine") == engine - due, effect
+                    paid += 1
+            game.choose(rng.randrange(d.count))
+    assert paid >= 5 and spins >= 1, (paid, spins)

@@ -24,6 +24,9 @@ if not os.path.exists(CHROMIUM):
                 allow_module_level=True)
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
+# a loaded machine (the suite on two cores, a browser beside it) can take seconds to answer: an
+# expectation waits up to 15 s (it returns as soon as it holds)
+expect.set_options(timeout=15_000)
 pytest.importorskip("uvicorn")
 
 
