@@ -197,6 +197,20 @@ def test_requests_that_are_refused_say_why_and_never_show_a_traceback(client):
     assert decide(client, table, 1, key, decision=v["decision"]).status_code == 409
 
 
+def test_add_ons_that_cannot_be_played_together_are_said_in_players_words(client):
+    """Two variants that each load alone but not together: their names as the lobby shows them,
+    not the engine's words about a patch (and never a warning taken for the reason)."""
+    r = client.post("/api/tables", json={"game": "downforce", "seats": ["human", "random"],
+                                         "variants": ["last-card", "novice"]})
+    assert r.status_code == 422
+    said = r.json()["error"]
+    assert said == ("«Novice game» cannot be played together with «Race to the last card (reconstructed)»: "
+                    "they change the same rules. Choose one of them."), said
+    # one add-on that is wrong on its own is said as it is
+    r = client.post("/api/tables", json={"game": "heat", "seats": ["human", "human"], "variants": ["nosuch"]})
+    assert r.status_code == 422 and "nosuch" in r.json()["error"] and "together" not in r.json()["error"]
+
+
 def test_undo_in_a_secret_step_takes_back_only_your_own_commitment(client):
     """Heat's steps 1-2 against two bots: the bots commit at once, side by side with the person;
     the person's undo before the reveal takes back their own shift, not what the bots committed

@@ -21,9 +21,9 @@ from pathlib import Path
 
 from ..agents.kinds import bot
 from ..engine.game import CHANCE, Game, streams
-from ..base.diagnostics import RulesetError
+from ..base.diagnostics import Report, RulesetError
 from ..base.errors import RuleError
-from ..load.ruleset import is_name
+from ..load.ruleset import find_ruleset, is_name, read_file
 from ..session.args import MAX_PLAYERS, MAX_SEED
 from ..session.load import load
 from ..session.record import header, write_record
@@ -196,13 +196,45 @@ class Plans:
                                            f"{players.max} players, not {len(setup.seats)}")
                     self.cache[key] = (loaded, loaded.plan(len(setup.seats)))
                 except RulesetError as e:
-                    raise Refused(422, _first_problem(e)) from None
+                    raise Refused(422, _first_problem(e, setup)) from None
             return self.cache[key]
 
 
-def _first_problem(e: RulesetError) -> str:
-    items = getattr(e.report, "items", [])
-    return items[0].message if items else "the game cannot be loaded"
+def _first_problem(e: RulesetError, setup: Setup | None = None) -> str:
+    """Why a table cannot be set up, in players' words: add-ons that each load alone but not
+    together are said to clash, by the names their files give them; otherwise the first error."""
+    items = [d for d in getattr(e.report, "items", []) if d.severity == "error"]
+    if not items:
+        return "the game cannot be loaded"
+    if setup is None:
+        return items[0].message
+    chosen = [("variants", n) for n in setup.variants] + [("modules", n) for n in setup.modules]
+    where = items[0].loc.file if items[0].loc is not None else ""
+    guilty = [(k, n) for k, n in chosen if Path(where).parent.name == k and Path(where).stem == n]
+    others = [(k, n) for k, n in chosen if (k, n) not in guilty]
+    if guilty and others and _loads_alone(setup, guilty[0]):
+        names = [_add_on_name(setup.game, k, n) for k, n in others]
+        return (f"{_add_on_name(setup.game, *guilty[0])} cannot be played together with "
+                f"{' and '.join(names)}: they change the same rules. Choose one of them.")
+    return items[0].message
+
+
+def _loads_alone(setup: Setup, add_on: tuple[str, str]) -> bool:
+    kind, name = add_on
+    try:
+        load(setup.game, [name] if kind == "variants" else [], [name] if kind == "modules" else [],
+             setup.track)
+    except RulesetError:
+        return False
+    return True
+
+
+def _add_on_name(game: str, kind: str, name: str) -> str:
+    """A module's or variant's name as its file gives it (`Novice`), else its id."""
+    folder = find_ruleset(game)
+    data = read_file(folder / kind / f"{name}.yaml", Report()) if folder is not None else None
+    info = data.get(kind[:-1]) if isinstance(data, dict) else None
+    return f"«{info['name']}»" if isinstance(info, dict) and info.get("name") else f"«{name}»"
 
 
 class Changes:
