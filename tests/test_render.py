@@ -193,3 +193,17 @@ def test_a_lane_track_without_a_picture_is_an_oval_with_its_cars(tmp_path):
     svg = table_picture(g.view(None), plan, "Italy as an oval", "after 60 decisions")
     assert svg.count('class="piece"') == 4
     assert_labels_apart_and_inside(svg)
+
+
+def test_the_key_lists_the_cars_in_the_race_and_no_colour_nobody_drives():
+    """Heat has six cars; two people race two of them: the key under the track names those two.
+    A legend's car, nobody's but on the track, is in it."""
+    import re
+
+    def keyed(plan) -> list[str]:
+        svg = table_picture(Game(plan, 5).view(None), plan, "a race")
+        return re.findall(r">(black|blue|green|red|gray|yellow) \(", svg)
+
+    assert sorted(keyed(load("heat").plan(2))) == ["black", "blue"]
+    with_legends = keyed(load("heat", modules=["legends"]).plan(2))
+    assert len(with_legends) > 2 and {"black", "blue"} <= set(with_legends)

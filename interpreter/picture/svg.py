@@ -56,7 +56,7 @@ def _key(view: dict, plan, table: Scene, boards: set[str], seat_kinds) -> list:
     values = view.get("game") or {}
     if values:
         out.append("game: " + "; ".join(f"{k} {say(v)}" for k, v in values.items()))
-    for piece, info in view.get("pieces", {}).items():
+    for piece, info in _in_play(view):
         owner = info.get("owner")
         who = "no player" if owner is None else f"seat {owner}"
         facts = ", ".join(info.get("facts", []))  # as players read them (engine/game.py)
@@ -92,6 +92,14 @@ def _key(view: dict, plan, table: Scene, boards: set[str], seat_kinds) -> list:
     return out
 
 
+def _in_play(view: dict) -> list[tuple[str, dict]]:
+    """The pieces the key lists: a seat's, and those on a board (a piece of nobody's that is on no
+    board is not in this game: a car of a colour nobody drives)."""
+    placed = {p.get("piece") for b in view.get("boards", {}).values() for p in b.get("pieces", [])}
+    return [(piece, info) for piece, info in view.get("pieces", {}).items()
+            if info.get("owner") is not None or piece in placed]
+
+
 def _said(view: dict, plan, table: Scene, seat_kinds) -> list:
     """The key of a game with a `view:`: the game's facts, each piece with whose it is and its facts,
     who sits where, and the seats and piles as the screen names them."""
@@ -99,7 +107,7 @@ def _said(view: dict, plan, table: Scene, seat_kinds) -> list:
     facts = view.get("game_facts") or []
     if facts:
         out.append("; ".join(facts))
-    for piece, info in view.get("pieces", {}).items():
+    for piece, info in _in_play(view):
         shown = ", ".join(info.get("facts", []))
         out.append((table.colour(piece), f"{piece} ({who(piece, view)})" + (f": {shown}" if shown else "")))
     if seat_kinds:
