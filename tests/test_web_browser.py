@@ -381,3 +381,18 @@ def test_a_server_out_of_reach_is_said_in_words(server, browser):
     page.locator(OPTION).first.click()                       # back: the decision is taken
     expect(page.locator("#error")).to_be_hidden()
     assert not errors, errors
+
+
+def test_a_turn_that_comes_back_is_noticed_when_the_person_asked(server, page):
+    """Ticked, the notice sounds when a turn comes back to the seat (not when the page opens on one),
+    and stays ticked in this browser."""
+    table = post(server, "/api/tables", {"game": "formula5", "seats": ["human", "random"], "seed": 4})
+    page.goto(server + table["url"])
+    page.wait_for_selector(OPTION)
+    assert page.get_attribute("body", "data-notices") is None
+    page.check("#notice")
+    page.locator(OPTION).first.click()       # the bot plays, and the turn comes back
+    expect(page.locator("body")).to_have_attribute("data-notices", "1")
+    page.reload()
+    page.wait_for_selector(OPTION)
+    assert page.is_checked("#notice")

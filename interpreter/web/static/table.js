@@ -20,6 +20,44 @@
   }
   const $ = (id) => document.getElementById(id);
 
+  // the turn notice, for a person who looks elsewhere while the others play: a short sound and,
+  // while this tab is hidden and the browser allows it, a notification (asked for when ticked)
+  let noticeOn = false;
+  try { noticeOn = localStorage.getItem("racecraft.notice") === "on"; } catch (e) { /* no storage */ }
+  let wasMine = null;
+  function noticeTurn(mine, told) {
+    const now = Boolean(mine);
+    const began = now && wasMine === false;   // not on opening the page: only a turn that comes
+    wasMine = now;
+    if (!began || !noticeOn) return;
+    document.body.dataset.notices = String(Number(document.body.dataset.notices || 0) + 1);
+    try {
+      const Audio = window.AudioContext || window.webkitAudioContext;
+      if (Audio) {
+        const ctx = new Audio();
+        const tone = ctx.createOscillator();
+        const gain = ctx.createGain();
+        tone.frequency.value = 660;
+        gain.gain.value = 0.08;
+        tone.connect(gain).connect(ctx.destination);
+        tone.start();
+        tone.stop(ctx.currentTime + 0.18);
+        tone.onended = () => ctx.close();
+      }
+    } catch (e) { /* no sound here: the title's dot still says it */ }
+    if (document.hidden && "Notification" in window && Notification.permission === "granted") {
+      try { new Notification(`Your turn: ${told.game}`, {body: told.prompt || "", tag: "racecraft-turn"}); }
+      catch (e) { /* a browser that shows notifications only from a service worker */ }
+    }
+  }
+  function setNotice(on) {
+    noticeOn = on;
+    try { localStorage.setItem("racecraft.notice", on ? "on" : "off"); } catch (e) { /* kept for this page only */ }
+    if (on && "Notification" in window && Notification.permission === "default") {
+      Notification.requestPermission().catch(() => {});
+    }
+  }
+
   const state = {told: {}, log: [], shown: null, passedTo: null, busy: false, typed: "", viewKey: null,
                  gamesOver: null};
 
@@ -122,6 +160,9 @@
     $("name-form").hidden = !me || Boolean(me.name) || me.kind !== "human" || told.finished;
     if (state.remembered !== who + told.state) { state.remembered = who + told.state; remember(told, who); }
     document.title = (told.options.length && !told.waiting ? "● " : "") + `${told.game} · ${who}`;
+    // (people at one screen take turns at it: no notice)
+    noticeTurn(!several && me && told.options.length && !told.waiting, told);
+    $("notice-label").hidden = several || !me || me.kind !== "human" || told.finished;
     $("title").textContent = told.game + (s ? " · " + s.name : "");
     $("facts").textContent = [...(s ? [s.title] : []), ...told.sight.facts, me ? `you are ${who}` : "watching: what the game shows everybody",
                               ...(told.seed !== null && told.seed !== undefined ? [`seed ${told.seed}`] : [])].join(" · ");
@@ -310,6 +351,8 @@
   $("pass-ready").addEventListener("click", ready);
   $("between-on").addEventListener("click", goOn);
   $("undo").addEventListener("click", undo);
+  $("notice").checked = noticeOn;
+  $("notice").addEventListener("change", () => setNotice($("notice").checked));
 
   if (!tokens.length) {
     showError("This link holds no seat: open the link the lobby gave for your seat.");
