@@ -321,7 +321,9 @@ def test_explain_says_which_blocks_are_played_once(tmp_path):
     from interpreter.authoring.explain import explain
 
     said = explain(load("heat"), 2, "round_begins", False)
-    assert "# the `simultaneously` at rulesets/heat/game.yaml:616:7: played once: each seat's block " \
+    lines = (Path(__file__).resolve().parents[1] / "rulesets" / "heat" / "game.yaml").read_text().splitlines()
+    line = next(i + 1 for i, text in enumerate(lines) if text.strip().startswith("simultaneously for s"))
+    assert f"# the `simultaneously` at rulesets/heat/game.yaml:{line}:7: played once: each seat's block " \
            "changes only its own seat's places" in said
     shared = explain(load(str(_shared_deck(tmp_path).parent)), 2, "pick", False)
     assert "played again at the reveal: it changes pile `deck`, not only its seat's own (at " in shared
