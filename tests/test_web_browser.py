@@ -164,7 +164,7 @@ def test_a_heat_race_against_a_bot_played_by_clicking_and_keys(server, page):
     assert page.locator(".mine .card").count() >= 3
     assert "black" in page.locator(".seat.you").text_content()
     typed = 0
-    for i in range(45):   # (the rest of the race is played through the API: the page follows it)
+    for i in range(24):   # (the rest of the race is played through the API: the page follows it)
         wait_next(page)
         if page.locator("#result h2").count():
             break
