@@ -1054,3 +1054,71 @@ def test_a_seasons_lines_and_standings_say_the_names_people_gave(client):
     assert all("Ana (seat 1)" in r["said"] for r in s["results"])
     assert any(row[1] == "Ana (seat 1)" for row in s["standings"]["rows"])
     assert any(row[1] == "seat 2 (random)" for row in s["standings"]["rows"])
+
+
+def test_an_open_seat_is_taken_by_whoever_joins_and_kept_across_a_restart(tmp_path):
+    """A seat left open has no link at creation; the lobby lists it; the first person to join takes
+    it (with their name), the next is told every seat is taken; the game waits for it meanwhile."""
+    db = tmp_path / "tables.db"
+    with TestClient(create_app(db)) as c:
+        table = create(c, "formula5", ["human", "open", "random"], seed=3)
+        assert table["seats"][1] == {"seat": 2, "kind": "open", "token": None, "url": None}
+        assert table["join_url"] == f"/?join={table['id']}"
+        [listed] = [t for t in c.get("/api/tables").json()["tables"] if t["id"] == table["id"]]
+        assert listed["open_seats"] == 1
+        v = seen(c, table, 1)
+        assert v["seats"][1]["open"] and v["seats"][1]["kind"] == "human"
+        joined = c.post(f"/api/tables/{table['id']}/join", json={"name": "Bo"})
+        assert joined.status_code == 200 and joined.json()["seat"] == 2
+        again = c.post(f"/api/tables/{table['id']}/join", json={})
+        assert again.status_code == 409 and again.json() == {"error": "every seat of this table is taken"}
+        mine = joined.json()["token"]
+        told = c.get(f"/api/tables/{table['id']}", params={"token": mine}).json()
+        assert told["seat"] == 2
+        assert told["seats"][1] == {"seat": 2, "kind": "human", "name": "Bo", "open": False}
+        [listed] = [t for t in c.get("/api/tables").json()["tables"] if t["id"] == table["id"]]
+        assert listed["open_seats"] == 0
+    with TestClient(create_app(db)) as c:   # the seat stays taken, by the same link
+        assert c.get(f"/api/tables/{table['id']}", params={"token": mine}).json()["seat"] == 2
+        assert c.post(f"/api/tables/{table['id']}/join", json={}).status_code == 409
+
+
+def test_the_creator_gives_a_lost_seat_link_anew_and_the_old_one_stops(tmp_path):
+    """The creator's token (given once, at creation) gives a person's seat a new link: the old one
+    is refused from then on, also after a restart; the spectator link and the game are unchanged.
+    At a season's table the new link plays every game of the season."""
+    db = tmp_path / "tables.db"
+    with TestClient(create_app(db)) as c:
+        table = create(c, "formula5", ["human", "human"], seed=2, seed_public=True)
+        tid, old, creator = table["id"], token(table, 2), table["creator_token"]
+        assert table["manage_url"] == f"/?manage={tid}#{creator}"
+        watch = table["watch_url"].split("#")[1]
+        before = c.get(f"/api/tables/{tid}", params={"token": watch}).json()
+        refused = {
+            "no creator": c.post(f"/api/tables/{tid}/seats/2/link", json={"creator": "x" * 32}),
+            "a seat's token": c.post(f"/api/tables/{tid}/seats/2/link", json={"creator": token(table, 1)}),
+            "a seat that is not there": c.post(f"/api/tables/{tid}/seats/3/link", json={"creator": creator}),
+            "the seats without the creator": c.get(f"/api/tables/{tid}/seats"),
+        }
+        assert {k: r.status_code for k, r in refused.items()} == {
+            "no creator": 403, "a seat's token": 403, "a seat that is not there": 422,
+            "the seats without the creator": 403}
+        assert [s["seat"] for s in c.get(f"/api/tables/{tid}/seats", params={"creator": creator})
+                .json()["seats"]] == [1, 2]
+        made = c.post(f"/api/tables/{tid}/seats/2/link", json={"creator": creator}).json()
+        new = made["token"]
+        assert made == {"seat": 2, "token": new, "url": f"/table/{tid}#{new}"} and new != old
+        assert c.get(f"/api/tables/{tid}", params={"token": old}).status_code == 403
+        assert c.get(f"/api/tables/{tid}", params={"token": new}).json()["seat"] == 2
+        assert c.get(f"/api/tables/{tid}", params={"token": watch}).json()["view"] == before["view"]
+    with TestClient(create_app(db)) as c:
+        assert c.get(f"/api/tables/{tid}", params={"token": old}).status_code == 403
+        assert c.get(f"/api/tables/{tid}", params={"token": new}).json()["seat"] == 2
+        assert c.get(f"/api/tables/{tid}", params={"token": watch}).status_code == 200
+        season = create(c, "downforce", ["human", "open", "random"], seed=6, season="world-tour")
+        joined = c.post(f"/api/tables/{season['id']}/join", json={}).json()
+        renewed = c.post(f"/api/tables/{season['id']}/seats/2/link",
+                         json={"creator": season["creator_token"]}).json()
+        game = seen(c, season, 1)["season"]["table"]   # the game under way: a table of its own
+        assert c.get(f"/api/tables/{game}", params={"token": renewed["token"]}).json()["seat"] == 2
+        assert c.get(f"/api/tables/{season['id']}", params={"token": joined["token"]}).status_code == 403

@@ -409,3 +409,22 @@ def test_a_turn_that_comes_back_is_noticed_when_the_person_asked(server, page):
     page.reload()
     page.wait_for_selector("#notice-label:not([hidden])")
     assert page.is_checked("#notice")
+
+
+def test_an_open_seat_is_joined_from_the_lobby_and_a_lost_link_given_anew(server, page):
+    table = post(server, "/api/tables", {"game": "formula5", "seats": ["human", "open", "random"], "seed": 5})
+    page.goto(server + "/")
+    page.click(f"button.join[data-table='{table['id']}']")        # the lobby lists the open seat
+    expect(page.locator("#facts")).to_contain_text("you are seat 2")
+    page.goto(server + table["manage_url"])                         # the creator's link
+    page.click("button.new-link[data-seat='1']")
+    link = page.locator("#manage-seats .seat-link").get_attribute("href")
+    assert link != server + table["seats"][0]["url"]
+    page.goto(link)
+    expect(page.locator("#facts")).to_contain_text("you are seat 1")
+    # the join link sent to someone: they give their name and take the seat
+    other = post(server, "/api/tables", {"game": "formula5", "seats": ["human", "open"], "seed": 6})
+    page.goto(server + other["join_url"])
+    page.fill("#join-name", "Ana")
+    page.click("#join-go")
+    expect(page.locator("#facts")).to_contain_text("you are Ana (seat 2)")

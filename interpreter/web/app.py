@@ -29,7 +29,8 @@ from .games import catalogue
 from .registry import Limits, Tables
 from .replays import Replays
 from .store import Store, StoreError
-from .tables import Refused, Setup, named
+from . import seats
+from .tables import Refused, Setup, named, token_hash
 
 MAX_BODY = 64 * 1024            # a request's body (JSON)
 MAX_RECORD_BODY = 4 * 1024 * 1024   # a record file opened in the browser
@@ -86,6 +87,14 @@ class Undo(BaseModel):
 class Name(BaseModel):
     token: str = Field(max_length=200)
     name: str = Field(max_length=200)
+
+
+class Join(BaseModel):
+    name: str | None = Field(None, max_length=200, description="the name the person gives (optional)")
+
+
+class Creator(BaseModel):
+    creator: str = Field(max_length=200, description="the creator's token (`creator_token` at creation)")
 
 
 # ---- the body's size ------------------------------------------------------------------------------
@@ -292,8 +301,11 @@ def create_app(db: Path | str, threads: int = 2, processes: int = 1,
 
     def _create(body: NewTable) -> dict:
         seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
-        setup = Setup.checked(body.game, body.seats, body.variants, body.modules, body.track, seed,
-                              body.players, body.season)
+        opens = [i for i, k in enumerate(body.seats) if k == "open"]   # a person's seat anyone may take
+        setup = Setup.checked(body.game, ["human" if k == "open" else k for k in body.seats], body.variants,
+                              body.modules, body.track, seed, body.players, body.season)
+        creator = secrets.token_urlsafe(24)   # gives a seat's link anew (`seats.give_link`)
+        setup = replace(setup, creator=token_hash(creator))
         if body.names:
             if len(body.names) > len(setup.seats):
                 raise Refused(422, f"{len(body.names)} names for {len(setup.seats)} seats")
@@ -305,15 +317,39 @@ def create_app(db: Path | str, threads: int = 2, processes: int = 1,
             setup = setup.fair()
         elif body.seed is not None and body.seed_public:
             setup = replace(setup, seed_public=True)
-        table, tokens = tables.create(setup)
+        table, tokens = tables.create(setup, opens)
         seats = []
         for i, (kind, token) in enumerate(zip(setup.seats, tokens)):
             url = f"/table/{table.id}#{token}" if token else None
-            seats.append({"seat": i + 1, "kind": kind, "token": token, "url": url})
+            seats.append({"seat": i + 1, "kind": "open" if i in opens else kind, "token": token, "url": url})
         people = [t for t in tokens if t]
         return {"id": table.id, "seats": seats, "seed_mixed": mixed,
                 "watch_url": f"/table/{table.id}#{table.watch_token()}",
+                "creator_token": creator, "manage_url": f"/?manage={table.id}#{creator}",
+                **({"join_url": f"/?join={table.id}"} if opens else {}),
                 "url": f"/table/{table.id}#{','.join(people)}" if people else f"/replay/{table.id}"}
+
+    @app.post("/api/tables/{table_id}/join", summary="Take the first open seat of a table",
+              description="A seat left `open` at creation is anyone's: the answer is its token and link.")
+    def join_table(table_id: str, body: Join, request: Request):
+        client = _client(request)
+        tables.rate.take(client, "tables")   # (one budget with creating tables and records)
+        try:
+            seat, token = seats.join(tables.get(table_id), body.name)
+        except Exception:
+            tables.rate.give_back(client)
+            raise
+        return {"seat": seat + 1, "token": token, "url": f"/table/{table_id}#{token}"}
+
+    @app.get("/api/tables/{table_id}/seats", summary="The seats, for the table's creator")
+    def seats_of(table_id: str, creator: str | None = None):
+        return {"seats": seats.seats_told(tables.get(table_id), creator)}
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/link",
+              summary="A person's seat given a new link by the table's creator (the old one stops working)")
+    def new_link(table_id: str, seat: int, body: Creator):
+        token = seats.give_link(tables.get(table_id), seat - 1, body.creator)
+        return {"seat": seat, "token": token, "url": f"/table/{table_id}#{token}"}
 
     @app.get("/api/tables", summary="The tables and seasons, newest first, with their state, by pages",
              description="`before`: the `created` of the last table of the page before; `more`: there "

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..base.diagnostics import Report
-from ..load.ruleset import PROJECT_ROOT, is_name, load_ruleset, read_file
+from ..base.diagnostics import Report, RulesetError
+from ..load.ruleset import PROJECT_ROOT, find_ruleset, is_name, load_ruleset, read_file
+from ..session.load import load
+
+if TYPE_CHECKING:
+    from .tables import Setup
 
 
 def _natural(text: str) -> list:
@@ -83,3 +87,40 @@ def catalogue() -> list[dict]:
                         "seasons": _named(folder / "seasons", "season"),
                         "tracks": sorted(rs.other_tracks)})
     return out
+
+
+def first_problem(e: RulesetError, setup: "Setup | None" = None) -> str:
+    """Why a table cannot be set up, in players' words: add-ons that each load alone but not
+    together are said to clash, by the names their files give them; otherwise the first error."""
+    items = [d for d in getattr(e.report, "items", []) if d.severity == "error"]
+    if not items:
+        return "the game cannot be loaded"
+    if setup is None:
+        return items[0].message
+    chosen = [("variants", n) for n in setup.variants] + [("modules", n) for n in setup.modules]
+    where = items[0].loc.file if items[0].loc is not None else ""
+    guilty = [(k, n) for k, n in chosen if Path(where).parent.name == k and Path(where).stem == n]
+    others = [(k, n) for k, n in chosen if (k, n) not in guilty]
+    if guilty and others and _loads_alone(setup, guilty[0]):
+        names = [_add_on_name(setup.game, k, n) for k, n in others]
+        return (f"{_add_on_name(setup.game, *guilty[0])} cannot be played together with "
+                f"{' and '.join(names)}: they change the same rules. Choose one of them.")
+    return items[0].message
+
+
+def _loads_alone(setup: "Setup", add_on: tuple[str, str]) -> bool:
+    kind, name = add_on
+    try:
+        load(setup.game, [name] if kind == "variants" else [], [name] if kind == "modules" else [],
+             setup.track)
+    except RulesetError:
+        return False
+    return True
+
+
+def _add_on_name(game: str, kind: str, name: str) -> str:
+    """A module's or variant's name as its file gives it (`Novice`), else its id."""
+    folder = find_ruleset(game)
+    data = read_file(folder / kind / f"{name}.yaml", Report()) if folder is not None else None
+    info = data.get(kind[:-1]) if isinstance(data, dict) else None
+    return f"«{info['name']}»" if isinstance(info, dict) and info.get("name") else f"«{name}»"

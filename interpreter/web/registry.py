@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+from typing import Sequence
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -15,7 +16,7 @@ from ..base.errors import RuleError
 from .bots import Bots
 from .seasons import Season
 from .store import Store
-from .tables import Plans, Refused, Setup, Table, token_hash
+from .tables import Plans, Refused, Setup, Table, person_tokens, token_hash
 
 # Finished tables kept in memory (the oldest are forgotten, and built again from the store if asked for)
 KEPT_FINISHED = 200
@@ -70,22 +71,22 @@ class Tables:
         self.lock = threading.Lock()
         self.live: dict[str, Table | Season] = {}
 
-    def create(self, setup: Setup) -> tuple[Table | Season, list[str | None]]:
+    def create(self, setup: Setup, open_seats: Sequence[int] = ()) -> tuple[Table | Season, list[str | None]]:
         """A new table (a season, when the setup names one); the token of each person's seat (None
-        for a bot's)."""
+        for a bot's, and for a person's seat left open: `seats.join` gives it to whoever takes it)."""
         with self.lock:
             playing = sum(1 for t in self.live.values() if t.state == "playing")
         if playing >= self.limits.max_open:
             raise Refused(429, f"this server has {playing} tables in play, its most: finish one, or "
                                "try again later")
         if setup.season is not None:
-            season, tokens = Season.create(setup, self.store, self.bots)
+            season, tokens = Season.create(setup, self.store, self.bots, open_seats)
             with self.lock:
                 self.live[season.id] = season
                 self._forget_finished()
             return season, tokens
         loaded, plan = self.plans.get(setup)
-        tokens = [secrets.token_urlsafe(24) if k == "human" else None for k in setup.seats]
+        tokens = person_tokens(setup, open_seats)
         hashes = [None if t is None else token_hash(t) for t in tokens]
         table_id = secrets.token_urlsafe(9)
         try:
@@ -159,7 +160,7 @@ class Tables:
         s = row["setup"]
         setup = Setup(s["game"], s["seats"], s.get("variants", []), s.get("modules", []), s.get("track"),
                       s["seed"], chance=s.get("chance"), seed_public=s.get("seed_public", False),
-                      names=list(s.get("names") or []))
+                      names=list(s.get("names") or []), creator=s.get("creator"))
         try:
             loaded, plan = self.plans.get(setup)
         except Refused as e:
@@ -205,5 +206,11 @@ class Tables:
             out.append({"id": row["id"], "game": s["game"], "season": s.get("season"), "seats": s["seats"],
                         "variants": s.get("variants", []), "modules": s.get("modules", []),
                         "track": s.get("track"), "state": row["state"], "created": row["created"],
+                        "open_seats": _open(s["seats"], row["tokens"]) if row["state"] == "playing" else 0,
                         **({"races": races, "result": row["result"]} if races is not None else {})})
         return out, len(rows) > limit
+
+
+def _open(kinds: list[str], token_hashes: list[str | None]) -> int:
+    """How many people's seats nobody has taken yet (`seats.join`)."""
+    return sum(1 for k, h in zip(kinds, token_hashes) if k == "human" and h is None)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import secrets
 import threading
+from typing import Sequence
 import time
 
 from ..lab.series import Series, champion_line, game_over_line, game_seed, seasons_of, standings_rows
@@ -24,7 +25,9 @@ from ..base.errors import RuleError
 from ..load.ruleset import find_game
 from .bots import Bots
 from .store import Store
-from .tables import (Changes, Refused, Setup, Table, _first_problem, seat_of, token_hash, viewer_of,
+from .games import first_problem
+from .tables import (Changes, Refused, Setup, Table, person_tokens, seat_of, token_hash,
+                     viewer_of,
                      watch_token)
 
 # a season's games are compiled once per process (`Series.plan`), one at a time
@@ -43,7 +46,8 @@ class Race(Table):
             loaded = series.loaded(i)
         setup = Setup(series.game, list(series.seats), loaded.variants, loaded.modules, loaded.track,
                       game_seed(series.seed, i), chance=series.chance, seed_public=season.setup.seed_public,
-                      names=season.setup.names)   # (one list: a name given shows in every game)
+                      names=season.setup.names,   # (one list: a name given shows in every game)
+                      creator=season.setup.creator)
         super().__init__(race_id, setup, loaded, plan, season.token_hashes, season.store, season.bots,
                          created)
         self.lock = season.lock          # one lock and one version for the whole season
@@ -102,7 +106,8 @@ class Season:
     # ---- creating and rebuilding ------------------------------------------------------------------
 
     @classmethod
-    def create(cls, setup: Setup, store: Store, bots: Bots) -> tuple[Season, list[str | None]]:
+    def create(cls, setup: Setup, store: Store, bots: Bots,
+               open_seats: Sequence[int] = ()) -> tuple[Season, list[str | None]]:
         """A new season, stored, its first race begun; the token of each person's seat."""
         folder = find_game(setup.game)
         have = seasons_of(folder) if folder is not None else []
@@ -119,10 +124,10 @@ class Season:
                 for i in range(len(series.legs)):   # every game of the season loads, before any is played
                     series.plan(i)
         except RulesetError as e:
-            raise Refused(422, _first_problem(e)) from None
+            raise Refused(422, first_problem(e)) from None
         except RuleError as e:
             raise Refused(422, f"the season cannot be played: {e}") from None
-        tokens = [secrets.token_urlsafe(24) if k == "human" else None for k in setup.seats]
+        tokens = person_tokens(setup, open_seats)
         hashes = [None if t is None else token_hash(t) for t in tokens]
         season = cls(secrets.token_urlsafe(9), setup, series, hashes, store, bots, time.time())
         store.add_season(season.id, setup.as_dict(), hashes)
@@ -136,7 +141,8 @@ class Season:
         goes on (its bots asked), or the next one begins if the server stopped between two."""
         s = row["setup"]
         setup = Setup(s["game"], s["seats"], s.get("variants", []), s.get("modules", []), None, s["seed"],
-                      s["season"], s.get("chance"), s.get("seed_public", False), list(s.get("names") or []))
+                      s["season"], s.get("chance"), s.get("seed_public", False), list(s.get("names") or []),
+                      s.get("creator"))
         series = _series(setup, 410)
         series.chance = setup.chance   # (a season stored before seasons noted it draws as it did)
         season = cls(row["id"], setup, series, row["tokens"], store, bots, row["created"])
@@ -174,7 +180,7 @@ class Season:
                 race = Race(self, i, race_id, created)
         except (RuleError, RulesetError) as e:
             self.problem = f"game {len(self.races) + 1} cannot be played: " + \
-                (_first_problem(e) if isinstance(e, RulesetError) else str(e))
+                (first_problem(e) if isinstance(e, RulesetError) else str(e))
             return None
         race.entry = entry
         if self.races:
@@ -238,11 +244,14 @@ class Season:
     def seat_of(self, token: str | None) -> int:
         return seat_of(self.token_hashes, token)
 
+    def watch_basis(self) -> object:
+        return self.setup.creator or self.token_hashes
+
     def viewer_of(self, token: str | None) -> int | None:
-        return viewer_of(self.id, self.token_hashes, token)
+        return viewer_of(self.id, self.watch_basis(), self.token_hashes, token)
 
     def watch_token(self) -> str:
-        return watch_token(self.id, self.token_hashes)
+        return watch_token(self.id, self.watch_basis())
 
     def race(self, race_id: str) -> Race:
         for race in self.races:
@@ -317,4 +326,4 @@ def _series(setup: Setup, status: int) -> Series:
                             setup.modules)
     except RulesetError as e:
         raise Refused(status, f"the season cannot be {'loaded' if status == 410 else 'played'}: "
-                              f"{_first_problem(e)}") from None
+                              f"{first_problem(e)}") from None

@@ -146,6 +146,16 @@ class Store:
         table = {"tables": "tables", "seasons": "seasons"}[kind]
         self._write((f"UPDATE {table} SET setup = ? WHERE id = ?", (json.dumps(setup), row_id)))
 
+    def set_tokens(self, kind: str, row_id: str, token_hashes: list[str | None]) -> None:
+        """A table's or season's seats' token hashes as they are now (a seat taken, a link given
+        anew); a season's races with them, in one transaction."""
+        if kind == "tables":
+            self._write(("UPDATE tables SET tokens = ? WHERE id = ?", (json.dumps(token_hashes), row_id)))
+        else:
+            self._write(("UPDATE seasons SET tokens = ? WHERE id = ?", (json.dumps(token_hashes), row_id)),
+                        ("UPDATE tables SET tokens = ? WHERE id IN (SELECT table_id FROM races WHERE "
+                         "season_id = ?)", (json.dumps(token_hashes), row_id)))
+
     @_guarded
     def archive(self, before: float) -> int:
         """Tables still playing that nobody touched since `before` (a time) are archived: kept, not

@@ -15,15 +15,16 @@ import hmac
 import secrets
 import tempfile
 import threading
+from typing import Sequence
 import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from ..agents.kinds import bot
 from ..engine.game import CHANCE, Game, streams
-from ..base.diagnostics import Report, RulesetError
+from ..base.diagnostics import RulesetError
 from ..base.errors import RuleError
-from ..load.ruleset import find_ruleset, is_name, read_file
+from ..load.ruleset import is_name
 from ..session.args import MAX_PLAYERS, MAX_SEED
 from ..session.load import load
 from ..session.record import header, write_record
@@ -32,6 +33,7 @@ from ..table.keys import Keys
 from ..table.sight import sight
 from ..table.sitting import Sitting
 from .bots import Bots, bot_seed
+from .games import first_problem
 from .store import Store
 
 
@@ -81,6 +83,9 @@ class Setup:
     seed_public: bool = False
     # each seat's name, as its person gave it (None: none given; a bot's seat has none)
     names: list[str | None] = field(default_factory=list)
+    # the SHA-256 of the creator's token (`web/seats.py`: a seat's link given anew); None: a table
+    # stored before tables had one
+    creator: str | None = None
 
     def name(self, seat: int) -> str | None:
         return self.names[seat] if seat < len(self.names) else None
@@ -140,6 +145,13 @@ class Setup:
         return cls(game, list(seats), list(variants), list(modules), track, seed, season)
 
 
+def person_tokens(setup: Setup, open_seats: Sequence[int] = ()) -> list[str | None]:
+    """A new token for each person's seat (a seat's link carries it); None for a bot's, and for a
+    seat left open."""
+    return [secrets.token_urlsafe(24) if k == "human" and i not in open_seats else None
+            for i, k in enumerate(setup.seats)]
+
+
 def seat_of(token_hashes: list[str | None], token: str | None) -> int:
     """The seat a token acts for, of the seats whose tokens have these hashes; `Refused` 403 for
     none or a wrong one."""
@@ -152,17 +164,18 @@ def seat_of(token_hashes: list[str | None], token: str | None) -> int:
     raise Refused(403, "this token is not one of this table's seats")
 
 
-def watch_token(table_id: str, token_hashes: list[str | None]) -> str:
-    """The key of a table's spectator link: made from what only the server holds (its seats'
-    token hashes), the same after a restart, and no seat's."""
-    digest = hashlib.sha256(f"watch:{table_id}:{token_hashes}".encode()).digest()
+def watch_token(table_id: str, basis: object) -> str:
+    """The key of a table's spectator link: made from what only the server holds (the creator's
+    token hash; a table stored before it had one: its seats' token hashes), the same after a
+    restart and after a seat's link is given anew, and no seat's."""
+    digest = hashlib.sha256(f"watch:{table_id}:{basis}".encode()).digest()
     return base64.urlsafe_b64encode(digest).decode()[:32]
 
 
-def viewer_of(table_id: str, token_hashes: list[str | None], token: str | None) -> int | None:
+def viewer_of(table_id: str, basis: object, token_hashes: list[str | None], token: str | None) -> int | None:
     """The seat a token acts for, or None for the table's spectator link (what the game shows
     everybody: no hand, no commitment); `Refused` 403 for none or a wrong one."""
-    if token and hmac.compare_digest(str(token), watch_token(table_id, token_hashes)):
+    if token and hmac.compare_digest(str(token), watch_token(table_id, basis)):
         return None
     return seat_of(token_hashes, token)
 
@@ -196,45 +209,8 @@ class Plans:
                                            f"{players.max} players, not {len(setup.seats)}")
                     self.cache[key] = (loaded, loaded.plan(len(setup.seats)))
                 except RulesetError as e:
-                    raise Refused(422, _first_problem(e, setup)) from None
+                    raise Refused(422, first_problem(e, setup)) from None
             return self.cache[key]
-
-
-def _first_problem(e: RulesetError, setup: Setup | None = None) -> str:
-    """Why a table cannot be set up, in players' words: add-ons that each load alone but not
-    together are said to clash, by the names their files give them; otherwise the first error."""
-    items = [d for d in getattr(e.report, "items", []) if d.severity == "error"]
-    if not items:
-        return "the game cannot be loaded"
-    if setup is None:
-        return items[0].message
-    chosen = [("variants", n) for n in setup.variants] + [("modules", n) for n in setup.modules]
-    where = items[0].loc.file if items[0].loc is not None else ""
-    guilty = [(k, n) for k, n in chosen if Path(where).parent.name == k and Path(where).stem == n]
-    others = [(k, n) for k, n in chosen if (k, n) not in guilty]
-    if guilty and others and _loads_alone(setup, guilty[0]):
-        names = [_add_on_name(setup.game, k, n) for k, n in others]
-        return (f"{_add_on_name(setup.game, *guilty[0])} cannot be played together with "
-                f"{' and '.join(names)}: they change the same rules. Choose one of them.")
-    return items[0].message
-
-
-def _loads_alone(setup: Setup, add_on: tuple[str, str]) -> bool:
-    kind, name = add_on
-    try:
-        load(setup.game, [name] if kind == "variants" else [], [name] if kind == "modules" else [],
-             setup.track)
-    except RulesetError:
-        return False
-    return True
-
-
-def _add_on_name(game: str, kind: str, name: str) -> str:
-    """A module's or variant's name as its file gives it (`Novice`), else its id."""
-    folder = find_ruleset(game)
-    data = read_file(folder / kind / f"{name}.yaml", Report()) if folder is not None else None
-    info = data.get(kind[:-1]) if isinstance(data, dict) else None
-    return f"«{info['name']}»" if isinstance(info, dict) and info.get("name") else f"«{name}»"
 
 
 class Changes:
@@ -314,7 +290,7 @@ class Table(Sitting):
         self._block = None
         self.collecting_from: int | None = None
         # names the pending decision opaquely (`decision_id`), the same after a restart
-        self.secret = hashlib.sha256(f"{table_id}:{token_hashes}".encode()).digest()
+        self.secret = hashlib.sha256(f"{table_id}:{self.watch_basis()}".encode()).digest()
 
     # ---- building ------------------------------------------------------------------------------
 
@@ -374,12 +350,17 @@ class Table(Sitting):
         """The seat a token acts for; `Refused` 403 for none or a wrong one."""
         return seat_of(self.token_hashes, token)
 
+    def watch_basis(self) -> object:
+        """What the spectator link and the decisions' names are made from: nothing a seat's link
+        given anew changes (a table stored before it had a creator: its seats' token hashes)."""
+        return self.setup.creator or self.token_hashes
+
     def viewer_of(self, token: str | None) -> int | None:
         """The seat a token acts for, None for the spectator link's (`viewer_of`)."""
-        return viewer_of(self.id, self.token_hashes, token)
+        return viewer_of(self.id, self.watch_basis(), self.token_hashes, token)
 
     def watch_token(self) -> str:
-        return watch_token(self.id, self.token_hashes)
+        return watch_token(self.id, self.watch_basis())
 
     @property
     def state(self) -> str:
@@ -605,7 +586,8 @@ class Table(Sitting):
             return {
                 "table": self.id, "game": self.plan.name, "game_id": self.setup.game,
                 "seat": None if seat is None else seat + 1,
-                "seats": [{"seat": i + 1, "kind": k, "name": self.setup.name(i)}
+                "seats": [{"seat": i + 1, "kind": k, "name": self.setup.name(i),
+                           "open": k == "human" and self.token_hashes[i] is None}
                           for i, k in enumerate(self.kinds)],
                 "seed": self.setup.seed if self.setup.seed_public else None,
                 "state": self.state, "finished": self.state != "playing",
@@ -629,7 +611,8 @@ class Table(Sitting):
         """Whom a seat that does not decide now waits for, in words."""
         if not waiting or seat in waiting:
             return None
-        who = [self.setup.who(s) for s in waiting]
+        who = [self.setup.who(s) + (" (open: someone to join)" if self.setup.seats[s] == "human" and
+                                    self.token_hashes[s] is None else "") for s in waiting]
         return "waiting for " + (", ".join(who[:-1]) + " and " + who[-1] if len(who) > 1 else who[0])
 
     def _result_data(self) -> dict | None:

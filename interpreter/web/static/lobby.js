@@ -4,7 +4,8 @@
 (() => {
   const {el, clear, api} = racecraft;
   const $ = (id) => document.getElementById(id);
-  const KINDS = [["human", "a person"], ["random", "random bot"], ["greedy", "greedy bot"], ["mcts:200", "search bot"]];
+  const KINDS = [["human", "a person"], ["open", "a person who joins (open seat)"], ["random", "random bot"],
+                 ["greedy", "greedy bot"], ["mcts:200", "search bot"]];
   let games = [];
 
   function showError(message) {
@@ -120,9 +121,23 @@
           const url = new URL(seat.url, location.href).href;
           const a = el("a", url, "seat-link", {href: url});
           item.appendChild(a);
+        } else if (seat.kind === "open") {
+          item.appendChild(el("span", "open: the first person to join takes it"));
         } else {
           item.appendChild(el("span", seat.kind + " (a bot)"));
         }
+        links.appendChild(item);
+      }
+      if (table.join_url) {
+        const url = new URL(table.join_url, location.href).href;
+        const item = el("li", "to join an open seat (send it to anyone; the lobby lists it too): ");
+        item.appendChild(el("a", url, "join-link", {href: url}));
+        links.appendChild(item);
+      }
+      if (table.manage_url) {
+        const url = new URL(table.manage_url, location.href).href;
+        const item = el("li", "yours, the creator's: gives a person's seat a new link if theirs is lost (keep it): ");
+        item.appendChild(el("a", url, "manage-link", {href: url}));
         links.appendChild(item);
       }
       if (table.watch_url) {
@@ -176,6 +191,12 @@
       const cell = el("td");
       // a season's games are replayed one by one, each at its own table
       const games = t.races ? t.races : [t.id];
+      if (t.open_seats) {
+        const join = el("button", `Join (${t.open_seats} open seat${t.open_seats > 1 ? "s" : ""})`, "join",
+                        {type: "button", "data-table": t.id});
+        join.addEventListener("click", () => joinTable(t.id, ""));
+        cell.appendChild(join);
+      }
       if (t.state === "finished" || t.state === "stopped") {
         games.forEach((id, i) => {
           const text = t.races ? `replay ${i + 1}` : "replay";
@@ -209,7 +230,50 @@
     }
   }
 
+  // joining: the first open seat is this person's; their link opens at once
+  async function joinTable(id, name) {
+    showError("");
+    try {
+      const seat = await api(`/api/tables/${encodeURIComponent(id)}/join`, name ? {name} : {});
+      location.href = seat.url;
+    } catch (e) {
+      showError(e.message);
+      loadTables();
+    }
+  }
+
+  // the creator's link: each person's seat, and a new link for one whose link was lost
+  async function manage(id, creator) {
+    $("manage").hidden = false;
+    const list = clear($("manage-seats"));
+    const {seats} = await api(`/api/tables/${encodeURIComponent(id)}/seats?creator=${encodeURIComponent(creator)}`);
+    for (const seat of seats.filter((x) => x.kind === "human")) {
+      const item = el("li", `seat ${seat.seat}` + (seat.name ? ` (${seat.name})` : "") + (seat.open ? ": open " : ": "));
+      const button = el("button", "Give it a new link", "new-link", {type: "button", "data-seat": String(seat.seat)});
+      button.addEventListener("click", async () => {
+        showError("");
+        try {
+          const made = await api(`/api/tables/${encodeURIComponent(id)}/seats/${seat.seat}/link`, {creator});
+          const url = new URL(made.url, location.href).href;
+          button.replaceWith(el("a", url, "seat-link", {href: url}),
+                             el("span", " (the old link no longer plays this seat)"));
+        } catch (e) { showError(e.message); }
+      });
+      item.appendChild(button);
+      list.appendChild(item);
+    }
+  }
+
   async function start() {
+    const asked = new URLSearchParams(location.search);
+    if (asked.get("manage")) await manage(asked.get("manage"), location.hash.slice(1)).catch((e) => showError(e.message));
+    if (asked.get("join")) {
+      $("join").hidden = false;
+      $("join-form").addEventListener("submit", (event) => {
+        event.preventDefault();
+        joinTable(asked.get("join"), $("join-name").value.trim());
+      });
+    }
     ({games} = await api("/api/games"));
     const select = $("game");
     for (const g of games) select.appendChild(el("option", g.name, null, {value: g.id}));
