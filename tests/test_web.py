@@ -1122,3 +1122,39 @@ def test_the_creator_gives_a_lost_seat_link_anew_and_the_old_one_stops(tmp_path)
         game = seen(c, season, 1)["season"]["table"]   # the game under way: a table of its own
         assert c.get(f"/api/tables/{game}", params={"token": renewed["token"]}).json()["seat"] == 2
         assert c.get(f"/api/tables/{season['id']}", params={"token": joined["token"]}).status_code == 403
+
+
+def test_no_request_of_odd_values_is_answered_with_a_server_error(tmp_path):
+    """Each endpoint given values of the wrong kind, empty, huge or absent: refused with a 4xx that
+    says why (or answered), never a 5xx."""
+    odd = [None, "", "x", -1, 10**20, [], {}, "a" * 300, 1.5]
+    with TestClient(create_app(tmp_path / "t.db"), raise_server_exceptions=False) as c:
+        t = create(c, "formula5", ["human", "open", "random"])
+        s = create(c, "downforce", ["human", "random"], season="world-tour")
+        tid, sid, tok = t["id"], s["id"], token(t, 1)
+        asked = 0
+        for v in odd:
+            for method, path, kw in [
+                    ("GET", f"/api/tables/{tid}", {"params": {"token": tok, "since": v}}),
+                    ("GET", f"/api/tables/{tid}/replay", {"params": {"at": v, "token": tok}}),
+                    ("GET", f"/api/tables/{tid}/replay", {"params": {"at": 1, "seat": v, "token": tok}}),
+                    ("GET", f"/api/tables/{tid}/picture.svg", {"params": {"token": v}}),
+                    ("GET", "/api/tables", {"params": {"limit": v, "before": v}}),
+                    ("POST", f"/api/tables/{tid}/join", {"json": {"name": v}}),
+                    ("POST", f"/api/tables/{tid}/seats/{v}/link", {"json": {"creator": t["creator_token"]}}),
+                    ("GET", f"/api/tables/{v}/seats", {"params": {"creator": v}}),
+                    ("POST", f"/api/tables/{tid}/name", {"json": {"token": tok, "name": v}}),
+                    ("POST", f"/api/tables/{tid}/decide",
+                     {"json": {"token": tok, "option": v, "decision": v}}),
+                    ("POST", "/api/tables", {"json": {"game": "formula5", "seats": v}}),
+                    ("POST", "/api/tables", {"json": {"game": "heat", "seats": ["human"] * 2, "seed": v,
+                                                      "track": v, "names": v}}),
+                    ("GET", f"/api/tables/{sid}/record", {"params": {"token": v}}),
+                    ("GET", f"/api/replays/{v}", {"params": {"at": v}}),
+                    ("POST", f"/api/tables/{sid}/undo", {"json": {"token": v}})]:
+                r = c.request(method, path, **kw)
+                asked += 1
+                assert r.status_code < 500, (method, path, kw, r.status_code, r.text[:300])
+                if r.status_code >= 400:
+                    assert set(r.json()) == {"error"} and r.json()["error"], (path, r.text)
+        assert asked == 15 * len(odd)
