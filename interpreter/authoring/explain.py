@@ -7,6 +7,7 @@ rule's own lines.
 """
 from __future__ import annotations
 
+from ..check.checked import Callee
 from ..compile import make_compiler
 from ..ir.sites import SITES, Form
 from ..lang import nodes as n
@@ -34,7 +35,7 @@ def _rules(checked) -> list[tuple[str, str, object, str]]:
                 name=rule.name, params=", ".join(f"{k}: {t}" for k, t in params.items()),
                 type=(checked.function_types.get(rule.name, "any") if site.form is Form.FUNCTION
                       else getattr(tree, "typ", "")),
-                waits=" (may wait for a decision)" if f"proc:{rule.name}" in checked.waits else "",
+                waits=" (may wait for a decision)" if Callee.procedure(rule.name) in checked.waits else "",
                 phase=phase.id if phase else "", on=trigger.on if trigger else "",
                 turn=next((ph.turn for ph in r.phases if ph.id == rule.name), ""),
                 kind=names[0] if len(names) > 1 else "")

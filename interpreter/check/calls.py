@@ -13,30 +13,30 @@ from ..lang import nodes as n
 from ..base.diagnostics import Loc, Report
 from ..base.limits import MAX_CALL_DEPTH, MAX_CALL_NESTING
 from ..load.rules import Rules
-from .checked import Ref, RefKind
+from .checked import Callee, CallKind, Ref, RefKind
 
-Edges = dict[str, list[tuple[str, Loc | None]]]
+Edges = dict[Callee, list[tuple[Callee, Loc | None]]]
 
 
 class CallGraph:
-    """The calls the typing pass finds, by the rule they are in ("fn:x", "proc:x", "trig:id"):
-    each the callee's key and where it is called. A call of a rule checked outside a rule of the
+    """The calls the typing pass finds, by the rule they are in (a function, a procedure, a
+    trigger): each the callee and where it is called. A call of a rule checked outside a rule of the
     game (a test's, a scenario's) is not noted: it is in no rule (`current` is None)."""
 
     def __init__(self) -> None:
         self.edges: Edges = {}
-        self.current: str | None = None
+        self.current: Callee | None = None
 
-    def enter(self, key: str | None) -> None:
+    def enter(self, key: Callee | None) -> None:
         """The calls noted from now on are the rule `key`'s."""
         self.current = key
 
-    def note(self, key: str, loc: Loc | None) -> None:
+    def note(self, key: Callee, loc: Loc | None) -> None:
         if self.current is not None:
             self.edges.setdefault(self.current, []).append((key, loc))
 
 
-def check_calls(graph: CallGraph, rules: Rules, handlers: dict[str, list], report: Report) -> set[str]:
+def check_calls(graph: CallGraph, rules: Rules, handlers: dict[str, list], report: Report) -> set[Callee]:
     """The cycles and the depth of the game's calls said in `report`; what may wait for a decision."""
     _cycles(graph.edges, rules, handlers, report)
     return _waits(rules, handlers)
@@ -47,17 +47,17 @@ def _cycles(calls: Edges, rules: Rules, handlers: dict[str, list], report: Repor
     graph: Edges = {}
     for key, edges in calls.items():
         for callee, loc in edges:
-            if callee.startswith("event:"):
-                for tr in handlers.get(callee.removeprefix("event:"), []):
-                    graph.setdefault(key, []).append((f"trig:{tr.id}", loc))
+            if callee.kind is CallKind.EVENT:
+                for tr in handlers.get(callee.name, []):
+                    graph.setdefault(key, []).append((Callee.trigger(tr.id), loc))
             else:
                 graph.setdefault(key, []).append((callee, loc))
-    colour: dict[str, int] = {}
+    colour: dict[Callee, int] = {}
     reported: set[frozenset] = set()
     for start in sorted(graph):
         if start in colour:
             continue
-        path: list[str] = []
+        path: list[Callee] = []
         stack = [(start, iter(graph.get(start, [])))]
         colour[start] = 1
         path.append(start)
@@ -95,7 +95,7 @@ def _call_depth(graph: Edges, rules: Rules, report: Report) -> None:
     is found without recursion."""
     weight = _nesting(rules)
     # rule -> (rules in its longest chain, the next in it, where it is called, levels of the chain)
-    longest: dict[str, tuple[int, str | None, Loc | None, int]] = {}
+    longest: dict[Callee, tuple[int, Callee | None, Loc | None, int]] = {}
     for root in sorted(graph):
         stack = [root]
         while stack:
@@ -108,21 +108,22 @@ def _call_depth(graph: Edges, rules: Rules, report: Report) -> None:
                 stack.extend(todo)
                 continue
             stack.pop()
-            best: tuple[int, str | None, Loc | None, int] = (1, None, None, weight.get(key, 1))
+            best: tuple[int, Callee | None, Loc | None, int] = (1, None, None, weight.get(key, 1))
             for callee, loc in graph.get(key, []):
                 calls, _n, _w, levels = longest[callee]
                 if (calls + 1, levels + weight.get(key, 1)) > (best[0], best[3]):
                     best = (calls + 1, callee, loc, levels + weight.get(key, 1))
             longest[key] = best
     for rank, top, what in ((0, MAX_CALL_DEPTH, "rules"), (3, MAX_CALL_NESTING, "levels")):
-        size: dict[str, int] = {k: v[rank] for k, v in longest.items()}  # type: ignore[misc]
+        size: dict[Callee, int] = {k: v[rank] for k, v in longest.items()}  # type: ignore[misc]
         deepest = max(size, key=lambda k: (size[k], k), default=None)  # noqa: B023
         if deepest is not None and size[deepest] > top:
             _too_deep(longest, deepest, rank, top, what, weight, report)
             return
 
 
-def _too_deep(longest: dict, key: str, rank: int, top: int, what: str, weight: dict, report: Report) -> None:
+def _too_deep(longest: dict, key: Callee, rank: int, top: int, what: str, weight: dict,
+              report: Report) -> None:
     """Report a chain of calls past a limit, at the call that passes it."""
     chain, where, total = [key], None, longest[key][rank]
     count = 1 if rank == 0 else weight.get(key, 1)
@@ -141,7 +142,7 @@ def _too_deep(longest: dict, key: str, rank: int, top: int, what: str, weight: d
                "call the rules one after another from one place rather than each from the one before")
 
 
-def _nesting(rules: Rules) -> dict[str, int]:
+def _nesting(rules: Rules) -> dict[Callee, int]:
     """Each procedure's and trigger's levels: 1, and 1 more for each block inside a block of its
     statements (`if`, `for`, `while`, `choose`, ...), without recursion. A function is 1: its
     expression is compiled on its own."""
@@ -153,18 +154,19 @@ def _nesting(rules: Rules) -> dict[str, int]:
             stack.extend((s, d + 1) for inner in n.block_children(stmt) for s in inner)
         return best
 
-    out = {f"fn:{k}": 1 for k in rules.functions}
-    out.update({f"proc:{k}": levels(rules.tree(f"procedures.{k}")) for k in rules.procedures})
-    out.update({f"trig:{t.id}": levels(rules.tree(f"triggers.{t.id}")) for t in rules.triggers})
+    out = {Callee.function(k): 1 for k in rules.functions}
+    out.update({Callee.procedure(k): levels(rules.tree(f"procedures.{k}")) for k in rules.procedures})
+    out.update({Callee.trigger(t.id): levels(rules.tree(f"triggers.{t.id}")) for t in rules.triggers})
     return out
 
 
-def _waits(rules: Rules, handlers: dict[str, list]) -> set[str]:
+def _waits(rules: Rules, handlers: dict[str, list]) -> set[Callee]:
     """Which procedures, triggers and events may wait for a decision (a fixed point)."""
-    bodies: dict[str, n.Block | None] = {f"proc:{k}": rules.tree(f"procedures.{k}") for k in rules.procedures}
+    bodies: dict[Callee, n.Block | None] = {Callee.procedure(k): rules.tree(f"procedures.{k}")
+                                            for k in rules.procedures}
     for tr in rules.triggers:
-        bodies[f"trig:{tr.id}"] = rules.tree(f"triggers.{tr.id}")
-    waits: set[str] = set()
+        bodies[Callee.trigger(tr.id)] = rules.tree(f"triggers.{tr.id}")
+    waits: set[Callee] = set()
     changed = True
     while changed:
         changed = False
@@ -173,33 +175,33 @@ def _waits(rules: Rules, handlers: dict[str, list]) -> set[str]:
                 waits.add(key)
                 changed = True
         for ev, trs in handlers.items():
-            if f"event:{ev}" not in waits and any(f"trig:{t.id}" in waits for t in trs):
-                waits.add(f"event:{ev}")
+            if Callee.event(ev) not in waits and any(Callee.trigger(t.id) in waits for t in trs):
+                waits.add(Callee.event(ev))
                 changed = True
     return waits
 
 
-def may_wait(stmts: list[n.Stmt], waits: set[str]) -> bool:
+def may_wait(stmts: list[n.Stmt], waits: set[Callee]) -> bool:
     """Can running these statements stop for a decision (given what is known to wait)?"""
     for stmt in stmts:
         for node in n.walk(stmt):
             if isinstance(node, (n.Choose, n.Simultaneously)):
                 return True
             if isinstance(node, n.Call) and isinstance(node.ref, Ref) and node.ref.kind is RefKind.PROCEDURE \
-                    and f"proc:{node.name}" in waits:
+                    and Callee.procedure(node.name) in waits:
                 return True
-            if isinstance(node, n.Emit) and f"event:{node.event}" in waits:
+            if isinstance(node, n.Emit) and Callee.event(node.event) in waits:
                 return True
             if heard_waits(node, waits):
                 return True
     return False
 
 
-def heard_waits(node: n.Node, waits: set[str]) -> bool:
+def heard_waits(node: n.Node, waits: set[Callee]) -> bool:
     """Is `node` a call of a board's effect one of whose events runs a trigger that may wait?"""
     return isinstance(node, n.Call) and isinstance(node.ref, Ref) and node.ref.kind is RefKind.BUILTIN \
-        and any(f"event:{ev}" in waits for ev in node.ref.extra.events)
+        and any(Callee.event(ev) in waits for ev in node.ref.extra.events)
 
 
-def _short(key: str) -> str:
-    return key.split(":", 1)[1]
+def _short(key: Callee) -> str:
+    return key.name

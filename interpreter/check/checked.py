@@ -27,6 +27,38 @@ class Local:
     turn: bool = False  # whose turn it is, in a step: every step of the turn reads the same one
 
 
+class CallKind(str, Enum):
+    """What a rule of the call graph is (ordered as its name: functions, procedures, triggers)."""
+    EVENT = "event"          # an event: its triggers run where it is raised
+    FUNCTION = "function"
+    PROCEDURE = "procedure"
+    TRIGGER = "trigger"
+
+
+@dataclass(frozen=True, order=True)
+class Callee:
+    """A rule of the call graph, or an event its triggers hear: a name as a value (`calls.py`,
+    `Checked.waits`), never text spelt at each use."""
+    kind: CallKind
+    name: str
+
+    @classmethod
+    def function(cls, name: str) -> "Callee":
+        return cls(CallKind.FUNCTION, name)
+
+    @classmethod
+    def procedure(cls, name: str) -> "Callee":
+        return cls(CallKind.PROCEDURE, name)
+
+    @classmethod
+    def trigger(cls, ident: str) -> "Callee":
+        return cls(CallKind.TRIGGER, ident)
+
+    @classmethod
+    def event(cls, name: str) -> "Callee":
+        return cls(CallKind.EVENT, name)
+
+
 class RefKind(Enum):
     """What a name, attribute, call or place refers to (`Ref.name` and `Ref.extra` say more)."""
     LOCAL = "local"                # a rule's local: extra is its `Local`
@@ -76,7 +108,7 @@ class Checked:
     symbols: Symbols
     rules: Rules
     function_types: dict[str, Type] = field(default_factory=dict)
-    waits: set[str] = field(default_factory=set)   # "proc:NAME", "trig:ID", "event:NAME" (`calls.py`)
+    waits: set[Callee] = field(default_factory=set)   # procedures, triggers, events (`calls.py`)
     procedure_types: dict[str, Type] = field(default_factory=dict)  # procedures that give a value
     event_params: dict[str, dict[str, Type]] = field(default_factory=dict)    # event -> {param: type}
     trigger_ok: set[str] = field(default_factory=set)               # triggers whose params agree

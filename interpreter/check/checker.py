@@ -27,7 +27,7 @@ from ..load.ruleset import Ruleset
 from ..load.yamlsrc import loc_of
 from .blame import Problems
 from .calls import CallGraph
-from .checked import Checked, Local, Ref, RefKind
+from .checked import Callee, Checked, Local, Ref, RefKind
 from .expressions import Expressions, Scope
 from .oldforms import OldForms
 from .statements import Statements
@@ -98,7 +98,7 @@ class Checker:
         self.graph.enter(None)
         if site.scope is SiteScope.EVENT:
             tr = next(t for t in self.rules.triggers if t.id == rule.name)
-            self.graph.enter(f"trig:{tr.id}")
+            self.graph.enter(Callee.trigger(tr.id))
             names = {p: Local(p, t) for p, t in self._trigger_types.get(tr.id, {}).items()}
         elif site.scope is SiteScope.TURN:
             phase = self._step_phase[rule.name]
@@ -226,7 +226,7 @@ class Checker:
                     state[nxt] = 1
                     stack.append((nxt, iter(callees(nxt))))
         for name in order:
-            self.graph.enter(f"proc:{name}")
+            self.graph.enter(Callee.procedure(name))
             sc = Scope({p: Local(p, t) for p, t in self.sym.procedures[name].items()}, f"procedures.{name}",
                        procedure=name)
             self.st.returns[name] = []
@@ -272,7 +272,7 @@ class Checker:
             if name not in state:
                 visit(name)
         for name in order:
-            self.graph.enter(f"fn:{name}")
+            self.graph.enter(Callee.function(name))
             params = self.sym.functions[name]
             sc = Scope({p: Local(p, t) for p, t in params.items()}, f"functions.{name}")
             self.out.function_types[name] = self.ex.expr(fns[name], sc)

@@ -23,7 +23,7 @@ from ..lang.types import (ANY, BOARD, BOOL, CARD, DIE, INT, KEY_TYPES, NONE, PIE
 from ..library.api import Bound, Builtin, Items, OfKind, PlainBound
 from .blame import Problems
 from .calls import CallGraph
-from .checked import Checked, Local, Ref, RefKind
+from .checked import Callee, Checked, Local, Ref, RefKind
 from .oldforms import OldForms
 from .symbols import Symbols
 
@@ -390,7 +390,7 @@ class Expressions(Visitor):
             params = sym.functions[name]
             self.args(e, name, params, sc)
             e.ref = Ref(RefKind.FUNCTION, name)
-            self.graph.note(f"fn:{name}", e.loc)
+            self.graph.note(Callee.function(name), e.loc)
             return self.out.function_types.get(name, ANY)
         if name in sym.procedures:
             if name in self.out.procedure_types:  # it gives a value with `return`
@@ -401,7 +401,7 @@ class Expressions(Visitor):
                 self._value_call = None
                 self.args(e, name, sym.procedures[name], sc)
                 e.ref = Ref(RefKind.PROCEDURE, name)
-                self.graph.note(f"proc:{name}", e.loc)
+                self.graph.note(Callee.procedure(name), e.loc)
                 return self.out.procedure_types[name]
             for a in e.args:
                 self.expr(a, sc)
@@ -530,7 +530,7 @@ class Expressions(Visitor):
             self.error("E150", f"`{b.name}` needs {KINDS[b.kind].noun} (a board of kind {b.kind}), "
                        "and this game has none", e)
         for event in b.events:  # the triggers of what it raises run after it
-            self.graph.note(f"event:{event}", e.loc)
+            self.graph.note(Callee.event(event), e.loc)
         return _bind(b.returns, bound)
 
 

@@ -20,7 +20,7 @@ from ..lang.types import (ANY, CARD, INT, NONE, PIECE, PILE, SEAT, Type, compati
 from ..load.rules import Rules
 from .blame import Problems
 from .calls import CallGraph
-from .checked import Checked, Ref, RefKind
+from .checked import Callee, Checked, Ref, RefKind
 from .expressions import Expressions, Scope
 from .oldforms import OldForms
 from .symbols import BUILTIN_EVENTS, Symbols
@@ -200,7 +200,7 @@ class Statements(Visitor):
             params = self.sym.procedures[name]
             self.ex.args(call, name, params, sc)
             call.ref = Ref(RefKind.PROCEDURE, name)
-            self.graph.note(f"proc:{name}", call.loc)
+            self.graph.note(Callee.procedure(name), call.loc)
             return
         if name in self.sym.functions or b is not None:
             self.error("E128", f"`{name}(...)` gives a value and does nothing on its own", s)
@@ -240,7 +240,7 @@ class Statements(Visitor):
                 t = self.ex.expr(a, sc)
                 if not compatible(t, ptype):
                     self.type_error(f"`{pname}` of event `{s.event}` must be {ptype}, not {t}", a)
-        self.graph.note(f"event:{s.event}", s.loc)
+        self.graph.note(Callee.event(s.event), s.loc)
 
     def s_Return(self, s: n.Return, sc: Scope) -> None:
         if sc.procedure is None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..check.calls import heard_waits
-from ..check.checked import Checked, Local, Ref, RefKind
+from ..check.checked import Callee, Checked, Local, Ref, RefKind
 from ..engine.plan import Plan
 from ..lang import nodes as n
 from ..base.diagnostics import Loc
@@ -104,8 +104,8 @@ class Analysis:
             return True
         waits = self.ck.waits
         if isinstance(x, n.Call) and isinstance(x.ref, Ref) and x.ref.kind is RefKind.PROCEDURE:
-            return f"proc:{x.name}" in waits
-        return (isinstance(x, n.Emit) and f"event:{x.event}" in waits) or heard_waits(x, waits)
+            return Callee.procedure(x.name) in waits
+        return (isinstance(x, n.Emit) and Callee.event(x.event) in waits) or heard_waits(x, waits)
 
     @staticmethod
     def escapes(stmt: n.Stmt) -> bool:

@@ -18,7 +18,7 @@ from copy import copy
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..check.checked import Checked, Local, Ref, RefKind
+from ..check.checked import Callee, Checked, Local, Ref, RefKind
 from ..check.symbols import BUILTIN_EVENTS
 from ..engine import helpers, secret, vm
 from ..library.core import die_of
@@ -192,7 +192,7 @@ class Compiler(Statements):
         """A built-in event: its triggers, then where a scenario may stop after them."""
         out: list[n.Stmt] = [n.Emit(loc, name, [])]
         if self.hooks.stops and name in BUILTIN_EVENTS:
-            out.append(Stop(loc, f"event:{name}"))
+            out.append(Stop(loc, f"event:{name}"))   # (a place a scenario may stop at)
         return out
 
     # ---- units and functions -----------------------------------------------------------------
@@ -264,7 +264,7 @@ class Compiler(Statements):
         pd: n.Block = self.rules.tree(f"procedures.{name}")
         params = self.sym.procedures[name]
         rule = f"procedures.{name}"
-        if f"proc:{name}" in self.ck.waits:
+        if Callee.procedure(name) in self.ck.waits:
             def build(fx: Fn) -> list[ast.stmt]:
                 return self.block(pd.body, fx, rule) + self.end()
             made = self.unit_fn(rule, pd.loc, pd.body, build, list(params), returns=True)
@@ -287,7 +287,7 @@ class Compiler(Statements):
         stmts = body.body if body is not None else []
         params = self.ck.trigger_params.get(tr.id, [])
         mark = [P.const("rule"), P.const(rule), self.where(tr.loc)]
-        if f"trig:{tr.id}" in self.ck.waits:
+        if Callee.trigger(tr.id) in self.ck.waits:
             def build(fx: Fn) -> list[ast.stmt]:
                 head: list[ast.stmt] = []
                 if cond is not None:

@@ -26,7 +26,7 @@ import ast
 import copy
 from typing import Any, Callable, ClassVar
 
-from ..check.checked import Ref, RefKind
+from ..check.checked import Callee, Ref, RefKind
 from ..lang import nodes as n
 from ..base.limits import Steps
 from ..load.rules import TriggerDef
@@ -202,7 +202,7 @@ class Statements(Lowerer):
     def waiting_call(self, e: n.Expr | None) -> bool:
         """Is `e` the call of a procedure that waits (its value taken by `let`/`=`)?"""
         return (isinstance(e, n.Call) and isinstance(e.ref, Ref) and e.ref.kind is RefKind.PROCEDURE
-                and f"proc:{e.name}" in self.ck.waits)
+                and Callee.procedure(e.name) in self.ck.waits)
 
     def proc_point(self, s: n.Stmt, call: n.Call, fx: Fn, result: str | None) -> list[ast.stmt]:
         pre: list[ast.stmt] = []
@@ -315,7 +315,7 @@ class Statements(Lowerer):
         call: n.Call = s.expr  # type: ignore[assignment]
         ref: Ref = call.ref
         if ref.kind is RefKind.PROCEDURE:
-            if fx.unit is not None and f"proc:{ref.name}" in self.ck.waits:
+            if fx.unit is not None and Callee.procedure(ref.name) in self.ck.waits:
                 return self.proc_point(s, call, fx, None)
             args = [self.checked(a, fx) for a in call.args]
             target = self.procedure_fn(ref.name)
@@ -434,7 +434,7 @@ class Statements(Lowerer):
         out: list[Element] = []
         for tr in self.ck.handlers.get(event, []):
             target = self.trigger_fn(tr)
-            if waits and f"trig:{tr.id}" in self.ck.waits:
+            if waits and Callee.trigger(tr.id) in self.ck.waits:
                 lo = fx.unit.points + 1  # type: ignore[union-attr]
                 names = self.ck.trigger_params.get(tr.id, [])
                 code = self.call_point(fx, key, target, ident("t", tr.id), names, list(args), [], None)

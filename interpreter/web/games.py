@@ -5,14 +5,11 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, NamedTuple
 
 from ..base.diagnostics import Report, RulesetError
 from ..load.ruleset import PROJECT_ROOT, find_ruleset, is_name, load_ruleset, read_file
 from ..session.load import load
-
-if TYPE_CHECKING:
-    from .tables import Setup
 
 
 def _natural(text: str) -> list:
@@ -89,7 +86,15 @@ def catalogue() -> list[dict]:
     return out
 
 
-def first_problem(e: RulesetError, setup: "Setup | None" = None) -> str:
+class Chosen(NamedTuple):
+    """What a table is made of, as far as loading its game goes."""
+    game: str
+    variants: list[str]
+    modules: list[str]
+    track: str | None
+
+
+def first_problem(e: RulesetError, setup: Chosen | None = None) -> str:
     """Why a table cannot be set up, in players' words: add-ons that each load alone but not
     together are said to clash, by the names their files give them; otherwise the first error."""
     items = [d for d in getattr(e.report, "items", []) if d.severity == "error"]
@@ -108,7 +113,7 @@ def first_problem(e: RulesetError, setup: "Setup | None" = None) -> str:
     return items[0].message
 
 
-def _loads_alone(setup: "Setup", add_on: tuple[str, str]) -> bool:
+def _loads_alone(setup: Chosen, add_on: tuple[str, str]) -> bool:
     kind, name = add_on
     try:
         load(setup.game, [name] if kind == "variants" else [], [name] if kind == "modules" else [],

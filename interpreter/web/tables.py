@@ -33,7 +33,7 @@ from ..table.keys import Keys
 from ..table.sight import sight
 from ..table.sitting import Sitting
 from .bots import Bots, bot_seed
-from .games import first_problem
+from .games import Chosen, first_problem
 from .store import Store
 
 
@@ -209,7 +209,8 @@ class Plans:
                                            f"{players.max} players, not {len(setup.seats)}")
                     self.cache[key] = (loaded, loaded.plan(len(setup.seats)))
                 except RulesetError as e:
-                    raise Refused(422, first_problem(e, setup)) from None
+                    raise Refused(422, first_problem(e, Chosen(setup.game, setup.variants, setup.modules,
+                                                                setup.track))) from None
             return self.cache[key]
 
 
