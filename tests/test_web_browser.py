@@ -157,7 +157,8 @@ def test_a_heat_race_against_a_bot_played_by_clicking_and_keys(server, page):
                                          "variants": ["sprint"]})
     page.goto(server + table["url"])
     page.wait_for_selector(".option")
-    assert page.locator("#picture").get_attribute("src").startswith(f"/api/tables/{table['id']}/picture.svg")
+    # the seat's picture, fetched once and drawn from what came (the pieces' places read from it)
+    expect(page.locator("#picture")).to_have_attribute("src", re.compile(r"^data:image/svg\+xml"))
     expect(page.locator("#picture")).to_have_js_property("complete", True)
     assert page.locator("#picture").evaluate("img => img.naturalWidth") > 100
     # the hand as cards, the seats with their cars
@@ -428,3 +429,34 @@ def test_an_open_seat_is_joined_from_the_lobby_and_a_lost_link_given_anew(server
     page.fill("#join-name", "Ana")
     page.click("#join-go")
     expect(page.locator("#facts")).to_contain_text("you are Ana (seat 2)")
+
+
+def test_an_option_made_for_a_piece_is_clicked_on_the_board(server, page):
+    """Downforce's bet names a car: each car in the picture gets a ring, and clicking the ring takes
+    that car's option, as its line in the list would."""
+    table = post(server, "/api/tables", {"game": "downforce", "seats": ["human", "random", "random"],
+                                         "seed": 2})
+    tid, token_1 = table["id"], table["seats"][0]["token"]
+    end = time.monotonic() + 30
+    while True:   # to the first bet, through the API
+        with urllib.request.urlopen(f"{server}/api/tables/{tid}?token={token_1}", timeout=10) as r:
+            told = json.loads(r.read())
+        if any(o["piece"] for o in told["options"]):
+            break
+        if told["options"]:
+            post(server, f"/api/tables/{tid}/decide", {"token": token_1, "option": told["options"][0]["key"],
+                                                        "decision": told["decision"]})
+        else:
+            time.sleep(0.01)
+        assert time.monotonic() < end, "no bet"
+    bet = next(o for o in told["options"] if o["piece"] == "green")
+    page.goto(server + table["url"])
+    ring = page.locator(".pick[data-piece='green']")
+    expect(ring).to_have_attribute("data-key", bet["key"])
+    assert page.locator(".pick").count() == sum(1 for o in told["options"] if o["piece"])
+    ring.click()
+    expect(page.locator(".pick")).to_have_count(0)
+    with urllib.request.urlopen(f"{server}/api/tables/{tid}/record?token={token_1}", timeout=10) as r:
+        lines = [json.loads(line) for line in r.read().decode().splitlines() if line.strip()]
+    chosen = [x for x in lines if x.get("type") == "decision" and x.get("seat") == 0]
+    assert chosen[-1]["label"] == "bet on green", chosen[-1]

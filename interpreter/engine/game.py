@@ -57,6 +57,13 @@ class Decision:
         alts = self._spec.alts
         return [(i, v if alts[i].of == CARD else None) for i, v in self._opts]
 
+    def pieces(self, names: list[str]) -> list[str | None]:
+        """For each option: the piece it is made for, by name, when it ranges over pieces (a place
+        to click on the board as well as the option's words), else None."""
+        alts = self._spec.alts
+        return [names[v] if alts[i].of == PIECE and isinstance(v, int) and 0 <= v < len(names) else None
+                for i, v in self._opts]
+
 
 def reading(st: State, read: Callable[..., T]) -> T:
     """What `read()` gives, rules run on the table only to look at it (a view, a label, the

@@ -581,7 +581,9 @@ class Table(Sitting):
                     self._asked[seat] = (self.turn, asked(game, d, self.keys))
                 a = self._asked[seat][1]
                 prompt = a.prompt
-                options = [{"key": o.key, "label": o.label, "preview": o.effect} for o in a.options]
+                on_board = d.pieces(self.plan.piece_names)   # (an option made for a piece: clickable)
+                options = [{"key": o.key, "label": o.label, "preview": o.effect, "piece": on_board[o.pick]}
+                           for o in a.options]
             since = max(0, min(since, len(self.narrated)))
             log = self.narrated[since:]
             return {

@@ -170,8 +170,10 @@
     if (key !== state.viewKey) {
       state.viewKey = key;
       state.pictureCount = (state.pictureCount || 0) + 1;
-      $("picture").src = `/api/tables/${encodeURIComponent(tableId)}/picture.svg?token=${encodeURIComponent(token)}&n=${state.pictureCount}`;
+      const url = `/api/tables/${encodeURIComponent(tableId)}/picture.svg?token=${encodeURIComponent(token)}&n=${state.pictureCount}`;
+      drawPicture(url, state.pictureCount);
     }
+    showPicks(told);
     let status = "";
     if (told.state === "finished") status = s ? "The season is over. " + s.said : "The game is over.";
     else if (told.state === "stopped") status = (s ? "The season stopped: " : "The game stopped: ") + (told.problem || "");
@@ -222,6 +224,58 @@
     }
     $("typed").hidden = !state.typed;
     $("typed").textContent = state.typed ? "typed: " + state.typed + " (Enter)" : "";
+  }
+
+  // Where each piece is in the picture (read from the same drawing, never put into the page): an
+  // option made for a piece gets a ring on it, clicked as the option is.
+  async function drawPicture(url, n) {
+    let text;
+    try {
+      const response = await fetch(url);
+      if (!response.ok) throw new Error(String(response.status));
+      text = await response.text();
+    } catch (e) {
+      if (n === state.pictureCount) { state.spots = {}; $("picture").src = url; }   // (drawn without rings)
+      return;
+    }
+    if (n !== state.pictureCount) return;   // a newer picture is on its way
+    $("picture").src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(text);
+    try {
+      const svg = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
+      const box = (svg.getAttribute("viewBox") || "").split(/[\s,]+/).map(Number);
+      if (box.length !== 4) throw new Error("no viewBox");
+      const spots = {};
+      for (const c of svg.querySelectorAll("circle[data-piece]")) {
+        const x = Number(c.getAttribute("cx")), y = Number(c.getAttribute("cy")), r = Number(c.getAttribute("r"));
+        spots[c.getAttribute("data-piece")] = {x: (x - box[0]) / box[2], y: (y - box[1]) / box[3], r: r / box[2]};
+      }
+      state.spots = spots;
+      state.picksKey = null;
+      showPicks(state.told[state.shown]);
+    } catch (e) { state.spots = {}; }   // (no rings: the options' list still takes every choice)
+  }
+
+  function showPicks(told) {
+    const options = told && !told.waiting ? told.options.filter((o) => o.piece && state.spots && state.spots[o.piece]) : [];
+    const key = JSON.stringify([options.map((o) => [o.key, o.piece]), state.pictureCount, Boolean(state.spots)]);
+    if (key === state.picksKey) return;
+    state.picksKey = key;
+    const picks = clear($("picks"));
+    const named = {};
+    for (const o of options) named[o.piece] = (named[o.piece] || 0) + 1;
+    for (const o of options) {
+      if (named[o.piece] > 1) continue;   // a piece several options name: the list says which
+      const at = state.spots[o.piece];
+      const size = Math.max(2.6 * at.r * 100, 2.2);
+      const button = el("button", null, "pick", {type: "button", "data-key": o.key, "data-piece": o.piece,
+                                                 "aria-label": `${o.key}) ${o.label}`, title: o.label});
+      button.style.left = `${at.x * 100}%`;
+      button.style.top = `${at.y * 100}%`;
+      button.style.width = `${size}%`;
+      button.style.aspectRatio = "1";
+      button.addEventListener("click", () => decide(o.key));
+      picks.appendChild(button);
+    }
   }
 
   async function decide(key) {
