@@ -161,6 +161,22 @@ def test_a_command_that_draws_nothing_imports_no_drawing():
     assert out.strip() == "[]"
 
 
+def test_the_command_line_starts_without_loading_what_its_commands_run():
+    """`racecraft --help` (and every command before it runs) imports the command modules only: no
+    loader, checker, compiler, engine or web server (the commands import those when they run)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, interpreter.cli; "
+            "print(sorted(m for m in sys.modules if m.startswith('interpreter.')))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                            cwd=ROOT.parent).stdout
+    passes = ("load", "check", "compile", "engine", "agents")
+    heavy = [m for m in ast.literal_eval(loaded) if m.split(".")[1] in passes
+             or m.startswith(("interpreter.web.app", "interpreter.authoring.validate"))]
+    assert heavy == [], heavy
+
+
 def test_the_command_line_is_thin_and_its_commands_simple():
     """`cli.py` gathers the commands; each lives beside what it runs, in steps a reader follows
     (McCabe complexity at most 10, as ruff counts it)."""

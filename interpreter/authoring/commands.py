@@ -1,5 +1,9 @@
 """The designer's commands: `racecraft validate`, `check` (scenarios), `explain`, `upgrade` and
-`schemas`."""
+`schemas`.
+
+The command line imports this module to list its commands: a command imports what it runs
+when it runs (inside its function), so that `racecraft --help` and any command start in
+tens of milliseconds (tests/test_layout.py keeps the start small)."""
 from __future__ import annotations
 
 import argparse

@@ -7,11 +7,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from ..base.diagnostics import Report
+from ..load.ruleset import project_of, read_file
+
 
 def requiring(folder: Path, game_id: str, tracks: list[str]) -> dict[str, set[str]]:
     """Those of `tracks` (of the game's folder in the project's tracks/) whose file `requires:`
     modules or variants, with what they require."""
-    from ..load.ruleset import project_of
 
     out = {}
     root = project_of(folder.resolve()) or folder   # (where the loader finds them)
@@ -31,8 +33,6 @@ def required_by(folder: Path, name: str) -> set[str]:
 def requires_of(path: Path, kind: str) -> set[str]:
     """The `requires:` of a track, module or variant file (none when it cannot be read: said where
     the file is loaded)."""
-    from ..base.diagnostics import Report
-    from ..load.ruleset import read_file
 
     data = read_file(path, Report()) if path.is_file() else None
     info = data.get(kind) if isinstance(data, dict) else None
@@ -43,8 +43,6 @@ def requires_of(path: Path, kind: str) -> set[str]:
 def racers(path: Path) -> list[Path]:
     """The rulesets of the project of the track file `path` (`tracks/<game id>/NAME.yaml`) whose
     game is that id."""
-    from ..base.diagnostics import Report
-    from ..load.ruleset import read_file
 
     here = Path(os.path.abspath(path))
     project = next((f for f in here.parents if (f / "rulesets").is_dir()), None)
@@ -64,8 +62,6 @@ def includers(path: Path) -> list[tuple[Path, dict | None]]:
     ruleset's folder): (the ruleset folder, None) when the game file includes it, else (the folder,
     {"modules": [m]}) or {"variants": [x]} for each module or variant that does (its `include:` or
     an `add: include` patch). The folders are named as the person named the file."""
-    from ..base.diagnostics import Report
-    from ..load.ruleset import read_file
 
     real = path.resolve()
     here = Path(os.path.abspath(path))

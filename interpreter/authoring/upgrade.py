@@ -17,9 +17,14 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..lang import versions
 from ..base.diagnostics import Diagnostic, Loc, Report
 from ..base.files import overlaid
+from ..check import check
+from ..ir.models import kind_of
+from ..lang import versions
+from ..load.ruleset import load_ruleset, read_file
+from ..load.yamlsrc import read_text
+from .scenario import load_scenario
 
 _WORDS = re.compile(r'"\{([^{}"]+)\}"')   # a template that is one value, said in words: `"{c}"`
 _LANGUAGE_LINE = re.compile(r"^language:[ \t]*[^\n#]*?(?P<tail>[ \t]*(#[^\n]*)?)$", re.M)
@@ -54,7 +59,6 @@ def upgrade(path: Path) -> Upgrade:
     read and checked as the file would be (`overlaid`) before the next; a round that would leave
     errors is not taken. The language line is set to the current version only when no old form is
     left to do by hand (else the file would fail where it now warns)."""
-    from ..load.yamlsrc import read_text
 
     out = Upgrade(path)
     said = _read(path, out.report)
@@ -122,9 +126,6 @@ def _once(items: list[Diagnostic]) -> list[Diagnostic]:
 def _read(path: Path, report: Report) -> list[Diagnostic]:
     """The file read as `validate` reads it: its game loaded with it and checked (a scenario's
     rules checked with its game); what was said of it, errors and warnings."""
-    from ..check import check
-    from ..ir.models import kind_of
-    from ..load.ruleset import load_ruleset, read_file
 
     said = Report()
     data = read_file(path, said)
@@ -148,7 +149,6 @@ def _read(path: Path, report: Report) -> list[Diagnostic]:
             if rs is not None:
                 check(rs, said)
     elif kind == "scenario":
-        from .scenario import load_scenario
 
         _scenario, outcome = load_scenario(path)
         said.extend(outcome.report)

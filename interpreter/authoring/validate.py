@@ -25,11 +25,27 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..agents.base import RandomAgent
+from ..agents.greedy import GreedyAgent
 from ..base.collect import fewer_collections
-from .related import includers, racers, required_by, requiring
-from ..base.diagnostics import Loc, Report, visible
+from ..base.diagnostics import SOURCES, Loc, Report, RulesetError, visible
+from ..base.errors import GameTooLong, RuleError
+from ..check import check
+from ..compile import Uncompilable, compile_checked
+from ..engine.game import Game, reading
+from ..ir.models import kind_of
+from ..lab.metrics import game_row
+from ..lab.series import Series, season_legs, seasons_of
+from ..load.ruleset import load_ruleset, read_file
+from ..load.structure import check_structure
+from ..load.yamlsrc import loc_of
+from ..session.args import raw
+from ..session.budget import OutOfTime, budget
 from ..session.workers import fork_context
+from ..table.terminal.view import render_view
 from . import verdicts
+from .related import includers, racers, required_by, requiring
+from .scenario import run_scenario
 
 SMOKE_GAMES = 1  # seeded games at each player count a game is played at (`--play N`)
 
@@ -50,7 +66,6 @@ class Progress:
     in place on a terminal, or a line now and then (`--progress` when it is not a terminal)."""
 
     def __init__(self, stream=None, lines: bool = False):
-        from ..session.args import raw
 
         # under the command's escaping stream: this writes its own `\r`, and escapes the rest
         self.stream = raw(stream if stream is not None else sys.stderr)
@@ -112,9 +127,6 @@ def check_game(folder: Path, params: dict | None, job: Job, games: int) -> dict:
     """Load, check and compile the game of `job`, and play its smoke games; its verdict as plain
     data (`verdicts.py`): the diagnostics, the player counts played, the games that ended, their
     fewest and most rounds, and the files the game read (None when it could not be loaded)."""
-    from ..check import check
-    from ..compile import Uncompilable, compile_checked
-    from ..load.ruleset import load_ruleset
 
     r = Report()
     out: dict = {"items": [], "counts": [], "ended": 0, "rounds": [], "files": None, "cacheable": True,
@@ -160,8 +172,6 @@ def playouts(plan, games: int = SMOKE_GAMES, report: Report | None = None,
     spectator's in turn) and every one at the end, the result, the statistics. Report the first
     failure, with its seed; return (games ended, their rounds, whether the verdict holds on any
     machine: not when a time or memory budget stopped it)."""
-    from ..base.errors import GameTooLong, RuleError
-    from ..session.budget import OutOfTime, budget
 
     ended, rounds = 0, []
     for seed in range(1, games + 1):
@@ -189,10 +199,6 @@ def playouts(plan, games: int = SMOKE_GAMES, report: Report | None = None,
 
 def _playout(plan, seed: int, greedy: bool) -> int:
     """One game as at a table (see `playouts`); the rounds it took."""
-    from ..agents.base import RandomAgent
-    from ..agents.greedy import GreedyAgent
-    from ..engine.game import Game, reading
-    from ..lab.metrics import game_row
 
     # every `say` is computed as at the table; the statistics' `progress:` and counts run too
     game = Game(plan, seed, trace=True, tally="counts")
@@ -218,7 +224,6 @@ def _playout(plan, seed: int, greedy: bool) -> int:
 def _views(game, plan, which: int | None = None) -> None:
     """Every seat's view and a spectator's drawn as at the table; with `which`, only one of them
     (0: the spectator's, k: seat k-1's)."""
-    from ..table.terminal.view import render_view
 
     seats = [None, *range(plan.n_seats)]
     for seat in seats if which is None else seats[which:which + 1]:
@@ -290,7 +295,6 @@ def _forget_other_texts(verdict: dict) -> None:
     """A verdict checked in a worker (or kept in the cache) read its files there, from the disk;
     this process may hold another text under one of their names (read from another folder, or
     before an edit): it is forgotten, so that a snippet reads the file the verdict was about."""
-    from ..base.diagnostics import SOURCES
 
     for d in verdict["items"]:
         for loc in (d["loc"], d["also"] and d["also"][1]):
@@ -307,9 +311,6 @@ def validate_path(path: Path, variants=(), modules=(), track: str | None = None,
     """Everything `racecraft validate` checks in a file or folder; with `variants`/`modules`,
     a game is checked with those applied together (and with `track`, on that track only).
     `play`: smoke games at each player count; `jobs`: processes; `cache`: use and keep verdicts."""
-    from ..ir.models import kind_of
-    from ..load.ruleset import read_file
-    from ..load.structure import check_structure
 
     v = Validation(params=params, play=play, jobs=jobs, cache=cache, progress=progress)
     _say(v, f"reading {path}", force=True)
@@ -351,7 +352,6 @@ def validate_path(path: Path, variants=(), modules=(), track: str | None = None,
     elif kind == "season":
         _season(path, v)
     elif kind == "scenario":
-        from .scenario import run_scenario
 
         out = run_scenario(path)
         r.extend(out.report)
@@ -398,11 +398,6 @@ def _two_up(path: Path) -> Path:
 def _season(path: Path, v) -> None:
     """A season file: its games (the draws made with seed 1) each load and compile for the game's
     fewest players."""
-    from ..lab.series import Series
-    from ..base.diagnostics import RulesetError
-    from ..load.ruleset import read_file
-    from ..load.structure import check_structure
-    from ..load.yamlsrc import loc_of
 
     folder = _two_up(path)
     if not (folder / "game.yaml").is_file() or path.parent.name != "seasons":
@@ -440,7 +435,6 @@ def _season(path: Path, v) -> None:
 def _seasons(folder: Path, v) -> None:
     """The game's seasons, each expanded (its includes and draws, seed 1): a season that includes
     itself, has no games or too many is found here; `validate SEASON_FILE` compiles its games."""
-    from ..lab.series import season_legs, seasons_of
 
     names = seasons_of(folder)
     counts = []
@@ -457,8 +451,6 @@ def _ruleset(folder: Path, v: Validation, only: dict | None = None, track: str |
     """The game, then each module and variant (or only those named in `only`, applied together),
     each on the game's own track (or `track`) and then on every other track the game ships: each
     such game loaded, checked, compiled and played (`check_game`)."""
-    from ..check import check
-    from ..load.ruleset import load_ruleset
 
     r = v.report
     # the game alone first: a problem there is a problem of every game made of it

@@ -1,5 +1,9 @@
 """The lab's commands: `racecraft simulate` (many seeded games and their statistics), `compare`
-(two setups on the same seeds) and `championship` (a season of games in a row)."""
+(two setups on the same seeds) and `championship` (a season of games in a row).
+
+The command line imports this module to list its commands: a command imports what it runs
+when it runs (inside its function), so that `racecraft --help` and any command start in
+tens of milliseconds (tests/test_layout.py keeps the start small)."""
 from __future__ import annotations
 
 import argparse

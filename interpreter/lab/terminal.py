@@ -9,10 +9,16 @@ web table drives seasons with `series.py` alone (`web/seasons.py`): nothing here
 """
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from ..agents.kinds import BOTS
-from ..session.agents import agent_seed
+from ..session.agents import agent_seed, make_agents
+from ..session.args import raw
+from ..session.stop import stopped_like_ctrl_c
+from ..table.terminal.human import HumanAgent
+from ..table.terminal.screen import Terminal
+from ..table.terminal.table import Table
 from .series import SaveFile, Series, champion_line, game_over_line, game_seed, standings_rows
 
 
@@ -48,14 +54,8 @@ def play_at_table(series: Series, out, budget, person=None, saver: SaveFile | No
     screen, undo against bots; a game cut short taken up where it stopped); its entry.
     `person(table)`: the agent of a person's seat (default: at this terminal's keyboard); `saver`:
     the season's save, each decision journaled in it as it is taken (`RaceLog`)."""
-    import sys
 
     # the terminal's table, imported when a person plays: a season of bots loads no screen
-    from ..session.agents import make_agents
-    from ..session.args import raw
-    from ..table.terminal.human import HumanAgent
-    from ..table.terminal.screen import Terminal
-    from ..table.terminal.table import Table
 
     i, entry = series.next_game()
     game = series.new_game(i, trace=True)
@@ -76,7 +76,6 @@ def play_at_terminal(series: Series, save: Path | None, stop_after: int | None, 
     """Play the series' games in turn, people and bots, printing each game's result and the standings;
     saved after each game, each decision journaled as it is taken, and saved when stopped (Ctrl-C,
     the terminal closed, SIGTERM) when `save` is given. Returns the exit code."""
-    from ..session.stop import stopped_like_ctrl_c
 
     saver = SaveFile(save) if save is not None else None
     try:

@@ -1,4 +1,8 @@
-"""`racecraft render`: a board, or a game's table from a record or a scenario, drawn as SVG."""
+"""`racecraft render`: a board, or a game's table from a record or a scenario, drawn as SVG.
+
+The command line imports this module to list its commands: a command imports what it runs
+when it runs (inside its function), so that `racecraft --help` and any command start in
+tens of milliseconds (tests/test_layout.py keeps the start small)."""
 from __future__ import annotations
 
 from pathlib import Path

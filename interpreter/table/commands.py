@@ -1,5 +1,9 @@
 """The table's commands: `racecraft play` (a game at the terminal, people and bots, with its record)
-and `racecraft replay` (a record printed again or stepped through)."""
+and `racecraft replay` (a record printed again or stepped through).
+
+The command line imports this module to list its commands: a command imports what it runs
+when it runs (inside its function), so that `racecraft --help` and any command start in
+tens of milliseconds (tests/test_layout.py keeps the start small)."""
 from __future__ import annotations
 
 import sys

@@ -1,4 +1,8 @@
-"""`racecraft serve`: the web table, for browsers on this machine (or, told so, on the network)."""
+"""`racecraft serve`: the web table, for browsers on this machine (or, told so, on the network).
+
+The command line imports this module to list its commands: a command imports what it runs
+when it runs (inside its function), so that `racecraft --help` and any command start in
+tens of milliseconds (tests/test_layout.py keeps the start small)."""
 from __future__ import annotations
 
 import ipaddress
