@@ -1068,6 +1068,8 @@ def test_an_open_seat_is_taken_by_whoever_joins_and_kept_across_a_restart(tmp_pa
         assert listed["open_seats"] == 1
         v = seen(c, table, 1)
         assert v["seats"][1]["open"] and v["seats"][1]["kind"] == "human"
+        bad = c.post(f"/api/tables/{table['id']}/join", json={"name": "\x00"})   # refused: no seat taken
+        assert bad.status_code == 422
         joined = c.post(f"/api/tables/{table['id']}/join", json={"name": "Bo"})
         assert joined.status_code == 200 and joined.json()["seat"] == 2
         again = c.post(f"/api/tables/{table['id']}/join", json={})

@@ -48,6 +48,7 @@ def _new_token(table: Table | Season, seat: int) -> str:
 def join(table: Table | Season, name: str | None = None) -> tuple[int, str]:
     """Whoever joins takes the first open seat (and gives it their name): (the seat, its token)."""
     t = holder(table)
+    given = named(name) if name else None   # (a name refused takes no seat)
     if t.state != "playing":
         raise Refused(409, "this table's game is over: there is no seat to take")
     with t.lock:
@@ -56,8 +57,8 @@ def join(table: Table | Season, name: str | None = None) -> tuple[int, str]:
             raise Refused(409, "every seat of this table is taken")
         seat = free[0]
         token = _new_token(t, seat)
-    if name:
-        t.rename(seat, named(name))
+    if given:
+        t.rename(seat, given)
     return seat, token
 
 
