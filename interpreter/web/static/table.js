@@ -196,6 +196,7 @@
       }
     }
     for (const button of $("options").querySelectorAll("button")) button.disabled = state.busy;
+    for (const button of $("picks").querySelectorAll("button")) button.disabled = state.busy;
     $("turn").setAttribute("aria-busy", state.busy || refreshing ? "true" : "false");
     $("undo").hidden = !told.can_undo;
     // (at a season's table, the game under way is a table of its own)
@@ -285,6 +286,10 @@
     state.busy = true;
     state.typed = "";
     showError("");
+    // the options disabled at once: a click while this decision is on its way (or while the page
+    // asks the server again after it failed) is not silently dropped, it waits
+    for (const button of $("options").querySelectorAll("button")) button.disabled = true;
+    for (const button of $("picks").querySelectorAll("button")) button.disabled = true;
     if (document.activeElement && document.activeElement.blur) document.activeElement.blur();
     try {
       const after = await api(`/api/tables/${encodeURIComponent(tableId)}/decide`,
