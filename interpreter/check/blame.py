@@ -22,6 +22,7 @@ from ..lang import versions
 from ..base.diagnostics import Loc, Report, did_you_mean
 from ..lang.types import ANY, Type
 from ..load.ruleset import Ruleset
+from ..ir.sites import FUNCTION
 from .checked import Local, Ref, RefKind
 
 # the declarations a bare name, an attribute or a call may be (a name is resolved by the checker
@@ -122,7 +123,7 @@ class Problems:
     def _function_reads_of(self, name: str, seen: set[str]) -> set[str]:
         if name in self._function_reads:
             return self._function_reads[name]
-        tree = self.rs.rules.tree(f"functions.{name}")
+        tree = self.rs.rules.tree(FUNCTION.rule(name))
         if tree is None or name in seen:
             return set()
         seen.add(name)

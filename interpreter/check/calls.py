@@ -13,6 +13,7 @@ from ..lang import nodes as n
 from ..base.diagnostics import Loc, Report
 from ..base.limits import MAX_CALL_DEPTH, MAX_CALL_NESTING
 from ..load.rules import Rules
+from ..ir.sites import PROCEDURE, TRIGGER
 from .checked import Callee, CallKind, Ref, RefKind
 
 Edges = dict[Callee, list[tuple[Callee, Loc | None]]]
@@ -155,17 +156,17 @@ def _nesting(rules: Rules) -> dict[Callee, int]:
         return best
 
     out = {Callee.function(k): 1 for k in rules.functions}
-    out.update({Callee.procedure(k): levels(rules.tree(f"procedures.{k}")) for k in rules.procedures})
-    out.update({Callee.trigger(t.id): levels(rules.tree(f"triggers.{t.id}")) for t in rules.triggers})
+    out.update({Callee.procedure(k): levels(rules.tree(PROCEDURE.rule(k))) for k in rules.procedures})
+    out.update({Callee.trigger(t.id): levels(rules.tree(TRIGGER.rule(t.id))) for t in rules.triggers})
     return out
 
 
 def _waits(rules: Rules, handlers: dict[str, list]) -> set[Callee]:
     """Which procedures, triggers and events may wait for a decision (a fixed point)."""
-    bodies: dict[Callee, n.Block | None] = {Callee.procedure(k): rules.tree(f"procedures.{k}")
+    bodies: dict[Callee, n.Block | None] = {Callee.procedure(k): rules.tree(PROCEDURE.rule(k))
                                             for k in rules.procedures}
     for tr in rules.triggers:
-        bodies[Callee.trigger(tr.id)] = rules.tree(f"triggers.{tr.id}")
+        bodies[Callee.trigger(tr.id)] = rules.tree(TRIGGER.rule(tr.id))
     waits: set[Callee] = set()
     changed = True
     while changed:

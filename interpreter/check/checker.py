@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..boards import KINDS
-from ..ir.sites import SITES, Form, SiteScope
+from ..ir.sites import FUNCTION, Form, PROCEDURE, SITES, SiteScope
 from ..lang import nodes as n
 from ..base.diagnostics import Report
 from ..lang.parser import keywords
@@ -199,7 +199,7 @@ class Checker:
     def _procedures(self) -> None:
         """Check procedures after those they call (a procedure may give a value with `return`)."""
         procs = {k: tree for k in self.rules.procedures if k in self.sym.procedures
-                 and (tree := self.rules.tree(f"procedures.{k}")) is not None}
+                 and (tree := self.rules.tree(PROCEDURE.rule(k))) is not None}
         order: list[str] = []
         state: dict[str, int] = {}
 
@@ -227,7 +227,7 @@ class Checker:
                     stack.append((nxt, iter(callees(nxt))))
         for name in order:
             self.graph.enter(Callee.procedure(name))
-            sc = Scope({p: Local(p, t) for p, t in self.sym.procedures[name].items()}, f"procedures.{name}",
+            sc = Scope({p: Local(p, t) for p, t in self.sym.procedures[name].items()}, PROCEDURE.rule(name),
                        procedure=name)
             self.st.returns[name] = []
             self.st.block(procs[name].body, sc)
@@ -253,7 +253,7 @@ class Checker:
         order: list[str] = []
         state: dict[str, int] = {}
         fns = {k: tree for k in self.rules.functions if k in self.sym.functions
-               and (tree := self.rules.tree(f"functions.{k}")) is not None}
+               and (tree := self.rules.tree(FUNCTION.rule(k))) is not None}
 
         def visit(name: str) -> None:
             stack = [(name, iter(self._callees(fns[name])))]
@@ -274,7 +274,7 @@ class Checker:
         for name in order:
             self.graph.enter(Callee.function(name))
             params = self.sym.functions[name]
-            sc = Scope({p: Local(p, t) for p, t in params.items()}, f"functions.{name}")
+            sc = Scope({p: Local(p, t) for p, t in params.items()}, FUNCTION.rule(name))
             self.out.function_types[name] = self.ex.expr(fns[name], sc)
         self.graph.enter(None)
 

@@ -30,6 +30,7 @@ from ..lang import nodes as n
 from ..lang.visit import Visitor
 from ..base.diagnostics import Loc, Report
 from ..lang.types import PILE
+from ..ir.sites import FUNCTION, PROCEDURE, TRIGGER, TRIGGER_IF
 from .checked import Checked, Ref, RefKind
 
 SEAT = "seat"
@@ -145,11 +146,11 @@ class _Rules:
 
     def _follow(self, kind: str, name: str, args: tuple) -> tuple[Any, Touch]:
         if kind == "function":
-            tree = self.rules.tree(f"functions.{name}")
+            tree = self.rules.tree(FUNCTION.rule(name))
             params = list(self.sym.functions.get(name, {}))
             trees = [tree] if tree is not None else []
         elif kind == "procedure":
-            tree = self.rules.tree(f"procedures.{name}")
+            tree = self.rules.tree(PROCEDURE.rule(name))
             params = list(self.sym.procedures.get(name, {}))
             trees = [tree] if tree is not None else []
         else:   # the triggers of an event
@@ -157,7 +158,7 @@ class _Rules:
             for tr in self.ck.handlers.get(name, []):
                 names = self.ck.trigger_params.get(tr.id, [])
                 env = dict(zip(names, args))
-                found = (self.rules.tree(f"triggers.{tr.id}.if"), self.rules.tree(f"triggers.{tr.id}"))
+                found = (self.rules.tree(TRIGGER_IF.rule(tr.id)), self.rules.tree(TRIGGER.rule(tr.id)))
                 trees = [t for t in found if t is not None]
                 _r, t = self.run(trees, env)
                 touch.add(t)

@@ -18,6 +18,7 @@ from ..lang.visit import Visitor
 from ..lang.types import (ANY, CARD, INT, NONE, PIECE, PILE, SEAT, Type, compatible, elem, is_list,
                           is_map, map_types, parse_type, zero)
 from ..load.rules import Rules
+from ..ir.sites import FUNCTION
 from .blame import Problems
 from .calls import CallGraph
 from .checked import Callee, Checked, Ref, RefKind
@@ -282,7 +283,7 @@ class Statements(Visitor):
                 continue
             if x.ref.kind is RefKind.BUILTIN and getattr(x.ref.extra, "rng", False):
                 return x.name
-            fn = self.rules.tree(f"functions.{x.name}") if x.ref.kind is RefKind.FUNCTION else None
+            fn = self.rules.tree(FUNCTION.rule(x.name)) if x.ref.kind is RefKind.FUNCTION else None
             if fn is not None and x.name not in seen:
                 seen.add(x.name)
                 found = self._draws_chance(fn, seen)

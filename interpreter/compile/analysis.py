@@ -18,6 +18,7 @@ from ..base.errors import RuleError
 from ..base.limits import MAX_INT
 from ..lang.types import ANY, INT, TEXT, is_list, is_map
 from ..library.api import NOT_CONST, Items
+from ..ir.sites import FUNCTION
 from .flownodes import FLOW, Stop
 
 _GROW = {"+", "-", "*"}
@@ -221,7 +222,7 @@ class Analysis:
         never call themselves."""
         w = self.fn_weights.get(name)
         if w is None:
-            w = self.fn_weights[name] = 1 + self.weight(self.ck.rules.tree(f"functions.{name}"))
+            w = self.fn_weights[name] = 1 + self.weight(self.ck.rules.tree(FUNCTION.rule(name)))
         return w
 
     def weight(self, *nodes: n.Node | None) -> int:
@@ -288,7 +289,7 @@ class Analysis:
         """The parameters (locals, in order) of function `name` when a call of it can be written
         into the caller: its body is a few nodes that call no function, read each parameter
         exactly once, and need no check of its value."""
-        body = self.ck.rules.tree(f"functions.{name}")
+        body = self.ck.rules.tree(FUNCTION.rule(name))
         nodes = list(n.walk(body))
         params = list(self.ck.symbols.functions[name])
         uses: dict[str, list] = {p: [] for p in params}
@@ -312,7 +313,7 @@ class Analysis:
         if name not in self.inline:
             self.inline[name] = self._inlinable(name)
         found = self.inline[name]
-        here, there = self.ck.rules.tree(f"functions.{name}").loc, call.loc
+        here, there = self.ck.rules.tree(FUNCTION.rule(name)).loc, call.loc
         if found is not None and (here is None or there is None or here.file != there.file):
             return None
         return found

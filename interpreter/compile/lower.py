@@ -28,6 +28,7 @@ from ..base.limits import MAX_INT, Steps
 from ..lang.show import words
 from ..lang.types import ANY, INT, PILE, TEXT, Type, is_list, is_map
 from ..library.api import NOT_CONST, Items, Read
+from ..ir.sites import FUNCTION
 from . import pyast as P
 from .analysis import Analysis, _Static, meets_chance
 from .codegen import Codegen, ident
@@ -361,7 +362,7 @@ class Lowerer(Visitor):
                 saved = fx.given
                 fx.given = {**saved, **{id(local): arg for local, arg in zip(params, args)}}
                 try:
-                    return self.expr(self.ck.rules.tree(f"functions.{ref.name}"), fx)
+                    return self.expr(self.ck.rules.tree(FUNCTION.rule(ref.name)), fx)
                 finally:
                     fx.given = saved
             return P.call(P.name(self.functions[ref.name]), self.st(), *args)

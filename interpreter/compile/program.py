@@ -23,7 +23,7 @@ from ..check.symbols import BUILTIN_EVENTS
 from ..engine import helpers, secret, vm
 from ..library.core import die_of
 from ..engine.plan import Plan
-from ..ir.sites import SITES, Form
+from ..ir.sites import FUNCTION, Form, PHASE, PROCEDURE, SITES, STEP, TRIGGER
 from ..lang import nodes as n
 from ..base.errors import RoundLimit
 from ..lang.types import PIECE, SEAT, elem
@@ -77,7 +77,7 @@ class Compiler(Statements):
         cg.helper("round_limit", RoundLimit)
         cg.helper("trace_round", helpers.trace_round_of(plan.board_kinds))
         for name, locs in self.an.inline_locs.items():
-            cg.inlined(locs, f"functions.{name}")
+            cg.inlined(locs, FUNCTION.rule(name))
         for each in self.rules.rules.values():
             cg.attribute(each.id, each.tree)
 
@@ -144,7 +144,7 @@ class Compiler(Statements):
         main += self.event("game_start", None)
         first = hooks.first_round - 1  # the first phase of rounds starts where a scenario asked
         for ph in rules.phases:
-            rule = f"phases.{ph.id}"
+            rule = PHASE.rule(ph.id)
             main.append(Mark(ph.loc, rule))
             main += self.event("phase_start", ph.loc)
             do = rules.tree(rule)
@@ -158,7 +158,7 @@ class Compiler(Statements):
         return main
 
     def _rounds(self, ph: PhaseDef, first: int) -> Rounds:
-        rules, rule = self.rules, f"phases.{ph.id}"
+        rules, rule = self.rules, PHASE.rule(ph.id)
         order = rules.tree(f"{rule}.order")
         turn_t = elem(order.typ)
         turn = Local(ph.turn, turn_t)
@@ -170,7 +170,7 @@ class Compiler(Statements):
             decider = n.Attr(order.loc, piece, "owner", typ=SEAT, ref=Ref(RefKind.PIECE_VAR, "owner"))
         steps: list[n.Stmt] = []
         for step in ph.steps:
-            srule = f"steps.{step.id}"
+            srule = STEP.rule(step.id)
             cond, body = rules.tree(f"{srule}.if"), rules.tree(srule)
             run: list[n.Stmt] = []
             if body is not None:
@@ -244,7 +244,7 @@ class Compiler(Statements):
         """`def f_NAME(st, params...)`: its value, checked when a product may explode it. Its
         calls are counted by whoever starts the call tree (`Analysis.weight`)."""
         params = self.sym.functions[name]
-        fx = Fn(fast=True, rule=f"functions.{name}")
+        fx = Fn(fast=True, rule=FUNCTION.rule(name))
         out: list[ast.stmt] = []
         first, (value,) = self.hoisting(fx, body)
         out += first
@@ -255,15 +255,15 @@ class Compiler(Statements):
         else:
             out.append(ast.Return(value))
         fn = P.function(self.functions[name], ["st", *(local_name(k) for k in params)], out)
-        self.cg.define(fn, f"functions.{name}", body.loc, entry=False, publish=True)
+        self.cg.define(fn, FUNCTION.rule(name), body.loc, entry=False, publish=True)
 
     def procedure_fn(self, name: str) -> Callable[..., Any]:
         """A procedure: a Python function of (st, args...) when it never waits, else a unit."""
         if name in self._procs:
             return self._procs[name]
-        pd: n.Block = self.rules.tree(f"procedures.{name}")
+        pd: n.Block = self.rules.tree(PROCEDURE.rule(name))
         params = self.sym.procedures[name]
-        rule = f"procedures.{name}"
+        rule = PROCEDURE.rule(name)
         if Callee.procedure(name) in self.ck.waits:
             def build(fx: Fn) -> list[ast.stmt]:
                 return self.block(pd.body, fx, rule) + self.end()
@@ -282,7 +282,7 @@ class Compiler(Statements):
         never waits, else a unit doing the same in its own frame (where its parameters are)."""
         if tr.id in self._trigs:
             return self._trigs[tr.id]
-        rule = f"triggers.{tr.id}"
+        rule = TRIGGER.rule(tr.id)
         cond, body = self.rules.tree(f"{rule}.if"), self.rules.tree(rule)
         stmts = body.body if body is not None else []
         params = self.ck.trigger_params.get(tr.id, [])

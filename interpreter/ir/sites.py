@@ -13,8 +13,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import NewType
 
 from ..lang.types import BOOL, INT, PIECE, SEAT, Type, listof
+
+
+# A rule's id: a site's id with its names filled in (`procedures.score_card`, `steps.move.if`), made
+# by `Site.rule` from the site's constant below, never spelt by hand.
+RuleId = NewType("RuleId", str)
 
 
 class Form(Enum):
@@ -95,6 +101,10 @@ class Site:
             out.append(next(it) if part in ("NAME", "ID") else part)
         return ".".join(out)
 
+    def rule(self, *names: str) -> RuleId:
+        """The id of the rule at this site with these names (`PROCEDURE.rule("score_card")`)."""
+        return RuleId(self.rule_id(names))
+
     def match(self, rule_id: str) -> tuple[str, ...] | None:
         """The names of `rule_id` when it is a rule of this site, else None."""
         mine, theirs = self.id.split("."), rule_id.split(".")
@@ -167,6 +177,10 @@ SITES: tuple[Site, ...] = (
 )
 
 BY_ID = {s.id: s for s in SITES}
+# the sites the passes name in their code (each rule's id made with `.rule(name)`)
+FUNCTION, PROCEDURE = BY_ID["functions.NAME"], BY_ID["procedures.NAME"]
+PHASE, STEP = BY_ID["phases.ID"], BY_ID["steps.ID"]
+TRIGGER, TRIGGER_IF = BY_ID["triggers.ID"], BY_ID["triggers.ID.if"]
 
 
 def site_of(rule_id: str) -> tuple[Site, tuple[str, ...]] | None:
@@ -178,4 +192,5 @@ def site_of(rule_id: str) -> tuple[Site, tuple[str, ...]] | None:
     return None
 
 
-__all__ = ["Site", "SITES", "BY_ID", "Form", "SiteScope", "Extend", "NAMED", "EACH", "site_of"]
+__all__ = ["Site", "SITES", "BY_ID", "Form", "SiteScope", "Extend", "NAMED", "EACH", "site_of", "RuleId",
+           "FUNCTION", "PROCEDURE", "PHASE", "STEP", "TRIGGER", "TRIGGER_IF"]
