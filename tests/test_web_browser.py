@@ -157,8 +157,7 @@ def test_a_heat_race_against_a_bot_played_by_clicking_and_keys(server, page):
                                          "variants": ["sprint"]})
     page.goto(server + table["url"])
     page.wait_for_selector(".option")
-    # the seat's picture, fetched once and drawn from what came (the pieces' places read from it)
-    expect(page.locator("#picture")).to_have_attribute("src", re.compile(r"^data:image/svg\+xml"))
+    assert page.locator("#picture").get_attribute("src").startswith(f"/api/tables/{table['id']}/picture.svg")
     expect(page.locator("#picture")).to_have_js_property("complete", True)
     assert page.locator("#picture").evaluate("img => img.naturalWidth") > 100
     # the hand as cards, the seats with their cars
@@ -452,6 +451,8 @@ def test_an_option_made_for_a_piece_is_clicked_on_the_board(server, page):
     bet = next(o for o in told["options"] if o["piece"] == "green")
     page.goto(server + table["url"])
     ring = page.locator(".pick[data-piece='green']")
+    # (while an option is made for a piece, the picture is fetched once and its pieces' places read)
+    expect(page.locator("#picture")).to_have_attribute("src", re.compile(r"^data:image/svg\+xml"))
     expect(ring).to_have_attribute("data-key", bet["key"])
     assert page.locator(".pick").count() == sum(1 for o in told["options"] if o["piece"])
     ring.click()

@@ -167,11 +167,17 @@
     $("facts").textContent = [...(s ? [s.title] : []), ...told.sight.facts, me ? `you are ${who}` : "watching: what the game shows everybody",
                               ...(told.seed !== null && told.seed !== undefined ? [`seed ${told.seed}`] : [])].join(" · ");
     const key = JSON.stringify([told.view, told.seat]);
+    // the pieces' places are read from the picture only while an option is made for a piece
+    const wantSpots = !told.waiting && told.options.some((o) => o.piece);
     if (key !== state.viewKey) {
       state.viewKey = key;
       state.pictureCount = (state.pictureCount || 0) + 1;
-      const url = `/api/tables/${encodeURIComponent(tableId)}/picture.svg?token=${encodeURIComponent(token)}&n=${state.pictureCount}`;
-      drawPicture(url, state.pictureCount);
+      state.pictureUrl = `/api/tables/${encodeURIComponent(tableId)}/picture.svg?token=${encodeURIComponent(token)}&n=${state.pictureCount}`;
+      state.spots = {};
+      if (wantSpots) drawPicture(state.pictureUrl, state.pictureCount);
+      else $("picture").src = state.pictureUrl;
+    } else if (wantSpots && state.spotsFor !== state.pictureCount) {
+      drawPicture(state.pictureUrl, state.pictureCount);
     }
     showPicks(told);
     let status = "";
@@ -230,6 +236,7 @@
   // Where each piece is in the picture (read from the same drawing, never put into the page): an
   // option made for a piece gets a ring on it, clicked as the option is.
   async function drawPicture(url, n) {
+    state.spotsFor = n;
     let text;
     try {
       const response = await fetch(url);
