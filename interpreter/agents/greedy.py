@@ -24,6 +24,8 @@ SAMPLES = 3
 
 
 class GreedyAgent:
+    """A bot that plays one move ahead: each option played on a copy of the table as the seat may
+    believe it, and judged with the ruleset's `evaluate:`."""
     name = "greedy"
 
     def __init__(self, seed: int | str = 0):

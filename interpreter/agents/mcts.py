@@ -55,6 +55,8 @@ class _Node:
 
 
 class SearchAgent:
+    """The search bot: information-set Monte Carlo tree search over tables the seat may believe
+    (hidden cards dealt anew), playing games out from each, within a budget per decision."""
     name = "mcts"
     thinks = True     # a decision takes a while: a table shows it thinking, `played` says how far it got
 

@@ -52,6 +52,8 @@ SMOKE_GAMES = 1  # seeded games at each player count a game is played at (`--pla
 
 @dataclass
 class Validation:
+    """What `racecraft validate` was asked and found: the diagnostics, the summary lines, and how
+    it runs (params, smoke games, processes, the verdicts' cache, progress)."""
     report: Report = field(default_factory=Report)
     summary: list[str] = field(default_factory=list)
     params: dict | None = None      # `--param` values, given to the rules checked

@@ -10,6 +10,8 @@ V = TypeVar("V")
 
 
 class Bounded(Generic[K, V]):
+    """A dictionary that keeps at most `size` entries, the oldest dropped first."""
+
     def __init__(self, size: int):
         self.size = size
         self._items: OrderedDict[K, V] = OrderedDict()

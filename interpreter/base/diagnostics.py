@@ -47,6 +47,8 @@ class Loc:
 
 @dataclass
 class Diagnostic:
+    """One problem or warning: its code, message, position and hint, a second place (`also`), and
+    the declarations it is about (`about`: a patch that changed one is blamed)."""
     code: str
     message: str
     loc: Loc | None = None

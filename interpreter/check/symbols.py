@@ -52,6 +52,9 @@ BUILTINS = builtins()  # every kind's
 
 @dataclass
 class Symbols:
+    """Every name a game declares, with its type: params (and values), state variables of the
+    game, seats, pieces and cards, piles and whose they are, functions, procedures, card properties,
+    boards and the built-ins their kinds bring; the typing pass resolves names here."""
     params: dict[str, tuple[Any, Type]] = field(default_factory=dict)   # name -> (value, type)
     globals: dict[str, Type] = field(default_factory=dict)         # game state -> type
     seat_vars: dict[str, Type] = field(default_factory=dict)

@@ -84,6 +84,9 @@ def reads_only_card(e: n.Expr, card: Local | None) -> bool:
 
 @dataclass
 class Analysis:
+    """What is known of a checked game before any code is written: which rules wait for a
+    decision, which functions can be written into their callers, the live locals of each waiting
+    point, the constants."""
     ck: Checked
     plan: Plan
     fn_weights: dict[str, int] = field(default_factory=dict)

@@ -55,6 +55,9 @@ class Generated:
 
 @dataclass
 class Codegen:
+    """What the compiler writes into: the namespace every generated function shares (safe
+    built-ins, the engine's helpers, the plan's entries), each function compiled from its Python
+    `ast` with the rule's positions (`_locate`), and where each line of generated code comes from."""
     ns: dict = field(default_factory=lambda: {"__builtins__": dict(SAFE_BUILTINS)})
     keep_python: bool = False   # keep each rule's Python for `explain --python` (`Generated`)
     generated: list[Generated] = field(default_factory=list)

@@ -55,6 +55,9 @@ class Hooks:
 
 
 class Compiler(Statements):
+    """The compiler's driver: lays out the state (`layout.py`), compiles every rule of a checked
+    game into Python functions (its functions, procedures, triggers and entries once, `build_rules`;
+    the game's flow, `build_flow`, or a scenario's, `hooked`) and gives the `Plan` a game runs."""
     def __init__(self, rs: Ruleset, checked: Checked, n_seats: int, python: bool = False):
         """`python`: keep the Python of each rule for `explain --python` (`Codegen.keep_python`)."""
         plan = layout(rs, checked, n_seats)

@@ -71,6 +71,8 @@ def _pts(points) -> str:
 
 
 class Canvas:
+    """An SVG picture drawn in layers, with labels kept apart from each other and from the
+    pieces (`obstacles`)."""
     LAYERS = ("ground", "board", "marks", "pieces", "leaders", "labels")
 
     def __init__(self):

@@ -42,6 +42,8 @@ def say(value) -> str:
 
 
 class Scene:
+    """A seat's view of a game and its plan, as a picture reads them: each piece's colour, what
+    the table shows."""
     def __init__(self, view: dict | None, plan):
         self.view = view
         self.plan = plan

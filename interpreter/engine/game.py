@@ -34,6 +34,8 @@ def streams(noted: Any) -> bool:
 
 @dataclass(slots=True)
 class Decision:
+    """A question the game asks a seat now: its prompt and options' labels, read on the table as
+    it stands; `Game.choose` takes the index of one."""
     seat: int
     count: int
     rule: str
@@ -78,6 +80,8 @@ def reading(st: State, read: Callable[..., T]) -> T:
 
 
 class Game:
+    """One game played from a plan and a seed: its table (`st`), the decisions asked and answered
+    (a game is its seed and its answers, and replays from them), its views for each seat, its result."""
     def __init__(self, plan: Plan, seed: int, trace: bool = False, carried: dict | None = None,
                  watch: vm.Watch | None = None, tally: str | None = None, streams: bool = True):
         """`carried`: what the previous game of a series handed on (`Game.carried()`), in place

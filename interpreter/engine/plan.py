@@ -26,6 +26,8 @@ Unit = Callable[..., bool]   # a resumable function: fn(st, frame) (`compile/sta
 
 @dataclass
 class Alternative:
+    """One `option` line of a `choose`: its label, what it binds when it ranges over values, and
+    the statements it runs."""
     label: Entry             # template: fn(st, env) -> str
     # the name the option binds, when it ranges over values; with several `for`s, their names (and
     # the option's value is the tuple of their values: `bind`)
@@ -87,6 +89,9 @@ class Compiled(Protocol):
 
 @dataclass
 class Plan:
+    """A compiled game: everything its rules became, as data and functions the engine runs (the
+    piles, cards, pieces, boards and variables laid out by number, the flow, the entries it reads:
+    result, facts, metrics, the bots' evaluation), the same for every game played from it."""
     game_id: str
     name: str
     digest: str

@@ -145,6 +145,9 @@ class Belief:
 
 
 class State:
+    """A table at one moment: the piles (card ids), where each card is and which face up, the
+    game's and each seat's, piece's and card's variables (`g`, `v`), the boards' data (`bd`), the
+    generator, and where the flow waits. Copied cheaply for previews, bots and secret blocks."""
     __slots__ = ("plan", "piles", "where", "up", "mine", "cards_mine", "g", "v", "bd", "rng", "frames",
                  "pending", "trace", "ended", "steps", "feed", "simul", "believe", "watch", "tally", "ask",
                  "seed", "blocks", "streams", "revealing", "rolls")

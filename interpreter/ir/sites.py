@@ -76,6 +76,8 @@ EACH = "[*]"
 
 @dataclass(frozen=True)
 class Site:
+    """A kind of place a game file holds rule text (`steps.ID.if`): where it is, what names its
+    rules see, the type their value must have, how they are compiled, whether `extend:` reaches them."""
     id: str                    # the pattern of its rules' ids: NAME and ID stand for names
     path: tuple[str, ...]      # where its text is in the game file (YAML keys, NAMED, EACH)
     form: Form

@@ -194,6 +194,8 @@ def game_ref(folder: Path) -> str:
 
 @dataclass
 class Series:
+    """A season: its games in turn (a track, variants and params each), what each hands on to the
+    next (`carry:`), the points and standings; played, saved and resumed exactly from its seed."""
     game: str                 # how a save names the game (`game_ref`): its name, or a relative path
     folder: Path
     season: str

@@ -129,6 +129,8 @@ def play_games(task: Task) -> list[dict]:
 
 
 class Backend(Protocol):
+    """Where a simulation's games are played: `map` runs a function over tasks and yields each
+    answer (this machine's processes, or a Ray cluster)."""
     jobs: int
 
     def map(self, fn: Callable[[Task], list[dict]], tasks: Sequence[Task]) -> Iterable[list[dict]]:

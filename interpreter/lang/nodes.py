@@ -16,6 +16,8 @@ from .types import ANY, Type
 
 @dataclass(eq=False)
 class Node:
+    """A node of a rule's tree: its position in its file (`loc`); the checker adds what a name
+    refers to (`ref`) and an expression's type (`typ`)."""
     loc: Loc | None   # where it is written (None: a node the compiler made, written nowhere)
 
     def children(self) -> list["Node"]:

@@ -28,6 +28,8 @@ def prefix(kind: type) -> str:
 
 
 class Visitor:
+    """A pass over trees: a case per node kind (`case`), a loud `NoCase` for a kind it lacks, and
+    the kinds it leaves to `generic`; tests/test_node_kinds.py checks every pass covers every kind."""
     walks: ClassVar[tuple[type, ...]] = ()          # n.Stmt, n.Expr: the families of kinds it walks
     extra: ClassVar[tuple[type, ...]] = ()          # kinds of its own (outside nodes.py) it walks too
     generic: ClassVar[frozenset[str]] = frozenset()  # kinds it leaves to `generic` on purpose

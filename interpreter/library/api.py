@@ -84,6 +84,8 @@ def signature_type(spec: str | Type) -> Type:
 
 @dataclass(frozen=True)
 class Param:
+    """A built-in's parameter: its type (`spec`, read into `type`), what it is for messages, and
+    whether it may be left out."""
     spec: str | Type = field(repr=False)
     what: str               # what the argument is, for error messages: "the pile `top` looks at"
     optional: bool = False  # may be left out (only at the end): `run` then has a default for it
@@ -95,6 +97,8 @@ class Param:
 
 @dataclass
 class Builtin:
+    """A built-in of the rule language: its name, parameters and type, whether it is an effect,
+    its doc line, and the Python that runs it."""
     name: str
     params: tuple[Param, ...]
     declared: str | Type | None = field(repr=False)  # its value's type as declared; None: an effect

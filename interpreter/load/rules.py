@@ -75,6 +75,8 @@ class TriggerDef:
 
 @dataclass
 class Rules:
+    """Every rule text of a merged game, parsed once, by rule id (`procedures.score_card`), with
+    the shape the rules hang on (functions, procedures, phases and their steps, triggers)."""
     rules: dict[str, Rule] = field(default_factory=dict)  # by id, in the order of the site table
     # the shape the rules hang on
     functions: dict[str, FunctionDef] = field(default_factory=dict)

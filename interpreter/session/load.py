@@ -12,6 +12,8 @@ from ..load.ruleset import Ruleset, find_game, find_ruleset, load_ruleset, shown
 
 @dataclass
 class Loaded:
+    """A game loaded by name or folder with its variants, modules, track and params, compiled for
+    a number of players on demand (`plan`)."""
     ruleset: Ruleset
     path: Path
     variants: list[str]

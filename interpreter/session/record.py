@@ -109,6 +109,8 @@ class RecordFile:
 
 @dataclass
 class Record:
+    """A game record read back: its header line, its decisions and its result, to replay or
+    resume exactly."""
     head: dict
     decisions: list[dict]
     result: dict | None

@@ -41,6 +41,8 @@ class Undo(Exception):
 
 
 class Sitting:
+    """Who sits where at one game (people and bots) and what they may do: decide, undo (alone
+    against bots), be asked again; the terminal and the web table both sit people through it."""
     def __init__(self, game: Game, kinds: list[str], fresh: Callable[[], Game] | None = None):
         """`fresh()`: the same game again from its start (by default from its rules and seed; a game
         of a series starts with what the one before handed on)."""

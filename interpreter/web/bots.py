@@ -94,6 +94,8 @@ def die_with(server: int) -> None:
 
 
 class Bots:
+    """The bots of the web tables: random and greedy on a pool of threads, the search bot in a
+    worker process; each answer handed back to its table only if the table still asks it."""
     def __init__(self, threads: int = 2, processes: int = 1):
         self.threads = ThreadPoolExecutor(threads, thread_name_prefix="racecraft-bot")
         self.n_processes = processes

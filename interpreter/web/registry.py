@@ -62,6 +62,8 @@ class Rate:
 
 
 class Tables:
+    """Every table and season the server holds: created (within its limits), found by id, rebuilt
+    from the store after a restart, archived when untouched, listed a page at a time."""
     def __init__(self, store: Store, bots: Bots, limits: Limits | None = None):
         self.store = store
         self.bots = bots

@@ -37,6 +37,8 @@ class _Held:
 
 
 class Replays:
+    """Records opened in the lobby (a file a person gives), the last `KEPT` of them kept in
+    memory, each stepped through as a finished table's replay is."""
     def __init__(self):
         self.lock = threading.Lock()
         self.held: OrderedDict[str, _Held] = OrderedDict()

@@ -89,6 +89,8 @@ def default_path() -> Path:
 
 
 class Store:
+    """The web table's database (SQLite): tables, their decisions, seasons and their races, each
+    written before it is taken, so that a killed server loses no acknowledged decision."""
     def __init__(self, path: Path | str):
         path = self.path = Path(path)
         try:
