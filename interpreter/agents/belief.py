@@ -18,6 +18,8 @@ what other values they could believably hold.
 """
 from __future__ import annotations
 
+from ..ir.models import Visibility
+
 
 def believed(game, seat: int, rng, policy):
     """A belief copy of `game` as `seat` may imagine it, at the same decision of `seat`.
@@ -48,7 +50,7 @@ def _redeal_cards(st, seat: int, rng) -> None:
             continue
         if p in unseen:
             others = False
-        elif visible[p] == "owner":
+        elif visible[p] is Visibility.OWNER:
             if scope[p] == "seat":
                 owner = owner_of[p]
             elif scope[p] == "piece":

@@ -7,6 +7,7 @@ from ..boards import KINDS
 from ..boards.base import BoardKind
 from ..check.checked import Checked
 from ..engine.helpers import board_copier
+from ..ir.models import Visibility
 from ..engine.plan import Plan
 from ..base.limits import MAX_ROUNDS, MAX_STEPS
 from ..load.ruleset import Ruleset
@@ -54,7 +55,7 @@ def layout(rs: Ruleset, checked: Checked, n_seats: int) -> Plan:
         for owner, label in zip(owners, labels):
             p.pile_names.append(label)
             p.pile_decl.append(str(name))
-            p.pile_visible.append(pile.visible)
+            p.pile_visible.append(Visibility(pile.visible))
             p.pile_owner.append(owner)
             p.pile_scope.append(scope)
             p.n_piles += 1
@@ -62,11 +63,11 @@ def layout(rs: Ruleset, checked: Checked, n_seats: int) -> Plan:
     p.aside = p.n_piles
     p.pile_names.append("(set aside)")
     p.pile_decl.append("__aside")
-    p.pile_visible.append("nobody")
+    p.pile_visible.append(Visibility.NOBODY)
     p.pile_owner.append(None)
     p.pile_scope.append("game")
     p.n_piles += 1
-    p.unseen_piles = frozenset(i for i, vis in enumerate(p.pile_visible) if vis == "nobody")
+    p.unseen_piles = frozenset(i for i, vis in enumerate(p.pile_visible) if vis is Visibility.NOBODY)
     p.seat_piles = [0] * n_seats
     p.piece_piles = [0] * p.n_pieces
     for pid, (scope, owner) in enumerate(zip(p.pile_scope, p.pile_owner)):
@@ -129,7 +130,7 @@ def layout(rs: Ruleset, checked: Checked, n_seats: int) -> Plan:
         {"game": p.global_init, "seat": p.seat_init, "piece": p.piece_init, "card": p.card_init}[var.of][
             str(name)] = init
         p.var_types[key] = t
-        p.var_visible[key] = var.visible
+        p.var_visible[key] = Visibility(var.visible)
     p.piece_init.setdefault("owner", None)
     p.var_types[("piece", "owner")] = SEAT
     # seat and piece variables live in one flat list: a variable's values for each seat (or

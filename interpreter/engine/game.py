@@ -15,6 +15,7 @@ from . import secret, vm
 from ..base.errors import RuleError
 from ..lang.show import show, words
 from ..lang.types import ANY, CARD, PIECE, PILE, SEAT, Type, elem, is_list, is_map, map_types
+from ..ir.models import Visibility
 from .plan import Plan
 from .state import State
 from .tally import Counting, Tally
@@ -448,9 +449,10 @@ def table_view(p: Plan, st: State, seat: int | None) -> dict:
         scope = p.pile_scope[pid]
         owner_seat = owner if scope == "seat" else (owners[owner] if scope == "piece" and owner is not None
                                                     else None)
-        if vis == "all" or (vis == "owner" and seat is not None and owner_seat == seat):
-            shown = [p.card_label(c) if (st.up[c] or vis == "owner") else "(face down)" for c in cards]
-        elif vis == "top":
+        if vis is Visibility.ALL or (vis is Visibility.OWNER and seat is not None and owner_seat == seat):
+            own = vis is Visibility.OWNER   # (its owner sees even the cards face down)
+            shown = [p.card_label(c) if (st.up[c] or own) else "(face down)" for c in cards]
+        elif vis is Visibility.TOP:
             shown = ["(hidden)"] * (len(cards) - 1) + ([p.card_label(cards[-1])] if cards else [])
         else:
             shown = None
@@ -464,7 +466,7 @@ def table_view(p: Plan, st: State, seat: int | None) -> dict:
             if var == "owner":
                 continue
             vis = p.var_visible[("piece", var)]
-            if vis == "all" or (vis == "owner" and seat is not None and owner == seat):
+            if vis is Visibility.ALL or (vis is Visibility.OWNER and seat is not None and owner == seat):
                 info[var] = _readable(p, ("piece", var), st.v[p.var_at[var] + pc])
         pieces[name] = info
     seats = []
@@ -472,11 +474,11 @@ def table_view(p: Plan, st: State, seat: int | None) -> dict:
         info = {}
         for var in p.seat_init:
             vis = p.var_visible[("seat", var)]
-            if vis == "all" or (vis == "owner" and s == seat):
+            if vis is Visibility.ALL or (vis is Visibility.OWNER and s == seat):
                 info[var] = _readable(p, ("seat", var), st.v[p.var_at[var] + s])
         seats.append(info)
     globals_ = {k: _readable(p, ("game", k), v) for k, v in st.g.items() if not k.startswith("__")
-                and p.var_visible.get(("game", k), "all") == "all"}
+                and p.var_visible.get(("game", k), Visibility.ALL) is Visibility.ALL}
     # the declared facts, as players read them (`show:`, `view.seats`, `view.game`)
     for pc, name in enumerate(p.piece_names):
         owner = owners[pc]

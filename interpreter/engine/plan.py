@@ -11,6 +11,7 @@ from typing import Any, Callable, Protocol
 from ..boards.base import BoardKind
 from ..base.diagnostics import Loc
 from ..lang.types import Type
+from ..ir.models import Visibility
 
 
 class Effects(Enum):
@@ -100,7 +101,7 @@ class Plan:
     n_piles: int = 0
     pile_names: list[str] = field(default_factory=list)        # per pile id: "hand(2)"
     pile_decl: list[str] = field(default_factory=list)         # per pile id: declared name
-    pile_visible: list[str] = field(default_factory=list)      # per pile id: all/owner/nobody/top
+    pile_visible: list[Visibility] = field(default_factory=list)  # per pile id: who sees its cards
     unseen_piles: frozenset[int] = frozenset()                 # pile ids that nobody sees
     pile_owner: list[int | None] = field(default_factory=list)  # per pile id: seat, piece or None
     pile_scope: list[str] = field(default_factory=list)        # per pile id: game/seat/piece/board name
@@ -147,7 +148,8 @@ class Plan:
     # the places in State.v of each seat's variables, and of each piece's but its `owner`
     seat_slots: list[list[int]] = field(default_factory=list)
     piece_slots: list[list[int]] = field(default_factory=list)
-    var_visible: dict[tuple[str, str], str] = field(default_factory=dict)   # (scope, name) -> visibility
+    # (scope, name) -> who sees it
+    var_visible: dict[tuple[str, str], Visibility] = field(default_factory=dict)
     var_types: dict[tuple[str, str], Type] = field(default_factory=dict)    # (scope, name) -> type
     # flow
     main: Unit | None = None                                   # the game's flow (a resumable function)

@@ -7,6 +7,7 @@ Pydantic is used to load and check; the engine never touches these models while 
 """
 from __future__ import annotations
 
+from enum import Enum
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, WrapValidator
@@ -23,6 +24,15 @@ Id = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_-]*$"), WrapValidator(_
 Name = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$"), WrapValidator(_keep_str)]
 Scalar = Union[bool, int, float, str]
 Value = Union[Scalar, list[Any], dict[str, Any], None]
+
+
+class Visibility(str, Enum):
+    """Who sees a pile's cards or a variable's value, as the plan holds it (the files say the
+    word: `visible: owner`; a pile's `top`: everybody sees its top card)."""
+    ALL = "all"
+    OWNER = "owner"
+    NOBODY = "nobody"
+    TOP = "top"
 
 
 class Strict(BaseModel):
