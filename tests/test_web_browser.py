@@ -129,6 +129,10 @@ def test_a_formula5_game_for_two_people_at_one_screen_played_by_clicking(server,
     page.click("#create")
     page.wait_for_selector("#created:not([hidden])")
     assert page.locator(".seat-link").count() == 2
+    # the table's other links: the spectator's and the creator's (no open seat: no join link)
+    assert page.locator(".watch-link").get_attribute("href").startswith(server + "/table/")
+    assert page.locator(".manage-link").get_attribute("href").startswith(server + "/?manage=")
+    assert page.locator(".join-link").count() == 0
     page.click("#here")
     passes = clicks = 0
     for _ in range(400):

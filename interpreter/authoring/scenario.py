@@ -26,6 +26,7 @@ from ..lang.parser import parse_block, parse_expr
 from ..lang.show import show
 from ..lang.types import INT, SEAT, Type, compatible
 from ..lang.versions import ENGINE_CHANGES
+from .related import as_named
 from ..load.ruleset import Ruleset, load_ruleset, read_file
 from ..load.structure import check_structure
 from ..load.yamlsrc import loc_of
@@ -161,16 +162,9 @@ def load_scenario(path: Path) -> tuple[Scenario | None, Outcome]:
     if not report.ok:
         return None, out
     changes = [(c, "Racecraft's CHANGELOG") for c in ENGINE_CHANGES] + \
-        [(c, _shown_path(where)) for c, where in rs.changes]
+        [(c, str(as_named(Path(where)))) for c, where in rs.changes]
     return Scenario(path, out.name, sc, comp, items, final, list(report.items), changes), out
 
-
-def _shown_path(file: str) -> str:
-    """A file as a person at this folder finds it."""
-    try:
-        return str(Path(file).resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return file
 
 
 def _stop(src, where: Loc, steps: list[str], report: Report) -> str | None:

@@ -44,7 +44,7 @@ from ..session.budget import OutOfTime, budget
 from ..session.workers import fork_context
 from ..table.terminal.view import render_view
 from . import verdicts
-from .related import includers, racers, required_by, requiring
+from .related import as_named, includers, racers, required_by, requiring
 from .scenario import run_scenario
 
 SMOKE_GAMES = 1  # seeded games at each player count a game is played at (`--play N`)
@@ -390,11 +390,7 @@ def _two_up(path: Path) -> Path:
     """The ruleset folder of a file in its variants/, modules/ or seasons/ folder, named as the
     person named the file (relative to the current folder when it is inside it), so that the
     diagnostics name the files as the person does."""
-    folder = path.resolve().parent.parent
-    try:
-        return folder.relative_to(Path.cwd().resolve())
-    except ValueError:
-        return folder
+    return as_named(path.resolve().parent.parent)
 
 
 def _season(path: Path, v) -> None:

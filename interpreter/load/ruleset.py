@@ -359,11 +359,10 @@ def load_ruleset(path: str | Path, variants: Sequence[str] = (), modules: Sequen
         report.items.extend(kept[1])
         rs: Ruleset | None = kept[0]
     else:
-        start, errors = len(report.items), report.errors
+        start = len(report.items)
         rs = _load(Path(path), variants, modules, report, track, params)
         if rs is not None:
             _LOADED[key] = (rs, report.items[start:], _track_files(rs))
-            rs.whole = report.errors == errors
     return rs if rs is not None and (rs.whole or partial) else None
 
 
@@ -498,7 +497,7 @@ def _load(path: Path, variants: Sequence[str], modules: Sequence[str], report: R
         (Change.model_validate(c), str(patch_path)) for _k, _n, patch_path, pdata in files
         for c in pdata.get("changes") or []]
     return Ruleset(game=game, folder=folder, cards=cards, applied=applied, left_out=left_out(game, prepared),
-                   changes=changes,
+                   changes=changes, whole=report.errors == at_start,
                    digest=ld.hash.hexdigest()[:DIGEST_CHARS], rules=rules, other_tracks=others,
                    files=ld.files, digest_parts=ld.digest_parts, changed=changed, needs=ld.needs,
                    given=repr(sorted((str(k), repr(v)) for k, v in params.items())) if params else "",

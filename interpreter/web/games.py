@@ -39,9 +39,7 @@ def _named(folder: Path, kind: str, game: Path | None = None) -> list[dict]:
     for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
         if not is_name(path.stem):
             continue
-        data = read_file(path, Report())
-        info = data.get(kind) if isinstance(data, dict) else None
-        info = info if isinstance(info, dict) else {}
+        info = _header(path, kind)
         requires = [str(r) for r in info.get("requires") or [] if isinstance(info.get("requires"), list)]
         item: dict[str, Any] = {"id": path.stem, "name": str(info.get("name") or path.stem),
                 "description": " ".join(str(info.get("description") or "").split()),
@@ -126,6 +124,12 @@ def _loads_alone(setup: Chosen, add_on: tuple[str, str]) -> bool:
 def _add_on_name(game: str, kind: str, name: str) -> str:
     """A module's or variant's name as its file gives it (`Novice`), else its id."""
     folder = find_ruleset(game)
-    data = read_file(folder / kind / f"{name}.yaml", Report()) if folder is not None else None
-    info = data.get(kind[:-1]) if isinstance(data, dict) else None
-    return f"«{info['name']}»" if isinstance(info, dict) and info.get("name") else f"«{name}»"
+    info = _header(folder / kind / f"{name}.yaml", kind[:-1]) if folder is not None else {}
+    return f"«{info.get('name') or name}»"
+
+
+def _header(path: Path, kind: str) -> dict:
+    """What a variant's, module's or season's file says of itself (`variant:`), or nothing."""
+    data = read_file(path, Report())
+    info = data.get(kind) if isinstance(data, dict) else None
+    return info if isinstance(info, dict) else {}

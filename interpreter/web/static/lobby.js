@@ -128,22 +128,16 @@
         }
         links.appendChild(item);
       }
-      if (table.join_url) {
-        const url = new URL(table.join_url, location.href).href;
-        const item = el("li", "to join an open seat (send it to anyone; the lobby lists it too): ");
-        item.appendChild(el("a", url, "join-link", {href: url}));
-        links.appendChild(item);
-      }
-      if (table.manage_url) {
-        const url = new URL(table.manage_url, location.href).href;
-        const item = el("li", "yours, the creator's: gives a person's seat a new link if theirs is lost (keep it): ");
-        item.appendChild(el("a", url, "manage-link", {href: url}));
-        links.appendChild(item);
-      }
-      if (table.watch_url) {
-        const url = new URL(table.watch_url, location.href).href;
-        const item = el("li", "to watch (no seat, no hand): ");
-        item.appendChild(el("a", url, "watch-link", {href: url}));
+      // the table's other links, each said with what it is for
+      for (const [path, text, kind] of [
+        [table.join_url, "to join an open seat (send it to anyone; the lobby lists it too): ", "join-link"],
+        [table.manage_url, "yours, the creator's: gives a person's seat a new link if theirs is lost (keep it): ",
+         "manage-link"],
+        [table.watch_url, "to watch (no seat, no hand): ", "watch-link"]]) {
+        if (!path) continue;
+        const url = new URL(path, location.href).href;
+        const item = el("li", text);
+        item.appendChild(el("a", url, kind, {href: url}));
         links.appendChild(item);
       }
       const people = table.seats.filter((s) => s.token);

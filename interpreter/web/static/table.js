@@ -201,8 +201,7 @@
         options.appendChild(button);
       }
     }
-    for (const button of $("options").querySelectorAll("button")) button.disabled = state.busy;
-    for (const button of $("picks").querySelectorAll("button")) button.disabled = state.busy;
+    offerable(!state.busy);
     $("turn").setAttribute("aria-busy", state.busy || refreshing ? "true" : "false");
     $("undo").hidden = !told.can_undo;
     // (at a season's table, the game under way is a table of its own)
@@ -281,8 +280,16 @@
       button.style.top = `${at.y * 100}%`;
       button.style.width = `${size}%`;
       button.style.aspectRatio = "1";
+      button.disabled = state.busy;   // (drawn while a decision is on its way: clickable after it)
       button.addEventListener("click", () => decide(o.key));
       picks.appendChild(button);
+    }
+  }
+
+  // the options' buttons and the rings on the picture, clickable or not
+  function offerable(yes) {
+    for (const button of [...$("options").querySelectorAll("button"), ...$("picks").querySelectorAll("button")]) {
+      button.disabled = !yes;
     }
   }
 
@@ -295,8 +302,7 @@
     showError("");
     // the options disabled at once: a click while this decision is on its way (or while the page
     // asks the server again after it failed) is not silently dropped, it waits
-    for (const button of $("options").querySelectorAll("button")) button.disabled = true;
-    for (const button of $("picks").querySelectorAll("button")) button.disabled = true;
+    offerable(false);
     if (document.activeElement && document.activeElement.blur) document.activeElement.blur();
     try {
       const after = await api(`/api/tables/${encodeURIComponent(tableId)}/decide`,
