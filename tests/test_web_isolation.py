@@ -176,8 +176,8 @@ def hidden_slots(plan, st, seat: int) -> list[tuple[int, int]]:
     for pid, cards in enumerate(st.piles):
         if pid == plan.aside:
             continue
-        vis, scope, owner = plan.pile_visible[pid], plan.pile_scope[pid], plan.pile_owner[pid]
-        owner_seat = owner if scope == "seat" else (owners[owner] if scope == "piece" else None)
+        vis, per, owner = plan.pile_visible[pid], plan.pile_per[pid], plan.pile_owner[pid]
+        owner_seat = owner if per == "seat" else (owners[owner] if per == "piece" else None)
         for i, c in enumerate(cards):
             if vis == "nobody" or (vis == "owner" and owner_seat != seat) \
                     or (vis == "top" and i < len(cards) - 1) or (vis == "all" and not st.up[c]):

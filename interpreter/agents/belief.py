@@ -19,6 +19,7 @@ what other values they could believably hold.
 from __future__ import annotations
 
 from ..ir.models import Visibility
+from ..lang.types import Per
 
 
 def believed(game, seat: int, rng, policy):
@@ -41,7 +42,7 @@ def _redeal_cards(st, seat: int, rng) -> None:
     started in the same pile nobody sees among the places they now fill."""
     plan = st.plan
     unseen = plan.unseen_piles
-    visible, scope, owner_of, start = plan.pile_visible, plan.pile_scope, plan.pile_owner, plan.card_start
+    visible, per, owner_of, start = plan.pile_visible, plan.pile_per, plan.pile_owner, plan.card_start
     owners = None
     groups: dict[int, list] = {}   # start pile -> [(pile, index)] the cards from it fill
     hidden_seen = set()            # groups with a card in another seat's hidden pile
@@ -51,9 +52,9 @@ def _redeal_cards(st, seat: int, rng) -> None:
         if p in unseen:
             others = False
         elif visible[p] is Visibility.OWNER:
-            if scope[p] == "seat":
+            if per[p] is Per.SEAT:
                 owner = owner_of[p]
-            elif scope[p] == "piece":
+            elif per[p] is Per.PIECE:
                 owners = owners if owners is not None else st.values("owner")
                 owner = owners[owner_of[p]]
             else:

@@ -17,8 +17,8 @@ from ..boards import KINDS
 from ..lang import nodes as n
 from ..lang.visit import Visitor
 from ..base.diagnostics import Report
-from ..lang.types import (ANY, BOARD, BOOL, CARD, DIE, INT, KEY_TYPES, NONE, PIECE, PILE, SEAT, TEXT,
-                          ListType, Type, compatible, elem, is_list, is_map, iterable_elem, join, listof,
+from ..lang.types import (ANY, BOARD, BOOL, CARD, DIE, HELD, INT, KEY_TYPES, NONE, PIECE, PILE, SEAT, TEXT,
+                          ListType, Per, Type, compatible, elem, is_list, is_map, iterable_elem, join, listof,
                           map_types, mapof, zero)
 from ..library.api import Bound, Builtin, Items, OfKind, PlainBound
 from .blame import Problems
@@ -154,11 +154,11 @@ class Expressions(Visitor):
             e.ref = Ref(RefKind.GLOBAL, name)
             return sym.globals[name]
         if name in sym.piles:
-            of = sym.piles[name]
-            if of == "?":
+            owner = sym.piles[name]
+            if owner is None:
                 return ANY  # a pile of an unknown owner: reported where it is declared
-            if of != "game":
-                self.error("E121", f"pile `{name}` is one per {of}: say whose, as `{name}(...)`", e)
+            if owner.per is not Per.GAME:
+                self.error("E121", f"pile `{name}` is one per {owner}: say whose, as `{name}(...)`", e)
                 return ANY
             e.ref = Ref(RefKind.PILE, name)
             return PILE
@@ -462,29 +462,29 @@ class Expressions(Visitor):
     def pile_of(self, e: n.Call, sc: Scope) -> Type:
         """`hand(s)`, `column(3)`: the pile of a seat, a piece or a board's place."""
         name = e.name
-        scope = self.sym.piles[name]
-        if scope == "?":
+        owner = self.sym.piles[name]
+        if owner is None:   # reported where it is declared
             for a in e.args:
                 self.expr(a, sc)
             return ANY
-        if scope == "game":
+        if owner.per is Per.GAME:
             self.error("E122", f"`{name}` is a single pile: write `{name}` without parentheses", e)
             return ANY
         if len(e.args) != 1:
             self.error("E122", f"`{name}(...)` takes one argument", e)
             return ANY
         typ = self.expr(e.args[0], sc)
-        if scope in ("seat", "piece"):
-            owner = SEAT if scope == "seat" else PIECE
-            if not compatible(typ, owner):
-                if self.old.old_args(e, {"of": owner}, lambda a: self.peek(a, sc)):
+        if owner.per in HELD:
+            whose = SEAT if owner.per is Per.SEAT else PIECE
+            if not compatible(typ, whose):
+                if self.old.old_args(e, {"of": whose}, lambda a: self.peek(a, sc)):
                     return self.old.renamed(e, lambda: self.expr(e, sc))
-                return self.type_error(f"`{name}` is one per {scope}; this is a {typ}", e.args[0], of=e)
+                return self.type_error(f"`{name}` is one per {owner}; this is a {typ}", e.args[0], of=e)
         elif not compatible(typ, INT):
-            return self.type_error(f"`{name}` is one per place of `{scope}`: "
+            return self.type_error(f"`{name}` is one per place of `{owner}`: "
                                    f"give a place number, not a {typ}",
                                    e.args[0], of=e)
-        e.ref = Ref(RefKind.PILE_OF, name, scope)
+        e.ref = Ref(RefKind.PILE_OF, name, owner)
         return PILE
 
     def builtin_call(self, e: n.Call, b: Builtin, sc: Scope) -> Type:

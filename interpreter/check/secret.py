@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 from ..lang import nodes as n
 from ..lang.visit import Visitor
 from ..base.diagnostics import Loc, Report
-from ..lang.types import PILE
+from ..lang.types import PILE, Per
 from ..ir.sites import FUNCTION, PROCEDURE, TRIGGER, TRIGGER_IF
 from .checked import Checked, Ref, RefKind
 
@@ -496,9 +496,9 @@ class _Walk(Visitor):
         kind = ref.kind if isinstance(ref, Ref) else None
         args = tuple(self.expr(a) for a in e.args)
         if kind is RefKind.PILE_OF:
-            scope = ref.extra
+            per = ref.extra.per
             who = args[0] if args else None
-            own = scope == "seat" and who == SEAT or scope == "piece" and who == PIECE
+            own = per is Per.SEAT and who == SEAT or per is Per.PIECE and who == PIECE
             return Pile(own, e.name)
         if kind is RefKind.FUNCTION or kind is RefKind.PROCEDURE:
             what = "function" if kind is RefKind.FUNCTION else "procedure"

@@ -13,8 +13,8 @@ from ..boards import KINDS
 from ..base.diagnostics import Report, did_you_mean
 from ..base.limits import MAX_INT
 from ..lang.parser import keywords
-from ..lang.types import (ANY, BOOL, CARD, DECLARABLE, INT, SEAT, TEXT, Type, compatible, listof, mentions,
-                          of_value, parse_type)
+from ..lang.types import (ANY, BOOL, CARD, DECLARABLE, INT, SEAT, TEXT, Owner, Per, Type, compatible, listof,
+                          mentions, of_value, parse_type)
 from ..library.api import Builtin
 from ..library.core import CORE
 from ..load.ruleset import Ruleset
@@ -60,7 +60,7 @@ class Symbols:
     seat_vars: dict[str, Type] = field(default_factory=dict)
     piece_vars: dict[str, Type] = field(default_factory=dict)      # includes `owner`
     card_vars: dict[str, Type] = field(default_factory=dict)
-    piles: dict[str, str] = field(default_factory=dict)            # name -> of (game/seat/piece/board)
+    piles: dict[str, Owner | None] = field(default_factory=dict)   # name -> whose (None: no owner there is)
     # dice: name -> None for a die, or the type of a family's keys (`level(3)`: int; `colour("red")`: text)
     dice: dict[str, Type | None] = field(default_factory=dict)
     boards: dict[str, str] = field(default_factory=dict)           # name -> kind
@@ -133,7 +133,8 @@ class Declarations:
                     self.report.add("E160", f"`{name}` holds cards: a card is carried in a pile, by its type",
                                     loc_of(name), "list it under `carry.piles`")
         for name in carry.piles:
-            if self.sym.piles.get(str(name)) not in ("game", "seat"):
+            owner = self.sym.piles.get(str(name))
+            if owner is None or owner.per not in (Per.GAME, Per.SEAT):
                 self.report.add("E160", f"`carry.piles` names `{name}`, which is no pile of the game or "
                                         "of each seat", loc_of(name),
                                 did_you_mean(str(name), list(self.sym.piles)))
@@ -225,17 +226,18 @@ class Declarations:
             if not self.name(name, "pile"):
                 continue
             of = str(pile.of)
-            if of not in scopes:
+            owner = Owner.read(of, list(self.sym.boards))
+            if owner is None:
                 self.report.add("E112", f"pile `{name}` belongs to `{of}`, "
                                         "which is not game, seat, piece or a board",
                                 loc_of(pile.of), did_you_mean(of, scopes))
-                of = "?"  # reported here: its uses are not reported again
-            elif of in self.sym.boards and not KINDS[self.sym.boards[of]].has_places:
+            elif owner.per is Per.PLACE and not KINDS[self.sym.boards[of]].has_places:
                 self.report.add("E112", f"pile `{name}` belongs to board `{of}`, "
                                         "whose kind has no places for piles",
                                 loc_of(pile.of))
-                of = "?"
-            self.sym.piles[str(name)] = of
+                owner = None
+            # (None: reported here, its uses are not reported again)
+            self.sym.piles[str(name)] = owner
         for name, pile in self.g.piles.items():
             if pile.refill_from is None or str(name) not in self.sym.piles:
                 continue
@@ -344,16 +346,18 @@ class Declarations:
                                 loc_of(ct.starts_in), did_you_mean(pile, self.sym.piles),
                                 about=frozenset({f"piles.{pile}"} | {f"cards.{c.id}" for c in cts}))
                 continue
-            scope = self.sym.piles[pile]
+            owner = self.sym.piles[pile]
+            if owner is None:
+                continue   # (said where the pile is declared)
             if ct.per_piece is not False:
-                self._per_piece(ct, pile, scope, _named(cts, "cards "))
-            elif ct.per_seat and scope != "seat":
+                self._per_piece(ct, pile, owner, _named(cts, "cards "))
+            elif ct.per_seat and owner.per is not Per.SEAT:
                 self.report.add("E116", "`per_seat` cards start in a pile of each seat; "
-                                        f"`{pile}` is of {scope} ({_named(cts, 'cards ')})",
+                                        f"`{pile}` is of {owner} ({_named(cts, 'cards ')})",
                                 loc_of(ct.starts_in), "`per_piece: true` deals them to each piece's pile"
-                                if scope == "piece" else None)
-            elif not ct.per_seat and scope != "game":
-                self.report.add("E116", f"{_named(cts, 'cards ')} start in `{pile}`, a pile of each {scope}",
+                                if owner.per is Per.PIECE else None)
+            elif not ct.per_seat and owner.per is not Per.GAME:
+                self.report.add("E116", f"{_named(cts, 'cards ')} start in `{pile}`, a pile of each {owner}",
                                 loc_of(ct.starts_in), "set `per_seat: true` (or `per_piece` for a pile of "
                                 "each piece), or start in a pile of the game")
 
@@ -375,15 +379,15 @@ class Declarations:
                             about=frozenset({f"props.{k}"} | {f"cards.{ct.id}" for _k, _v, ct in have}))
         return main
 
-    def _per_piece(self, ct: Any, pile: str, scope: str, named: str) -> None:
+    def _per_piece(self, ct: Any, pile: str, owner: Owner, named: str) -> None:
         """`per_piece`: cards of each piece's own pile; it names every piece (`true`), a kind of
         pieces or pieces by name. `named`: the card types that start so (`ct` the first)."""
         if ct.per_seat:
             self.report.add("E116", f"{named} are `per_seat` and `per_piece`: one or the other",
                             loc_of(ct.id))
-        elif scope != "piece":
+        elif owner.per is not Per.PIECE:
             self.report.add("E116", f"`per_piece` cards start in a pile of each piece; `{pile}` is of "
-                                    f"{scope}", loc_of(ct.starts_in))
+                                    f"{owner}", loc_of(ct.starts_in))
         sel = ct.per_piece
         for name in ([] if isinstance(sel, bool) else [sel] if isinstance(sel, str) else sel):
             if str(name) not in self.sym.pieces and str(name) not in self.sym.piece_names:

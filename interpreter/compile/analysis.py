@@ -16,7 +16,7 @@ from ..lang import nodes as n
 from ..base.diagnostics import Loc
 from ..base.errors import RuleError
 from ..base.limits import MAX_INT
-from ..lang.types import ANY, INT, TEXT, is_list, is_map
+from ..lang.types import ANY, HELD, INT, TEXT, is_list, is_map
 from ..library.api import NOT_CONST, Items
 from ..ir.sites import FUNCTION
 from .flownodes import FLOW, Stop
@@ -172,7 +172,7 @@ class Analysis:
                 return value if -MAX_INT <= value <= MAX_INT else NOT_CONST
             return NOT_CONST
         if isinstance(e, n.Call) and ref is not None:
-            if ref.kind is RefKind.PILE_OF and ref.extra in ("seat", "piece"):
+            if ref.kind is RefKind.PILE_OF and ref.extra.per in HELD:
                 a = self.scalar(e.args[0])
                 return p.pile_base[ref.name] + a if isinstance(a, int) else NOT_CONST
             if ref.kind is RefKind.BUILTIN and ref.extra.pure:

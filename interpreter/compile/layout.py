@@ -11,7 +11,7 @@ from ..ir.models import Visibility
 from ..engine.plan import Plan
 from ..base.limits import MAX_ROUNDS, MAX_STEPS
 from ..load.ruleset import Ruleset
-from ..lang.types import ANY, BOOL, INT, SEAT, is_list, is_map, parse_type
+from ..lang.types import ANY, BOOL, HELD, INT, SEAT, Owner, Per, is_list, is_map, parse_type
 
 
 def layout(rs: Ruleset, checked: Checked, n_seats: int) -> Plan:
@@ -37,27 +37,28 @@ def layout(rs: Ruleset, checked: Checked, n_seats: int) -> Plan:
     p.clone_bd = board_copier([k.clone for k in p.board_kinds])
     # piles
     for name, pile in g.piles.items():
-        scope = sym.piles.get(str(name), "game")
+        owner = sym.piles.get(str(name)) or Owner(Per.GAME)
         owners: list[int | None]
-        if scope == "game":
+        if owner.per is Per.GAME:
             owners, labels = [None], [str(name)]
-        elif scope == "seat":
+        elif owner.per is Per.SEAT:
             owners = list(range(n_seats))
             labels = [f"{name}(seat {s + 1})" for s in range(n_seats)]
-        elif scope == "piece":
+        elif owner.per is Per.PIECE:
             owners = list(range(p.n_pieces))
             labels = [f"{name}({p.piece_names[i]})" for i in range(p.n_pieces)]
         else:
-            places = p.board_kinds[p.board_names.index(scope)].places
+            places = p.board_kinds[p.board_names.index(str(owner.board))].places
             owners = [None] * places
             labels = [f"{name}({i + 1})" for i in range(places)]
         p.pile_base[str(name)] = p.n_piles
-        for owner, label in zip(owners, labels):
+        for who, label in zip(owners, labels):
             p.pile_names.append(label)
             p.pile_decl.append(str(name))
             p.pile_visible.append(Visibility(pile.visible))
-            p.pile_owner.append(owner)
-            p.pile_scope.append(scope)
+            p.pile_owner.append(who)
+            p.pile_per.append(owner.per)
+            p.pile_board.append(owner.board)
             p.n_piles += 1
     # one more pile, which no rule can name: cards a scenario set aside, out of the game (`set_pile`)
     p.aside = p.n_piles
@@ -65,17 +66,18 @@ def layout(rs: Ruleset, checked: Checked, n_seats: int) -> Plan:
     p.pile_decl.append("__aside")
     p.pile_visible.append(Visibility.NOBODY)
     p.pile_owner.append(None)
-    p.pile_scope.append("game")
+    p.pile_per.append(Per.GAME)
+    p.pile_board.append(None)
     p.n_piles += 1
     p.unseen_piles = frozenset(i for i, vis in enumerate(p.pile_visible) if vis is Visibility.NOBODY)
     p.seat_piles = [0] * n_seats
     p.piece_piles = [0] * p.n_pieces
-    for pid, (scope, owner) in enumerate(zip(p.pile_scope, p.pile_owner)):
-        if scope in ("seat", "piece") and owner is not None:
-            (p.seat_piles if scope == "seat" else p.piece_piles)[owner] |= 1 << pid
+    for pid, (per, who) in enumerate(zip(p.pile_per, p.pile_owner)):
+        if per in HELD and who is not None:
+            (p.seat_piles if per is Per.SEAT else p.piece_piles)[who] |= 1 << pid
     for name, pile in g.piles.items():
         if pile.refill_from is not None:
-            n = {"game": 1, "seat": n_seats, "piece": p.n_pieces}[str(pile.of)]
+            n = {Per.GAME: 1, Per.SEAT: n_seats, Per.PIECE: p.n_pieces}[Per(str(pile.of))]
             for i in range(n):  # a seat's pile refills from the same seat's pile
                 p.refill[p.pile_base[str(name)] + i] = p.pile_base[str(pile.refill_from)] + i
     # dice
@@ -126,13 +128,14 @@ def layout(rs: Ruleset, checked: Checked, n_seats: int) -> Plan:
             init = 0
         if init is None and t == BOOL:
             init = False
-        key = (var.of, str(name))
-        {"game": p.global_init, "seat": p.seat_init, "piece": p.piece_init, "card": p.card_init}[var.of][
+        per = Per(var.of)
+        key = (per, str(name))
+        {Per.GAME: p.global_init, Per.SEAT: p.seat_init, Per.PIECE: p.piece_init, Per.CARD: p.card_init}[per][
             str(name)] = init
         p.var_types[key] = t
         p.var_visible[key] = Visibility(var.visible)
     p.piece_init.setdefault("owner", None)
-    p.var_types[("piece", "owner")] = SEAT
+    p.var_types[(Per.PIECE, "owner")] = SEAT
     # seat and piece variables live in one flat list: a variable's values for each seat (or
     # piece) side by side from its offset
     for inits, n in ((p.seat_init, n_seats), (p.piece_init, p.n_pieces), (p.card_init, len(p.card_type))):

@@ -26,7 +26,7 @@ from ..lang.visit import Visitor
 from ..base.errors import RuleError
 from ..base.limits import MAX_INT, Steps
 from ..lang.show import words
-from ..lang.types import ANY, INT, PILE, TEXT, Type, is_list, is_map
+from ..lang.types import ANY, HELD, INT, PILE, TEXT, Type, is_list, is_map
 from ..library.api import NOT_CONST, Items, Read
 from ..ir.sites import FUNCTION
 from . import pyast as P
@@ -380,18 +380,18 @@ class Lowerer(Visitor):
     def pile_of(self, e: n.Call, fx: Fn) -> ast.expr:
         """`hand(s)`: the pile of a seat or piece; `column(3)`: of a board's place (checked)."""
         p = self.plan
-        name, scope = e.ref.name, e.ref.extra
+        name, owner = e.ref.name, e.ref.extra
         base = p.pile_base[name]
         arg = self.expr(e.args[0], fx)
-        if scope in ("seat", "piece"):
+        if owner.per in HELD:
             if P.is_const(arg) and isinstance(arg.value, int):
                 return P.const(base + arg.value)
             # a seat or piece is always in range (typed); `none` fails here
             return P.binop(P.const(base), ast.Add(), arg)
         fn = self._pile_at.get(name)
         if fn is None:
-            places = p.board_kinds[p.board_names.index(scope)].places
-            pile = helpers.pile_at(name, scope, base, places)
+            places = p.board_kinds[p.board_names.index(owner.board)].places
+            pile = helpers.pile_at(name, owner.board, base, places)
             fn = self._pile_at[name] = self.cg.const(pile, "pile_" + name)
         return P.call(fn, arg)
 

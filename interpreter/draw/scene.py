@@ -82,7 +82,7 @@ class Scene:
             return out
         piles = (self.view or {}).get("piles", {})
         for pid in range(plan.n_piles):
-            if plan.pile_scope[pid] == board:
+            if plan.pile_board[pid] == board:
                 place = pid - plan.pile_base[plan.pile_decl[pid]]
                 out.setdefault(place, []).append(
                     (plan.pile_decl[pid], piles.get(plan.pile_names[pid]) if self.view else None))

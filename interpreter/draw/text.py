@@ -5,6 +5,7 @@ seats and the piles as a game's `view:` names them. A board kind's own drawing
 them. A pile's cards in words are `cards.py`'s, which a page uses too."""
 from __future__ import annotations
 
+from ..lang.types import Per
 from .cards import pile_text
 
 
@@ -40,7 +41,7 @@ def place_piles(view: dict, plan, board: str) -> dict[int, list[tuple[str, dict]
     out: dict[int, list] = {}
     decl = plan.view
     for pid in range(plan.n_piles):
-        if plan.pile_scope[pid] != board:
+        if plan.pile_board[pid] != board:
             continue
         base_name = plan.pile_decl[pid]
         how = None if decl is None else decl.get(base_name)
@@ -86,8 +87,8 @@ def seat_piece_piles(view: dict, plan, pile: str, seat: int) -> list[tuple[str, 
 
 def by_seat(how: dict | None, plan, base: int) -> bool:
     """Whether a pile is shown as its seat's: a seat's pile, or a piece's shown `beside: seat`."""
-    scope = plan.pile_scope[base]
-    return scope == "seat" or (scope == "piece" and how is not None and how.get("beside") == "seat")
+    per = plan.pile_per[base]
+    return per is Per.SEAT or (per is Per.PIECE and how is not None and how.get("beside") == "seat")
 
 
 def table_lines(view: dict, plan) -> list[str]:
@@ -100,9 +101,9 @@ def table_lines(view: dict, plan) -> list[str]:
     piles = view["piles"]
     for pile, how in decl.items():
         base = plan.pile_base.get(pile)
-        if base is None or plan.pile_scope[base] not in ("game", "seat", "piece"):
+        if base is None or plan.pile_per[base] is Per.PLACE:
             continue   # (a pile of a board's place is drawn with the board)
-        if plan.pile_scope[base] == "piece" and by_seat(how, plan, base):
+        if plan.pile_per[base] is Per.PIECE and by_seat(how, plan, base):
             # the seat's pieces' piles, with its own: named by the piece when it has several
             if how["whose"] == "mine" and me is not None:
                 own = seat_piece_piles(view, plan, pile, me)
@@ -110,7 +111,7 @@ def table_lines(view: dict, plan) -> list[str]:
                     named = how["label"] if len(own) == 1 else f"{how['label']} of {piece}"
                     lines.append(OwnPile(f"your {named}: {pile_text(info, plan, pile, how)}"))
             continue
-        if plan.pile_scope[base] == "piece":   # each piece's: a line of its own
+        if plan.pile_per[base] is Per.PIECE:   # each piece's: a line of its own
             for pc, piece in enumerate(plan.piece_names):
                 info = piles.get(plan.pile_names[base + pc])
                 if info is None:
@@ -123,7 +124,7 @@ def table_lines(view: dict, plan) -> list[str]:
                     lines.append(PileLine(f"{how['label']} of {piece} ({who(piece, view)}): "
                                           f"{pile_text(info, plan, pile, how)}"))
             continue
-        if plan.pile_scope[base] == "game":
+        if plan.pile_per[base] is Per.GAME:
             info = piles.get(plan.pile_names[base])
             if info is not None and info["count"]:
                 lines.append(PileLine(f"{how['label']}: {pile_text(info, plan, pile, how)}"))
@@ -152,7 +153,7 @@ def _seat_lines(view: dict, plan) -> list[str]:
         parts = list(facts[s]) if s < len(facts) else []
         for pile, how in every:
             base = plan.pile_base[pile]
-            if plan.pile_scope[base] == "piece":   # (`beside: seat`) its pieces', by piece when several
+            if plan.pile_per[base] is Per.PIECE:   # (`beside: seat`) its pieces', by piece when several
                 own = seat_piece_piles(view, plan, pile, s)
                 for piece, info in own:
                     if info["count"]:

@@ -14,7 +14,7 @@ from typing import Any, Callable, TypeVar
 from . import secret, vm
 from ..base.errors import RuleError
 from ..lang.show import show, words
-from ..lang.types import ANY, CARD, PIECE, PILE, SEAT, Type, elem, is_list, is_map, map_types
+from ..lang.types import ANY, CARD, PIECE, PILE, SEAT, Per, Type, elem, is_list, is_map, map_types
 from ..ir.models import Visibility
 from .plan import Plan
 from .state import State
@@ -446,8 +446,8 @@ def table_view(p: Plan, st: State, seat: int | None) -> dict:
             continue  # out of the game
         vis = p.pile_visible[pid]
         owner = p.pile_owner[pid]
-        scope = p.pile_scope[pid]
-        owner_seat = owner if scope == "seat" else (owners[owner] if scope == "piece" and owner is not None
+        per = p.pile_per[pid]
+        owner_seat = owner if per is Per.SEAT else (owners[owner] if per is Per.PIECE and owner is not None
                                                     else None)
         if vis is Visibility.ALL or (vis is Visibility.OWNER and seat is not None and owner_seat == seat):
             own = vis is Visibility.OWNER   # (its owner sees even the cards face down)
@@ -465,20 +465,20 @@ def table_view(p: Plan, st: State, seat: int | None) -> dict:
         for var in p.piece_init:
             if var == "owner":
                 continue
-            vis = p.var_visible[("piece", var)]
+            vis = p.var_visible[(Per.PIECE, var)]
             if vis is Visibility.ALL or (vis is Visibility.OWNER and seat is not None and owner == seat):
-                info[var] = _readable(p, ("piece", var), st.v[p.var_at[var] + pc])
+                info[var] = _readable(p, (Per.PIECE, var), st.v[p.var_at[var] + pc])
         pieces[name] = info
     seats = []
     for s in range(p.n_seats):
         info = {}
         for var in p.seat_init:
-            vis = p.var_visible[("seat", var)]
+            vis = p.var_visible[(Per.SEAT, var)]
             if vis is Visibility.ALL or (vis is Visibility.OWNER and s == seat):
-                info[var] = _readable(p, ("seat", var), st.v[p.var_at[var] + s])
+                info[var] = _readable(p, (Per.SEAT, var), st.v[p.var_at[var] + s])
         seats.append(info)
-    globals_ = {k: _readable(p, ("game", k), v) for k, v in st.g.items() if not k.startswith("__")
-                and p.var_visible.get(("game", k), Visibility.ALL) is Visibility.ALL}
+    globals_ = {k: _readable(p, (Per.GAME, k), v) for k, v in st.g.items() if not k.startswith("__")
+                and p.var_visible.get((Per.GAME, k), Visibility.ALL) is Visibility.ALL}
     # the declared facts, as players read them (`show:`, `view.seats`, `view.game`)
     for pc, name in enumerate(p.piece_names):
         owner = owners[pc]
@@ -532,7 +532,7 @@ def fact_text(plan: Plan, typ: Type, value: Any, label: str, unit: tuple[str, st
     return f"{label} {text}" if label else text
 
 
-def _readable(plan: Plan, key: tuple[str, str], value: Any) -> Any:
+def _readable(plan: Plan, key: tuple[Per, str], value: Any) -> Any:
     """Seats, pieces and cards in a view read as a person names them (`seat 2`, `red`), also
     inside lists and maps."""
     return _readable_as(plan, plan.var_types.get(key), value)
@@ -571,7 +571,7 @@ def carried(game: Game) -> dict:
     piles = {}
     for name in p.carry_piles:
         base = p.pile_base[name]
-        count = 1 if p.pile_scope[base] == "game" else p.n_seats
+        count = 1 if p.pile_per[base] is Per.GAME else p.n_seats
         piles[name] = [[p.card_types[p.card_type[c]] for c in st.piles[base + i]] for i in range(count)]
     return {"seat": {v: [st.v[p.var_at[v] + s] for s in range(p.n_seats)] for v in p.carry_seat},
             "game": {v: st.g[v] for v in p.carry_game},
@@ -596,7 +596,7 @@ def _carry_in(plan: Plan, st: State, data: dict) -> None:
         for i, types in enumerate(per_pile):
             if base + i >= len(st.piles) or plan.pile_decl[base + i] != name:
                 break
-            seat_pile = plan.pile_scope[base] == "seat"
+            seat_pile = plan.pile_per[base] is Per.SEAT
             for t in types:
                 # a card of this type, the seat's own first (cards dealt to each seat)
                 free = [c for c in range(len(plan.card_type))

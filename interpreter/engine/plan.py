@@ -10,7 +10,7 @@ from typing import Any, Callable, Protocol
 
 from ..boards.base import BoardKind
 from ..base.diagnostics import Loc
-from ..lang.types import Type
+from ..lang.types import Per, Type
 from ..ir.models import Visibility
 
 
@@ -104,7 +104,8 @@ class Plan:
     pile_visible: list[Visibility] = field(default_factory=list)  # per pile id: who sees its cards
     unseen_piles: frozenset[int] = frozenset()                 # pile ids that nobody sees
     pile_owner: list[int | None] = field(default_factory=list)  # per pile id: seat, piece or None
-    pile_scope: list[str] = field(default_factory=list)        # per pile id: game/seat/piece/board name
+    pile_per: list[Per] = field(default_factory=list)          # per pile id: one per game, seat, piece, place
+    pile_board: list[str | None] = field(default_factory=list)  # per pile id: the board of a place's pile
     pile_base: dict[str, int] = field(default_factory=dict)    # declared name -> first pile id
     refill: dict[int, int] = field(default_factory=dict)       # pile id -> pile id
     # the piles of each seat, and of each piece, as bit masks of pile ids (`secret._merge`)
@@ -148,9 +149,9 @@ class Plan:
     # the places in State.v of each seat's variables, and of each piece's but its `owner`
     seat_slots: list[list[int]] = field(default_factory=list)
     piece_slots: list[list[int]] = field(default_factory=list)
-    # (scope, name) -> who sees it
-    var_visible: dict[tuple[str, str], Visibility] = field(default_factory=dict)
-    var_types: dict[tuple[str, str], Type] = field(default_factory=dict)    # (scope, name) -> type
+    # (one per what, name) -> who sees it, and its type
+    var_visible: dict[tuple[Per, str], Visibility] = field(default_factory=dict)
+    var_types: dict[tuple[Per, str], Type] = field(default_factory=dict)
     # flow
     main: Unit | None = None                                   # the game's flow (a resumable function)
     rank: Entry | None = None                                  # `result`: fns with `seat` bound

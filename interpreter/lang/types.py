@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any, ClassVar
 
 
@@ -106,6 +107,40 @@ DECLARABLE: dict[str, Type] = {t.name: t for t in (INT, BOOL, TEXT, SEAT, PIECE,
 KEY_TYPES = (INT, TEXT, SEAT, PIECE, CARD)
 PLAIN: dict[str, Type] = {t.name: t for t in (INT, BOOL, TEXT, SEAT, PIECE, CARD, PILE, BOARD, DIE, NONE,
                                                ANY)}
+
+
+
+class Per(str, Enum):
+    """How many of a pile or a state variable there are, and whose each is (the files' `of:`):
+    one per game, per seat, per piece, per card (variables only), or per place of a board (piles
+    only: `Owner` names the board)."""
+    GAME = "game"
+    SEAT = "seat"
+    PIECE = "piece"
+    CARD = "card"
+    PLACE = "place"
+
+
+# piles that belong to a seat or a piece (a pile's owner number is that seat's or piece's)
+HELD = (Per.SEAT, Per.PIECE)
+
+
+@dataclass(frozen=True)
+class Owner:
+    """Whose a pile is: one per what, and the board's name for a pile on each of a board's places.
+    Reads as the file writes it (`str(owner)`: `seat`, or the board's name)."""
+    per: Per
+    board: str | None = None
+
+    @classmethod
+    def read(cls, word: str, boards: list[str]) -> Owner | None:
+        """The owner a pile's `of:` names, or None when it names none."""
+        if word in ("game", "seat", "piece"):
+            return cls(Per(word))
+        return cls(Per.PLACE, word) if word in boards else None
+
+    def __str__(self) -> str:
+        return self.board if self.board is not None else self.per.value
 
 
 def listof(t: Type) -> ListType:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..draw.canvas import Canvas
 from ..draw.scene import Scene, say
 from ..draw.text import table_lines, who
+from ..lang.types import Per
 
 
 def board_picture(kind, plan=None) -> str | None:
@@ -65,17 +66,17 @@ def _key(view: dict, plan, table: Scene, boards: set[str], seat_kinds) -> list:
     by_seat: dict[int, list[str]] = {}
     others = []
     for pid in range(plan.n_piles):
-        scope = plan.pile_scope[pid]
+        per = plan.pile_per[pid]
         info = piles.get(plan.pile_names[pid])
-        if info is None or scope in boards:
+        if info is None or plan.pile_board[pid] in boards:
             continue  # a board's piles are in its picture
         text = f"{plan.pile_decl[pid]} {info['count']}"
         cards = info.get("cards")
         if cards and not cards[-1].startswith("("):
             text += f" (top {cards[-1]})"
-        if scope == "seat":
+        if per is Per.SEAT:
             by_seat.setdefault(plan.pile_owner[pid], []).append(text)
-        elif scope == "piece":
+        elif per is Per.PIECE:
             others.append(f"{plan.pile_names[pid]} {info['count']}")
         else:
             others.append(text)

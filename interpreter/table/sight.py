@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..draw.cards import groups, listing, pile_text
+from ..lang.types import Per
 
 
 @dataclass(frozen=True)
@@ -92,20 +93,20 @@ def sight(view: dict, plan) -> Sight:
     for pid in range(plan.n_piles):
         name = plan.pile_names[pid]
         info = piles.get(name)
-        scope = plan.pile_scope[pid]
-        if info is None or scope not in ("game", "seat", "piece"):
+        per = plan.pile_per[pid]
+        if info is None or per is Per.PLACE:
             continue  # not seen, or a pile of a board's place (drawn with the board)
         base = plan.pile_decl[pid]
         how = None if declared is None else declared.get(base)
         if declared is not None and how is None:
             continue  # the game's view does not show it
         label = how["label"] if how else base
-        if scope == "game":
+        if per is Per.GAME:
             if info["count"] or declared is None:
                 table.append(_pile(label, info, how))
             continue
         owner = plan.pile_owner[pid]
-        if scope == "piece" and how is not None and how.get("beside") == "seat":
+        if per is Per.PIECE and how is not None and how.get("beside") == "seat":
             # with its seat's piles, as a seat's pile; named by its piece when the seat has several
             piece = plan.piece_names[owner]
             seat = view["pieces"].get(piece, {}).get("owner")
@@ -118,7 +119,7 @@ def sight(view: dict, plan) -> Sight:
             elif how["whose"] == "all" and info["count"]:
                 seats[seat - 1].piles.append(_pile(named, info, how))
             continue
-        if scope == "piece":   # beside its piece; a piece of nobody's, on the table
+        if per is Per.PIECE:   # beside its piece; a piece of nobody's, on the table
             piece = plan.piece_names[owner]
             seat = view["pieces"].get(piece, {}).get("owner")
             named = f"{label} of {piece}"

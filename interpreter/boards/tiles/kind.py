@@ -138,10 +138,11 @@ class Tiles(BoardKind):
 
     def check(self, symbols, report) -> None:
         """E151: the tiles lie in the pile named by `pile`, which must be declared `of:` this
-        board (one pile per square). `symbols.piles` maps each declared pile to its owner (`?`
+        board (one pile per square). `symbols.piles` maps each declared pile to its owner (None
         when the owner is wrong, which is reported there)."""
         pile = self.decl.pile
-        if symbols.piles.get(str(pile)) not in (self.name, "?"):
+        owner = symbols.piles.get(str(pile), False)
+        if owner is False or (owner is not None and owner.board != self.name):
             report.add("E151", f"board `{self.name}` keeps its tiles in pile `{pile}`, which is not "
                                f"a pile declared `of: {self.name}`", getattr(pile, "loc", None),
                        f"declare `{pile}: {{of: {self.name}}}` under `piles:`")
@@ -174,7 +175,7 @@ class Tiles(BoardKind):
         if self._base is None:
             plan = self.plan
             base = plan.pile_base.get(self.decl.pile, -1)
-            if base >= 0 and (plan.pile_scope[base] != self.name
+            if base >= 0 and (plan.pile_board[base] != self.name
                               or base + self.n > plan.n_piles):
                 base = -1
             self._base = base

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ...draw.cards import listing
 from ...draw.text import about, pile_text, seat_name, table_lines
+from ...lang.types import Per
 
 
 def board_lines(kind, board: dict, view: dict) -> list[str]:
@@ -58,7 +59,7 @@ def screen(view: dict, plan) -> list[str]:
         if used and name not in used:
             continue  # a board nobody stands on (the other side of a double board)
         lines.extend(type(text)(f"  {text}") for text in board_lines(kinds[name], board, view))
-        shown.update(plan.pile_names[pid] for pid in range(plan.n_piles) if plan.pile_scope[pid] == name)
+        shown.update(plan.pile_names[pid] for pid in range(plan.n_piles) if plan.pile_board[pid] == name)
     if decl is None:
         lines.extend(_listed(view, plan, shown))
         return lines
@@ -88,7 +89,7 @@ def _listed(view: dict, plan, shown: set) -> list[str]:
         if label in shown:
             continue
         pid = plan.pile_names.index(label)
-        mine = plan.pile_scope[pid] == "seat" and plan.pile_owner[pid] == me
+        mine = plan.pile_per[pid] is Per.SEAT and plan.pile_owner[pid] == me
         lines.append(f"{label}{' (yours)' if mine else ''}: {pile_text(info, plan)}")
     for s, info in enumerate(view["seats"]):
         values = [f"{k} {_value(v)}" for k, v in info.items()]
