@@ -6,9 +6,9 @@ see what the option does: it is written once, and a bot's look at an option cost
 
 This is the lowering of one construct, called by `Statements.s_Choose` (`statements.py`), which
 owns the dispatch of every statement. It is written as plain functions given the lowering they
-work in (`Lowering`: what a choice asks of it), as `inline.py`'s special forms are, rather than as
-one more class in the tower `Compiler(Statements(Lowerer))`: a choice only asks things of the
-lowering (an expression, a block, a rule's function) and keeps nothing of its own.
+work in (`Lowering`: what a choice asks of it), as `inline.py`'s special forms are: a choice only
+asks things of the lowering (an expression, a block, an entry from the driver) and keeps nothing
+of its own.
 
 It reads the typed `n.Choose` tree, the analysis (steps, what meets chance, labels that read only
 a card) and the unit being written (its waiting points, its kept locals); it gives the statements
@@ -31,6 +31,7 @@ from . import pyast as P
 from .chains import exclusive
 from .analysis import Analysis, meets_chance, reads_only_card
 from .codegen import Codegen
+from .lower import Driver
 from .context import Fn, local_name, not_pc, pc, resumed, within
 
 
@@ -38,6 +39,7 @@ class Lowering(Protocol):
     """What a choice asks of the lowering it is written in (`statements.Statements`)."""
     an: Analysis
     cg: Codegen
+    driver: Driver   # (an option's label and its block are entries of their own)
 
     def st(self) -> ast.Name: ...
 
@@ -57,9 +59,6 @@ class Lowering(Protocol):
 
     def block(self, stmts: list[n.Stmt], fx: Fn, rule: str, wl: int = 0) -> list[ast.stmt]: ...
 
-    def value_fn(self, expr: n.Expr, rule: str) -> Callable[..., Any]: ...
-
-    def block_fn(self, stmts: list[n.Stmt], rule: str) -> tuple[Callable[..., Any] | None, list[str]]: ...
 
 
 def _words_of(label: n.Expr) -> str:
@@ -80,8 +79,8 @@ def _seat_fn(lower: Lowering, s: n.Choose, fx: Fn, rule: str) -> Callable[..., A
     """Who makes the choice: its `by`, else who the block says (the turn's seat or the owner of
     the turn's piece; the seat of a `simultaneously`)."""
     if s.by is not None:
-        return lower.value_fn(s.by, rule)
-    return lower.value_fn(fx.decider if fx.decider is not None else n.NoneLit(s.loc), rule)
+        return lower.driver.value_fn(s.by, rule)
+    return lower.driver.value_fn(fx.decider if fx.decider is not None else n.NoneLit(s.loc), rule)
 
 
 def _effects(lower: Lowering, body: list[n.Stmt], fx: Fn, wl: int) -> tuple[Effects, int]:
@@ -107,7 +106,7 @@ def choose(lower: Lowering, s: n.Choose, fx: Fn, rule: str, wl: int) -> list[ast
     assert unit is not None, "a choice in code that never waits"
     k = unit.point(id(s))
     prompt = s.prompt if s.prompt is not None else n.Text(s.loc, ["Choose"])
-    spec = ChooseSpec(lower.value_fn(prompt, rule), _seat_fn(lower, s, fx, rule), [], s.loc, rule)
+    spec = ChooseSpec(lower.driver.value_fn(prompt, rule), _seat_fn(lower, s, fx, rule), [], s.loc, rule)
     choice = f"choices.{s.name_tag}" if s.name_tag is not None else rule  # its name in statistics
     # The legal options, listed here: each option's list computed once per decision (a list
     # written alike for two options once, unless computing it draws chance), its `if`
@@ -152,7 +151,7 @@ def choose(lower: Lowering, s: n.Choose, fx: Fn, rule: str, wl: int) -> list[ast
         # a label that reads only the option's value (a card's fixed properties) and
         # constants reads the same for the same value: kept once read (`ChooseSpec.label`)
         fixed = not opt.inner and reads_only_card(opt.label, opt.ref if opt.var is not None else None)
-        spec.alts.append(Alternative(lower.value_fn(opt.label, rule), names,
+        spec.alts.append(Alternative(lower.driver.value_fn(opt.label, rule), names,
                                      key=f"{choice} > {opt.name_tag or _words_of(opt.label)}",
                                      of=None if opt.inner else _counted_type(opt.source),
                                      labels={} if fixed else None))
@@ -177,7 +176,7 @@ def choose(lower: Lowering, s: n.Choose, fx: Fn, rule: str, wl: int) -> list[ast
         alt_i.effects, cut = _effects(lower, opt.body, fx, wl)
         lo = unit.points + 1
         if alt_i.effects is Effects.RUN:  # its own function, which a bot may play alone
-            alt_i.run, changed = lower.block_fn(opt.body[:cut], rule)
+            alt_i.run, changed = lower.driver.block_fn(opt.body[:cut], rule)
         if alt_i.run is not None:  # called with the locals kept (and its value), read back after
             env_ = P.name("env")
             body = [P.expr_stmt(P.call(lower.cg.const(alt_i.run, "option"), lower.st(), env_)),

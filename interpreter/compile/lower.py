@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ast
 from functools import partial
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar, Protocol
 
 from ..check.checked import Checked, Local, Ref, RefKind
 from ..engine import helpers
@@ -23,6 +23,7 @@ from ..engine.plan import Plan
 from ..base.diagnostics import Loc
 from ..lang import nodes as n
 from ..lang.visit import Visitor
+from ..load.rules import TriggerDef
 from ..base.errors import RuleError
 from ..base.limits import MAX_INT, Steps
 from ..lang.show import words
@@ -39,11 +40,29 @@ _OPS = {"+": ast.Add(), "-": ast.Sub(), "*": ast.Mult(), "//": ast.FloorDiv(), "
 _CMP = {"==": ast.Eq(), "!=": ast.NotEq(), "<": ast.Lt(), "<=": ast.LtE(), ">": ast.Gt(), ">=": ast.GtE()}
 
 
+class Driver(Protocol):
+    """What the lowering asks of the compiler's driver (`program.Compiler`), which knows the
+    whole game: the function of a rule that other rules call (written once, when first asked
+    for), and the entries a statement needs of its own (a choice's labels, a secret block)."""
+
+    def procedure_fn(self, name: str) -> Callable[..., Any]: ...
+
+    def trigger_fn(self, tr: TriggerDef) -> Callable[..., Any]: ...
+
+    def simul_fn(self, s: n.Simultaneously, rule: str) -> Callable[..., Any]: ...
+
+    def value_fn(self, expr: n.Expr, rule: str) -> Callable[..., Any]: ...
+
+    def block_fn(self, stmts: list[n.Stmt], rule: str) -> tuple[Callable[..., Any] | None, list[str]]: ...
+
+
 class Lowerer(Visitor):
-    """Expressions to Python `ast` (the statements are `statements.Statements`, a subclass)."""
+    """Expressions to Python `ast` (the statements are `statements.Statements`, a subclass). It
+    asks the compiler's driver only what `Driver` declares."""
     walks: ClassVar[tuple[type, ...]] = (n.Expr,)
 
-    def __init__(self, checked: Checked, plan: Plan, cg: Codegen, an: Analysis):
+    def __init__(self, checked: Checked, plan: Plan, cg: Codegen, an: Analysis, driver: Driver):
+        self.driver = driver
         self.ck = checked
         self.sym = checked.symbols
         self.plan = plan
@@ -58,9 +77,6 @@ class Lowerer(Visitor):
         self.h_each, self.h_each_w = P.name("h_each"), P.name("h_each_w")
         for why in Steps:  # the reasons a step limit is passed, as constants of generated code
             cg.ns[f"k_steps_{why.name.lower()}"] = why
-
-    def procedure_fn(self, name: str) -> Callable[..., Any]:  # pragma: no cover - program.py
-        raise NotImplementedError
 
     # ---- helpers -------------------------------------------------------------------------------
 
@@ -374,7 +390,8 @@ class Lowerer(Visitor):
                           self.expr(e.args[0], fx), P.const(ref.name))
         if ref.kind is RefKind.PROCEDURE:  # one that never waits, giving its value (`return`)
             args = [self.checked(a, fx) for a in e.args]
-            return P.call(self.cg.const(self.procedure_fn(ref.name), ident("p", ref.name)), self.st(), *args)
+            fn = self.cg.const(self.driver.procedure_fn(ref.name), ident("p", ref.name))
+            return P.call(fn, self.st(), *args)
         raise AssertionError(ref.kind)  # pragma: no cover
 
     def pile_of(self, e: n.Call, fx: Fn) -> ast.expr:

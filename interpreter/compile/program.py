@@ -54,15 +54,19 @@ class Hooks:
     after_setup: bool = False    # a stop "setup" right after the game's setup (its questions answered)
 
 
-class Compiler(Statements):
+class Compiler:
     """The compiler's driver: lays out the state (`layout.py`), compiles every rule of a checked
     game into Python functions (its functions, procedures, triggers and entries once, `build_rules`;
-    the game's flow, `build_flow`, or a scenario's, `hooked`) and gives the `Plan` a game runs."""
+    the game's flow, `build_flow`, or a scenario's, `hooked`) and gives the `Plan` a game runs.
+    The lowering (`self.low`) writes each rule's code; it asks this driver for the functions of
+    the rules it calls (`lower.Driver`), and nothing else."""
     def __init__(self, rs: Ruleset, checked: Checked, n_seats: int, python: bool = False):
         """`python`: keep the Python of each rule for `explain --python` (`Codegen.keep_python`)."""
         plan = layout(rs, checked, n_seats)
-        cg = Codegen(keep_python=python)
-        super().__init__(checked, plan, cg, analyse(checked, plan))
+        self.cg = cg = Codegen(keep_python=python)
+        self.ck, self.sym, self.plan = checked, checked.symbols, plan
+        self.an = analyse(checked, plan)
+        self.low = Statements(checked, plan, cg, self.an, driver=self)
         self.rs = rs
         self.rules = checked.rules
         self._procs: dict[str, Callable[..., Any]] = {}
@@ -94,7 +98,7 @@ class Compiler(Statements):
     def build_rules(self) -> None:
         """Everything but the game's flow: functions, procedures, triggers and entries."""
         for rule in self.rules.of_id("functions.NAME"):
-            self.functions[rule.name] = self.cg.fresh(ident("f", rule.name))
+            self.low.functions[rule.name] = self.cg.fresh(ident("f", rule.name))
         for rule in self.rules.of_id("functions.NAME"):
             self.function(rule.name, rule.tree)
         for rule in self.rules.of_id("procedures.NAME"):
@@ -112,8 +116,9 @@ class Compiler(Statements):
                 self.cg.attribute(name, block)
         where = self.rules.phases[0].loc if self.rules.phases else None
         main = self._main()
-        p.main = self.unit_fn("game", where, main, lambda fx: [*self.block(main, fx, "game"),
-                                                               P.expr_stmt(P.call(self.h("halt"), self.st())),
+        low = self.low
+        p.main = self.unit_fn("game", where, main, lambda fx: [*low.block(main, fx, "game"),
+                                                               P.expr_stmt(P.call(low.h("halt"), low.st())),
                                                                ast.Return(P.const(True))], [])
         return p
 
@@ -122,12 +127,12 @@ class Compiler(Statements):
         """A plan of its own with a scenario's flow, sharing every other rule compiled already
         (`build_rules`): scenarios of one game compile the game once."""
         base = self.plan
-        self.plan = copy(base)
+        self.plan = self.low.plan = copy(base)
         self.plan.rules = dict(base.rules)
         try:
             return self.build_flow(hooks)
         finally:
-            self.plan = base
+            self.plan = self.low.plan = base
 
     def _main(self) -> list[n.Stmt]:
         """The game's flow as statements: the setup, then each phase: its block, or its rounds of
@@ -240,7 +245,7 @@ class Compiler(Statements):
 
     def end(self) -> list[ast.stmt]:
         """The end of a procedure's, trigger's or block's frame."""
-        return [P.expr_stmt(P.call(self.h("ret"), self.st(), P.name("env"), P.const(None))),
+        return [P.expr_stmt(P.call(self.low.h("ret"), self.low.st(), P.name("env"), P.const(None))),
                 ast.Return(P.const(False))]
 
     def function(self, name: str, body: n.Expr) -> None:
@@ -249,15 +254,15 @@ class Compiler(Statements):
         params = self.sym.functions[name]
         fx = Fn(fast=True, rule=FUNCTION.rule(name))
         out: list[ast.stmt] = []
-        first, (value,) = self.hoisting(fx, body)
+        first, (value,) = self.low.hoisting(fx, body)
         out += first
         if self.an.grows(body, chain=True):
             t = fx.tmp()
             out += [P.assign(P.store(t), value),
-                    *self.check_stmt(P.name(t), body, body.loc, chain=True), ast.Return(P.name(t))]
+                    *self.low.check_stmt(P.name(t), body, body.loc, chain=True), ast.Return(P.name(t))]
         else:
             out.append(ast.Return(value))
-        fn = P.function(self.functions[name], ["st", *(local_name(k) for k in params)], out)
+        fn = P.function(self.low.functions[name], ["st", *(local_name(k) for k in params)], out)
         self.cg.define(fn, FUNCTION.rule(name), body.loc, entry=False, publish=True)
 
     def procedure_fn(self, name: str) -> Callable[..., Any]:
@@ -269,12 +274,12 @@ class Compiler(Statements):
         rule = PROCEDURE.rule(name)
         if Callee.procedure(name) in self.ck.waits:
             def build(fx: Fn) -> list[ast.stmt]:
-                return self.block(pd.body, fx, rule) + self.end()
+                return self.low.block(pd.body, fx, rule) + self.end()
             made = self.unit_fn(rule, pd.loc, pd.body, build, list(params), returns=True)
         else:
             fx = Fn(fast=True, rule=rule)
-            body = self.charge_calls(1 + self.an.weight(*pd.body), pd.loc)
-            body += self.block(pd.body, fx, rule)
+            body = self.low.charge_calls(1 + self.an.weight(*pd.body), pd.loc)
+            body += self.low.block(pd.body, fx, rule)
             fn = P.function(self.cg.fresh(ident("p", name)), ["st", *(local_name(k) for k in params)], body)
             made = self.cg.define(fn, rule, pd.loc, entry=True)
         self._procs[name] = made
@@ -289,26 +294,26 @@ class Compiler(Statements):
         cond, body = self.rules.tree(f"{rule}.if"), self.rules.tree(rule)
         stmts = body.body if body is not None else []
         params = self.ck.trigger_params.get(tr.id, [])
-        mark = [P.const("rule"), P.const(rule), self.where(tr.loc)]
+        mark = [P.const("rule"), P.const(rule), self.low.where(tr.loc)]
         if Callee.trigger(tr.id) in self.ck.waits:
             def build(fx: Fn) -> list[ast.stmt]:
                 head: list[ast.stmt] = []
                 if cond is not None:
-                    pre, test = self.value(cond, fx)
+                    pre, test = self.low.value(cond, fx)
                     self.cg.note(f"{rule}.if", cond.loc, ast.Expr(test))
                     head = [*pre, ast.If(ast.UnaryOp(ast.Not(), test), self.end(), [])]
-                head += self.traced(mark) + self.counted(rule)
-                code = self.block(stmts, fx, rule)
-                return self.guarded([(head, 0, -1), (code, 1, fx.unit.points)]) + self.end()  # type: ignore[union-attr]
+                head += self.low.traced(mark) + self.low.counted(rule)
+                code = self.low.block(stmts, fx, rule)
+                return self.low.guarded([(head, 0, -1), (code, 1, fx.unit.points)]) + self.end()  # type: ignore[union-attr]
             made = self.unit_fn(rule, tr.loc, stmts, build, params)
         else:
             fx = Fn(fast=True, rule=rule)
-            out = self.traced(mark) + self.counted(rule) + self.block(stmts, fx, rule)
+            out = self.low.traced(mark) + self.low.counted(rule) + self.low.block(stmts, fx, rule)
             if cond is not None:
-                test = self.expr(cond, fx)
+                test = self.low.expr(cond, fx)
                 self.cg.note(f"{rule}.if", cond.loc, ast.Expr(test))
                 out = [P.place(ast.If(test, out, []), cond.loc)]
-            out = self.charge_calls(1 + self.an.weight(cond, *stmts), tr.loc) + out
+            out = self.low.charge_calls(1 + self.an.weight(cond, *stmts), tr.loc) + out
             fn = P.function(self.cg.fresh(ident("t", tr.id)), ["st", *(local_name(k) for k in params)], out)
             made = self.cg.define(fn, rule, tr.loc, entry=True)
         self._trigs[tr.id] = made
@@ -318,18 +323,19 @@ class Compiler(Statements):
         """The block of a `simultaneously`: a unit run in a frame of its own for each seat (on
         the seat's copy of the table, then at the reveal), where the seat chooses."""
         decider = n.Name(s.loc, s.var, typ=SEAT, ref=Ref(RefKind.LOCAL, s.var, s.ref))
-        return self.unit_fn(rule, s.loc, s.body, lambda fx: self.block(s.body, fx, rule) + self.end(), None,
-                            decider=decider, hint=f"{rule}_simultaneously")
+        def build(fx: Fn) -> list[ast.stmt]:
+            return self.low.block(s.body, fx, rule) + self.end()
+        return self.unit_fn(rule, s.loc, s.body, build, None, decider=decider, hint=f"{rule}_simultaneously")
 
     def block_fn(self, stmts: list[n.Stmt], rule: str) -> tuple[Callable[..., Any] | None, list[str]]:
         """An entry running statements that never wait, fn(st, env), and the locals it writes back
         to `env`: the rule's locals are Python locals inside, those from outside read from `env`
         first, those it sets written back at its end. None when the statements come to nothing."""
         fx = Fn(fast=True, rule=rule)
-        body = self.block(stmts, fx, rule)
+        body = self.low.block(stmts, fx, rule)
         if not body:
             return None, []
-        body = self.charge_calls(self.an.weight(*stmts), stmts[0].loc) + body
+        body = self.low.charge_calls(self.an.weight(*stmts), stmts[0].loc) + body
         binders = (n.Let, n.For, n.Comp, n.CompFor, n.Option, n.Simultaneously)
         own = {id(x.ref) for s in stmts for x in n.walk(s)  # the locals they bind themselves
                if isinstance(x, binders) and x.ref is not None}
@@ -357,8 +363,8 @@ class Compiler(Statements):
     def value_fn(self, expr: n.Expr, rule: str) -> Callable[..., Any]:
         """An entry computing an expression: fn(st, env), locals read from `env`."""
         fx = Fn(fast=False, rule=rule)
-        first, (value,) = self.hoisting(fx, expr)
-        body = self.charge_calls(self.an.weight(expr), expr.loc) + first + [ast.Return(value)]
+        first, (value,) = self.low.hoisting(fx, expr)
+        body = self.low.charge_calls(self.an.weight(expr), expr.loc) + first + [ast.Return(value)]
         fn = P.function(self.cg.fresh(ident("e", rule)), ["st", "env"], body)
         return self.cg.define(fn, rule, expr.loc, entry=True)
 

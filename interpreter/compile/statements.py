@@ -29,7 +29,6 @@ from typing import Any, Callable, ClassVar
 from ..check.checked import Callee, Ref, RefKind
 from ..lang import nodes as n
 from ..base.limits import Steps
-from ..load.rules import TriggerDef
 from ..lang.types import ANY, CARD, INT, NONE, PILE
 from ..library.api import NOT_CONST
 from . import choices
@@ -48,24 +47,11 @@ Element = tuple[list[ast.stmt], int, int]
 
 
 class Statements(Lowerer):
-    """Statements (this class) and expressions (`Lowerer`) to Python `ast`. The compiler
-    (`program.py`) provides the rules other rules call: `procedure_fn`, `trigger_fn`,
-    `value_fn` and `simul_fn`."""
+    """Statements (this class) and expressions (`Lowerer`) to Python `ast`: the lowering, one
+    object the compiler's driver (`program.py`) owns and is asked by (`lower.Driver`)."""
     walks: ClassVar[tuple[type, ...]] = (n.Stmt, n.Expr)
     extra = (Mark, Records, Rounds, RuleBlock, StepIf, Stop, Turns)   # the game's flow (flownodes.py)
     absent = frozenset({"Proceed"})   # an extension's `proceed` is the rule's own statements (load/extend.py)
-
-    def trigger_fn(self, tr: TriggerDef) -> Callable[..., Any]:  # pragma: no cover - program.py
-        raise NotImplementedError
-
-    def value_fn(self, expr: n.Expr, rule: str) -> Callable[..., Any]:  # pragma: no cover - program.py
-        raise NotImplementedError
-
-    def simul_fn(self, s: n.Simultaneously, rule: str) -> Callable[..., Any]:  # pragma: no cover
-        raise NotImplementedError
-
-    def block_fn(self, stmts: list[n.Stmt], rule: str) -> tuple[Callable[..., Any] | None, list[str]]:
-        raise NotImplementedError  # pragma: no cover - program.py
 
     # ---- blocks ------------------------------------------------------------------------------------
 
@@ -212,7 +198,7 @@ class Statements(Lowerer):
             t = fx.tmp("a")
             pre += [*p, P.assign(P.store(t), v)]
             args.append(P.name(t))
-        return self.call_point(fx, id(s), self.procedure_fn(call.name), ident("p", call.name),
+        return self.call_point(fx, id(s), self.driver.procedure_fn(call.name), ident("p", call.name),
                                list(self.sym.procedures[call.name]), args, pre, result)
 
     # ---- statements -------------------------------------------------------------------------------
@@ -318,7 +304,7 @@ class Statements(Lowerer):
             if fx.unit is not None and Callee.procedure(ref.name) in self.ck.waits:
                 return self.proc_point(s, call, fx, None)
             args = [self.checked(a, fx) for a in call.args]
-            target = self.procedure_fn(ref.name)
+            target = self.driver.procedure_fn(ref.name)
             return [P.expr_stmt(P.call(self.cg.const(target, ident("p", ref.name)), self.st(), *args))]
         b = ref.extra
         args = [self.expr(a, fx) for a in call.args]
@@ -433,7 +419,7 @@ class Statements(Lowerer):
         trigger that may wait, in a unit that may (`waits`), as a waiting point of statement `key`."""
         out: list[Element] = []
         for tr in self.ck.handlers.get(event, []):
-            target = self.trigger_fn(tr)
+            target = self.driver.trigger_fn(tr)
             if waits and Callee.trigger(tr.id) in self.ck.waits:
                 lo = fx.unit.points + 1  # type: ignore[union-attr]
                 names = self.ck.trigger_params.get(tr.id, [])
@@ -573,7 +559,7 @@ class Statements(Lowerer):
         unit = fx.unit
         assert unit is not None, "a `simultaneously` in code that never waits"
         k, after = unit.point(id(s)), unit.point((id(s), 2))
-        body = self.simul_fn(s, rule)
+        body = self.driver.simul_fn(s, rule)
         pre = self.charge_calls(self.an.weight(s.seats), s.seats.loc)
         seats = fx.tmp("seats")
         env = P.name("env")
