@@ -38,21 +38,56 @@ def serve_in_thread(db):
         thread.join(5)
 
     return f"http://127.0.0.1:{port}", stop
-@pytest.fixture(autouse=True)
-def _compile_afresh_when_patched(request):
-    """Games loaded and compiled once are kept in the process (`load_ruleset`, `compile_ruleset`):
-    a test that patches the program loads and compiles its games afresh, and leaves none made under
-    its patches."""
-    if "monkeypatch" not in request.fixturenames:
-        yield
-        return
+
+
+# the packages a loaded or compiled game is made by: a patch of one of them may change what is made
+_MAKERS = tuple(f"interpreter.{p}" for p in ("base", "lang", "library", "draw", "boards", "ir", "load",
+                                             "check", "engine", "compile"))
+
+
+def _module_of(target) -> str:
+    if isinstance(target, str):
+        return target
+    return getattr(target, "__module__", None) or getattr(target, "__name__", None) or type(target).__module__
+
+
+class _Patches(pytest.MonkeyPatch):
+    """`monkeypatch`, which also knows whether a test patched how games are loaded or compiled
+    (`_MAKERS`): games loaded and compiled once are kept in the process (`load_ruleset`,
+    `compile_ruleset`), so such a test loads and compiles its games afresh from its first such
+    patch on, and leaves none made under its patches. A patch of anything else (the environment,
+    the working folder, a terminal's input, a command's progress bar: what most tests patch) keeps
+    them, as the files they were made from are checked each time they are asked for."""
+    patched_makers = False
+
+    def _touch(self, target) -> None:
+        if not self.patched_makers and _module_of(target).startswith(_MAKERS):
+            _forget()
+            self.patched_makers = True
+
+    def setattr(self, target, *args, **kwargs):
+        self._touch(target)
+        return super().setattr(target, *args, **kwargs)
+
+    def delattr(self, target, *args, **kwargs):
+        self._touch(target)
+        return super().delattr(target, *args, **kwargs)
+
+
+def _forget() -> None:
     from interpreter.compile import forget_compiled
     from interpreter.load.ruleset import forget_loaded
     forget_compiled()
     forget_loaded()
-    yield
-    forget_compiled()
-    forget_loaded()
+
+
+@pytest.fixture
+def monkeypatch():
+    mp = _Patches()
+    yield mp
+    mp.undo()
+    if mp.patched_makers:
+        _forget()
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -4,6 +4,7 @@ no terminal code, and every board kind brings all it owes."""
 from __future__ import annotations
 
 import ast
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -45,7 +46,13 @@ def _imports(path: Path) -> set[str]:
 
 
 MODULES = {_module(p): p for p in ROOT.rglob("*.py")}
-GRAPH = {m: {t for t in _imports(p) if t in MODULES} for m, p in MODULES.items()}
+
+
+@lru_cache(maxsize=None)
+def graph() -> dict[str, set[str]]:
+    """Each module's imports of modules of `interpreter` (read when a test first asks: not while
+    the suite is collected, in every process)."""
+    return {m: {t for t in _imports(p) if t in MODULES} for m, p in MODULES.items()}
 
 
 def _part(mod: str) -> str:
@@ -54,7 +61,7 @@ def _part(mod: str) -> str:
 
 def test_each_package_imports_only_packages_before_it():
     wrong = []
-    for mod, targets in GRAPH.items():
+    for mod, targets in graph().items():
         here = _part(mod)
         if here not in PIPELINE:
             continue
@@ -76,7 +83,7 @@ def _circles() -> list[list[str]]:
     def visit(v: str) -> None:
         index[v] = low[v] = len(index)
         stack.append(v)
-        for w in GRAPH[v]:
+        for w in graph()[v]:
             if w not in index:
                 visit(w)
                 low[v] = min(low[v], low[w])
@@ -92,7 +99,7 @@ def _circles() -> list[list[str]]:
             if len(part) > 1:
                 out.append(sorted(part))
 
-    for v in sorted(GRAPH):
+    for v in sorted(graph()):
         if v not in index:
             visit(v)
     return out
@@ -115,7 +122,7 @@ def test_the_tables_view_model_has_no_terminal_code():
             if m in seen:
                 continue
             seen.add(m)
-            todo.extend(GRAPH[m])
+            todo.extend(graph()[m])
         terminal = [m for m in seen if ".terminal" in m or m.endswith(".text")]
         assert not terminal, f"{mod} reaches {terminal}"
         tree = ast.parse(MODULES[mod].read_text(encoding="utf-8"))
