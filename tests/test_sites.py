@@ -69,6 +69,21 @@ def test_every_rule_is_compiled():
     assert rules <= compiled, rules - compiled
 
 
+def test_every_entry_site_fills_a_field_of_the_plans_entries_and_the_fixture_fills_each():
+    """An entry site's rules go into the plan's field `Site.into` names: a field of `Entries` (the
+    record of what the engine calls outside the flow), given a function by the fixture's rule."""
+    from dataclasses import fields
+
+    from interpreter.engine.plan import Entries
+    from interpreter.ir.sites import Form
+    names = {f.name for f in fields(Entries)}
+    entries = [s for s in SITES if s.form is Form.ENTRY]
+    assert entries and all(s.into in names for s in entries), [s.into for s in entries if s.into not in names]
+    plan = compile_ruleset(load_ruleset(FIXTURE), 2)
+    empty = [s.into for s in entries if not getattr(plan, s.into)]
+    assert empty == [], f"the fixture leaves these entries empty: {empty}"
+
+
 def test_every_site_that_says_so_is_extended_by_a_module(tmp_path):
     folder = _copy(tmp_path)
     data = yaml.safe_load((folder / "game.yaml").read_text())

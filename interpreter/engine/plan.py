@@ -88,16 +88,10 @@ class Compiled(Protocol):
     generated: list[Any]
 
 
-@dataclass
-class Plan:
-    """A compiled game: everything its rules became, as data and functions the engine runs (the
-    piles, cards, pieces, boards and variables laid out by number, the flow, the entries it reads:
-    result, facts, metrics, the bots' evaluation), the same for every game played from it."""
-    game_id: str
-    name: str
-    digest: str
-    n_seats: int
-    # piles
+@dataclass(kw_only=True)
+class Piles:
+    """The piles of a compiled game, by number: each declared pile is one (of the game), one for
+    each seat or piece, or one for each place of a board, side by side from its first number."""
     n_piles: int = 0
     pile_names: list[str] = field(default_factory=list)        # per pile id: "hand(2)"
     pile_decl: list[str] = field(default_factory=list)         # per pile id: declared name
@@ -112,12 +106,32 @@ class Plan:
     seat_piles: list[int] = field(default_factory=list)
     piece_piles: list[int] = field(default_factory=list)
     aside: int = -1                                            # the pile of cards set aside (out of the game)
-    # dice: each die's faces and how a person names it (`d6`, `level(3)`); a family's dice by key
+    # the pile ids of each mask of those (kept as they are asked: `piles_of`)
+    mask_ids: dict[int, list[int]] = field(default_factory=dict)
+
+    def piles_of(self, mask: int) -> list[int]:
+        """The pile ids of a mask of piles (a seat's own piles, those a copy changed)."""
+        ids = self.mask_ids.get(mask)
+        if ids is None:
+            ids = self.mask_ids[mask] = [p for p in range(self.n_piles) if mask >> p & 1]
+        return ids
+
+    def pile_label(self, pile: int) -> str:
+        return self.pile_names[pile]
+
+
+@dataclass(kw_only=True)
+class Dice:
+    """The dice of a compiled game by number: each die's faces and how a person names it."""
     die_faces: list[list[int]] = field(default_factory=list)
     die_names: list[str] = field(default_factory=list)
     die_base: dict[str, int] = field(default_factory=dict)     # a single die's id by its name
     die_family: dict[str, dict[Any, int]] = field(default_factory=dict)   # family -> key -> die id
-    # cards
+
+
+@dataclass(kw_only=True)
+class Cards:
+    """The cards of a compiled game by number: each card's type, properties and starting pile."""
     card_types: list[str] = field(default_factory=list)        # type ids
     card_names: list[str] = field(default_factory=list)        # what players read for each type
     card_type: list[int] = field(default_factory=list)         # per card: type index
@@ -125,7 +139,15 @@ class Plan:
     type_props: list[dict[str, Any]] = field(default_factory=list)  # per type: props dict
     card_start: list[int] = field(default_factory=list)        # per card: starting pile id
     card_type_names: list[str] = field(default_factory=list)   # per card: its type's id
-    # pieces and boards
+
+    def card_label(self, card: int) -> str:
+        return self.card_names[self.card_type[card]]
+
+
+@dataclass(kw_only=True)
+class Pieces:
+    """The pieces and boards of a compiled game: pieces by number, boards by number with their
+    kinds (each holding its board's data: `boards/`)."""
     n_pieces: int = 0
     piece_names: list[str] = field(default_factory=list)
     piece_kind: list[str] = field(default_factory=list)
@@ -136,24 +158,33 @@ class Plan:
     hiding_kinds: list[BoardKind] = field(default_factory=list)  # those that hide things (`redeal_hidden`)
     # State.bd -> a copy (each kind's clone: `compile/layout.py`)
     clone_bd: Callable[[list[Any]], list[Any]] = field(default_factory=lambda: list.copy)
-    # state variables
+
+
+@dataclass(kw_only=True)
+class Variables:
+    """The state variables of a compiled game: their starting values, and where each seat's,
+    piece's and card's values lie in `State.v`; who sees each and its type."""
     global_init: dict[str, Any] = field(default_factory=dict)
     seat_init: dict[str, Any] = field(default_factory=dict)
     piece_init: dict[str, Any] = field(default_factory=dict)
     card_init: dict[str, Any] = field(default_factory=dict)
     var_at: dict[str, int] = field(default_factory=dict)       # seat/piece/card variable -> offset in State.v
     var_start: list[Any] = field(default_factory=list)         # State.v at the start
-    # the pile ids of each mask of those (kept as they are asked: `piles_of`)
-    mask_ids: dict[int, list[int]] = field(default_factory=dict)
-    owned_by: dict[tuple, list] = field(default_factory=dict)   # (`owned`)
+    owned_by: dict[tuple, list] = field(default_factory=dict)   # (`Plan.owned`)
     # the places in State.v of each seat's variables, and of each piece's but its `owner`
     seat_slots: list[list[int]] = field(default_factory=list)
     piece_slots: list[list[int]] = field(default_factory=list)
     # (one per what, name) -> who sees it, and its type
     var_visible: dict[tuple[Per, str], Visibility] = field(default_factory=dict)
     var_types: dict[tuple[Per, str], Type] = field(default_factory=dict)
-    # flow
-    main: Unit | None = None                                   # the game's flow (a resumable function)
+
+
+@dataclass(kw_only=True)
+class Entries:
+    """The functions the engine calls outside the game's flow: the result, what a series hands on,
+    records, metrics, facts a player reads, the bots' evaluation, a lane board's moves. Each
+    entry site's rules go into the field its `Site.into` names (`ir/sites.py`; a test checks that
+    every such name is a field here)."""
     rank: Entry | None = None                                  # `result`: fns with `seat` bound
     tie: Entry | None = None
     descending: bool = True
@@ -183,8 +214,26 @@ class Plan:
     move_enter: Entry | None = None
     move_spot: Entry | None = None
     move_rules: frozenset[str] = frozenset()
+
+
+@dataclass(kw_only=True)
+class Limits:
+    """How far a game may go: its rounds and its steps (a ruleset's own, within the engine's)."""
     max_rounds: int = 1000
     max_steps: int = 2_000_000
+
+
+@dataclass(kw_only=True)
+class Plan(Piles, Dice, Cards, Pieces, Variables, Entries, Limits):
+    """A compiled game: everything its rules became, as data and functions the engine runs, the
+    same for every game played from it. Its parts are the records above (piles, dice, cards,
+    pieces and boards, variables, entries, limits), read as one flat object where a game runs
+    (an attribute of the plan, not of a part: the machine reads them in its inner loops)."""
+    game_id: str
+    name: str
+    digest: str
+    n_seats: int
+    main: Unit | None = None                                   # the game's flow (a resumable function)
     rules: dict[str, Loc | None] = field(default_factory=dict)  # rule id -> where it is written
     codegen: Compiled | None = None                            # what was generated (`explain --python`)
 
@@ -195,13 +244,6 @@ class Plan:
     @property
     def evaluate_loc(self) -> Loc | None:
         return self.rules.get("evaluate")
-
-    def piles_of(self, mask: int) -> list[int]:
-        """The pile ids of a mask of piles (a seat's own piles, those a copy changed)."""
-        ids = self.mask_ids.get(mask)
-        if ids is None:
-            ids = self.mask_ids[mask] = [p for p in range(self.n_piles) if mask >> p & 1]
-        return ids
 
     def owned(self, owners: tuple) -> list[tuple[int, list[int]]]:
         """Each seat's own piles (a mask) and its variables' places in State.v, its pieces' too,
@@ -218,9 +260,3 @@ class Plan:
                 got.append((mask, slots))
             self.owned_by[owners] = got
         return got
-
-    def pile_label(self, pile: int) -> str:
-        return self.pile_names[pile]
-
-    def card_label(self, card: int) -> str:
-        return self.card_names[self.card_type[card]]
