@@ -11,7 +11,7 @@ from ..ir.models import Visibility
 from ..engine.plan import Plan
 from ..base.limits import MAX_ROUNDS, MAX_STEPS
 from ..load.ruleset import Ruleset
-from ..lang.types import ANY, BOOL, HELD, INT, SEAT, Owner, Per, is_list, is_map, parse_type
+from ..lang.types import ANY, BOOL, HELD, INT, SEAT, Owner, Per, is_list, is_map
 
 
 def layout(rs: Ruleset, checked: Checked, n_seats: int) -> Plan:
@@ -119,8 +119,10 @@ def layout(rs: Ruleset, checked: Checked, n_seats: int) -> Plan:
         p.carry_game = [str(x) for x in g.carry.game]
         p.carry_piles = [str(x) for x in g.carry.piles]
     # state variables
+    declared = {Per.GAME: sym.globals, Per.SEAT: sym.seat_vars, Per.PIECE: sym.piece_vars,
+                Per.CARD: sym.card_vars}
     for name, var in g.state.items():
-        t = parse_type(var.type) or ANY
+        t = declared[Per(var.of)].get(str(name), ANY)   # (its type as the checker read it, once)
         init = var.initial
         if init is None and (is_list(t) or is_map(t)):
             init = [] if is_list(t) else {}
