@@ -434,6 +434,38 @@ def test_an_open_seat_is_joined_from_the_lobby_and_a_lost_link_given_anew(server
     expect(page.locator("#facts")).to_contain_text("you are Ana (seat 2)")
 
 
+def test_an_option_made_for_a_place_is_clicked_on_the_board(server, page):
+    """The tile race's start (`option ... for sq in starts ... at table, sq`) names a square of the
+    board: each free start square gets a ring in the picture, and clicking one takes its option."""
+    table = post(server, "/api/tables", {"game": "tilerace", "seats": ["human", "random"], "seed": 4})
+    tid, token = table["id"], table["seats"][0]["token"]
+    end = time.monotonic() + 30
+    while True:
+        with urllib.request.urlopen(f"{server}/api/tables/{tid}?token={token}", timeout=10) as r:
+            told = json.loads(r.read())
+        if any(o["place"] for o in told["options"]):
+            break
+        if told["options"]:
+            post(server, f"/api/tables/{tid}/decide", {"token": token, "option": told["options"][0]["key"],
+                                                        "decision": told["decision"]})
+        else:
+            time.sleep(0.01)
+        assert time.monotonic() < end, "no option made for a place"
+    placed = [o for o in told["options"] if o["place"]]
+    assert all(o["place"]["board"] == "table" for o in placed)
+    last = placed[-1]
+    page.goto(server + table["url"])
+    ring = page.locator(f".pick[data-place='table:{last['place']['place']}']")
+    expect(ring).to_have_attribute("data-key", last["key"])
+    assert page.locator(".pick").count() == len(placed)
+    ring.click()
+    expect(page.locator(".pick")).to_have_count(0)
+    with urllib.request.urlopen(f"{server}/api/tables/{tid}/record?token={token}", timeout=10) as r:
+        lines = [json.loads(line) for line in r.read().decode().splitlines() if line.strip()]
+    chosen = [x for x in lines if x.get("type") == "decision" and x.get("seat") == 0]
+    assert chosen[-1]["label"] == last["label"], chosen[-1]
+
+
 def test_an_option_made_for_a_piece_is_clicked_on_the_board(server, page):
     """Downforce's bet names a car: each car in the picture gets a ring, and clicking the ring takes
     that car's option, as its line in the list would."""

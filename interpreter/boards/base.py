@@ -51,6 +51,11 @@ class BoardKind:
         self.decl = decl
         self.plan = plan
 
+    def place_key(self, place: Any) -> str | None:
+        """How its picture marks the place a rule names by `place` (`data-place="BOARD:KEY"`): an
+        option made for that place (`at BOARD, PLACE`) is a ring there. None: no place it draws."""
+        return str(place) if isinstance(place, (int, str)) and not isinstance(place, bool) else None
+
     @property
     def places(self) -> int:
         """How many places have a pile each when a pile is declared `of:` this board."""

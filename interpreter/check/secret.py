@@ -395,6 +395,9 @@ class _Walk(Visitor):
                 self.going(clause.var, clause.source)
             if o.cond is not None:
                 self.expr(o.cond)
+            for at in (o.board, o.place):
+                if at is not None:
+                    self.expr(at)
             self.expr(o.label)
             self.block(o.body)
 

@@ -15,8 +15,8 @@ from typing import ClassVar
 from ..lang import nodes as n
 from ..lang.parser import keywords
 from ..lang.visit import Visitor
-from ..lang.types import (ANY, CARD, INT, NONE, PIECE, PILE, SEAT, Type, compatible, elem, is_list,
-                          is_map, map_types, parse_type, zero)
+from ..lang.types import (ANY, BOARD, CARD, INT, NONE, PIECE, PILE, SEAT, TEXT, Type, compatible, elem,
+                          is_list, is_map, map_types, parse_type, zero)
 from ..load.rules import Rules
 from ..ir.sites import FUNCTION
 from .blame import Problems
@@ -337,6 +337,12 @@ class Statements(Visitor):
                 clause.ref = osc.bind(clause.var, cet)
             if opt.cond is not None:
                 self.ex.want_bool(opt.cond, osc, "an option's `if`")
+            if opt.board is not None and opt.place is not None:
+                self.ex.want(opt.board, osc, BOARD, "the board of an option's `at`")
+                t = self.ex.expr(opt.place, osc)
+                if not (compatible(t, INT) or compatible(t, TEXT)):
+                    self.ex.type_error("the place of an option's `at` is a number (or a cell's name), "
+                                       f"not {t}", opt.place)
             self.ex.expr(opt.label, osc)
             self.block(opt.body, osc)
 

@@ -412,8 +412,8 @@ class Liveness:
                 asked |= body - _option_vars(opt)
             # and what the question reads while it waits: its prompt, labels, who answers
             asked |= _uses(s.prompt) | _uses(s.by if s.by is not None else decider)
-            for opt in s.options:
-                asked |= _uses(opt.label) - _option_vars(opt)
+            for opt in s.options:   # (an option's `at` is read with its label)
+                asked |= (_uses(opt.label) | _uses(opt.board) | _uses(opt.place)) - _option_vars(opt)
             self.at[id(s)] = frozenset(asked)
             return asked | set().union(*(_uses(o.source) | _uses(o.cond)
                                          | _uses_all(c.source for c in o.inner) for o in s.options))

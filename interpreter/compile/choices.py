@@ -155,6 +155,9 @@ def choose(lower: Lowering, s: n.Choose, fx: Fn, rule: str, wl: int) -> list[ast
                                      key=f"{choice} > {opt.name_tag or _words_of(opt.label)}",
                                      of=None if opt.inner else _counted_type(opt.source),
                                      labels={} if fixed else None))
+        if opt.board is not None and opt.place is not None:
+            spec.alts[-1].board = lower.driver.value_fn(opt.board, rule)
+            spec.alts[-1].place = lower.driver.value_fn(opt.place, rule)
     once = [o.source for o in s.options if o.source is not None]
     once += [o.cond for o in s.options if o.source is None and o.cond is not None]
     listing = lower.charge_calls(lower.an.weight(*once), s.loc) + listing

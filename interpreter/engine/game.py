@@ -67,6 +67,27 @@ class Decision:
         return [names[v] if alts[i].of == PIECE and isinstance(v, int) and 0 <= v < len(names) else None
                 for i, v in self._opts]
 
+    def places(self) -> list[tuple[str, str] | None]:
+        """For each option: the board (by name) and the place (as the board's picture marks it)
+        it is made for (its `at BOARD, PLACE`), else None."""
+        if not any(alt.board is not None for alt in self._spec.alts):
+            return [None] * len(self._opts)
+        return reading(self._st, lambda: _places(self))
+
+
+def _places(d: "Decision") -> list[tuple[str, str] | None]:
+    plan, spec, st, env = d._st.plan, d._spec, d._st, d._env
+    out: list[tuple[str, str] | None] = []
+    for o in d._opts:
+        at = spec.place(st, env, o)
+        board = at[0] if at is not None else None
+        if at is None or not isinstance(board, int) or not 0 <= board < len(plan.board_kinds):
+            out.append(None)
+            continue
+        key = plan.board_kinds[board].place_key(at[1])
+        out.append(None if key is None else (plan.board_names[board], key))
+    return out
+
 
 def reading(st: State, read: Callable[..., T]) -> T:
     """What `read()` gives, rules run on the table only to look at it (a view, a label, the

@@ -41,6 +41,9 @@ class Alternative:
     # its labels by value, when the label reads only the value (a card's fixed properties) and
     # constants (`ChooseSpec.label`); None: read each time
     labels: dict[Any, str] | None = None
+    # `at BOARD, PLACE`: the board (its number) and the place an option is made for, fn(st, env)
+    board: Entry | None = None
+    place: Entry | None = None
 
 
 # labels kept per option at most (values an option ranges over: cards, numbers, texts)
@@ -71,6 +74,17 @@ class ChooseSpec:
         if kept is not None and isinstance(v, (int, str, type(None))) and len(kept) < MAX_LABELS:
             kept[v] = text
         return text
+
+    def place(self, st: Any, env: dict[str, Any], option: tuple[int, Any]) -> tuple[int, Any] | None:
+        """The board (its number) and the place an option is made for (its `at`), or None."""
+        i, v = option
+        alt = self.alts[i]
+        if alt.board is None or alt.place is None:
+            return None
+        if alt.var is not None:
+            env = dict(env)
+            bind(env, alt.var, v)
+        return alt.board(st, env), alt.place(st, env)
 
 
 def bind(env: dict[str, Any], var: str | tuple[str, ...], value: Any) -> None:

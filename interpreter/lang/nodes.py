@@ -360,13 +360,17 @@ class While(Stmt):
 
 @dataclass(eq=False)
 class Option(Node):
-    """`option "LABEL" [as NAME] [for VAR in SOURCE ...] [if COND]:` and its block; `inner`: the
-    `for`s after the first (each sees the ones before; the `if` sees them all)."""
+    """`option "LABEL" [as NAME] [for VAR in SOURCE ...] [if COND] [at BOARD, PLACE]:` and its
+    block; `inner`: the `for`s after the first (each sees the ones before; the `if` and the `at`
+    see them all); `board`, `place`: the place of a board the option is made for (a place to
+    click on the board as well as the option's words)."""
     label: Text
     var: str | None
     source: Expr | None
     inner: list[CompFor] = field(kw_only=True)
     cond: Expr | None
+    board: Expr | None = field(default=None, kw_only=True)
+    place: Expr | None = field(default=None, kw_only=True)
     body: list[Stmt]
     ref: Any = field(default=None, kw_only=True)
     name_tag: str | None = field(default=None, kw_only=True)

@@ -389,13 +389,17 @@ class _Build:
         return choose
 
     def option(self, t: Tree) -> n.Option:
-        label, name, *fors, if_t, body = t.children
+        label, name, *fors, if_t, at_t, body = t.children
         var = source = None
         if fors:
             var, source = str(fors[0].children[0]), self.expr(fors[0].children[1])
         inner = [n.CompFor(self.at(f), str(f.children[0]), self.expr(f.children[1]), None) for f in fors[1:]]
         cond = self.expr(if_t.children[0]) if if_t is not None else None
-        option = n.Option(self.at(t), self.text(label), var, source, cond, self.suite(body), inner=inner)
+        board = place = None
+        if at_t is not None:   # `at BOARD, PLACE`
+            board, place = self.expr(at_t.children[0]), self.expr(at_t.children[1])
+        option = n.Option(self.at(t), self.text(label), var, source, cond, self.suite(body), inner=inner,
+                          board=board, place=place)
         option.name_tag = str(name.children[0]) if name is not None else None
         return option
 

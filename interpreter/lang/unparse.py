@@ -207,6 +207,8 @@ class _Text(Visitor):
                 line += f" for {c.var} in {_wrap(c.source, 2)}"
             if o.cond is not None:
                 line += f" if {expr(o.cond)}"
+            if o.board is not None and o.place is not None:
+                line += f" at {_wrap(o.board, 2)}, {_wrap(o.place, 2)}"
             out.append(line + ":\n" + _suite(o.body, indent + 1))
         return "".join(out)
 

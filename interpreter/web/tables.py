@@ -581,9 +581,11 @@ class Table(Sitting):
                     self._asked[seat] = (self.turn, asked(game, d, self.keys))
                 a = self._asked[seat][1]
                 prompt = a.prompt
-                on_board = d.pieces(self.plan.piece_names)   # (an option made for a piece: clickable)
-                options = [{"key": o.key, "label": o.label, "preview": o.effect, "piece": on_board[o.pick]}
-                           for o in a.options]
+                # an option made for a piece or a place: clickable on the board
+                on_board, at = d.pieces(self.plan.piece_names), d.places()
+                options = [{"key": o.key, "label": o.label, "preview": o.effect, "piece": on_board[o.pick],
+                            "place": None if at[o.pick] is None else
+                            {"board": at[o.pick][0], "place": at[o.pick][1]}} for o in a.options]
             since = max(0, min(since, len(self.narrated)))
             log = self.narrated[since:]
             return {

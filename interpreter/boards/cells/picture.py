@@ -30,7 +30,8 @@ def paint(canvas: Canvas, kind, board: dict | None, table: Scene | None, top: fl
         if not shape:
             continue
         fill = "#e3f3dc" if c.grid is not None else ("#dde8f6" if c.tags else "#ffffff")
-        canvas.polygon(shape, fill, "#666", 0.8, attrs=f' class="cell" data-cell="{c.id}"')
+        canvas.polygon(shape, fill, "#666", 0.8,
+                       attrs=f' class="cell" data-cell="{c.id}" data-place="{kind.name}:{c.id}"')
         key = c.front % lap if lap else c.front
         if key in line_at and len(shape) >= 2:
             colour = "#000" if "finish" in line_at[key] else "#d4a000"

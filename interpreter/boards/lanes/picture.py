@@ -187,7 +187,8 @@ def paint(canvas: Canvas, kind, board: dict | None, table: Scene | None, top: fl
             race = kind.race[s] == spot
             fill = (SHADE_RACE if race else SHADE) if tint else ("#cfe3ff" if race else "#ffffff")
             pts = lay.cell(s, spot)
-            canvas.polygon(pts, fill, attrs=f' class="spot" data-space="{s}" data-spot="{spot}"')
+            canvas.polygon(pts, fill, attrs=f' class="spot" data-space="{s}" data-spot="{spot}" '
+                                                 f'data-place="{kind.name}:{s}"')
             canvas.avoid(pts)
     # lines across: a colour per kind, dashed without a limit; the start/finish line
     kinds = list(kind.by_kind)

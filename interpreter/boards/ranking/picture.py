@@ -17,7 +17,7 @@ def paint(canvas: Canvas, kind, board: dict | None, table: Scene | None, top: fl
     for i in range(n):
         x = i * (W + GAP)
         canvas.rect(x, 0, W, H, "#ffffff", stroke="#333", width=1.2,
-                    attrs=f' class="slot" data-slot="{i + 1}"')
+                    attrs=f' class="slot" data-slot="{i + 1}" data-place="{kind.name}:{i + 1}"')
         piece = slots[i]
         if piece is not None and table is not None:
             canvas.circle((x + W / 2, H / 2 + 6), 13.0, table.colour(piece),

@@ -100,6 +100,14 @@ class Stacks(BoardKind):
                 self.props[s] = {**(self.props[s] or {}), **sp.props}
         self.marker = list(plan.piece_marker) if plan is not None else []
 
+    def place_key(self, place):
+        """A progress names its space (on a loop, the progress of a later lap too)."""
+        if not isinstance(place, int) or isinstance(place, bool):
+            return None
+        if self.loop:
+            return str(place % self.L)
+        return str(place) if 0 <= place < self.L else None
+
     # ---- run-time data ------------------------------------------------------------------------
 
     def init(self, st):

@@ -27,7 +27,7 @@ def paint(canvas: Canvas, kind, board: dict | None, table: Scene | None, top: fl
         x, y = _box(kind, s)
         tint = shaded[s] not in (None, False, 0, "")
         canvas.rect(x, y, W - 2, H, SHADE if tint else "#ffffff", stroke="#333", width=1.0,
-                    attrs=f' class="space" data-space="{s}"')
+                    attrs=f' class="space" data-space="{s}" data-place="{kind.name}:{s}"')
         if s % 5 == 0:
             canvas.label(str(s), (x + W / 2, y + H - 6), 9.0, "#555", over=True)
         if tint and (s == 0 or shaded[s - 1] != shaded[s]):

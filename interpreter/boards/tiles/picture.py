@@ -27,7 +27,7 @@ def paint(canvas: Canvas, kind, board: dict | None, table: Scene | None, top: fl
         elif seen is not None and not seen["face_up"]:
             fill = "#9a9a9a"
         canvas.rect(x + 2, y + 2, S - 4, S - 4, fill, stroke="#333", width=1.0,
-                    attrs=f' class="square" data-square="{label}"')
+                    attrs=f' class="square" data-square="{label}" data-place="{kind.name}:{sq}"')
         if seen is not None and seen["face_up"] and seen["mask"]:
             for bit, (ex, ey) in SIDE_ENDS.items():
                 if seen["mask"] & bit:

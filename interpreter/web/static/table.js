@@ -168,7 +168,7 @@
                               ...(told.seed !== null && told.seed !== undefined ? [`seed ${told.seed}`] : [])].join(" · ");
     const key = JSON.stringify([told.view, told.seat]);
     // the pieces' places are read from the picture only while an option is made for a piece
-    const wantSpots = !told.waiting && told.options.some((o) => o.piece);
+    const wantSpots = !told.waiting && told.options.some((o) => spotOf(o));
     if (key !== state.viewKey) {
       state.viewKey = key;
       state.pictureCount = (state.pictureCount || 0) + 1;
@@ -251,10 +251,19 @@
       const svg = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
       const box = (svg.getAttribute("viewBox") || "").split(/[\s,]+/).map(Number);
       if (box.length !== 4) throw new Error("no viewBox");
+      // each piece's and each place's centre and size, from the shapes the picture marks
+      const boxes = {};
+      const mark = (key, b) => {
+        const had = boxes[key];
+        boxes[key] = had ? [Math.min(had[0], b[0]), Math.min(had[1], b[1]), Math.max(had[2], b[2]), Math.max(had[3], b[3])] : b;
+      };
+      for (const e of svg.querySelectorAll("[data-piece]")) mark("piece:" + e.getAttribute("data-piece"), shapeBox(e));
+      for (const e of svg.querySelectorAll("[data-place]")) mark("place:" + e.getAttribute("data-place"), shapeBox(e));
       const spots = {};
-      for (const c of svg.querySelectorAll("circle[data-piece]")) {
-        const x = Number(c.getAttribute("cx")), y = Number(c.getAttribute("cy")), r = Number(c.getAttribute("r"));
-        spots[c.getAttribute("data-piece")] = {x: (x - box[0]) / box[2], y: (y - box[1]) / box[3], r: r / box[2]};
+      for (const [key, b] of Object.entries(boxes)) {
+        if (b.some((v) => !Number.isFinite(v))) continue;
+        const r = Math.max(Math.min(b[2] - b[0], b[3] - b[1]) / 2, 4);
+        spots[key] = {x: ((b[0] + b[2]) / 2 - box[0]) / box[2], y: ((b[1] + b[3]) / 2 - box[1]) / box[3], r: r / box[2]};
       }
       state.spots = spots;
       state.picksKey = null;
@@ -262,20 +271,40 @@
     } catch (e) { state.spots = {}; }   // (no rings: the options' list still takes every choice)
   }
 
+  // the bounding box [x0, y0, x1, y1] of a circle, a rectangle or a polygon of the picture
+  function shapeBox(e) {
+    const n = (name) => Number(e.getAttribute(name));
+    if (e.tagName === "circle") return [n("cx") - n("r"), n("cy") - n("r"), n("cx") + n("r"), n("cy") + n("r")];
+    if (e.tagName === "rect") return [n("x"), n("y"), n("x") + n("width"), n("y") + n("height")];
+    const xy = (e.getAttribute("points") || "").trim().split(/[\s,]+/).map(Number);
+    const xs = xy.filter((_, i) => i % 2 === 0), ys = xy.filter((_, i) => i % 2 === 1);
+    return xs.length ? [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)] : [NaN, NaN, NaN, NaN];
+  }
+
+  // where an option is clicked on the picture: the piece or the place it is made for
+  function spotOf(o) {
+    if (o.piece) return "piece:" + o.piece;
+    if (o.place) return `place:${o.place.board}:${o.place.place}`;
+    return null;
+  }
+
   function showPicks(told) {
-    const options = told && !told.waiting ? told.options.filter((o) => o.piece && state.spots && state.spots[o.piece]) : [];
-    const key = JSON.stringify([options.map((o) => [o.key, o.piece]), state.pictureCount, Boolean(state.spots)]);
+    const options = told && !told.waiting ? told.options.filter((o) => spotOf(o) && state.spots && state.spots[spotOf(o)]) : [];
+    const key = JSON.stringify([options.map((o) => [o.key, spotOf(o)]), state.pictureCount, Boolean(state.spots)]);
     if (key === state.picksKey) return;
     state.picksKey = key;
     const picks = clear($("picks"));
     const named = {};
-    for (const o of options) named[o.piece] = (named[o.piece] || 0) + 1;
+    for (const o of options) named[spotOf(o)] = (named[spotOf(o)] || 0) + 1;
     for (const o of options) {
-      if (named[o.piece] > 1) continue;   // a piece several options name: the list says which
-      const at = state.spots[o.piece];
-      const size = Math.max(2.6 * at.r * 100, 2.2);
-      const button = el("button", null, "pick", {type: "button", "data-key": o.key, "data-piece": o.piece,
-                                                 "aria-label": `${o.key}) ${o.label}`, title: o.label});
+      if (named[spotOf(o)] > 1) continue;   // a piece or place several options name: the list says which
+      const at = state.spots[spotOf(o)];
+      // a ring around a piece; inside a place's shape (a square, a cell, a space)
+      const size = Math.max((o.piece ? 2.6 : 1.5) * at.r * 100, 2.2);
+      const button = el("button", null, "pick", {type: "button", "data-key": o.key, "aria-label": `${o.key}) ${o.label}`,
+                                                 title: o.label});
+      if (o.piece) button.setAttribute("data-piece", o.piece);
+      else button.setAttribute("data-place", `${o.place.board}:${o.place.place}`);
       button.style.left = `${at.x * 100}%`;
       button.style.top = `${at.y * 100}%`;
       button.style.width = `${size}%`;
