@@ -12,19 +12,26 @@ from __future__ import annotations
 from functools import partial
 from importlib import import_module
 from types import ModuleType
-from typing import Annotated, Any, Callable
+import random
+from typing import TYPE_CHECKING, Annotated, Any, Callable, TypeVar
 
 from pydantic import Field
 
 from ..base.errors import RuleError
 from ..base.limits import MAX_INT, MAX_TEXT
 from ..lang.types import PIECE, Type
-from ..library.api import Builtin, Param, Spec
+from ..library.api import Builtin, Fixed, Param, PlanView, Spec, Table
+
+if TYPE_CHECKING:   # (the drawing modules are imported when something first draws)
+    from ..base.diagnostics import Report
+    from ..draw.canvas import Canvas
+    from ..draw.scene import Scene
 
 KINDS: dict[str, type["BoardKind"]] = {}
+K = TypeVar("K", bound="BoardKind")
 
 
-def register(cls):
+def register(cls: type["BoardKind"]) -> type["BoardKind"]:
     KINDS[cls.kind] = cls
     return cls
 
@@ -45,7 +52,11 @@ class BoardKind:
     piece_at: tuple[int, Any] = (0, None)
     drawn_empty = False           # a screen draws it even with no piece on it (a grid that is the table)
 
-    def __init__(self, name: str, index: int, decl, plan):
+    # the game's plan (`Any` as given: None for a board made only to check or draw its declaration,
+    # `check/symbols.py`, `picture/render.py`, which never reads it)
+    plan: PlanView
+
+    def __init__(self, name: str, index: int, decl: Any, plan: Any) -> None:
         self.name = name
         self.index = index
         self.decl = decl
@@ -71,46 +82,46 @@ class BoardKind:
         (each said into `said`, `load/oldforms.py`). A kind whose data never changed has none."""
         return board
 
-    def check(self, symbols, report) -> None:
+    def check(self, symbols: Any, report: Report) -> None:
         """Report what the game's declarations get wrong about this board (after the
         declarations are read: `symbols` is `check.symbols.Symbols`)."""
         return None
 
-    def init(self, st):
+    def init(self, st: Table) -> Any:
         return None
 
-    def clone(self, data):
+    def clone(self, data: Any) -> Any:
         return data
 
-    def holds(self, data, p) -> bool:
+    def holds(self, data: Any, p: int) -> bool:
         """Does piece `p` stand on this board?"""
         field, absent = self.piece_at
         return data[field][p] != absent
 
     @classmethod
-    def line_kinds(cls, decl) -> set[str]:
+    def line_kinds(cls, decl: Any) -> set[str]:
         """The kinds of line a board so declared has (`view.lines` tells of lines of these kinds)."""
         return set()
 
-    def view(self, st, seat) -> dict:
+    def view(self, st: Table, seat: int | None) -> dict:
         """What a seat sees of this board, as data: {"kind", "pieces": [{"piece", "where", ...}],
         and what else the kind shows}. `text` draws it as text, `paint` as a picture."""
         return {"kind": self.kind, "pieces": [{"piece": p, "where": w} for p, w in self.positions(st)]}
 
-    def where_of(self, data, pc: int) -> Any:
+    def where_of(self, data: Any, pc: int) -> Any:
         """Where piece `pc` stands as the kind's events say it (a slot, a cell's id, a square), or
         None when it is not on the board (`heard_by_change`)."""
         return None
 
-    def in_order(self, data) -> list | None:
+    def in_order(self, data: Any) -> list | None:
         """The pieces on the board in its order, the first ahead; None for a board without one."""
         return None
 
-    def positions(self, st) -> list[tuple[str, str]]:
+    def positions(self, st: Table) -> list[tuple[str, str]]:
         """Where each piece on this board stands, in the board's order, in a player's words."""
         return []
 
-    def redeal_hidden(self, st, seat, rng) -> None:
+    def redeal_hidden(self, st: Table, seat: int, rng: random.Random) -> None:
         """Rearrange, on a copy of the state, what `seat` cannot see (a bot that looks ahead
         plays on a table it could believe in, not on the hidden truth)."""
         return None
@@ -134,7 +145,7 @@ class BoardKind:
         module = self.drawing("text")
         return None if module is None else module.lines(self, board, view)
 
-    def paint(self, canvas, board: dict | None, scene, top: float) -> bool:
+    def paint(self, canvas: Canvas, board: dict | None, scene: Scene | None, top: float) -> bool:
         """Paint the board on `canvas` (`draw/canvas.py`) below `top`: as declared, and in a game
         as `board` (its view) shows it, with what `scene` (`draw/scene.py`) knows of the table.
         False for a kind without a picture."""
@@ -147,8 +158,9 @@ class BoardKind:
 
 # ---- declaring built-ins -----------------------------------------------------------------------
 
-def kind_at(st, b, cls, name: str):
-    """The board `b` as a board of kind `cls`, or a rule error."""
+def kind_at(st: Fixed, b: Any, cls: type[K], name: str) -> K:
+    """The board `b` as a board of kind `cls`, or a rule error (`b`: any value a rule gave, none
+    or a board number out of range included)."""
     plan = st.plan
     k = plan.board_kinds[b] if b is not None and 0 <= b < len(plan.board_kinds) else None
     if not isinstance(k, cls):
@@ -157,15 +169,16 @@ def kind_at(st, b, cls, name: str):
     return k
 
 
-def on_board(cls, name: str, params: list[tuple[Spec, str]], returns: Spec | None, doc: str = "", **kw):
+def on_board(cls: type[BoardKind], name: str, params: list[tuple[Spec, str]], returns: Spec | None,
+             doc: str = "", **kw: Any) -> Callable[[Callable[..., Any]], Builtin]:
     """A built-in whose first argument is a board of kind `cls`: the function below it is
     fn(kind, st, board, *the other arguments), `kind` being the board's `BoardKind`. For a board
     named in the rule (found when compiling) the call goes straight to it: `partial(fn, kind)`."""
-    def wrap(fn: Callable):
-        def run(st, b, *rest):
+    def wrap(fn: Callable[..., Any]) -> Builtin:
+        def run(st: Table, b: int | None, *rest: Any) -> Any:
             return fn(kind_at(st, b, cls, name), st, b, *rest)
 
-        def bind(plan, consts):
+        def bind(plan: PlanView, consts: list[Any]) -> Callable[..., Any] | None:
             b = consts[0]
             if not isinstance(b, int) or not isinstance(plan.board_kinds[b], cls):
                 return None  # a board known only while playing (or `none`: an error then)
@@ -176,14 +189,14 @@ def on_board(cls, name: str, params: list[tuple[Spec, str]], returns: Spec | Non
     return wrap
 
 
-def of_piece(cls, name: str, params: list[tuple[Spec, str]], returns: Spec | None, doc: str = "",
-             off: Callable | None = None):
+def of_piece(cls: type[BoardKind], name: str, params: list[tuple[Spec, str]], returns: Spec | None,
+             doc: str = "", off: Callable[..., Any] | None = None) -> Callable[[Callable[..., Any]], Builtin]:
     """A built-in whose first argument is a piece on a board of kind `cls`: the function below
     it is fn(kind, data, piece, *the other arguments), for the board the piece stands on (in a
     game with one board of the kind, found when compiling). A piece on no such board is a rule
     error, or `off(piece, *args)` when given."""
-    def wrap(fn: Callable):
-        def find(st, p):
+    def wrap(fn: Callable[..., Any]) -> Builtin:
+        def find(st: Table, p: int | None) -> tuple[BoardKind | None, Any]:
             if p is None:
                 raise RuleError(f"`{name}`: a piece was expected, not none")
             for i, k in enumerate(st.plan.board_kinds):
@@ -191,7 +204,7 @@ def of_piece(cls, name: str, params: list[tuple[Spec, str]], returns: Spec | Non
                     return k, st.bd[i]
             return None, None
 
-        def run(st, p, *rest):
+        def run(st: Table, p: Any, *rest: Any) -> Any:   # p: a piece, or none (a rule error)
             k, data = find(st, p)
             if k is None:
                 if off is not None:
@@ -199,14 +212,14 @@ def of_piece(cls, name: str, params: list[tuple[Spec, str]], returns: Spec | Non
                 raise RuleError(f"`{name}`: `{st.plan.piece_names[p]}` is not on {cls.noun}")
             return fn(k, data, p, *rest)
 
-        def bind(plan, consts):
+        def bind(plan: PlanView, consts: list[Any]) -> Callable[..., Any] | None:
             boards = [(i, k) for i, k in enumerate(plan.board_kinds) if isinstance(k, cls)]
             if len(boards) != 1:
                 return None
             ((i, k),) = boards
             field, absent = k.piece_at
 
-            def one(st, p, *rest):
+            def one(st: Table, p: int | None, *rest: Any) -> Any:
                 data = st.bd[i]
                 if p is None or data[field][p] == absent:
                     return run(st, p, *rest)  # says what is wrong
@@ -296,7 +309,7 @@ def heard_by_change(cls: type[BoardKind], b: Builtin,
     the checker's search for triggers that raise their own event reads."""
     run = b.run
 
-    def heard(st, *args):
+    def heard(st: Table, *args: Any) -> list[tuple]:
         boards = [(i, k) for i, k in enumerate(st.plan.board_kinds) if isinstance(k, cls)]
         n = st.plan.n_pieces
         before = [([k.where_of(st.bd[i], p) for p in range(n)], k.in_order(st.bd[i])) for i, k in boards]

@@ -7,7 +7,7 @@ limit (`grows`). The result is this object; nothing is written onto the trees.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..check.calls import heard_waits
 from ..check.checked import Callee, Checked, Local, Ref, RefKind
@@ -17,7 +17,7 @@ from ..base.diagnostics import Loc
 from ..base.errors import RuleError
 from ..base.limits import MAX_INT
 from ..lang.types import ANY, HELD, INT, TEXT, is_list, is_map
-from ..library.api import NOT_CONST, Items
+from ..library.api import NOT_CONST, Fixed, Items
 from ..ir.sites import FUNCTION
 from .flownodes import FLOW, Stop
 
@@ -29,6 +29,10 @@ class _Static:
 
     def __init__(self, plan: Plan):
         self.plan = plan
+
+
+if TYPE_CHECKING:   # mypy checks that it has all a pure built-in reads (`library.api.Fixed`)
+    _STATIC: type[Fixed] = _Static
 
 
 def _scalar(v: Any) -> bool:

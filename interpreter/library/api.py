@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar, Protocol
 
+from ..base.diagnostics import Loc
+from ..lang.show import Names
 from ..lang.types import ListType, Type, parse_type
 
 
@@ -50,9 +52,79 @@ class PlainBound(Bound):
 
 T = Bound()
 PLAIN_T = PlainBound()
-# The game's table as a built-in sees it (`engine/state.py`'s State; a bot's copy; `_Static` while
-# compiling): built-ins come before the engine, which runs them.
-Table = Any
+
+
+# ---- what a built-in sees -------------------------------------------------------------------------
+# Built-ins and board kinds come before the engine, which runs them: they cannot name its types
+# (`engine/plan.py`'s Plan, `engine/state.py`'s State), so what they use of them is declared here,
+# and mypy checks that the engine's classes have it wherever it hands them to a kind or built-in.
+
+class PlanView(Names, Protocol):
+    """The game's fixed data as built-ins and board kinds read it (`engine/plan.py`'s Plan), its
+    names (`Names`: card_names, card_type, piece_names, pile_names, die_names) and more."""
+    n_seats: int
+    n_pieces: int
+    n_piles: int
+    aside: int
+    piece_marker: list[bool]
+    board_names: list[str]
+    board_kinds: list[Any]     # each board's `boards.base.BoardKind` (boards come after built-ins)
+    pile_owner: list[int | None]
+    pile_board: list[str | None]
+    pile_base: dict[str, int]
+    card_types: list[str]
+    card_start: list[int]
+    card_props: dict[str, list[Any]]
+    die_faces: list[list[int]]
+    rules: dict[str, Loc | None]
+    move_rules: frozenset[str]
+    move_enter: Callable[..., Any] | None   # compiled entries: fn(st, env)
+    move_spot: Callable[..., Any] | None
+
+    def pile_label(self, pile: int) -> str: ...
+
+
+class Believing(Protocol):
+    """A bot's lookahead copy's belief (`engine/state.py`'s Belief): a built-in that drew by
+    chance says so."""
+    chance: bool
+
+
+class Fixed(Protocol):
+    """What a pure built-in reads: only the plan. Computed while compiling, it is given
+    `compile/analysis.py`'s `_Static`, which has nothing else."""
+    @property
+    def plan(self) -> PlanView: ...
+
+
+class Table(Fixed, Protocol):
+    """The game's table as a built-in or a board kind sees it: `engine/state.py`'s State (or a
+    bot's copy of it). Read-only members are properties (the engine's own types may be narrower)."""
+    rolls: dict[int, list[int]] | None   # arranged rolls by die (`next_rolls` sets them)
+
+    @property
+    def bd(self) -> list[Any]: ...            # each board's run-time data, as its kind keeps it
+    @property
+    def piles(self) -> list[list[int]]: ...   # each pile's cards, bottom to top
+    @property
+    def where(self) -> list[int]: ...         # each card's pile
+    @property
+    def up(self) -> list[bool]: ...           # each card face up?
+    @property
+    def trace(self) -> list[Any] | None: ...  # what happened, when asked
+    @property
+    def believe(self) -> Believing | None: ...
+    # the game's generator, or a bot's own (`random.Random`, shared or taped: the engine's choice)
+    @property
+    def rng(self) -> Any: ...
+
+    def end(self, pile: int, index: int) -> int | None: ...
+    def move(self, card: int, dest: int, face_up: bool | None = None, bottom: bool = False) -> None: ...
+    def turn(self, card: int, face_up: bool) -> None: ...
+    def put_top(self, pile: int, card: int) -> None: ...
+    def swap_piles(self, a: int, b: int) -> None: ...
+
+
 Spec = str | Type  # a type as a declaration writes it: text (`"list[T]"`, `"lanes"`) or a type
 _ITEMS = re.compile(r"items(?:\[(.+)\])?")
 _KIND = re.compile(r"[a-z_]+")

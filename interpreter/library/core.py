@@ -9,7 +9,7 @@ from typing import Any, Callable
 from ..base.errors import RuleError
 from ..lang.show import show
 from ..lang.types import ANY, BOOL, CARD, DIE, INT, PIECE, PILE, SEAT, TEXT, Type, elem, listof
-from .api import Builtin, Table, builtin
+from .api import Builtin, Fixed, Table, builtin
 
 
 @builtin("size", [("items", "what `size` counts")], INT,
@@ -140,7 +140,7 @@ def _sorted_by(st: Table, xs: list[Any], keys: list[int]) -> list[Any]:
 
 @builtin("seat", [(INT, "the seat number of `seat`")], SEAT,
          "the seat numbered n (from 1); an error outside 1..players", pure=True)
-def _seat(st: Table, k: int | None) -> int:
+def _seat(st: Fixed, k: int | None) -> int:
     n = st.plan.n_seats
     if k is None or not 1 <= k <= n:
         raise RuleError(f"there is no seat {k} in a game of {n}")
@@ -149,7 +149,7 @@ def _seat(st: Table, k: int | None) -> int:
 
 @builtin("piece", [(TEXT, "the piece's name given to `piece`")], PIECE,
          "the piece with this name; an error for an unknown name", pure=True)
-def _piece(st: Table, text: str) -> int:
+def _piece(st: Fixed, text: str) -> int:
     names = st.plan.piece_names
     if text not in names:
         raise RuleError(f"no piece is named `{text}`")
@@ -177,7 +177,7 @@ def _roll(st: Table, die: int) -> int:
 
 @builtin("faces", [(DIE, "the die whose faces `faces` lists")], "list[int]",
          "the numbers on the die's faces, in the order declared", pure=True)
-def _faces(st: Table, die: int) -> list[int]:
+def _faces(st: Fixed, die: int) -> list[int]:
     return list(st.plan.die_faces[die])
 
 

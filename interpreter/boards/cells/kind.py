@@ -17,7 +17,7 @@ progress stays known after a piece leaves the board), two short lists copied by 
 from __future__ import annotations
 
 from itertools import pairwise
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -25,8 +25,11 @@ from ...base.diagnostics import Loc, Report, source_line
 from ...base.errors import RuleError
 from ...lang.types import BOOL, INT, PIECE, TEXT, listof
 from ...lang.versions import OldForm
+from ...library.api import Fixed, Table
 from ..base import BoardKind, Props, heard_by_change, move_events, on_board, prop_value, register
 from .segments import CellSegment, cells_of
+
+Data = list[list[Any]]   # [cell per piece, progress per piece] (the module's doc)
 
 _ID = r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$"
 Tag = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
@@ -87,7 +90,7 @@ class CellsModel(BaseModel):
                             description="with `segments`: the start grid's cells by id, number 1 first")
 
     @model_validator(mode="after")
-    def _fits(self):
+    def _fits(self) -> CellsModel:
         if self.segments is not None:
             return self._expanded()
         if self.cells is None:
@@ -118,7 +121,7 @@ class CellsModel(BaseModel):
             raise ValueError("`finish` is the finish line's own name; name other lines differently")
         return self
 
-    def _expanded(self):
+    def _expanded(self) -> CellsModel:
         """The board its segments describe: its cells (ids, fronts, lanes, touches, outlines),
         its lap, finish and lines."""
         for key in ("cells", "lap"):
@@ -179,7 +182,7 @@ class Cells(BoardKind):
                          RECT_SINCE),)
 
     @classmethod
-    def read_old(cls, board, version, said):
+    def read_old(cls, board: Any, version: int, said: list) -> Any:
         """A cell's `rect` (language 1): `rect: false` is the tag `curve`, `rect: true` nothing."""
         cells = board.get("cells")
         if not isinstance(cells, list) or not any(isinstance(c, dict) and "rect" in c for c in cells):
@@ -207,7 +210,7 @@ class Cells(BoardKind):
         out["cells"].__dict__.update(cells.__dict__)
         return out
 
-    def __init__(self, name, index, decl, plan):
+    def __init__(self, name: str, index: int, decl: Any, plan: Any) -> None:
         super().__init__(name, index, decl, plan)
         d = decl
         self.ids = [c.id for c in d.cells]
@@ -246,11 +249,11 @@ class Cells(BoardKind):
 
     # ---- run-time data ----------------------------------------------------------------------
 
-    def init(self, st):
+    def init(self, st: Table) -> Data:
         n = st.plan.n_pieces
         return [[None] * n, [None] * n]
 
-    def clone(self, data):
+    def clone(self, data: Data) -> Data:
         return [data[0][:], data[1][:]]
 
 
@@ -275,21 +278,21 @@ class Cells(BoardKind):
             self._steps[start] = found
         return found
 
-    def next_cells(self, data, pc) -> list[int]:
+    def next_cells(self, data: Data, pc: int) -> list[int]:
         at = data[0][pc]
         if at is None:
             return []
         taken = set(data[0])
         return [j for j, _d in self.ahead[at] if j not in taken]
 
-    def where_of(self, data, pc):
+    def where_of(self, data: Data, pc: int) -> str | None:
         at = data[0][pc]
         return None if at is None else self.ids[at]
 
-    def in_order(self, data) -> list:
+    def in_order(self, data: Data) -> list[int]:
         return self.order(data)
 
-    def order(self, data) -> list[int]:
+    def order(self, data: Data) -> list[int]:
         """Pieces on the board, the farthest first; equal progress: by lane as `ties` says."""
         pos, prog = data
         on = [pc for pc, c in enumerate(pos) if c is not None]
@@ -299,13 +302,13 @@ class Cells(BoardKind):
 
     # ---- views ------------------------------------------------------------------------------
 
-    def positions(self, st) -> list[tuple[str, str]]:
+    def positions(self, st: Table) -> list[tuple[str, str]]:
         data = st.bd[self.index]
         names = self.plan.piece_names
         return [(names[pc], f"cell {self.ids[data[0][pc]]}, lane {self.lane[data[0][pc]]}")
                 for pc in self.order(data)]
 
-    def view(self, st, seat) -> dict:
+    def view(self, st: Table, seat: int | None) -> dict:
         """The pieces on the board in its order (cell, lane, tags, progress, what is left to the
         finish, the free cells ahead), those that left it (farthest first), the lines, and the
         track's geometry for a strip (`text.py` draws it)."""
@@ -353,20 +356,22 @@ class Cells(BoardKind):
 
 # ---- built-ins -----------------------------------------------------------------------------
 
-def _piece(name, p):
+# A built-in's piece argument may be none (a rule error, said by `_piece`): those that go on
+# reading it after `_piece` take it as `Any`.
+def _piece(name: str, p: int | None) -> int:
     if p is None:
         raise RuleError(f"`{name}`: a piece was expected, not none")
     return p
 
 
-def _cell_index(k, cid, name):
+def _cell_index(k: Cells, cid: str, name: str) -> int:
     i = k.index_of.get(cid)
     if i is None:
         raise RuleError(f"`{name}`: board `{k.name}` has no cell `{cid}`")
     return i
 
 
-def _line_at(k, name, line):
+def _line_at(k: Cells, name: str, line: str) -> int:
     if line not in k.lines:
         raise RuleError(f"`{name}`: board `{k.name}` has no line `{line}` (lines: {', '.join(k.lines)})")
     return k.lines[line]
@@ -374,20 +379,20 @@ def _line_at(k, name, line):
 
 @on_board(Cells, "cell_next", [(PIECE, "the piece of `cell_next`")], listof(TEXT),
           "the free cells one step forward of the piece (none when it is off the board)")
-def _next(k, st, _b, p):
+def _next(k: Cells, st: Table, _b: int, p: int | None) -> list[str]:
     return [k.ids[j] for j in k.next_cells(st.bd[k.index], _piece("cell_next", p))]
 
 
 @on_board(Cells, "cell_of", [(PIECE, "the piece of `cell_of`")], TEXT,
           "the id of the piece's cell, or none when it is off the board")
-def _of(k, st, _b, p):
+def _of(k: Cells, st: Table, _b: int, p: int | None) -> str | None:
     at = st.bd[k.index][0][_piece("cell_of", p)]
     return None if at is None else k.ids[at]
 
 
 @on_board(Cells, "cell_tagged", [(PIECE, "the piece of `cell_tagged`"), (TEXT, "the tag of `cell_tagged`")],
           BOOL, "whether the piece's cell has this tag (false when it is off the board)")
-def _tagged(k, st, _b, p, tag):
+def _tagged(k: Cells, st: Table, _b: int, p: int | None, tag: str) -> bool:
     at = st.bd[k.index][0][_piece("cell_tagged", p)]
     return at is not None and tag in k.tags[at]
 
@@ -396,40 +401,40 @@ def _tagged(k, st, _b, p, tag):
                                (TEXT, "the property of `cell_prop`"),
                                ("T:plain", "the value of `cell_prop` where the cell has none")], "T",
           "a property of the cell (its `props`), or the default given where it has none", pure=True)
-def _prop(k, st, _b, cid, name, default):
+def _prop(k: Cells, st: Fixed, _b: int, cid: str, name: str, default: Any) -> Any:
     i = _cell_index(k, cid, "cell_prop")
     return prop_value(k.props[i], name, default, f"cell `{cid}` of `{k.name}`")
 
 
 @on_board(Cells, "cell_lane", [(PIECE, "the piece of `cell_lane`")], INT,
           "the lane of the piece's cell (1 = inner), 0 when it is off the board")
-def _lane(k, st, _b, p):
+def _lane(k: Cells, st: Table, _b: int, p: int | None) -> int:
     at = st.bd[k.index][0][_piece("cell_lane", p)]
     return 0 if at is None else k.lane[at]
 
 
 @on_board(Cells, "cell_on", [(PIECE, "the piece of `cell_on`")], BOOL, "whether the piece is on the board")
-def _on(k, st, _b, p):
+def _on(k: Cells, st: Table, _b: int, p: int | None) -> bool:
     return st.bd[k.index][0][_piece("cell_on", p)] is not None
 
 
 @on_board(Cells, "cell_progress", [(PIECE, "the piece of `cell_progress`")], INT,
           "how far the piece has gone from the start line (laps counted; kept after it leaves), "
           "0 if never placed")
-def _progress(k, st, _b, p):
+def _progress(k: Cells, st: Table, _b: int, p: int | None) -> int:
     return st.bd[k.index][1][_piece("cell_progress", p)] or 0
 
 
 @on_board(Cells, "cell_to_go", [(PIECE, "the piece of `cell_to_go`")], INT,
           "the distance from the piece to the finish line (negative past it)")
-def _to_go(k, st, _b, p):
+def _to_go(k: Cells, st: Table, _b: int, p: int | None) -> int:
     return k.lines["finish"] - (st.bd[k.index][1][_piece("cell_to_go", p)] or 0)
 
 
 @on_board(Cells, "cell_passed",
           [(PIECE, "the piece of `cell_passed`"), (TEXT, "the line of `cell_passed` (its name)")], BOOL,
           "whether the piece's progress is beyond the line (`finish` or a line of the board)")
-def _passed(k, st, _b, p, line):
+def _passed(k: Cells, st: Table, _b: int, p: int | None, line: str) -> bool:
     prog = st.bd[k.index][1][_piece("cell_passed", p)]
     at = _line_at(k, "cell_passed", line)
     return prog is not None and prog > at
@@ -437,32 +442,32 @@ def _passed(k, st, _b, p, line):
 
 @on_board(Cells, "cell_line", [(TEXT, "the line of `cell_line` (its name)")], INT,
           "the distance of a line (`finish` or a line of the board) from the start line", pure=True)
-def _line(k, st, _b, line):
+def _line(k: Cells, st: Fixed, _b: int, line: str) -> int:
     return _line_at(k, "cell_line", line)
 
 
 @on_board(Cells, "cell_grid", [(INT, "the grid number of `cell_grid`")], TEXT,
           "the id of the cell with this start grid number, or none", pure=True)
-def _grid(k, st, _b, n):
+def _grid(k: Cells, st: Fixed, _b: int, n: int) -> str | None:
     i = k.grid.get(n)
     return None if i is None else k.ids[i]
 
 
 @on_board(Cells, "cell_grid_size", [], INT, "how many cells have a start grid number", pure=True)
-def _grid_size(k, st, _b):
+def _grid_size(k: Cells, st: Fixed, _b: int) -> int:
     return len(k.grid)
 
 
 @on_board(Cells, "cell_at", [(TEXT, "the cell of `cell_at` (its id)")], PIECE,
           "the piece on this cell, or none")
-def _at(k, st, _b, cid):
+def _at(k: Cells, st: Table, _b: int, cid: str) -> int | None:
     i = _cell_index(k, cid, "cell_at")
     return next((pc for pc, x in enumerate(st.bd[k.index][0]) if x == i), None)
 
 
 @on_board(Cells, "cell_order", [], listof(PIECE),
           "the pieces on the board, the farthest first; equally far: by lane as the board's `ties` says")
-def _order(k, st, _b):
+def _order(k: Cells, st: Table, _b: int) -> list[int]:
     return k.order(st.bd[k.index])
 
 
@@ -470,26 +475,26 @@ def _order(k, st, _b):
 
 @on_board(Cells, "cell_lane_at", [(TEXT, "the cell of `cell_lane_at` (its id)")], INT,
           "the lane of this cell (1 = inner)", pure=True)
-def _lane_at(k, st, _b, cid):
+def _lane_at(k: Cells, st: Fixed, _b: int, cid: str) -> int:
     return k.lane[_cell_index(k, cid, "cell_lane_at")]
 
 
 @on_board(Cells, "cell_tagged_at", [(TEXT, "the cell of `cell_tagged_at` (its id)"),
                                     (TEXT, "the tag of `cell_tagged_at`")], BOOL,
           "whether this cell has this tag", pure=True)
-def _tagged_at(k, st, _b, cid, tag):
+def _tagged_at(k: Cells, st: Fixed, _b: int, cid: str, tag: str) -> bool:
     return tag in k.tags[_cell_index(k, cid, "cell_tagged_at")]
 
 
 @on_board(Cells, "cell_front_at", [(TEXT, "the cell of `cell_front_at` (its id)")], INT,
           "the distance of this cell's front edge from the start line", pure=True)
-def _front_at(k, st, _b, cid):
+def _front_at(k: Cells, st: Fixed, _b: int, cid: str) -> int:
     return k.front[_cell_index(k, cid, "cell_front_at")]
 
 
 @on_board(Cells, "cell_next_at", [(TEXT, "the cell of `cell_next_at` (its id)")], listof(TEXT),
           "the free cells one step forward of this cell")
-def _next_at(k, st, _b, cid):
+def _next_at(k: Cells, st: Table, _b: int, cid: str) -> list[str]:
     taken = set(st.bd[k.index][0])
     return [k.ids[j] for j, _d in k.ahead[_cell_index(k, cid, "cell_next_at")] if j not in taken]
 
@@ -498,7 +503,7 @@ def _next_at(k, st, _b, cid):
                                 (TEXT, "the cell `cell_steps` counts to (its id)")], INT,
           "the fewest forward steps from the first cell to the second, whoever stands on the way "
           "(none when the second cannot be reached going forward)", pure=True)
-def _steps(k, st, _b, start, goal):
+def _steps(k: Cells, st: Fixed, _b: int, start: str, goal: str) -> int | None:
     j = _cell_index(k, goal, "cell_steps")
     return k.steps_from(_cell_index(k, start, "cell_steps")).get(j)
 
@@ -507,7 +512,7 @@ def _steps(k, st, _b, start, goal):
                                        (TEXT, "the tag of `cell_steps_to_tag`")], INT,
           "the fewest forward steps from this cell to a cell with this tag, 0 when the cell has it "
           "(none when no cell ahead has it)", pure=True)
-def _steps_to_tag(k, st, _b, start, tag):
+def _steps_to_tag(k: Cells, st: Fixed, _b: int, start: str, tag: str) -> int | None:
     reach = k.steps_from(_cell_index(k, start, "cell_steps_to_tag"))
     found = [n for j, n in reach.items() if tag in k.tags[j]]
     return min(found) if found else None
@@ -518,7 +523,7 @@ def _steps_to_tag(k, st, _b, start, tag):
 @on_board(Cells, "cell_place",
           [(PIECE, "the piece `cell_place` puts on the board"), (TEXT, "the cell of `cell_place`")], None,
           "the piece stands on this free cell, its progress that of the cell (setup, scenarios)")
-def _place(k, st, _b, p, cid):
+def _place(k: Cells, st: Table, _b: int, p: Any, cid: str) -> None:
     _piece("cell_place", p)
     i = _cell_index(k, cid, "cell_place")
     data = st.bd[k.index]
@@ -531,7 +536,7 @@ def _place(k, st, _b, p, cid):
 
 @on_board(Cells, "cell_step", [(PIECE, "the piece `cell_step` moves"), (TEXT, "the cell of `cell_step`")],
           None, "one step forward to a free touching cell")
-def _step(k, st, _b, p, cid):
+def _step(k: Cells, st: Table, _b: int, p: Any, cid: str) -> None:
     _piece("cell_step", p)
     data = st.bd[k.index]
     at = data[0][p]
@@ -551,12 +556,12 @@ def _step(k, st, _b, p, cid):
 
 @on_board(Cells, "cell_remove", [(PIECE, "the piece `cell_remove` takes off")], None,
           "the piece leaves the board; its progress stays known")
-def _remove(k, st, _b, p):
+def _remove(k: Cells, st: Table, _b: int, p: int | None) -> None:
     st.bd[k.index][0][_piece("cell_remove", p)] = None
 
 
 @on_board(Cells, "cell_clear", [], None, "every piece leaves the board and its progress is forgotten")
-def _clear(k, st, _b):
+def _clear(k: Cells, st: Table, _b: int) -> None:
     n = len(st.bd[k.index][0])
     st.bd[k.index] = [[None] * n, [None] * n]
 

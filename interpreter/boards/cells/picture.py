@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from ...draw.canvas import Canvas, text_width
 from ...draw.scene import Scene
+from .kind import Cells
 
 
-def _centre(points) -> tuple[float, float]:
+def _centre(points: list[tuple[float, float]]) -> tuple[float, float]:
     return sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points)
 
 
-def paint(canvas: Canvas, kind, board: dict | None, table: Scene | None, top: float) -> None:
+def paint(canvas: Canvas, kind: Cells, board: dict | None, table: Scene | None, top: float) -> None:
     d = kind.decl
     outline = {c.id: c.points() for c in d.cells}
     if not any(outline.values()):  # no outlines: nothing to draw but the words

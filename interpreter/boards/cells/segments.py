@@ -54,7 +54,7 @@ class CellSegment(BaseModel):
                              description="a line across the track at the segment's start: its name")
 
     @model_validator(mode="after")
-    def _one_form(self):
+    def _one_form(self) -> CellSegment:
         if (self.rows is None) == (self.length is None):
             raise ValueError("a segment is `rows: N` (a straight) or `length: D` with `cells` (a bend)")
         if self.rows is not None and self.cells is not None:
@@ -70,7 +70,8 @@ class _Cell:
     """One cell as it is expanded, before it is written as the board's `cells` item."""
     __slots__ = ("lane", "number", "back", "front", "seg", "part", "parts")
 
-    def __init__(self, lane, number, back, front, seg, part, parts):
+    def __init__(self, lane: int, number: int, back: int, front: int, seg: int, part: int,
+                 parts: int) -> None:
         self.lane, self.number, self.back, self.front = lane, number, back, front
         self.seg, self.part, self.parts = seg, part, parts
 

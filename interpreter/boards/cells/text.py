@@ -4,9 +4,10 @@ unrolled as a strip of text, one line per lane."""
 from __future__ import annotations
 
 from ...draw.text import Extra, about
+from .kind import Cells
 
 
-def lines(kind, board: dict, view: dict) -> list[str]:
+def lines(kind: Cells, board: dict, view: dict) -> list[str]:
     pieces, off = board.get("pieces", []), board.get("off", [])
     if not pieces and not off:
         return ["(no pieces)"]

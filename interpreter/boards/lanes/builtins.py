@@ -13,18 +13,20 @@ It reads the class `Lanes` (`track.py`: its geometry and moves); it gives `BUILT
 """
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from ...base.errors import RuleError
 from ...lang.types import BOOL, INT, PIECE, TEXT, listof
-from ...library.api import Builtin, Param, Read, Spec
+from ...library.api import Builtin, Fixed, Param, PlanView, Read, Spec, Table
 from ..base import BLOCKED, ENTERED, MOVED, PASSED, heard_by_change, kind_at, of_piece, on_board, prop_value
-from .track import Lanes
+from .track import Data, Lanes
 
 
-def _lanes(plan) -> list:
+def _lanes(plan: PlanView) -> list[tuple[int, Lanes]]:
     return [(i, k) for i, k in enumerate(plan.board_kinds) if isinstance(k, Lanes)]
 
 
-def _piece_fn(name: str, typ: Spec, doc: str, compute) -> Builtin:
+def _piece_fn(name: str, typ: Spec, doc: str, compute: Callable[[Lanes, Data, int], Any]) -> Builtin:
     """A function of one piece on a lane track: compute(kind, data, piece)."""
     return of_piece(Lanes, name, [], typ, doc)(compute)
 
@@ -34,7 +36,7 @@ _progress = _piece_fn("progress", INT,
                       lambda k, data, p: data[0][p])
 
 
-def _progress_bind(plan, consts):
+def _progress_bind(plan: PlanView, consts: list[Any]) -> Read | None:
     boards = _lanes(plan)
     # in a game with one track, a read of the piece's progress (None: off the track, an error)
     return Read(boards[0][0], 0, None) if len(boards) == 1 else None
@@ -50,19 +52,19 @@ _on_race_line = _piece_fn("on_race_line", BOOL, "true if it stands on the race l
                           lambda k, data, p: k.race[data[0][p] % k.L] == data[1][p])
 
 
-def _on_track_run(st, p):
+def _on_track_run(st: Table, p: int | None) -> bool:
     if p is None:
         return False
     return any(st.bd[i][0][p] is not None for i, _k in _lanes(st.plan))
 
 
-def _on_track_bind(plan, consts):
+def _on_track_bind(plan: PlanView, consts: list[Any]) -> Callable[[Table, int | None], bool] | None:
     boards = [i for i, _k in _lanes(plan)]
     if len(boards) != 1:
         return None
     (i,) = boards  # the usual game: one track
 
-    def on_track(st, p):
+    def on_track(st: Table, p: int | None) -> bool:
         return p is not None and st.bd[i][0][p] is not None
     return on_track
 
@@ -73,13 +75,13 @@ _on_track = Builtin("on_track", (Param(PIECE, "the piece of `on_track`"),), BOOL
 
 
 @on_board(Lanes, "race_order", [], listof(PIECE), "the pieces on the track, the leader first")
-def _race_order(k, st, _b):
+def _race_order(k: Lanes, st: Table, _b: int) -> list[int]:
     return k.order(st.bd[k.index])
 
 
 @on_board(Lanes, "pieces_in_space", [(INT, "the progress of `pieces_in_space`")], listof(PIECE),
           "the pieces at this progress, the one ahead first")
-def _pieces_in_space(k, st, _b, d):
+def _pieces_in_space(k: Lanes, st: Table, _b: int, d: int) -> list[int]:
     data = st.bd[k.index]
     pcs = k.occupants(data, d)
     if len(pcs) > 1:
@@ -92,14 +94,14 @@ def _pieces_in_space(k, st, _b, d):
                                    (INT, "the progress a move ends at"), (TEXT, "the kind of line")],
           listof(INT),
           "the progress (first space after it) of each line of this kind a move from a to b crosses")
-def _lines_between(k, st, _b, a, b, kind):
+def _lines_between(k: Lanes, st: Table, _b: int, a: int, b: int, kind: str) -> list[int]:
     return k.lines_between(a, b, kind)
 
 
 @on_board(Lanes, "next_lines", [(INT, "the progress to look ahead from"), (TEXT, "the kind of line"),
                                 (INT, "how many lines")], listof(INT),
           "the progress (first space after it) of the next n lines of this kind ahead")
-def _next_lines(k, st, _b, d, kind, n):
+def _next_lines(k: Lanes, st: Table, _b: int, d: int, kind: str, n: int) -> list[int]:
     return k.next_lines(d, kind, n)
 
 
@@ -107,7 +109,7 @@ _NO_LINE = object()
 
 
 def _line_field(name: str, attr: str, typ: Spec, doc: str) -> Builtin:
-    def field(k, st, _b, d, kind):
+    def field(k: Lanes, st: Table, _b: int, d: int, kind: str) -> Any:
         ln = k.line_at(d, kind)
         if ln is None:
             raise RuleError(f"no line of kind `{kind}` lies before space {d % k.L}")
@@ -116,8 +118,9 @@ def _line_field(name: str, attr: str, typ: Spec, doc: str) -> Builtin:
     b = on_board(Lanes, name, [(INT, "the progress of the line (the first space after it)"),
                                (TEXT, "the kind of line")], typ, doc)(field)
     by_board = b.bind
+    assert by_board is not None   # (`on_board` gives each built-in its `bind`)
 
-    def bind(plan, consts):
+    def bind(plan: PlanView, consts: list[Any]) -> Callable[..., Any] | None:
         track, kname = consts[0], consts[2]
         if not isinstance(track, int) or not isinstance(kname, str) \
                 or not isinstance(plan.board_kinds[track], Lanes):
@@ -127,7 +130,7 @@ def _line_field(name: str, attr: str, typ: Spec, doc: str) -> Builtin:
         values = {space: getattr(ln, attr) for space, ln in k.at_space.get(kname, {}).items()}
         L = k.L
 
-        def looked_up(st, _b, d, _kind):
+        def looked_up(st: Table, _b: int, d: int, _kind: str) -> Any:
             v = values.get(d % L, _NO_LINE)
             if v is _NO_LINE:
                 raise RuleError(f"no line of kind `{kname}` lies before space {d % L}")
@@ -141,7 +144,7 @@ _line_limit = _line_field("line_limit", "limit", INT, "the limit of the line of 
 _line_name = _line_field("line_name", "name", TEXT, "the name of the line of this kind before progress d")
 
 
-def _board_number(name: str, doc: str, compute) -> Builtin:
+def _board_number(name: str, doc: str, compute: Callable[[Lanes], int]) -> Builtin:
     # the track's printed data: a board named in the rule gives a constant
     return on_board(Lanes, name, [], INT, doc, pure=True)(lambda k, st, _b: compute(k))
 
@@ -154,7 +157,7 @@ _lap_count = _board_number("lap_count", "laps to the finish", lambda k: k.decl.l
 
 @on_board(Lanes, "board_fact", [(TEXT, "the name of the fact")], INT,
           "a number printed on the board (`facts:`)", pure=True)
-def _board_fact(k, st, _b, name):
+def _board_fact(k: Lanes, st: Fixed, _b: int, name: str) -> int:
     if name not in k.decl.facts:
         raise RuleError(f"board `{k.name}` has no fact `{name}` (facts: {', '.join(k.decl.facts) or 'none'})")
     return k.decl.facts[name]
@@ -164,7 +167,7 @@ def _board_fact(k, st, _b, name):
                                 ("T:plain", "the value of `space_prop` where the space has none")], "T",
           "a property of the space at this progress (`space_props` of the track), or the default given "
           "where it has none", pure=True)
-def _space_prop(k, st, _b, d, name, default):
+def _space_prop(k: Lanes, st: Fixed, _b: int, d: int, name: str, default: Any) -> Any:
     return prop_value(k.props[d % k.L], name, default, f"space {d % k.L} of `{k.name}`")
 
 
@@ -172,20 +175,20 @@ def _space_prop(k, st, _b, d, name, default):
                                     (TEXT, "the property `space_steps_to` looks for")], INT,
           "how many spaces ahead the nearest space with this property lies (`space_props`), 0 when the "
           "space at this progress has it (none when none lies ahead: on a loop, within a lap)", pure=True)
-def _space_steps_to(k, st, _b, d, name):
+def _space_steps_to(k: Lanes, st: Fixed, _b: int, d: int, name: str) -> int | None:
     spaces = range(max(d, 0), k.L) if k.open else range(d, d + k.L)
     return next((sp - d for sp in spaces if (k.props[sp % k.L] or {}).get(name) is not None), None)
 
 
 @on_board(Lanes, "race_line_spot", [(INT, "the progress of `race_line_spot`")], INT,
           "the spot that is the race line at this progress", pure=True)
-def _race_line_spot(k, st, _b, d):
+def _race_line_spot(k: Lanes, st: Fixed, _b: int, d: int) -> int:
     return k.race[d % k.L]
 
 
 # ---- effects -------------------------------------------------------------------------------
 
-def _line_up_run(st, p, b):
+def _line_up_run(st: Table, p: int | None, b: int) -> None:
     """The piece takes the next free place of the start grid."""
     k = kind_at(st, b, Lanes, "line_up")
     data = st.bd[b]
@@ -205,7 +208,7 @@ _line_up = heard_by_change(Lanes, Builtin(
     "the piece takes the next free place of the track's start grid", kind="lanes"), (ENTERED,))
 
 
-def _put_at_run(st, p, b, d, spot):
+def _put_at_run(st: Table, p: int | None, b: int, d: int, spot: int) -> None:
     """Stand exactly there (scenarios arrange the table)."""
     k = kind_at(st, b, Lanes, "put_at")
     if p is None:
@@ -229,32 +232,34 @@ _put_at = Builtin("put_at", (Param(PIECE, "the first argument of `put_at`"),
                                      "arrange the table)", kind="lanes")
 
 
-def _moving(b: Builtin, where, events: tuple[str, ...]) -> Builtin:
+def _moving(b: Builtin, where: Callable[[Data, int, int], tuple[int, int | None] | None],
+            events: tuple[str, ...]) -> Builtin:
     """An effect that moves a piece on a lane track (`advance`, `drop_back`): as declared, the
     board's own move; by the ruleset's move rules in a game that has some (`Lanes.ruled`); and
     saying what happened for a game that waits for its events (`heard`). `where(data, p, arg)` is
     where the piece goes, (progress, floor), or None when it does not move."""
     own_run, own_bind = b.run, b.bind
 
-    def run(st, p, arg):
+    # p: a piece, or none (`_on_lanes` says it is a rule error)
+    def run(st: Table, p: Any, arg: int) -> Any:
         if not st.plan.move_rules:
             return own_run(st, p, arg)
         heard(st, p, arg, False)
 
-    def heard(st, p, arg, tell=True):
+    def heard(st: Table, p: Any, arg: int, tell: bool = True) -> list | None:
         k, data = _on_lanes(st, p, b.name)
         to = where(data, p, arg)
         if to is None:
             return []
         return k.move(st, data, p, to[0], to[1], tell)
 
-    def bind(plan, consts):
+    def bind(plan: PlanView, consts: list[Any]) -> Any:
         return own_bind(plan, consts) if not plan.move_rules else None  # type: ignore[misc]
     b.run, b.bind, b.heard, b.events = run, bind, heard, events
     return b
 
 
-def _on_lanes(st, p, name: str):
+def _on_lanes(st: Table, p: int | None, name: str) -> tuple[Lanes, Data]:
     """(kind, data) of the lane track the piece stands on, or a rule error."""
     if p is not None:
         for i, k in _lanes(st.plan):
@@ -267,7 +272,7 @@ def _on_lanes(st, p, name: str):
 @of_piece(Lanes, "advance", [(INT, "how many spaces `advance` moves")], None,
           "n spaces forward through other pieces; a full space blocks (the nearest free spot behind); "
           "the game's `moves` rules where it has them")
-def _advance(k, data, p, n):
+def _advance(k: Lanes, data: Data, p: int, n: int) -> None:
     if n <= 0:
         return
     start = data[0][p]
@@ -276,7 +281,7 @@ def _advance(k, data, p, n):
 
 @of_piece(Lanes, "drop_back", [(INT, "the progress of `drop_back`")], None,
           "the nearest free spot at this progress or behind it; the game's `moves.spot` where it has one")
-def _drop_back(k, data, p, d):
+def _drop_back(k: Lanes, data: Data, p: int, d: int) -> None:
     k.settle(data, p, d)
 
 
@@ -288,12 +293,12 @@ _moving(_drop_back, lambda data, p, d: (d, None), (MOVED, ENTERED, BLOCKED))  # 
 @of_piece(Lanes, "free_spot", [(INT, "the progress of `free_spot`")], INT,
           "the spot the piece would take at this progress by the board's own rule (`spot_order`, the first "
           "spot no other piece stands on), 0 when there is none: what `moves.spot` is without a rule")
-def _free_spot(k, data, p, d):
+def _free_spot(k: Lanes, data: Data, p: int, d: int) -> int:
     return k.free_spot(data, d, p) or 0
 
 
 @of_piece(Lanes, "take_off", [], None, "the piece leaves the track")
-def _take_off(k, data, p):
+def _take_off(k: Lanes, data: Data, p: int) -> None:
     data[0][p] = None
     data[1][p] = 0
 

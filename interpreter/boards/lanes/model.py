@@ -93,7 +93,7 @@ class LanesModel(BaseModel):
                           "the track is drawn as an oval)")
 
     @model_validator(mode="after")
-    def _fits(self):
+    def _fits(self) -> LanesModel:
         if self.segments is not None:
             return self._expanded()
         if self.spaces is None:
@@ -140,7 +140,7 @@ class LanesModel(BaseModel):
             self._picture_fits(self.picture)
         return self
 
-    def _expanded(self):
+    def _expanded(self) -> LanesModel:
         """The track its segments describe: its spaces, properties, lines and picture."""
         given = [k for k in ("spaces", "space_props", "lines", "picture") if k in self.model_fields_set]
         if given:

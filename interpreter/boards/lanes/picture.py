@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import math
 from statistics import median
+from typing import Any
 
 from ...draw.canvas import Canvas
 from ...draw.scene import Scene
+from .model import LanesPicture
+from .track import Lanes
 
 LINE_COLOURS = ["#c00", "#06a", "#a60", "#080", "#808"]
 
@@ -113,7 +116,7 @@ class _Placed:
     between two spaces and as wide as the usual distance between two spots, turned to the
     direction of travel."""
 
-    def __init__(self, spaces: int, spots: int, picture):
+    def __init__(self, spaces: int, spots: int, picture: LanesPicture) -> None:
         self.L, self.k = spaces, spots
         self.at = {(int(r[0]), int(r[1])): (r[2], r[3], r[4]) for r in picture.spots}
         steps = [math.dist(self.at[(s, k)][:2], self.at[((s + 1) % spaces, k)][:2])
@@ -161,7 +164,7 @@ def _turned(x: float, y: float, angle: float, long: float, wide: float) -> list[
             (x + ux * hl + vx * hw, y + uy * hl + vy * hw), (x - ux * hl + vx * hw, y - uy * hl + vy * hw)]
 
 
-def layout(kind):
+def layout(kind: Lanes) -> Any:   # an `_Oval`, `_Road` or `_Placed` (`paint` reuses a name across them)
     d = kind.decl
     if d.picture is not None:
         return _Placed(d.spaces, d.spots, d.picture)
@@ -172,7 +175,7 @@ SHADE = "#f3d6a4"        # a space with the board's `shade` property
 SHADE_RACE = "#e0b873"   # ... its race line spot
 
 
-def paint(canvas: Canvas, kind, board: dict | None, table: Scene | None, top: float) -> None:
+def paint(canvas: Canvas, kind: Lanes, board: dict | None, table: Scene | None, top: float) -> None:
     d = kind.decl
     lay = layout(kind)
     canvas.frame_from([p for s in range(d.spaces) for k in range(1, d.spots + 1) for p in lay.cell(s, k)],

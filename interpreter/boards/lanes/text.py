@@ -5,9 +5,10 @@ for the viewing seat's pieces, the next lines ahead with their limits (or what t
 from __future__ import annotations
 
 from ...draw.text import facts, who
+from .track import Lanes
 
 
-def lines(kind, board: dict, view: dict) -> list[str]:
+def lines(kind: Lanes, board: dict, view: dict) -> list[str]:
     """`board`: the track's view data; `view`: the whole seat's view (owners and facts in
     `view["pieces"]`, the viewing seat in `view["seat"]`, 0-based or None)."""
     laps = board["laps"]

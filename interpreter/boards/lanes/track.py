@@ -22,12 +22,17 @@ which the built-ins (`builtins.py`) call and `kind.py` registers.
 from __future__ import annotations
 
 from bisect import bisect_right
+from typing import Any
 
 from ...base.errors import RuleError
 from ...base.limits import MAX_LIST
 from ...lang.types import INT
+from ...library.api import Table
 from ..base import BLOCKED, ENTERED, MOVED, PASSED, BoardKind, move_events, passed
 from .model import LanesModel
+
+# the run-time data: [each piece's progress (None: off the track), each piece's spot]
+Data = list[list[Any]]
 
 
 # Lines are looked up in a table grown lap by lap for progress up to this far (a race is a few
@@ -44,7 +49,7 @@ class Lanes(BoardKind):
     has_places = False
     piece_at = (0, None)
 
-    def __init__(self, name, index, decl, plan):
+    def __init__(self, name: str, index: int, decl: Any, plan: Any) -> None:
         super().__init__(name, index, decl, plan)
         d = decl
         self.L = d.spaces
@@ -83,15 +88,15 @@ class Lanes(BoardKind):
                 self.props[space] = {**(self.props[space] or {}), **sp.props}
 
     @classmethod
-    def line_kinds(cls, decl) -> set[str]:
+    def line_kinds(cls, decl: Any) -> set[str]:
         return {ln.kind for ln in decl.lines}
 
     # ---- run-time data ------------------------------------------------------------------
 
-    def init(self, st):
+    def init(self, st: Table) -> Data:
         return [[None] * self.n_pieces, [0] * self.n_pieces]
 
-    def clone(self, data):
+    def clone(self, data: Data) -> Data:
         return [data[0][:], data[1][:]]
 
 
@@ -135,7 +140,8 @@ class Lanes(BoardKind):
             lap += 1
         return out
 
-    def line_at(self, d: int, kind: str):
+    # the `LaneLine` of this kind before d, or None (`view` asks where it knows there is one)
+    def line_at(self, d: int, kind: str) -> Any:
         return self.at_space.get(kind, {}).get(d % self.L)
 
     def next_lines(self, d: int, kind: str, n: int) -> list[int]:
@@ -162,11 +168,11 @@ class Lanes(BoardKind):
 
     # ---- pieces ---------------------------------------------------------------------------
 
-    def occupants(self, data, d: int, but=None) -> list:
+    def occupants(self, data: Data, d: int, but: int | None = None) -> list[int]:
         pos = data[0]
         return [pc for pc, p in enumerate(pos) if p == d and pc != but]
 
-    def free_spot(self, data, d: int, but=None):
+    def free_spot(self, data: Data, d: int, but: int | None = None) -> int | None:
         pos, spot = data
         taken = {spot[pc] for pc, p in enumerate(pos) if p == d and pc != but}
         if not taken:
@@ -176,7 +182,7 @@ class Lanes(BoardKind):
                 return k
         return None
 
-    def settle(self, data, pc: int, d: int, floor=None) -> None:
+    def settle(self, data: Data, pc: int, d: int, floor: int | None = None) -> None:
         """Put pc on the nearest free spot at progress d or behind (never behind `floor`); an open
         road ends at its last space."""
         if self.open and d >= self.L:
@@ -193,13 +199,14 @@ class Lanes(BoardKind):
 
     # ---- moves by the ruleset's rules, and what happened --------------------------------------
 
-    def where_of(self, data, pc):
+    def where_of(self, data: Data, pc: int) -> int | None:
         return data[0][pc]
 
-    def in_order(self, data) -> list:
+    def in_order(self, data: Data) -> list[int]:
         return self.order(data)
 
-    def move(self, st, data, pc: int, d: int, floor=None, heard: bool = False) -> list | None:
+    def move(self, st: Table, data: Data, pc: int, d: int, floor: int | None = None,
+             heard: bool = False) -> list | None:
         """Move pc as `settle` does, by the game's move rules where it has any (`moves.enter`,
         `moves.spot`); with `heard`, what happened, as events (`boards/base.py`): moved, each space
         entered, each piece passed (going forward from `floor`), blocked (ended behind `d`)."""
@@ -223,7 +230,7 @@ class Lanes(BoardKind):
             out.append((BLOCKED, pc, d, end))
         return out
 
-    def ruled(self, st, data, pc: int, d: int, floor) -> None:
+    def ruled(self, st: Table, data: Data, pc: int, d: int, floor: int | None) -> None:
         """`settle` by the game's move rules: going forward (from `floor`, its start), the piece
         goes no further than the space before the first one `moves.enter` refuses it; it stops at
         the nearest progress there or behind where `moves.spot` gives it a spot (its own spot at
@@ -254,7 +261,7 @@ class Lanes(BoardKind):
         data[0][pc] = d
         data[1][pc] = k
 
-    def spot_by_rule(self, st, data, pc: int, d: int) -> int | None:
+    def spot_by_rule(self, st: Table, data: Data, pc: int, d: int) -> int | None:
         """The spot `moves.spot` gives pc at progress d (None: no room), which must be free."""
         plan = self.plan
         k = plan.move_spot(st, {"piece": pc, "space": d})  # type: ignore[misc]
@@ -270,7 +277,7 @@ class Lanes(BoardKind):
                                 f"where `{plan.piece_names[q]}` stands", where, "moves.spot")
         return k
 
-    def order(self, data) -> list:
+    def order(self, data: Data) -> list[int]:
         """The pieces on the track, the leader first: by progress, then the spot ahead in the
         space (`rank`), then the piece's number. Sorted as one number per piece (in C)."""
         pos, spot = data
@@ -288,12 +295,12 @@ class Lanes(BoardKind):
             return f"space {d} spot {spot}"
         return f"space {d % self.L} spot {spot}, lap {max(d // self.L + 1, 1)}/{self.decl.laps}"
 
-    def positions(self, st) -> list[tuple[str, str]]:
+    def positions(self, st: Table) -> list[tuple[str, str]]:
         data = st.bd[self.index]
         names = self.plan.piece_names
         return [(names[pc], self._where(data[0][pc], data[1][pc])) for pc in self.order(data)]
 
-    def view(self, st, seat) -> dict:
+    def view(self, st: Table, seat: int | None) -> dict:
         """The track and each piece on it in race order: where it stands, and the next two lines
         (before the finish) of each kind of line that has limits or that the game's `view.lines`
         tells of (the game adds what it says of each: `Game.view`)."""

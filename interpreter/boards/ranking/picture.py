@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from ...draw.canvas import Canvas
 from ...draw.scene import Scene, colour_of, ink
+from .kind import Ranking
 
 W, H, GAP = 78.0, 64.0, 12.0     # a slot's box
 CARD = 20.0                      # a card's height in a pile under a slot
 
 
-def paint(canvas: Canvas, kind, board: dict | None, table: Scene | None, top: float) -> None:
+def paint(canvas: Canvas, kind: Ranking, board: dict | None, table: Scene | None, top: float) -> None:
     canvas.frame(1.0, 0.0, top)
     n = kind.decl.slots
     slots = board["slots"] if board is not None else [None] * n

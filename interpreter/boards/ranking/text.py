@@ -3,9 +3,10 @@ with whose it is and the game's facts, then the slot's piles (a column of cards 
 from __future__ import annotations
 
 from ...draw.text import facts, place_piles, pile_text, who
+from .kind import Ranking
 
 
-def lines(kind, board: dict, view: dict) -> list[str]:
+def lines(kind: Ranking, board: dict, view: dict) -> list[str]:
     plan = kind.plan
     piles = place_piles(view, plan, kind.name)
     out = []

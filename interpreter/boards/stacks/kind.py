@@ -15,14 +15,17 @@ two short lists copied by `clone`.
 """
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ...base.errors import RuleError
 from ...lang.types import INT, PIECE, TEXT, listof
+from ...library.api import Builtin, Fixed, Table
 from ..base import BoardKind, Props, heard_by_change, move_events, on_board, prop_value, register
 from ..segments import Segment, problem, props_of, spaces_of
+
+Data = list[list[Any]]   # [progress per piece, height per piece] (the module's doc)
 
 
 class StackProps(BaseModel):
@@ -50,7 +53,7 @@ class StacksModel(BaseModel):
                               description="a property the picture tints the spaces that have, with its value")
 
     @model_validator(mode="after")
-    def _fits(self):
+    def _fits(self) -> StacksModel:
         if self.segments is not None:
             given = [k for k in ("spaces", "space_props") if k in self.model_fields_set]
             if given:
@@ -88,7 +91,7 @@ class Stacks(BoardKind):
     has_places = False
     piece_at = (0, None)
 
-    def __init__(self, name, index, decl, plan):
+    def __init__(self, name: str, index: int, decl: Any, plan: Any) -> None:
         super().__init__(name, index, decl, plan)
         d = decl
         self.L = d.spaces
@@ -110,31 +113,31 @@ class Stacks(BoardKind):
 
     # ---- run-time data ------------------------------------------------------------------------
 
-    def init(self, st):
+    def init(self, st: Table) -> Data:
         n = st.plan.n_pieces
         return [[None] * n, [0] * n]
 
-    def clone(self, data):
+    def clone(self, data: Data) -> Data:
         return [data[0][:], data[1][:]]
 
     # ---- the stacks ---------------------------------------------------------------------------
 
-    def stack(self, data, d: int) -> list[int]:
+    def stack(self, data: Data, d: int) -> list[int]:
         """The pieces stacked at progress d, bottom to top (markers aside)."""
         pos, height = data
         on = [pc for pc, p in enumerate(pos) if p == d and height[pc] > 0]
         on.sort(key=height.__getitem__)
         return on
 
-    def markers(self, data, d: int) -> list[int]:
+    def markers(self, data: Data, d: int) -> list[int]:
         pos, height = data
         return [pc for pc, p in enumerate(pos) if p == d and height[pc] == 0]
 
-    def _restack(self, data, pieces: list[int]) -> None:
+    def _restack(self, data: Data, pieces: list[int]) -> None:
         for h, pc in enumerate(pieces, 1):
             data[1][pc] = h
 
-    def lift(self, data, pc: int) -> list[int]:
+    def lift(self, data: Data, pc: int) -> list[int]:
         """Take pc and the pieces on its back off their space (those under it stay): them, bottom
         first."""
         d = data[0][pc]
@@ -147,7 +150,7 @@ class Stacks(BoardKind):
             data[0][q] = None
         return here[cut:]
 
-    def land(self, data, pieces: list[int], d: int, under: bool = False) -> None:
+    def land(self, data: Data, pieces: list[int], d: int, under: bool = False) -> None:
         """Put pieces (bottom first) at progress d, on top of the stack there (or under it)."""
         if not self.loop:
             d = max(0, min(d, self.L - 1))
@@ -156,7 +159,7 @@ class Stacks(BoardKind):
             data[0][pc] = d
         self._restack(data, pieces + here if under else here + pieces)
 
-    def take_off(self, data, pc: int) -> None:
+    def take_off(self, data: Data, pc: int) -> None:
         """pc leaves the board alone: the pieces on its back come down one."""
         d = data[0][pc]
         if d is None:
@@ -167,22 +170,22 @@ class Stacks(BoardKind):
         if not marker:
             self._restack(data, self.stack(data, d))
 
-    def order(self, data) -> list[int]:
+    def order(self, data: Data) -> list[int]:
         """The pieces in stacks, the farthest first; in one space the top of the stack first."""
         pos, height = data
         on = [pc for pc, p in enumerate(pos) if p is not None and height[pc] > 0]
         on.sort(key=lambda pc: (-pos[pc], -height[pc], pc))
         return on
 
-    def where_of(self, data, pc):
+    def where_of(self, data: Data, pc: int) -> int | None:
         return data[0][pc]
 
-    def in_order(self, data) -> list:
+    def in_order(self, data: Data) -> list[int]:
         return self.order(data)
 
     # ---- what a seat sees ---------------------------------------------------------------------
 
-    def _where(self, data, pc) -> str:
+    def _where(self, data: Data, pc: int) -> str:
         d, h = data[0][pc], data[1][pc]
         at = f"space {d % self.L}" + (f", lap {d // self.L + 1}" if self.loop else "")
         if h == 0:
@@ -192,7 +195,7 @@ class Stacks(BoardKind):
             f"{h} of {size} from the bottom"
         return f"{at}, {place}" + (" (past the finish)" if d >= self.finish else "")
 
-    def positions(self, st) -> list[tuple[str, str]]:
+    def positions(self, st: Table) -> list[tuple[str, str]]:
         data = st.bd[self.index]
         names = self.plan.piece_names
         out = [(names[pc], self._where(data, pc)) for pc in self.order(data)]
@@ -200,7 +203,7 @@ class Stacks(BoardKind):
                 if p is not None and data[1][pc] == 0]
         return out
 
-    def view(self, st, seat) -> dict:
+    def view(self, st: Table, seat: int | None) -> dict:
         """Each space that holds anything: its stack bottom to top and its markers; the pieces in
         the board's order with where they stand."""
         data = st.bd[self.index]
@@ -215,13 +218,15 @@ class Stacks(BoardKind):
 
 # ---- built-ins -----------------------------------------------------------------------------
 
-def _piece(name, p):
+# A built-in's piece argument may be none (a rule error, said by `_piece`): those that go on
+# reading it after `_piece` or `_on` take it as `Any`.
+def _piece(name: str, p: int | None) -> int:
     if p is None:
         raise RuleError(f"`{name}`: a piece was expected, not none")
     return p
 
 
-def _on(k, st, name, p):
+def _on(k: Stacks, st: Table, name: str, p: Any) -> Data:
     data = st.bd[k.index]
     if data[0][_piece(name, p)] is None:
         raise RuleError(f"`{name}`: `{st.plan.piece_names[p]}` is not on board `{k.name}`")
@@ -230,32 +235,32 @@ def _on(k, st, name, p):
 
 @on_board(Stacks, "stack_at", [(INT, "the progress of `stack_at`")], listof(PIECE),
           "the pieces stacked at this progress, bottom to top (markers aside)")
-def _at(k, st, _b, d):
+def _at(k: Stacks, st: Table, _b: int, d: int) -> list[int]:
     return k.stack(st.bd[k.index], d)
 
 
 @on_board(Stacks, "stack_markers", [(INT, "the progress of `stack_markers`")], listof(PIECE),
           "the markers standing at this progress")
-def _markers(k, st, _b, d):
+def _markers(k: Stacks, st: Table, _b: int, d: int) -> list[int]:
     return k.markers(st.bd[k.index], d)
 
 
 @on_board(Stacks, "stack_space", [(PIECE, "the piece of `stack_space`")], INT,
           "the progress the piece stands at, or none when it is off the board")
-def _space(k, st, _b, p):
+def _space(k: Stacks, st: Table, _b: int, p: int | None) -> int | None:
     return st.bd[k.index][0][_piece("stack_space", p)]
 
 
 @on_board(Stacks, "stack_height", [(PIECE, "the piece of `stack_height`")], INT,
           "the piece's place in its stack, 1 at the bottom (0 for a marker or off the board)")
-def _height(k, st, _b, p):
+def _height(k: Stacks, st: Table, _b: int, p: int | None) -> int:
     data = st.bd[k.index]
     return 0 if data[0][_piece("stack_height", p)] is None else data[1][p]
 
 
 @on_board(Stacks, "stack_above", [(PIECE, "the piece of `stack_above`")], listof(PIECE),
           "the pieces on the piece's back, bottom to top (none for a marker)")
-def _above(k, st, _b, p):
+def _above(k: Stacks, st: Table, _b: int, p: Any) -> list[int]:
     data = _on(k, st, "stack_above", p)
     if data[1][p] == 0:
         return []
@@ -265,12 +270,12 @@ def _above(k, st, _b, p):
 
 @on_board(Stacks, "stack_order", [], listof(PIECE),
           "the pieces in stacks, the farthest first; in one space, the top of the stack first")
-def _order(k, st, _b):
+def _order(k: Stacks, st: Table, _b: int) -> list[int]:
     return k.order(st.bd[k.index])
 
 
 @on_board(Stacks, "stack_finish", [], INT, "the progress of the finish line", pure=True)
-def _finish(k, st, _b):
+def _finish(k: Stacks, st: Fixed, _b: int) -> int:
     return k.finish
 
 
@@ -278,7 +283,7 @@ def _finish(k, st, _b):
                                  (TEXT, "the property of `stack_prop`"),
                                  ("T:plain", "the value of `stack_prop` where the space has none")], "T",
           "a property of the space at this progress (`space_props`), or the default given", pure=True)
-def _prop(k, st, _b, d, name, default):
+def _prop(k: Stacks, st: Fixed, _b: int, d: int, name: str, default: Any) -> Any:
     return prop_value(k.props[d % k.L] if k.loop or 0 <= d < k.L else None, name, default,
                       f"space {d} of `{k.name}`")
 
@@ -286,7 +291,7 @@ def _prop(k, st, _b, d, name, default):
 @on_board(Stacks, "stack_put", [(PIECE, "the piece `stack_put` puts"), (INT, "the progress of `stack_put`")],
           None, "the piece alone goes on top of the stack at this progress (a marker: beside it); the pieces "
                 "on its back, if it stood on the board, come down one")
-def _put(k, st, _b, p, d):
+def _put(k: Stacks, st: Table, _b: int, p: Any, d: int) -> None:
     data = st.bd[k.index]
     k.take_off(data, _piece("stack_put", p))
     if st.plan.piece_marker[p]:
@@ -296,10 +301,10 @@ def _put(k, st, _b, p, d):
         k.land(data, [p], d)
 
 
-def _mover(name: str, under: bool, doc: str):
+def _mover(name: str, under: bool, doc: str) -> Builtin:
     @on_board(Stacks, name, [(PIECE, f"the piece `{name}` moves"), (INT, f"how many spaces `{name}` moves")],
               None, doc)
-    def move(k, st, _b, p, n):
+    def move(k: Stacks, st: Table, _b: int, p: Any, n: int) -> None:
         data = _on(k, st, name, p)
         if data[1][p] == 0:
             raise RuleError(f"`{name}`: `{st.plan.piece_names[p]}` is a marker: put it with `stack_put`")
@@ -316,7 +321,7 @@ _move_under = _mover("stack_move_under", True, "the piece and those on its back 
 
 @on_board(Stacks, "stack_remove", [(PIECE, "the piece `stack_remove` takes off")], None,
           "the piece alone leaves the board; the pieces on its back come down one")
-def _remove(k, st, _b, p):
+def _remove(k: Stacks, st: Table, _b: int, p: int | None) -> None:
     k.take_off(st.bd[k.index], _piece("stack_remove", p))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ...draw.canvas import Canvas
 from ...draw.scene import Scene
+from .kind import Stacks
 
 W, H, GAP = 34.0, 30.0, 70.0    # a space's box, and the room above a row for its stacks
 ROW = 18
@@ -12,14 +13,14 @@ DISC = 11.0                      # a disc's height in a stack
 SHADE = "#f3d6a4"
 
 
-def _box(kind, s: int) -> tuple[float, float]:
+def _box(kind: Stacks, s: int) -> tuple[float, float]:
     """The top left of space s: rows of ROW spaces, left to right then right to left."""
     r, i = divmod(s, ROW)
     x = (i if r % 2 == 0 else min(ROW, kind.L) - 1 - i) * W
     return x, GAP + r * (H + GAP)
 
 
-def paint(canvas: Canvas, kind, board: dict | None, table: Scene | None, top: float) -> None:
+def paint(canvas: Canvas, kind: Stacks, board: dict | None, table: Scene | None, top: float) -> None:
     canvas.frame(1.0, 0.0, top)
     d = kind.decl
     shaded = [(kind.props[s] or {}).get(d.shade) if d.shade else None for s in range(kind.L)]

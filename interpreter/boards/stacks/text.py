@@ -3,9 +3,10 @@ stack top first (each on the next) and its markers, each piece with whose it is 
 from __future__ import annotations
 
 from ...draw.text import facts, who
+from .kind import Stacks
 
 
-def lines(kind, board: dict, view: dict) -> list[str]:
+def lines(kind: Stacks, board: dict, view: dict) -> list[str]:
     shape = "a loop" if board["loop"] else "a track"
     out = [f"{shape} of {board['spaces']} spaces, the finish before {board['finish']}"]
     for at in sorted(board["stacks"], key=lambda x: -x["progress"]):

@@ -17,13 +17,16 @@ The view is data (`view`); `text.py` draws it as text, `picture.py` as a picture
 """
 from __future__ import annotations
 
-from typing import Annotated, Literal
+import random
+from typing import Annotated, Any, Callable, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, WrapValidator, model_validator
+from pydantic import (BaseModel, ConfigDict, Field, ValidatorFunctionWrapHandler, WrapValidator,
+                      model_validator)
 
+from ...base.diagnostics import Report
 from ...base.errors import RuleError
 from ...lang.types import BOOL, CARD, INT, PIECE, TEXT, listof
-from ...library.api import Spec
+from ...library.api import Builtin, Fixed, Spec, Table
 from ..base import BoardKind, Props, heard_by_change, move_events, on_board, prop_value, register
 
 SIDES = "NESW"
@@ -34,7 +37,7 @@ GLYPH = {0: "·", 1: "╵", 2: "╶", 4: "╷", 8: "╴", 5: "│", 10: "─", 3
 _NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
 
 
-def _keep_loc(value, handler):
+def _keep_loc(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
     """Validated as usual, but a string from a file stays itself (it knows its position)."""
     out = handler(value)
     return value if isinstance(value, str) and hasattr(value, "loc") else out
@@ -61,7 +64,7 @@ class TilesModel(BaseModel):
                                           "read with `tile_prop(board, square, name, default)`")
 
     @model_validator(mode="after")
-    def _fits(self):
+    def _fits(self) -> TilesModel:
         width = max(len(row) for row in self.layout)
         if width > 26:
             raise ValueError("a layout row has more than 26 positions (columns are labelled A-Z)")
@@ -99,7 +102,7 @@ class Tiles(BoardKind):
     piece_at = (1, 0)
     drawn_empty = True            # the grid is the table: drawn before any car stands on it
 
-    def __init__(self, name, index, decl, plan):
+    def __init__(self, name: str, index: int, decl: Any, plan: Any) -> None:
         super().__init__(name, index, decl, plan)
         self.pos: list = [None]          # square -> (row, col); square 0 is "off the board"
         self.region: list = [""]
@@ -136,7 +139,7 @@ class Tiles(BoardKind):
 
     # ---- checked before play --------------------------------------------------------------
 
-    def check(self, symbols, report) -> None:
+    def check(self, symbols: Any, report: Report) -> None:
         """E151: the tiles lie in the pile named by `pile`, which must be declared `of:` this
         board (one pile per square). `symbols.piles` maps each declared pile to its owner (None
         when the owner is wrong, which is reported there)."""
@@ -149,19 +152,19 @@ class Tiles(BoardKind):
 
     # ---- run-time data ------------------------------------------------------------------
 
-    def init(self, st):
+    def init(self, st: Table) -> list[list[int]]:
         self.base()
         self.masks()
         return [[0] * (self.n + 1), [0] * self.n_pieces]
 
-    def clone(self, data):
+    def clone(self, data: list[list[int]]) -> list[list[int]]:
         return [data[0][:], data[1][:]]
 
 
-    def where_of(self, data, pc):
+    def where_of(self, data: list[list[int]], pc: int) -> int | None:
         return data[1][pc] or None
 
-    def positions(self, st) -> list[tuple[str, str]]:
+    def positions(self, st: Table) -> list[tuple[str, str]]:
         names = self.plan.piece_names
         where = st.bd[self.index][1]
         return [(names[pc], f"square {self.labels[sq]}")
@@ -181,24 +184,25 @@ class Tiles(BoardKind):
             self._base = base
         return self._base
 
-    def masks(self) -> list:
+    def masks(self) -> list[int]:
         if self._masks is None:
             values = self.plan.card_props.get(self.decl.track, [])
             self._masks = [_mask(v) for v in values]
         return self._masks
 
-    def card(self, st, sq: int):
+    # the square's tile (a card), or None; `Any`: `view` reads it where it knows there is one
+    def card(self, st: Table, sq: int) -> Any:
         base = self._base if self._base is not None else self.base()
         if not 1 <= sq <= self.n or base < 0:
             return None
         pile = st.piles[base + sq - 1]
         return pile[-1] if pile else None
 
-    def face_up(self, st, sq: int) -> bool:
+    def face_up(self, st: Table, sq: int) -> bool:
         c = self.card(st, sq)
         return c is not None and st.up[c]
 
-    def mask(self, st, sq: int, turn: int | None = None) -> int:
+    def mask(self, st: Table, sq: int, turn: int | None = None) -> int:
         c = self.card(st, sq)
         if c is None:
             return 0
@@ -207,11 +211,11 @@ class Tiles(BoardKind):
         t = (st.bd[self.index][0][sq] if turn is None else turn) % 4
         return ((m << t) | (m >> (4 - t))) & 15
 
-    def sides(self, st, sq: int, turn: int | None = None) -> list[str]:
+    def sides(self, st: Table, sq: int, turn: int | None = None) -> list[str]:
         m = self.mask(st, sq, turn)
         return [SIDES[i] for i in range(4) if m >> i & 1]
 
-    def turns(self, st, sq: int) -> list[int]:
+    def turns(self, st: Table, sq: int) -> list[int]:
         """Quarter turns 0..3 that give different track (a straight has two, a crossing one)."""
         seen, out = set(), []
         for t in range(4):
@@ -230,16 +234,16 @@ class Tiles(BoardKind):
                     return i
         return -1
 
-    def connected(self, st, a: int, b: int) -> bool:
+    def connected(self, st: Table, a: int, b: int) -> bool:
         i = self.side(a, b)
         if i < 0:
             return False
         return bool(self.mask(st, a) >> i & 1) and bool(self.mask(st, b) >> ((i + 2) % 4) & 1)
 
-    def pieces_on(self, st, sq: int) -> list[int]:
+    def pieces_on(self, st: Table, sq: int) -> list[int]:
         return [pc for pc, s in enumerate(st.bd[self.index][1]) if s == sq and sq]
 
-    def redeal_hidden(self, st, seat, rng) -> None:
+    def redeal_hidden(self, st: Table, seat: int, rng: random.Random) -> None:
         """Shuffle the face-down tiles among their squares: what a seat may believe they are."""
         base = self.base()
         if base < 0:
@@ -253,7 +257,7 @@ class Tiles(BoardKind):
 
     # ---- what a seat sees ---------------------------------------------------------------------
 
-    def view(self, st, seat) -> dict:
+    def view(self, st: Table, seat: int | None) -> dict:
         """The grid as data. Each square by label, in square order: its region, whether it holds
         a tile (`laid`) and shows it (`face_up`), the tile's type and track sides (`track`, and
         `mask`: bit 1 N, 2 E, 4 S, 8 W) only when face up, its 1-based `row` and `col`, and the
@@ -281,7 +285,7 @@ class Tiles(BoardKind):
                 "pieces": [{"piece": p, "where": w} for p, w in self.positions(st)]}
 
 
-def _mask(value) -> int:
+def _mask(value: Any) -> int:
     m = 0
     if isinstance(value, str):
         for ch in value.upper():
@@ -294,12 +298,14 @@ def _mask(value) -> int:
 # Each takes the board first (`on_board`): its body is fn(kind, st, board, *the other arguments).
 
 def _tiles(name: str, params: list[tuple[Spec, str]], returns: Spec | None, doc: str = "",
-           pure: bool = False):
+           pure: bool = False) -> Callable[[Callable[..., Any]], Builtin]:
     """A built-in of a tile grid; `pure`: it reads only the layout."""
     return on_board(Tiles, name, params, returns, doc, pure=pure)
 
 
-def _sq(kind, sq):
+# A square argument may be none or not a square (a rule error, said by `_sq`): the built-ins that go
+# on reading it after `_sq` take it as `Any`.
+def _sq(kind: Tiles, sq: int | None) -> int:
     if sq is None or not 1 <= sq <= kind.n:
         raise RuleError(f"board `{kind.name}` has squares 1..{kind.n}, not {sq!r}")
     return sq
@@ -309,14 +315,14 @@ def _sq(kind, sq):
                      ("T:plain", "the value of `tile_prop` where the square has none")], "T",
         "a property of the square (`square_props` of the board), or the default given where it has none",
         pure=True)
-def _prop(kind, st, _board, sq, name, default):
+def _prop(kind: Tiles, st: Fixed, _board: int, sq: int | None, name: str, default: Any) -> Any:
     sq = _sq(kind, sq)
     return prop_value(kind.props[sq], name, default, f"square {kind.labels[sq]} of `{kind.name}`")
 
 
 @_tiles("tile_square", [(TEXT, "the label of `tile_square` (`B3`)")], INT,
         "the square with this label (column letter, row number); an error for an unknown label", pure=True)
-def _square(kind, st, _board, label):
+def _square(kind: Tiles, st: Fixed, _board: int, label: str) -> int:
     sq = kind.by_label.get(str(label).upper())
     if sq is None:
         raise RuleError(f"board `{kind.name}` has no square `{label}`")
@@ -325,7 +331,7 @@ def _square(kind, st, _board, label):
 
 @_tiles("tile_squares", [(TEXT, "the region of `tile_squares`")], listof(INT),
         "the squares of a region, in square order", pure=True)
-def _squares(kind, st, _board, region):
+def _squares(kind: Tiles, st: Fixed, _board: int, region: str) -> list[int]:
     if region not in kind.in_region:
         raise RuleError(f"board `{kind.name}` has no region `{region}` (regions: "
                         f"{', '.join(kind.in_region)})")
@@ -333,13 +339,13 @@ def _squares(kind, st, _board, region):
 
 
 @_tiles("tile_label", [(INT, "the square of `tile_label`")], TEXT, "the square's label (`B3`)", pure=True)
-def _label_of(kind, st, _board, sq):
+def _label_of(kind: Tiles, st: Fixed, _board: int, sq: int | None) -> str:
     return kind.labels[_sq(kind, sq)]
 
 
 @_tiles("tile_region", [(INT, "the square of `tile_region`")], TEXT, "the name of the square's region",
         pure=True)
-def _region(kind, st, _board, sq):
+def _region(kind: Tiles, st: Fixed, _board: int, sq: Any) -> str:
     if sq is None or not 1 <= sq <= kind.n:
         _sq(kind, sq)
     return kind.region[sq]
@@ -347,14 +353,14 @@ def _region(kind, st, _board, sq):
 
 @_tiles("tile_neighbours", [(INT, "the square of `tile_neighbours`")], listof(INT),
         "the squares sharing a side with it, in the order N, E, S, W", pure=True)
-def _neighbours(kind, st, _board, sq):
+def _neighbours(kind: Tiles, st: Fixed, _board: int, sq: int | None) -> list[int]:
     return [nb for nb in kind.neighbour[_sq(kind, sq)] if nb]
 
 
 @_tiles("tile_neighbour", [(INT, "the square of `tile_neighbour`"),
                            (TEXT, "the side of `tile_neighbour` (N, E, S or W)")], INT,
         "the square across that side, or 0 when there is none", pure=True)
-def _neighbour(kind, st, _board, sq, side):
+def _neighbour(kind: Tiles, st: Fixed, _board: int, sq: Any, side: str) -> int:
     _sq(kind, sq)
     s = str(side).upper()
     if len(s) != 1 or s not in SIDES:
@@ -365,7 +371,7 @@ def _neighbour(kind, st, _board, sq, side):
 @_tiles("tile_side", [(INT, "the square of `tile_side`"), (INT, "the other square of `tile_side`")], TEXT,
         "the side of the first square that faces the second (N, E, S or W), or \"\" when they share none",
         pure=True)
-def _side(kind, st, _board, a, b):
+def _side(kind: Tiles, st: Fixed, _board: int, a: Any, b: Any) -> str:
     _sq(kind, a)
     i = kind.side(a, b)
     return SIDES[i] if i >= 0 else ""
@@ -374,7 +380,7 @@ def _side(kind, st, _board, a, b):
 @_tiles("tile_distance", [(INT, "the square of `tile_distance`"),
                           (INT, "the other square of `tile_distance`")], INT,
         "how many steps apart the squares are, across and down (whatever lies between)", pure=True)
-def _distance(kind, st, _board, a, b):
+def _distance(kind: Tiles, st: Fixed, _board: int, a: Any, b: Any) -> int:
     _sq(kind, a)
     _sq(kind, b)
     (r1, c1), (r2, c2) = kind.pos[a], kind.pos[b]
@@ -383,45 +389,46 @@ def _distance(kind, st, _board, a, b):
 
 @_tiles("tile_sides", [(INT, "the square of `tile_sides`")], listof(TEXT),
         "the sides its tile carries track on, as it lies (turned), in the order N, E, S, W")
-def _sides(kind, st, _board, sq):
+def _sides(kind: Tiles, st: Table, _board: int, sq: int | None) -> list[str]:
     return kind.sides(st, _sq(kind, sq))
 
 
 @_tiles("tile_sides_turned", [(INT, "the square of `tile_sides_turned`"),
                               (INT, "the quarter turns of `tile_sides_turned`")], listof(TEXT),
         "the sides its tile would carry track on, turned that many quarter turns clockwise")
-def _sides_turned(kind, st, _board, sq, turn):
+def _sides_turned(kind: Tiles, st: Table, _board: int, sq: Any, turn: int) -> list[str]:
     _sq(kind, sq)
     return kind.sides(st, sq, turn)
 
 
 @_tiles("tile_turns", [(INT, "the square of `tile_turns`")], listof(INT),
         "the quarter turns 0..3 that give its tile different track (a straight has two)")
-def _turns(kind, st, _board, sq):
+def _turns(kind: Tiles, st: Table, _board: int, sq: int | None) -> list[int]:
     return kind.turns(st, _sq(kind, sq))
 
 
 @_tiles("tile_shape", [(INT, "the square of `tile_shape`"), (INT, "the quarter turns of `tile_shape`")], TEXT,
         "its tile's track turned so, as text (`N-S`), or \"no track\"")
-def _shape(kind, st, _board, sq, turn):
+def _shape(kind: Tiles, st: Table, _board: int, sq: Any, turn: int) -> str:
     _sq(kind, sq)
     return "-".join(kind.sides(st, sq, turn)) or "no track"
 
 
 @_tiles("tile_glyph", [(INT, "the square of `tile_glyph`"), (INT, "the quarter turns of `tile_glyph`")], TEXT,
         "its tile's track turned so, as one box-drawing character (`│`)")
-def _glyph(kind, st, _board, sq, turn):
+def _glyph(kind: Tiles, st: Table, _board: int, sq: int | None, turn: int) -> str:
     return GLYPH[kind.mask(st, _sq(kind, sq), turn)]
 
 
 @_tiles("tile_turn", [(INT, "the square of `tile_turn`")], INT,
         "how many quarter turns its tile lies turned, 0..3")
-def _turn(kind, st, _board, sq):
+def _turn(kind: Tiles, st: Table, _board: int, sq: int | None) -> int:
     return st.bd[kind.index][0][_sq(kind, sq)]
 
 
 @_tiles("tile_face_up", [(INT, "the square of `tile_face_up`")], BOOL, "whether its tile lies face up")
-def _face_up(kind, st, _board, sq):
+# kind: `Any`, as it reads `_base` as a number (`init` has set it: never None while playing)
+def _face_up(kind: Any, st: Table, _board: int, sq: Any) -> bool:
     if sq is None or not 1 <= sq <= kind.n:
         _sq(kind, sq)
     if kind._base < 0:
@@ -432,19 +439,19 @@ def _face_up(kind, st, _board, sq):
 
 @_tiles("tile_card", [(INT, "the square of `tile_card`")], CARD,
         "its tile (the top card of its pile), or none")
-def _card(kind, st, _board, sq):
+def _card(kind: Tiles, st: Table, _board: int, sq: int | None) -> int | None:
     return kind.card(st, _sq(kind, sq))
 
 
 @_tiles("tile_connected", [(INT, "the square of `tile_connected`"),
                            (INT, "the other square of `tile_connected`")], BOOL,
         "whether the squares share a side and both carry track on it")
-def _connected(kind, st, _board, a, b):
+def _connected(kind: Tiles, st: Table, _board: int, a: int | None, b: Any) -> bool:
     return kind.connected(st, _sq(kind, a), b)
 
 
 @_tiles("tile_pieces", [(INT, "the square of `tile_pieces`")], listof(PIECE), "the pieces on the square")
-def _pieces(kind, st, _board, sq):
+def _pieces(kind: Tiles, st: Table, _board: int, sq: int | None) -> list[int]:
     if sq is None or not 1 <= sq <= kind.n:
         _sq(kind, sq)
     return [pc for pc, s in enumerate(st.bd[kind.index][1]) if s == sq]
@@ -452,7 +459,7 @@ def _pieces(kind, st, _board, sq):
 
 @_tiles("tile_square_of", [(PIECE, "the piece of `tile_square_of`")], INT,
         "the square the piece stands on, or 0 when it is off the board")
-def _square_of(kind, st, _board, pc):
+def _square_of(kind: Tiles, st: Table, _board: int, pc: int | None) -> int:
     if pc is None:
         raise RuleError("a piece was expected, not none")
     return st.bd[kind.index][1][pc]
@@ -463,7 +470,7 @@ def _square_of(kind, st, _board, pc):
 @_tiles("tile_put", [(PIECE, "the piece `tile_put` moves"),
                      (INT, "the square `tile_put` puts it on (0: off the board)")], None,
         "the piece stands on the square (0: off the board)")
-def _put(kind, st, _board, pc, sq):
+def _put(kind: Tiles, st: Table, _board: int, pc: int | None, sq: int | None) -> None:
     if pc is None:
         raise RuleError("a piece was expected, not none")
     if sq != 0:
@@ -473,7 +480,7 @@ def _put(kind, st, _board, pc, sq):
 
 @_tiles("tile_turn_to", [(INT, "the square of `tile_turn_to`"), (INT, "the quarter turns of `tile_turn_to`")],
         None, "its tile lies turned that many quarter turns clockwise (counted from unturned)")
-def _turn_to(kind, st, _board, sq, turn):
+def _turn_to(kind: Tiles, st: Table, _board: int, sq: int | None, turn: int) -> None:
     _sq(kind, sq)
     st.bd[kind.index][0][sq] = turn % 4
 
@@ -481,7 +488,7 @@ def _turn_to(kind, st, _board, sq, turn):
 @_tiles("tile_flip", [(INT, "the square of `tile_flip`"),
                       (BOOL, "whether `tile_flip` lays the tile face up")], None,
         "its tile lies face up (true) or face down (false)")
-def _flip(kind, st, _board, sq, up):
+def _flip(kind: Tiles, st: Table, _board: int, sq: Any, up: bool) -> None:
     _sq(kind, sq)
     c = kind.card(st, sq)
     if c is None:
@@ -492,7 +499,7 @@ def _flip(kind, st, _board, sq, up):
 @_tiles("tile_swap", [(INT, "the first square `tile_swap` exchanges"),
                       (INT, "the second square `tile_swap` exchanges")], None,
         "the two squares exchange their tiles (cards, faces and turns); pieces stay where they are")
-def _swap(kind, st, _board, a, b):
+def _swap(kind: Tiles, st: Table, _board: int, a: Any, b: Any) -> None:
     _sq(kind, a)
     _sq(kind, b)
     if a == b:

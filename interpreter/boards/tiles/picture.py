@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from ...draw.canvas import Canvas
 from ...draw.scene import Scene
+from .kind import Tiles
 
 S = 64.0                                            # a square's side, in pixels
 REGION_FILLS = ["#f4f1e8", "#dde8f4", "#f4dddd", "#e0f0dc", "#efe2f5", "#f5eccf"]
 SIDE_ENDS = {1: (0.5, 0.0), 2: (1.0, 0.5), 4: (0.5, 1.0), 8: (0.0, 0.5)}  # bit: N, E, S, W
 
 
-def paint(canvas: Canvas, kind, board: dict | None, table: Scene | None, top: float) -> None:
+def paint(canvas: Canvas, kind: Tiles, board: dict | None, table: Scene | None, top: float) -> None:
     canvas.frame(1.0, 0.0, top)
     regions = list(dict.fromkeys(kind.region[1:]))
     squares = board["squares"] if board is not None else {}

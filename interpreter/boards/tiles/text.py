@@ -4,10 +4,10 @@ squares shaded, track as box-drawing lines; then the face-up squares worth namin
 and a key."""
 from __future__ import annotations
 
-from .kind import GLYPH  # the track glyphs (the built-in `tile_glyph` shows the same)
+from .kind import GLYPH, Tiles  # the track glyphs (the built-in `tile_glyph` shows the same)
 
 
-def _owner(view: dict, piece: str):
+def _owner(view: dict, piece: str) -> int | None:
     """The piece's owner as a 1-based seat, or None."""
     return view.get("pieces", {}).get(piece, {}).get("owner")
 
@@ -20,7 +20,7 @@ def _mark(piece: str, view: dict) -> str:
     return piece[:1].upper() or "?"
 
 
-def lines(kind, board: dict, view: dict) -> list[str]:
+def lines(kind: Tiles, board: dict, view: dict) -> list[str]:
     """`board`: the tile grid's view; `view`: the seat's whole view (its seat, pieces' owners)."""
     squares = board["squares"]
     seat = view.get("seat")
