@@ -103,7 +103,7 @@ class Stacks(BoardKind):
                 self.props[s] = {**(self.props[s] or {}), **sp.props}
         self.marker = list(plan.piece_marker) if plan is not None else []
 
-    def place_key(self, place):
+    def place_key(self, place: Any) -> str | None:
         """A progress names its space (on a loop, the progress of a later lap too)."""
         if not isinstance(place, int) or isinstance(place, bool):
             return None
