@@ -1,0 +1,28 @@
+"""`racecraft lsp`: the language server for editors (`server.py`). The command line imports this
+module to list the command; the server, and pygls with it, are imported when it runs."""
+from __future__ import annotations
+
+import sys
+
+
+def add_lsp(sub) -> None:
+    p = sub.add_parser("lsp", help="serve an editor: checks as you type, completion, hover, definitions "
+                                   "(the language server protocol, over standard input and output)")
+    p.add_argument("--stdio", action="store_true",
+                   help="talk over standard input and output (the only way; editors that pass it may)")
+    p.set_defaults(fn=cmd_lsp)
+
+
+COMMANDS = {"lsp": add_lsp}
+
+
+def cmd_lsp(args) -> int:
+    try:
+        from .server import serve
+    except ImportError as e:
+        if e.name not in ("pygls", "lsprotocol") and not str(e.name).startswith(("pygls.", "lsprotocol.")):
+            raise
+        print("racecraft lsp: the language server needs pygls and lsprotocol: install Racecraft with its "
+              "editor extra (pip install -e '.[editor]')", file=sys.stderr)
+        return 1
+    return serve()
