@@ -11,6 +11,7 @@ re-reads only the file edited.
 from __future__ import annotations
 
 import hashlib
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,6 +63,8 @@ def check_file(path: Path, texts: dict[Path, str]) -> Outcome:
         kind = kind_of(data) if isinstance(data, dict) else None
         if data is None:
             out.diagnostics = report.items
+        elif kind is None and not _in_a_project(path):
+            pass   # another program's YAML (the editor runs the server for every YAML file)
         elif kind in _IN_GAMES:
             out.games = games_of(path, data, kind, report)
             out.diagnostics = _unique(report.items + _in_games(out))
@@ -94,6 +97,12 @@ def games_of(path: Path, data: Any, kind: str, report: Report) -> list[tuple[Pat
     return [(folder, Job(tuple((asked or {}).get("variants", [])), tuple((asked or {}).get("modules", [])),
                          counts="most"))
             for folder, asked in includers(path)][:MAX_GAMES]
+
+
+def _in_a_project(path: Path) -> bool:
+    """Is the file where a Racecraft project keeps its files (a ruleset, cards/, tracks/)?"""
+    here = Path(os.path.abspath(path))
+    return any(f.name in ("rulesets", "cards", "tracks") or (f / "game.yaml").is_file() for f in here.parents)
 
 
 def _two_up(path: Path) -> Path:

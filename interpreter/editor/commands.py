@@ -6,8 +6,8 @@ import sys
 
 
 def add_lsp(sub) -> None:
-    p = sub.add_parser("lsp", help="serve an editor: checks as you type, completion, hover, definitions "
-                                   "(the language server protocol, over standard input and output)")
+    p = sub.add_parser("lsp", help="a language server for editors: checks as you type, completion, "
+                                   "hover, definitions")
     p.add_argument("--stdio", action="store_true",
                    help="talk over standard input and output (the only way; editors that pass it may)")
     p.set_defaults(fn=cmd_lsp)
@@ -22,7 +22,9 @@ def cmd_lsp(args) -> int:
     except ImportError as e:
         if e.name not in ("pygls", "lsprotocol") and not str(e.name).startswith(("pygls.", "lsprotocol.")):
             raise
-        print("racecraft lsp: the language server needs pygls and lsprotocol: install Racecraft with its "
-              "editor extra (pip install -e '.[editor]')", file=sys.stderr)
+        from ..lab.extras import install_hint
+
+        print("racecraft lsp: the language server needs pygls and lsprotocol, which Racecraft's editor extra "
+              f"installs: {install_hint('editor')}", file=sys.stderr)
         return 1
     return serve()
