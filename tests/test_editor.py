@@ -55,6 +55,9 @@ def test_other_programs_yaml_gets_nothing_and_a_rulesets_gets_what_validate_says
     inside.write_text("jobs: {}\n")
     assert [d.code for d in check_file(inside, {}).diagnostics] == ["E006"]
     assert check_file(tmp_path / "gone.yaml", {tmp_path / "gone.yaml": "module: [\n"}).diagnostics
+    new = F5 / "variants" / "not-saved-yet.yaml"   # open in the editor, not on the disk
+    out = check_file(new, {new: "variant:\n  id: not-saved-yet\n"})
+    assert out.unsaved and {d.code for d in out.diagnostics} == {"E022"}   # (missing keys: its form)
 
 
 def test_completion_knows_where_it_is(f5):
@@ -71,6 +74,8 @@ def test_completion_knows_where_it_is(f5):
     assert offered("  hand_si") == set()                                 # a key: the schema's
     assert "setup" in offered("  - extend: ") and "functions.NAME" not in offered("  - extend: ")
     assert offered("modules: [", scenario=True) == set(f5.options["modules"])
+    assert offered("variants:\n  - ", scenario=True) == set(f5.options["variants"])
+    assert offered("params:\n  ", scenario=True) == set(f5.options["params"]) != set()
     attributes = offered("  do: |\n    x = s.nu")
     assert "number" in attributes and "size" not in attributes
 
@@ -105,3 +110,17 @@ def test_the_outline_lists_a_files_declarations_and_patches():
     assert [c.name for c in patches[0].children] == ["add functions f", "extend setup"]
     assert outline("a: [\n", "x.yaml") is None and outline("- 1\n", "x.yaml") is None
     assert Known("x", "param", "x = 1").loc is None
+
+
+def test_lsp_without_its_extra_says_how_to_install_it(monkeypatch, capsys):
+    import sys
+
+    from interpreter.cli import main
+
+    monkeypatch.delitem(sys.modules, "interpreter.editor.server", raising=False)
+    monkeypatch.setitem(sys.modules, "pygls", None)   # (as if it were not installed)
+    monkeypatch.setitem(sys.modules, "pygls.lsp", None)
+    monkeypatch.setitem(sys.modules, "pygls.lsp.server", None)
+    assert main(["lsp"]) == 1
+    err = capsys.readouterr().err
+    assert "needs pygls and lsprotocol" in err and "[editor]" in err and "Traceback" not in err

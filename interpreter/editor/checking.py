@@ -46,6 +46,7 @@ class Outcome:
     ruleset: Ruleset | None = None
     seconds: float = 0.0
     kept: int = 0   # games whose verdict was kept (none of their texts changed)
+    unsaved: bool = False   # a file not on the disk yet: only its form was checked
 
 
 # each game's verdict by (folder, job), with the files (and digests) it read
@@ -65,6 +66,11 @@ def check_file(path: Path, texts: dict[Path, str]) -> Outcome:
             out.diagnostics = report.items
         elif kind is None and not _in_a_project(path):
             pass   # another program's YAML (the editor runs the server for every YAML file)
+        elif kind in _IN_GAMES and not path.is_file():
+            # a new file not saved yet: its game would not find it (the loader looks for its files
+            # on the disk), so only its form is checked until it is saved
+            check_structure(data, str(kind), str(path), report)
+            out.diagnostics, out.unsaved = report.items, True
         elif kind in _IN_GAMES:
             out.games = games_of(path, data, kind, report)
             out.diagnostics = _unique(report.items + _in_games(out))

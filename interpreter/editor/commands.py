@@ -2,10 +2,12 @@
 module to list the command; the server, and pygls with it, are imported when it runs."""
 from __future__ import annotations
 
+import argparse
 import sys
+from typing import Any
 
 
-def add_lsp(sub) -> None:
+def add_lsp(sub: Any) -> None:
     p = sub.add_parser("lsp", help="a language server for editors: checks as you type, completion, "
                                    "hover, definitions")
     p.add_argument("--stdio", action="store_true",
@@ -16,7 +18,7 @@ def add_lsp(sub) -> None:
 COMMANDS = {"lsp": add_lsp}
 
 
-def cmd_lsp(args) -> int:
+def cmd_lsp(args: argparse.Namespace) -> int:
     try:
         from .server import serve
     except ImportError as e:

@@ -6,7 +6,8 @@
   card types too;
 - after a patch's `extend:`, `add:`, `set:`, ... : the rules, named statements and choices, params
   and sections it may aim at;
-- in a scenario, after `variants:`, `modules:` or `track:` (or in their lists): the game's.
+- in a scenario, after `variants:`, `modules:` or `track:` (or in their lists): the game's; a key
+  under `params:`: the game's params.
 
 Rule text is told from YAML keys by where the place is: after a key's colon, or inside a block
 (`do: |`); the start of a line of keys is the schema's to complete (`docs/editor-setup.md`).
@@ -20,6 +21,7 @@ from .positions import word_at
 
 _TARGET = re.compile(r"^\s*(?:-\s+)?(?:set|replace|update|remove|add|extend|change)\s*:\s*$")
 _OPTION = re.compile(r"^\s*(variants|modules|track)\s*:")
+_PARAMS = re.compile(r"^params\s*:\s*(?:#.*)?$")
 _ITEM = re.compile(r"^\s*-\s*[\w-]*$")
 _KEY = re.compile(r"^\s*(?:-\s+)?[\w-]*$")
 _BLOCK = re.compile(r":\s*[|>][-+0-9]*\s*(?:#.*)?$")
@@ -55,11 +57,14 @@ def _option_key(lines: list[str], row: int, before: str) -> str | None:
     m = _OPTION.match(before)
     if m is not None:
         return m.group(1)
+    parent = _parent(lines, row)
+    above = lines[parent] if parent is not None else ""
     if _ITEM.match(before):   # an item of a list under the key
-        parent = _parent(lines, row)
-        m = _OPTION.match(lines[parent]) if parent is not None else None
+        m = _OPTION.match(above)
         if m is not None:
             return m.group(1)
+    if _KEY.match(before) and _PARAMS.match(above):   # a param's name, to set its value
+        return "params"
     return None
 
 

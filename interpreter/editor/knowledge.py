@@ -101,7 +101,7 @@ def know(rs: Ruleset) -> Knowledge:
                                       loc_of(card.id))
     _targets(k, rs)
     k.options = {"variants": _stems(rs, "variants"), "modules": _stems(rs, "modules"),
-                 "track": list(rs.other_tracks)}
+                 "track": list(rs.other_tracks), "params": [str(p) for p in g.params]}
     return k
 
 

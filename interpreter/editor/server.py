@@ -139,7 +139,9 @@ async def _check_later(ls: Server, uri: str, delay: float, others: bool) -> None
     games = len(outcome.games)
     ls.say(f"racecraft: checked {path.name} in {outcome.seconds * 1000:.0f} ms"
            + (f" ({games} game{'s' if games != 1 else ''}, {outcome.kept} unchanged)" if games else "")
-           + f": {len(outcome.diagnostics)} diagnostic{'s' if len(outcome.diagnostics) != 1 else ''}")
+           + f": {len(outcome.diagnostics)} diagnostic{'s' if len(outcome.diagnostics) != 1 else ''}"
+           + ("; only its form, until it is saved (its game reads its files from the disk)"
+              if outcome.unsaved else ""))
     if others:
         for other in list(ls.workspace.text_documents):
             if other != uri and other not in ls.pending and other.endswith((".yaml", ".yml")):
