@@ -107,7 +107,11 @@ def schedule(ls: Server, uri: str, delay: float, others: bool = False) -> None:
 
 def _work(path: Path, texts: dict[Path, str]) -> tuple[Outcome, Knowledge | None]:
     outcome = check_file(path, texts)
-    return outcome, know(outcome.ruleset) if outcome.ruleset is not None else None
+    try:
+        return outcome, know(outcome.ruleset) if outcome.ruleset is not None else None
+    except Exception:  # noqa: BLE001 - a bug of ours: the names stay as the last check knew them
+        log.exception("reading the names of %s", path)
+        return outcome, None
 
 
 async def _check_later(ls: Server, uri: str, delay: float, others: bool) -> None:
