@@ -124,3 +124,13 @@ def test_lsp_without_its_extra_says_how_to_install_it(monkeypatch, capsys):
     assert main(["lsp"]) == 1
     err = capsys.readouterr().err
     assert "needs pygls and lsprotocol" in err and "[editor]" in err and "Traceback" not in err
+
+
+def test_a_scenario_is_checked_as_check_runs_it_and_knows_its_games_names():
+    path = F5 / "scenarios" / "automaton-draws-and-plays.yaml"
+    text = path.read_text(encoding="utf-8")
+    wrong = text.replace("set_order(grid", "set_ordre(grid", 1)
+    out = check_file(path, {path: wrong})
+    assert [(d.code, d.loc.line if d.loc else 0) for d in out.diagnostics if d.severity == "error"] == \
+        [("E110", wrong[:wrong.index("set_ordre")].count("\n") + 1)]
+    assert out.ruleset is not None and "grid" in know(out.ruleset).names
