@@ -23,6 +23,8 @@ from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace import TextDocument
 
 from ..base.diagnostics import Diagnostic, Loc, source_line
+from ..base.files import FileRefused, read_limited
+from ..load.yamlsrc import MAX_BYTES
 from .checking import Outcome, check_file
 from .completing import complete, known_at
 from .knowledge import Knowledge, Known, basics, know
@@ -277,8 +279,9 @@ def references(ls: Server, params: t.ReferenceParams) -> list[t.Location]:
     word = found[0].name.split(".")[-1]
     pattern = re.compile(rf"(?<![\w]){re.escape(word)}(?!\w)")
     out = []
+    texts = ls.texts()
     for file in ls.files.get(uri, [])[:MAX_FILES]:
-        text = ls.texts().get(Path(file))
+        text = texts.get(Path(file))
         if text is None:
             text = _read(file)
         for n, line in enumerate(text.split("\n"), 1):
@@ -288,9 +291,7 @@ def references(ls: Server, params: t.ReferenceParams) -> list[t.Location]:
 
 
 def _read(file: str) -> str:
-    from ..base.files import FileRefused, read_limited
-    from ..load.yamlsrc import MAX_BYTES
-
+    """A file of the game as the disk has it ("" when it cannot be read: its check says why)."""
     try:
         return read_limited(Path(file), MAX_BYTES).decode("utf-8", "replace")
     except FileRefused:
