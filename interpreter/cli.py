@@ -1,5 +1,5 @@
 """The `racecraft` command: validate, play, replay, simulate, compare, check, render, championship,
-explain, upgrade, schemas, serve. Each command lives beside what it runs (`<package>/commands.py`);
+explain, upgrade, schemas, serve, lsp. Each command lives beside what it runs (`<package>/commands.py`);
 here are the parser that gathers them, the output every command prints through, and the net under
 them all.
 
@@ -16,6 +16,7 @@ from .authoring import commands as authoring
 from .lab import commands as lab
 from .base.diagnostics import RulesetError, visible
 from .base.errors import RuleError
+from .editor import commands as editor
 from .base.files import CannotWrite
 from .picture import commands as picture
 from .session.args import Usage, print_report
@@ -25,7 +26,7 @@ from .web import commands as web
 # the commands in the order `racecraft --help` lists them
 ORDER = [(authoring, "validate"), (table, "play"), (table, "replay"), (lab, "simulate"), (lab, "compare"),
          (authoring, "check"), (picture, "render"), (lab, "championship"), (authoring, "explain"),
-         (authoring, "upgrade"), (authoring, "schemas"), (web, "serve")]
+         (authoring, "upgrade"), (authoring, "schemas"), (web, "serve"), (editor, "lsp")]
 
 
 class _Visible:
