@@ -12,6 +12,7 @@ from interpreter.editor.completing import complete, in_block, known_at
 from interpreter.editor.knowledge import Knowledge, Known, basics, know, shown
 from interpreter.editor.outline import outline
 from interpreter.editor.positions import span_of, word_at
+from interpreter.editor.server import quoted
 
 ROOT = Path(__file__).resolve().parents[1]
 F5 = ROOT / "rulesets" / "formula5"
@@ -134,3 +135,15 @@ def test_a_scenario_is_checked_as_check_runs_it_and_knows_its_games_names():
     assert [(d.code, d.loc.line if d.loc else 0) for d in out.diagnostics if d.severity == "error"] == \
         [("E110", wrong[:wrong.index("set_ordre")].count("\n") + 1)]
     assert out.ruleset is not None and "grid" in know(out.ruleset).names
+
+
+def test_a_declarations_rulebook_quote_is_its_own_comment_and_the_comment_lines_above_it():
+    lines = (ROOT / "rulesets" / "heat" / "game.yaml").read_text(encoding="utf-8").split("\n")
+    row = next(i for i, line in enumerate(lines) if line.startswith("  hand_size:"))
+    assert quoted(lines, row) == '"Возьмите на руку 7 карт"'
+    row = next(i for i, line in enumerate(lines) if line.startswith("  spin_stress_by_gear:"))
+    said = quoted(lines, row)
+    assert said is not None and said.startswith('a spin-out: "Возьмите на руку 1 карту стресса') \
+        and said.endswith('если на 3-й или 4-й"')
+    row = next(i for i, line in enumerate(lines) if line.startswith("  speed: {of: piece}"))
+    assert quoted(lines, row) is None   # a comment that quotes nothing

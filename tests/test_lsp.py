@@ -143,6 +143,11 @@ async def test_hover_shows_a_built_ins_signature_and_a_piles_declaration(client:
                                                                t.Position(line, col + 1)))
     assert got is not None and "pile engine, of piece" in got.contents.value
     assert "declared at `../game.yaml:" in got.contents.value
+    # a name whose declaration quotes the rulebook: the quote with it
+    line, col = _line_of(TEXT, "discard(car)")
+    got = await client.text_document_hover_async(t.HoverParams(t.TextDocumentIdentifier(uri),
+                                                               t.Position(line, col + 1)))
+    assert got is not None and 'rulebook: "все видят лишь верхние карты стопок"' in got.contents.value
 
 
 async def test_definition_jumps_from_the_module_to_the_base_games_declaration(client: LanguageClient):

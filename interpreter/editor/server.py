@@ -245,8 +245,11 @@ def hover(ls: Server, params: t.HoverParams) -> t.Hover | None:
     uri = params.text_document.uri
     doc, lines, row, i = _at(ls, uri, params.position)
     found = known_at(_knowledge(ls, uri), lines[row] if row < len(lines) else "", i)
-    if found is None:
-        return None
+    if found is None:   # a declaration's key: the rulebook's words its comments quote
+        said = quoted(lines, row) if row < len(lines) and _KEY.match(lines[row]) else None
+        if said is None:
+            return None
+        return t.Hover(contents=_markdown(f"rulebook: {said}"))
     k, (start, end) = found
     text = f"```\n{k.detail}\n```\n{k.what}"
     if k.doc:
@@ -254,10 +257,41 @@ def hover(ls: Server, params: t.HoverParams) -> t.Hover | None:
     path = _path(uri)
     if k.loc is not None and k.loc.line and path is not None:
         text += f"\n\ndeclared at `{_named(k.loc, path)}`"
+        said = quoted(_read_open(ls, k.loc.file).split("\n"), k.loc.line - 1)
+        if said is not None:
+            text += f"\n\nrulebook: {said}"
     if k.changed is not None and path is not None:
         text += f", changed at `{_named(k.changed, path)}`"
     return t.Hover(contents=t.MarkupContent(t.MarkupKind.Markdown, text),
                    range=_range(lines, doc.position_codec, (row, start, row, end)))
+
+
+# a line that declares something: `name:`, `- id: name` (a YAML key, not a rule's text)
+_KEY = re.compile(r"^\s*(?:-\s+)?[A-Za-z_][\w-]*\s*:")
+# a comment's words quoted from a rulebook: "...", «...» or “...”
+_QUOTE = re.compile(r'"[^"]{3,}"|«[^»]{3,}»|“[^”]{3,}”')
+
+
+def quoted(lines: list[str], row: int) -> str | None:
+    """What the comments of the declaration on line `row` (0-based) quote from the rulebook: its
+    own comment and the comment lines right above it (the files cite the rulebook so); None when
+    they quote nothing."""
+    own = lines[row].split("#", 1)[1] if "#" in lines[row] else ""
+    above: list[str] = []
+    r = row - 1
+    while r >= 0 and lines[r].lstrip().startswith("#"):
+        above.insert(0, lines[r].lstrip()[1:].strip())
+        r -= 1
+    text = " ".join([*above, own.strip()]).strip()
+    return text if _QUOTE.search(text) else None
+
+
+def _read_open(ls: Server, file: str) -> str:
+    """A file as the editor has it (an open, unsaved text), else as the disk has it."""
+    for path, text in ls.texts().items():
+        if str(path) == file:
+            return text
+    return _read(file)
 
 
 def definition(ls: Server, params: t.DefinitionParams) -> t.Location | None:
