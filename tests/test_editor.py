@@ -56,9 +56,14 @@ def test_other_programs_yaml_gets_nothing_and_a_rulesets_gets_what_validate_says
     inside.write_text("jobs: {}\n")
     assert [d.code for d in check_file(inside, {}).diagnostics] == ["E006"]
     assert check_file(tmp_path / "gone.yaml", {tmp_path / "gone.yaml": "module: [\n"}).diagnostics
-    new = F5 / "variants" / "not-saved-yet.yaml"   # open in the editor, not on the disk
-    out = check_file(new, {new: "variant:\n  id: not-saved-yet\n"})
-    assert out.unsaved and {d.code for d in out.diagnostics} == {"E022"}   # (missing keys: its form)
+    # a variant open in the editor, never saved: checked with its game, as validate would once saved
+    new = F5 / "variants" / "not-saved-yet.yaml"
+    text = ("language: 2\nvariant: {id: not-saved-yet, name: Not saved yet, description: A try}\npatches:\n"
+            "  - extend: phases.race.until\n    around: \"round == hand_sise or base\"\n")
+    out = check_file(new, {new: text})
+    assert not new.exists() and not out.unsaved
+    [d] = [d for d in out.diagnostics if d.severity == "error"]
+    assert "hand_sise" in d.message and d.loc.file.endswith("not-saved-yet.yaml") and d.loc.line == 5
 
 
 def test_completion_knows_where_it_is(f5):

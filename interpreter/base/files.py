@@ -81,6 +81,12 @@ def overlaid(texts: dict[Path, str]) -> Iterator[None]:
         _OVERLAY.update(before)
 
 
+def present(path: Path) -> bool:
+    """Whether there is a file to read at `path`: one on the disk, or a text standing for it
+    (`overlaid`: a file an editor holds that was never saved)."""
+    return bool(_OVERLAY) and os.path.realpath(path) in _OVERLAY or path.exists()
+
+
 def read_limited(path: Path, limit: int) -> bytes:
     """The bytes of a regular file of at most `limit` bytes, or `FileRefused` (`overlaid`: the
     text standing for the file, if one does).

@@ -22,7 +22,7 @@ from ..authoring.related import includers, racers
 from ..authoring.validate import Job, check_game, validate_path
 from ..base.cache import Bounded
 from ..base.diagnostics import Diagnostic, Loc, Report
-from ..base.files import overlaid
+from ..base.files import overlaid, present
 from ..ir.models import kind_of
 from ..load.ruleset import Ruleset, load_ruleset, read_file
 from ..load.structure import check_structure
@@ -66,9 +66,8 @@ def check_file(path: Path, texts: dict[Path, str]) -> Outcome:
             out.diagnostics = report.items
         elif kind is None and not _in_a_project(path):
             pass   # another program's YAML (the editor runs the server for every YAML file)
-        elif kind in _IN_GAMES and not path.is_file():
-            # a new file not saved yet: its game would not find it (the loader looks for its files
-            # on the disk), so only its form is checked until it is saved
+        elif kind in _IN_GAMES and not present(path):
+            # (a text the editor did not give: only its form can be checked)
             check_structure(data, str(kind), str(path), report)
             out.diagnostics, out.unsaved = report.items, True
         elif kind in _IN_GAMES:

@@ -146,7 +146,7 @@ async def _check_later(ls: Server, uri: str, delay: float, others: bool) -> None
     ls.say(f"racecraft: checked {path.name} in {outcome.seconds * 1000:.0f} ms"
            + (f" ({games} game{'s' if games != 1 else ''}, {outcome.kept} unchanged)" if games else "")
            + f": {len(outcome.diagnostics)} diagnostic{'s' if len(outcome.diagnostics) != 1 else ''}"
-           + ("; only its form, until it is saved (its game reads its files from the disk)"
+           + ("; only its form (no text of it here nor on the disk for its game to read)"
               if outcome.unsaved else ""))
     if others:
         for other in list(ls.workspace.text_documents):

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ..ir.models import CardsFile, CardType, Change, GameFile, TrackFile, kind_of
 from ..base.cache import Bounded
+from ..base.files import present
 from ..base.diagnostics import SOURCES, Diagnostic, Loc, Report, did_you_mean
 from ..lang import versions
 from ..base.collect import fewer_collections
@@ -302,7 +303,7 @@ class _Loader:
             if target is None or not any(_within(target, a) for a in self.include_areas()):
                 self._outside(entry, where)
                 continue
-            if not target.exists():  # there but not a regular file: reading it says so
+            if not present(target):  # there but not a regular file: reading it says so
                 self.report.add("E031", f"included file `{shown(entry)}` does not exist", where)
                 continue
             if target in self.seen_includes:
@@ -394,7 +395,7 @@ def _load(path: Path, variants: Sequence[str], modules: Sequence[str], report: R
     game_path = path / "game.yaml" if path.is_dir() else path
     folder = game_path.parent
     at_start = report.errors
-    if game_path.name != "game.yaml" or not game_path.exists():
+    if game_path.name != "game.yaml" or not present(game_path):
         report.add("E001", f"no game file at {game_path}", Loc(str(game_path)),
                    "a ruleset folder holds game.yaml")
         return None
@@ -509,7 +510,7 @@ def _required_kind(folder: Path, name: Any, report: Report) -> str | None:
     when it has neither, or both (modules and variants are one namespace: which one a name
     meant would otherwise depend on which folder is looked in first)."""
     kinds = [kind for kind in ("module", "variant")
-             if is_name(name) and (folder / f"{kind}s" / f"{name}.yaml").exists()]
+             if is_name(name) and present(folder / f"{kind}s" / f"{name}.yaml")]
     if len(kinds) == 2:
         report.add("E054", f"`{shown(name)}` is both a module and a variant of this ruleset: which one is "
                            "required cannot be told", loc_of(name),
@@ -544,7 +545,7 @@ def _patch_file(ld: _Loader, folder: Path, kind: str, name: Any, applied: list[s
                    f"a {kind} is named by its file in {kind}s/ without `.yaml`: {_NAME_CHARS}")
         return None
     patch_path = folder / f"{kind}s" / f"{name}.yaml"
-    if not patch_path.exists():
+    if not present(patch_path):
         have = sorted(p.stem for p in (folder / f"{kind}s").glob("*.yaml"))
         report.add("E040", f"no {kind} named `{name}` in {folder / (kind + 's')}",
                    loc_of(name, Loc(str(patch_path))), did_you_mean(name, have) or
@@ -620,7 +621,7 @@ def _track_file(ld: _Loader, data: Any, track: str, report: Report,
         return None
     have = sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
     path = folder / f"{track}.yaml"
-    if not path.exists():  # there but not a regular file: reading it says so
+    if not present(path):  # there but not a regular file: reading it says so
         report.add("E033", f"no track `{track}` for {game_id}: tracks are the files in {folder}",
                    loc_of(track), did_you_mean(track, have) or (f"tracks: {', '.join(have)}" if have else
                                                                  f"put track files in {folder}"))
