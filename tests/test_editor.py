@@ -152,3 +152,15 @@ def test_a_declarations_rulebook_quote_is_its_own_comment_and_the_comment_lines_
         and said.endswith('если на 3-й или 4-й"')
     row = next(i for i, line in enumerate(lines) if line.startswith("  speed: {of: piece}"))
     assert quoted(lines, row) is None   # a comment that quotes nothing
+
+
+def test_references_skip_comments_and_texts_a_rule_writes_but_not_a_labels_names():
+    from interpreter.editor.server import _words
+
+    def counted(line: str, word: str = "hand_size") -> list[bool]:
+        marks = _words(line)
+        return [marks[i] for i in range(len(line)) if line.startswith(word, i)]
+    assert counted('  value: "size(hand(s)) + hand_size"   # hand_size here') == [True, False]
+    assert counted('      say "{car.name} takes hand_size {hand_size}"') == [False, True]
+    assert counted('  hand_size: 7   # "hand_size"') == [True, False]
+    assert counted("  value: 'if hand_size > 2 then \"hand_size\" else \"none\"'") == [True, False]

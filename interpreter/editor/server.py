@@ -319,9 +319,41 @@ def references(ls: Server, params: t.ReferenceParams) -> list[t.Location]:
         if text is None:
             text = _read(file)
         for n, line in enumerate(text.split("\n"), 1):
+            words = _words(line)
             for m in pattern.finditer(line):
-                out.append(_location(ls, Loc(file, n, m.start() + 1)))
+                if words[m.start()]:
+                    out.append(_location(ls, Loc(file, n, m.start() + 1)))
     return out
+
+
+def _words(line: str) -> list[bool]:
+    """For each character of a line: whether it is written as a name could be, not in a comment
+    (`#` to the end of the line, in YAML and in rules) nor in a text a rule writes (`"..."`, a
+    name in a label's `{...}` counted)."""
+    out = [True] * (len(line) + 1)
+    quote, braces = "", 0
+    for k, ch in enumerate(line):
+        if quote:
+            if ch == "{":
+                braces += 1
+            elif ch == "}" and braces:
+                braces -= 1
+            elif ch == quote and not braces:
+                quote = ""
+            out[k] = braces > 0
+        elif ch == "#":
+            out[k:] = [False] * (len(line) + 1 - k)
+            break
+        elif ch == '"' and _in_rule(line, k):
+            quote, out[k] = ch, False
+    return out
+
+
+def _in_rule(line: str, k: int) -> bool:
+    """Whether a `"` opens a rule's text rather than a YAML string holding a whole rule
+    (`value: "size(hand(s))"`): the first `"` after a key's colon is YAML's."""
+    before = line[:k].rstrip()
+    return not before.endswith(":") and not before.endswith("- ")
 
 
 def _read(file: str) -> str:
