@@ -13,6 +13,7 @@ from functools import partial
 
 from .base import RandomAgent
 from .greedy import GreedyAgent
+from .learned import LearnedAgent, ModelError, model_at
 from .mcts import BUDGET, ROLLOUTS, SearchAgent
 
 # games played forward per decision: 1,000 keeps a decision of the largest shipped game (with greedy
@@ -20,7 +21,8 @@ from .mcts import BUDGET, ROLLOUTS, SearchAgent
 MAX_BUDGET = 1_000
 MAX_TREES = 8      # trees a search bot's budget is shared among (more than a table's cores gains nothing)
 NAMES = ("random", "greedy", "mcts")
-FORMS = "random, greedy or mcts[:BUDGET[:ROLLOUT[:TREES]]]"
+FORMS = "random, greedy, mcts[:BUDGET[:ROLLOUT[:TREES]]] or learned:FILE"
+LEARNED = "learned:"
 
 
 def bot(kind: str):
@@ -30,6 +32,8 @@ def bot(kind: str):
         return RandomAgent
     if kind == "greedy":
         return GreedyAgent
+    if kind.startswith(LEARNED):
+        return _learned(kind)
     parts = kind.split(":")
     if parts[0] != "mcts":
         raise ValueError(f"unknown bot `{kind}`: bots are {FORMS}")
@@ -59,6 +63,36 @@ def bot(kind: str):
                              f"cores there are), e.g. mcts:{budget}:{rollout}:2")
         trees = int(text)
     return partial(SearchAgent, budget=budget, rollout=rollout, trees=trees)
+
+
+def _learned(kind: str):
+    path = kind[len(LEARNED):]
+    if not path:
+        raise ValueError(f"`{kind}`: name the learned bot's file, e.g. learned:heat-2.json "
+                         "(written by racecraft train)")
+    try:
+        model = model_at(path)
+    except ModelError as e:
+        raise ValueError(f"`{kind}`: {e}") from None
+    return partial(LearnedAgent, path=path, model=model)
+
+
+def on_file(kind: str) -> bool:
+    """Whether the bot reads a file of the machine it plays on (`learned:FILE`): a web table, where
+    the file would be the server's, offers none."""
+    return kind.startswith(LEARNED)
+
+
+def unfit(kind: str, plan) -> str | None:
+    """Why the bot `kind` cannot play the game `plan` is (a learned bot's file made for another
+    game, other rules or another number of players), or None."""
+    if not kind.startswith(LEARNED):
+        return None
+    try:
+        bad = model_at(kind[len(LEARNED):]).problem(plan)
+    except ModelError as e:
+        bad = str(e)
+    return f"`{kind}`: {bad}" if bad else None
 
 
 def thinks(kind: str) -> bool:

@@ -1,0 +1,235 @@
+"""`racecraft train`: a value function learned for one game from self-play (`agents/learned.py`).
+
+Games are played in generations. The first is played by the greedy bot (the random bot where the
+game has no `evaluate:`), the later ones by the learned bot as fitted so far; in every one each
+seat plays a random option now and then (EXPLORE), so that tables no bot would choose are seen
+too. At some of the decisions (SAMPLE of them) the table is read as features for every seat
+(`agents/features.py`); when the game ends each of these rows gets the seat's outcome: half a win
+(a tie for first shares it), half its place (1 first, 0 last). The value is the least-squares fit
+of the outcome to the features (each feature scaled by its spread, a small ridge), refitted after
+each generation on every row so far.
+
+The games run on all cores as `simulate`'s do (`LocalBackend`): a task is a few games, its answer
+the sums the fit needs (X'X, X'y), never the rows; tasks are cut and added up in the same order
+whatever the number of processes, so the same seed writes the same file.
+"""
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from ..agents.base import RandomAgent
+from ..agents.features import Features
+from ..agents.greedy import GreedyAgent
+from ..agents.learned import LearnedAgent, Model
+from ..base.errors import GameTooLong, RoundLimit, RuleError
+from ..engine.game import Game
+from ..engine.vm import preview
+from ..session.agents import agent_seed
+from ..session.playing import play
+from .simulate import LocalBackend, Setup, afresh, compiled, game_seed
+
+GENERATIONS = 3     # the games are played in this many generations, each by the bot fitted before it
+EXPLORE = 0.1       # how often a seat plays a random option instead
+SAMPLE = 0.5        # the share of decisions whose table becomes a row
+RIDGE = 1e-3        # the ridge on the scaled features (keeps a fit of few games steady)
+LAMBDA = 0.7        # how far LSTD(λ) looks to the end (1: the outcome alone; 0: the next table)
+PER_TASK = 4        # games per task (fixed: the sums are added in the same order on any machine)
+
+
+@dataclass(frozen=True)
+class Job:
+    """A task of a training: the game, whether `evaluate:` is a feature, the bot playing (a model,
+    or None for the first generation's bot), and the (index, seed) of its games."""
+    setup: Setup
+    evaluate: bool
+    model: Model | None
+    games: tuple[tuple[int, int], ...]
+
+
+class _Exploring:
+    """A bot that plays a random option now and then (seeded)."""
+
+    def __init__(self, agent, seed: str):
+        self.agent = agent
+        self.rng = random.Random(seed)
+
+    def choose(self, game, decision) -> int:
+        if self.rng.random() < EXPLORE:
+            return self.rng.randrange(decision.count)
+        return self.agent.choose(game, decision)
+
+
+def outcome(result: dict, seat: int, n: int) -> float:
+    """What a seat made of a game, 0 to 1: half a win (shared by seats tied first), half its place."""
+    winners = result["winners"]
+    won = 1.0 / len(winners) if seat in winners else 0.0
+    if n == 1:
+        return won
+    return 0.5 * won + 0.5 * (n - result["places"][seat]) / (n - 1)
+
+
+def play_for_rows(job: Job) -> tuple[Any, Any, Any, int, int]:
+    """Play a task's games; the sums of the fits: Z'Z (each row z its features, the constant 1 and
+    the outcome) and LSTD's A and b (`_chains`), the rows and the games that ended."""
+    import numpy as np
+
+    plan = compiled(job.setup)[1]
+    feats = Features(plan, job.evaluate)
+    n, m = plan.n_seats, len(feats.names) + 2
+    zz = np.zeros((m, m))
+    a, b = np.zeros((m - 1, m - 1)), np.zeros(m - 1)
+    rows_in, ended = 0, 0
+    for _i, gs in job.games:
+        rng = random.Random(f"{gs}/rows")
+        rows: list[tuple[int, list[float]]] = []
+
+        def seen(d, pick, rows=rows, rng=rng) -> None:
+            # the table right after the option played (as the bots judge one), read for every seat
+            if rng.random() < SAMPLE:
+                try:
+                    after = preview(d._st, pick, rng)
+                except RuleError:
+                    return
+                for s in range(n):
+                    rows.append((s, feats.vector(after, s)))
+        agents = [_Exploring(_bot(job, plan, agent_seed(gs, s)), f"{gs}/{s}/explore") for s in range(n)]
+        try:
+            result = play(Game(plan, gs), agents, on_decision=seen)
+        except (RoundLimit, GameTooLong, RuleError):
+            continue
+        if not rows:
+            continue
+        z = np.array([r + [1.0, outcome(result, s, n)] for s, r in rows])
+        zz += z.T @ z
+        seat_of = np.array([s for s, _r in rows])
+        for s in range(n):
+            _chain(z[seat_of == s], a, b, LAMBDA)
+        rows_in += len(rows)
+        ended += 1
+    return zz, a, b, rows_in, ended
+
+
+def _chain(z, a, b, lam: float) -> None:
+    """One seat's tables of a game, in order (rows of features, the constant 1 and the outcome),
+    into LSTD(λ)'s sums: A += e_t (φ_t - φ_t+1)', b += e_T r, e_t = λ e_t-1 + φ_t (the table after
+    the last one is the end, worth the outcome)."""
+    import numpy as np
+
+    phi = z[:, :-1]
+    r = z[0, -1]
+    e = np.zeros(phi.shape[1])
+    for t in range(len(phi)):
+        e = lam * e + phi[t]
+        nxt = phi[t + 1] if t + 1 < len(phi) else 0.0
+        a += np.outer(e, phi[t] - nxt)
+    b += e * r
+
+
+def _bot(job: Job, plan, seed: str):
+    if job.model is not None:
+        return LearnedAgent(seed, model=job.model)
+    return GreedyAgent(seed) if plan.evaluate is not None else RandomAgent(seed)
+
+
+def fit(zz, m: int) -> tuple[list[float], float, float]:
+    """The weights and bias of the least-squares fit of the outcome to `m` features, with a small
+    ridge on the scaled features, from the sums Z'Z; and the share of the outcome's variance the
+    fit explains (R²)."""
+    import numpy as np
+
+    count = zz[m, m]
+    mean = zz[m, :m] / count
+    y_mean = zz[m, m + 1] / count
+    cov = zz[:m, :m] / count - np.outer(mean, mean)
+    cxy = zz[:m, m + 1] / count - mean * y_mean
+    spread = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+    keep = spread > 1e-9 * (1.0 + np.abs(mean))
+    weights = np.zeros(m)
+    if keep.any():
+        s = spread[keep]
+        c = cov[np.ix_(keep, keep)] / np.outer(s, s)
+        w = np.linalg.solve(c + RIDGE * np.eye(len(s)), cxy[keep] / s)
+        weights[keep] = w / s
+    bias = float(y_mean - mean @ weights)
+    full = np.append(weights, bias)
+    sse = zz[m + 1, m + 1] - 2 * full @ zz[:m + 1, m + 1] + full @ zz[:m + 1, :m + 1] @ full
+    sst = zz[m + 1, m + 1] - count * y_mean * y_mean
+    r2 = float(1 - sse / sst) if sst > 0 else 0.0
+    return [float(w) for w in weights], bias, r2
+
+
+def fit_td(zz, a, b, m: int) -> tuple[list[float], float]:
+    """The weights and bias of LSTD(λ) from its sums A and b, on the features scaled by their
+    spread (from Z'Z) with a small ridge."""
+    import numpy as np
+
+    count = zz[m, m]
+    mean = zz[m, :m] / count
+    spread = np.sqrt(np.clip(np.diag(zz[:m, :m] / count - np.outer(mean, mean)), 0.0, None))
+    keep = spread > 1e-9 * (1.0 + np.abs(mean))
+    # the scaled features: T phi, phi' = ((x - mean) / spread for the kept, 1)
+    k = int(keep.sum())
+    t = np.zeros((k + 1, m + 1))
+    idx = np.flatnonzero(keep)
+    t[np.arange(k), idx] = 1.0 / spread[keep]
+    t[np.arange(k), m] = -mean[keep] / spread[keep]
+    t[k, m] = 1.0
+    a2, b2 = t @ a @ t.T, t @ b
+    ridge = RIDGE * count * np.eye(k + 1)
+    ridge[k, k] = 0.0
+    w = np.linalg.solve(a2 + ridge, b2)
+    full = t.T @ w
+    return [float(x) for x in full[:m]], float(full[m])
+
+
+def train(ruleset: str, players: int, games: int, seed: int, jobs: int | None = None, variants=(),
+          modules=(), track=None, evaluate: bool = True, progress=None,
+          generations: int = GENERATIONS) -> Model:
+    """Learn a value for the game from `games` games of self-play; the model (not yet written)."""
+    import numpy as np
+
+    setup = Setup.of(ruleset, ["random"] * players, variants, modules, track)
+    afresh([setup])
+    loaded, plan = compiled(setup)
+    use_eval = evaluate and plan.evaluate is not None
+    names = Features(plan, use_eval).names
+    backend = LocalBackend(jobs)
+    m = len(names)
+    zz = np.zeros((m + 2, m + 2))
+    a, b = np.zeros((m + 1, m + 1)), np.zeros(m + 1)
+    rows = ended = done = 0
+    r2 = 0.0
+    model: Model | None = None
+    start = time.perf_counter()
+    cuts = [games * k // generations for k in range(generations + 1)]
+    for gen in range(generations):
+        span = range(cuts[gen], cuts[gen + 1])
+        if not span:
+            continue
+        chunks = [tuple((i, game_seed(seed, i)) for i in span[j:j + PER_TASK])
+                  for j in range(0, len(span), PER_TASK)]
+        tasks = [Job(setup, use_eval, model, c) for c in chunks]
+        for task, (z, ta, tb, r, e) in zip(tasks, backend.map(play_for_rows, tasks)):  # type: ignore[arg-type]
+            zz += z
+            a += ta
+            b += tb
+            rows += r
+            ended += e
+            done += len(task.games)
+            if progress:
+                progress(done, games, gen + 1)
+        if rows == 0:
+            break
+        weights, bias, r2 = fit(zz, m)
+        if LAMBDA < 1:
+            weights, bias = fit_td(zz, a, b, m)
+        model = Model(plan.game_id, plan.name, plan.digest, players, list(loaded.variants),
+                      list(loaded.modules), loaded.track, use_eval, names, weights, bias)
+    if model is None:
+        raise RuleError(f"no game of {plan.name} ended: nothing to learn from")
+    model.trained = {"games": games, "ended": ended, "rows": rows, "seed": seed,
+                     "generations": generations, "explained": round(r2, 4), "seconds": round(time.perf_counter() - start, 1)}
+    return model
