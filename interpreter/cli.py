@@ -1,5 +1,5 @@
 """The `racecraft` command: validate, play, replay, simulate, compare, check, render, championship,
-explain, upgrade, schemas, serve. Each command lives beside what it runs (`<package>/commands.py`);
+explain, upgrade, schemas, train, serve. Each command lives beside what it runs (`<package>/commands.py`);
 here are the parser that gathers them, the output every command prints through, and the net under
 them all.
 
@@ -25,7 +25,7 @@ from .web import commands as web
 # the commands in the order `racecraft --help` lists them
 ORDER = [(authoring, "validate"), (table, "play"), (table, "replay"), (lab, "simulate"), (lab, "compare"),
          (authoring, "check"), (picture, "render"), (lab, "championship"), (authoring, "explain"),
-         (authoring, "upgrade"), (authoring, "schemas"), (web, "serve")]
+         (authoring, "upgrade"), (authoring, "schemas"), (lab, "train"), (web, "serve")]
 
 
 class _Visible:

@@ -5,7 +5,7 @@ way in any game.
 
 - **Variables.** Each number or yes/no variable of the game (`game round`), of the seat (`own
   money`, `others' money`: the mean over the other seats) and of the seat's pieces (`own pieces'
-  gear`, the mean over its pieces, and `others' pieces' gear`). A variable nobody sees is left
+  level`, the mean over its pieces, and `others' pieces' level`). A variable nobody sees is left
   out; one only its owner sees is read for the seat's own only.
 - **Piles.** Each declared pile's size (`own hand: cards`, `others' hand: cards`, `deck: cards`),
   and what is in it where the seat may know it: the sum of each number property of its cards

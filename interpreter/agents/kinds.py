@@ -68,7 +68,7 @@ def bot(kind: str):
 def _learned(kind: str):
     path = kind[len(LEARNED):]
     if not path:
-        raise ValueError(f"`{kind}`: name the learned bot's file, e.g. learned:heat-2.json "
+        raise ValueError(f"`{kind}`: name the learned bot's file, e.g. learned:bot.json "
                          "(written by racecraft train)")
     try:
         model = model_at(path)

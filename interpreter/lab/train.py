@@ -5,9 +5,11 @@ game has no `evaluate:`), the later ones by the learned bot as fitted so far; in
 seat plays a random option now and then (EXPLORE), so that tables no bot would choose are seen
 too. At some of the decisions (SAMPLE of them) the table is read as features for every seat
 (`agents/features.py`); when the game ends each of these rows gets the seat's outcome: half a win
-(a tie for first shares it), half its place (1 first, 0 last). The value is the least-squares fit
-of the outcome to the features (each feature scaled by its spread, a small ridge), refitted after
-each generation on every row so far.
+(a tie for first shares it), half its place (1 first, 0 last). The value is fitted by LSTD(λ)
+(least-squares temporal differences, LAMBDA): each table's value is fitted to the next table's of
+the same seat and, the more so the nearer the end, to the outcome; the features scaled by their
+spread, with a small ridge. It is refitted after each generation on every row so far. (The plain
+least-squares fit of the outcome, `fit`, gives the share of its variance the features explain.)
 
 The games run on all cores as `simulate`'s do (`LocalBackend`): a task is a few games, its answer
 the sums the fit needs (X'X, X'y), never the rows; tasks are cut and added up in the same order
@@ -16,7 +18,6 @@ whatever the number of processes, so the same seed writes the same file.
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -203,7 +204,6 @@ def train(ruleset: str, players: int, games: int, seed: int, jobs: int | None = 
     rows = ended = done = 0
     r2 = 0.0
     model: Model | None = None
-    start = time.perf_counter()
     cuts = [games * k // generations for k in range(generations + 1)]
     for gen in range(generations):
         span = range(cuts[gen], cuts[gen + 1])
@@ -212,7 +212,8 @@ def train(ruleset: str, players: int, games: int, seed: int, jobs: int | None = 
         chunks = [tuple((i, game_seed(seed, i)) for i in span[j:j + PER_TASK])
                   for j in range(0, len(span), PER_TASK)]
         tasks = [Job(setup, use_eval, model, c) for c in chunks]
-        for task, (z, ta, tb, r, e) in zip(tasks, backend.map(play_for_rows, tasks)):  # type: ignore[arg-type]
+        answers: Any = backend.map(play_for_rows, tasks)  # type: ignore[arg-type]
+        for task, (z, ta, tb, r, e) in zip(tasks, answers):
             zz += z
             a += ta
             b += tb
@@ -230,6 +231,7 @@ def train(ruleset: str, players: int, games: int, seed: int, jobs: int | None = 
                       list(loaded.modules), loaded.track, use_eval, names, weights, bias)
     if model is None:
         raise RuleError(f"no game of {plan.name} ended: nothing to learn from")
-    model.trained = {"games": games, "ended": ended, "rows": rows, "seed": seed,
-                     "generations": generations, "explained": round(r2, 4), "seconds": round(time.perf_counter() - start, 1)}
+    # (no time in the file: the same seed writes the same bytes)
+    model.trained = {"games": games, "ended": ended, "rows": rows, "seed": seed, "generations": generations,
+                     "explained": round(r2, 4)}
     return model

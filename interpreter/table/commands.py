@@ -11,7 +11,8 @@ from pathlib import Path
 
 from ..base.diagnostics import Report, RulesetError
 from ..base.errors import RuleError
-from ..session.args import MAX_PLAYERS, Usage, bounded, game_args, params, raw, seat_problem, writable
+from ..session.args import (MAX_PLAYERS, Usage, bounded, game_args, params, raw, seat_problem, seats_fit,
+                            writable)
 
 
 def add_play(sub) -> None:
