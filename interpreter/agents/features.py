@@ -16,8 +16,11 @@ way in any game.
 - **Standing.** The game's `progress:` for the seat, the best other seat's, and the difference;
   on each board with an order, how many pieces are ahead of the seat's first piece and of the
   best other seat's.
-- **Evaluation** (when asked): the ruleset's `evaluate:` for the seat and its margin over the
-  best other seat.
+- **The ruleset's functions** of one seat or one piece that give a number or yes/no, for the
+  seat and its own pieces (`own pieces' fuel_left`): what the designer found worth naming. Not
+  for the other seats (a function may read what only its seat sees).
+- **Evaluation** (when asked): the ruleset's `evaluate:` for the seat (only its own, for the same
+  reason).
 
 Relative to the judging seat: what is the seat's own and what is the others' are separate
 features, so one value function serves every seat.
@@ -153,8 +156,15 @@ class Features:
             names.append(f"{b.name}: pieces ahead of own")
             if n > 1:
                 names.append(f"{b.name}: pieces ahead of the best other's")
+        # the ruleset's own functions of a seat or a piece, for the seat's own (of another seat's
+        # they may read what only that seat sees)
+        self.readings = [(kind, fn) for _name, (kind, fn) in sorted(plan.readings.items())
+                         if kind == "seat" or self.owners_at is not None]
+        names += [f"own {name}" if kind == "seat" else f"own pieces' {name}"
+                  for name, (kind, _fn) in sorted(plan.readings.items())
+                  if kind == "seat" or self.owners_at is not None]
         if self.evaluate:
-            names += ["own evaluation"] + (["evaluation ahead"] if n > 1 else [])
+            names.append("own evaluation")
         self.names = names
 
     def vector(self, st, seat: int) -> list[float]:
@@ -186,6 +196,7 @@ class Features:
                 out[k] = sum(_num(v[at + s]) for s in range(n) if s != seat) / others
                 k += 1
         owners: list = []
+        mine: list[int] = []
         if self.owners_at is not None:
             owners = v[self.owners_at:self.owners_at + plan.n_pieces]
             mine = [pc for pc, o in enumerate(owners) if o == seat]
@@ -245,12 +256,16 @@ class Features:
             if others:
                 out[k] = other
                 k += 1
+        for kind, fn in self.readings:
+            if kind == "seat":
+                out[k] = _call(fn, st, seat)
+            elif mine:
+                out[k] = sum(_call(fn, st, pc) for pc in mine) / len(mine)
+            k += 1
         if self.evaluate:
-            fn = plan.evaluate   # an error in it is the ruleset's, and is not hidden
-            values = [_num(fn(st, {"seat": s})) for s in range(n)]
-            out[k] = values[seat]
-            if others:
-                out[k + 1] = values[seat] - max(values[s] for s in range(n) if s != seat)
+            # an error in it is the ruleset's, and is not hidden; the others' evaluations are not
+            # read (they may read what only their seats see)
+            out[k] = _num(plan.evaluate(st, {"seat": seat}))
         return out
 
     def _width(self, pile) -> int:
@@ -259,6 +274,15 @@ class Features:
         if scope == "game":
             return m if open_ else 1
         return m + ((m if open_ else 1) if self.plan.n_seats > 1 else 0)
+
+
+def _call(fn, st, who: int) -> float:
+    """A function of the ruleset for a seat or a piece; 0 where it fails on this table (a feature
+    is only read: the rules that use the function report its errors)."""
+    try:
+        return _num(fn(st, who))
+    except Exception:  # noqa: BLE001 - any error of a generated function, read here, not run
+        return 0.0
 
 
 def _read(fn, st, seat: int):
