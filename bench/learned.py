@@ -3,12 +3,16 @@ strong the bot it makes is. Run by hand (not a test); the figures are in docs/bo
 
     python bench/learned.py [--games 1000] [--jobs 2] [--matches 50] heat
     python bench/learned.py --no-evaluate --against random formula5
+    python bench/learned.py --search 100 --against mcts:100 --matches 20 formula5
 
 For each game: trains a 2-player bot (`--games` games of self-play on `--jobs` processes, timed by
 the wall clock), then plays `--matches` games with the learned bot in seat 1 and as many in seat 2
 against `--against` (greedy by default), on the same seeds, and prints its win rate with a 95%
-interval (Wilson). `--no-evaluate` first copies the game with its `evaluate:` removed (so neither
-the training's first bots nor the learned bot can read it: a game whose designer wrote none).
+interval (Wilson). `--search BUDGET` plays the search bot judging its leaves by the learned value,
+`mcts:BUDGET:learned:FILE`, instead of the learned bot, and first times its decisions and those of
+`mcts:BUDGET` (bench_mcts.py's `speed`, against greedy, one game). `--no-evaluate` first copies
+the game with its `evaluate:` removed (so neither the training's first bots nor the learned bot can
+read it: a game whose designer wrote none).
 """
 from __future__ import annotations
 
@@ -27,6 +31,9 @@ sys.path.insert(0, str(ROOT))
 from interpreter.lab.simulate import simulate  # noqa: E402
 from interpreter.lab.stats import wilson  # noqa: E402
 from interpreter.lab.train import train  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "bench"))
+from bench_mcts import speed  # noqa: E402
 
 
 def without_evaluate(game: str) -> str:
@@ -54,11 +61,12 @@ def main() -> None:
     ap.add_argument("--against", default="greedy")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-evaluate", action="store_true")
+    ap.add_argument("--search", type=int, metavar="BUDGET")
     a = ap.parse_args()
     for game in a.games:
         ruleset = without_evaluate(game) if a.no_evaluate else game
         start = time.perf_counter()
-        model = train(ruleset, 2, a.train_games, a.seed, a.jobs)
+        model = train(ruleset, 2, a.train_games, a.seed, a.jobs, evaluate=not a.no_evaluate)
         spent = time.perf_counter() - start
         out = Path(tempfile.mkdtemp(prefix="learned-")) / f"{game}.json"
         out.write_text(json.dumps(model.to_json()))
@@ -66,6 +74,10 @@ def main() -> None:
               f"{a.jobs} processes: {spent:.1f} s wall clock; {len(model.features)} features, "
               f"explained {100 * model.trained['explained']:.0f}%", flush=True)
         kind = f"learned:{out}"
+        if a.search:
+            kind = f"mcts:{a.search}:learned:{out}"
+            for k in (f"mcts:{a.search}", kind):
+                print("  " + speed(ruleset, k, 1, 2).replace(str(out), "FILE"), flush=True)
         wins = games = 0
         start = time.perf_counter()
         for seats, me in (([kind, a.against], 0), ([a.against, kind], 1)):
@@ -74,7 +86,8 @@ def main() -> None:
             wins += row["wins"] + 0.5 * row["tied_first"]
             games += stats["games"]
         lo, hi = wilson(wins, games)
-        print(f"  learned vs {a.against}: {wins:g} of {games} ({100 * wins / games:.1f}%, 95% interval "
+        shown = kind.replace(str(out), "FILE")
+        print(f"  {shown} vs {a.against}: {wins:g} of {games} ({100 * wins / games:.1f}%, 95% interval "
               f"[{100 * lo:.1f}%, {100 * hi:.1f}%]) in {time.perf_counter() - start:.0f} s", flush=True)
 
 

@@ -169,4 +169,23 @@ def test_a_web_table_offers_no_learned_bot():
     from interpreter.web.tables import _bot_problem
 
     assert "learned bot plays from a file on the machine" in (_bot_problem("learned:/etc/passwd") or "")
+    assert "learned bot plays from a file" in (_bot_problem("mcts:50:learned:/etc/passwd") or "")
     assert _bot_problem("greedy") is None
+
+
+def test_the_search_bot_judges_its_leaves_by_the_learned_value(trained, capsys):
+    game, out = trained
+    kind = f"mcts:20:learned:{out}"
+    assert on_file(kind) and unfit(kind, load(game, (), (), None, None).plan(2)) is None
+    plan = load(game, (), (), None, None).plan(2)
+
+    def choices(seed):
+        picks: list = []
+        agents = [bot(kind)(f"{seed}/0"), bot("random")(f"{seed}/1")]
+        play(Game(plan, seed), agents, on_decision=lambda d, p: picks.append(p))
+        return picks
+    assert choices(3) == choices(3)
+    assert main(["simulate", "formula5", "--seats", f"{kind},random", "--games", "1"]) == 2
+    assert "not for Formula 5" in capsys.readouterr().err
+    assert main(["simulate", game, "--seats", f"mcts:0:learned:{out},random", "--games", "1"]) == 2
+    assert "budget is 1 to 1,000" in capsys.readouterr().err

@@ -14,7 +14,7 @@ from functools import partial
 from .base import RandomAgent
 from .greedy import GreedyAgent
 from .learned import LearnedAgent, ModelError, model_at
-from .mcts import BUDGET, ROLLOUTS, SearchAgent
+from .mcts import BUDGET, LEARNED as LEARNED_LEAVES, ROLLOUTS, SearchAgent
 
 # games played forward per decision: 1,000 keeps a decision of the largest shipped game (with greedy
 # rollouts) within the 10 seconds a bot may take at a table (`session/budget.py`)
@@ -35,6 +35,8 @@ def bot(kind: str):
     if kind.startswith(LEARNED):
         return _learned(kind)
     parts = kind.split(":")
+    if parts[0] == "mcts" and len(parts) > 3 and parts[2] == LEARNED_LEAVES:
+        return _searching_learned(kind, parts)
     if parts[0] != "mcts":
         raise ValueError(f"unknown bot `{kind}`: bots are {FORMS}")
     if len(parts) > 4:
@@ -77,19 +79,44 @@ def _learned(kind: str):
     return partial(LearnedAgent, path=path, model=model)
 
 
+def _searching_learned(kind: str, parts: list[str]):
+    """`mcts:BUDGET:learned:FILE`: the search bot judging its leaves by a learned value."""
+    text = parts[1]
+    if not (text.isascii() and text.isdigit() and 1 <= int(text) <= MAX_BUDGET):
+        raise ValueError(f"`{kind}`: the search bot's budget is 1 to {MAX_BUDGET:,} games per decision, "
+                         "e.g. mcts:200:learned:bot.json")
+    path = ":".join(parts[3:])
+    try:
+        model = model_at(path)
+    except ModelError as e:
+        raise ValueError(f"`{kind}`: {e}") from None
+    return partial(SearchAgent, budget=int(text), rollout=LEARNED_LEAVES, model=model)
+
+
+def _file_of(kind: str) -> str | None:
+    """The learned value's file a bot reads, or None."""
+    if kind.startswith(LEARNED):
+        return kind[len(LEARNED):]
+    parts = kind.split(":")
+    if parts[0] == "mcts" and len(parts) > 3 and parts[2] == LEARNED_LEAVES:
+        return ":".join(parts[3:])
+    return None
+
+
 def on_file(kind: str) -> bool:
     """Whether the bot reads a file of the machine it plays on (`learned:FILE`): a web table, where
     the file would be the server's, offers none."""
-    return kind.startswith(LEARNED)
+    return _file_of(kind) is not None
 
 
 def unfit(kind: str, plan) -> str | None:
     """Why the bot `kind` cannot play the game `plan` is (a learned bot's file made for another
     game, other rules or another number of players), or None."""
-    if not kind.startswith(LEARNED):
+    path = _file_of(kind)
+    if path is None:
         return None
     try:
-        bad = model_at(kind[len(LEARNED):]).problem(plan)
+        bad = model_at(path).problem(plan)
     except ModelError as e:
         bad = str(e)
     return f"`{kind}`: {bad}" if bad else None
