@@ -2,15 +2,15 @@
 
 Games are played in generations, each seat playing a random option now and then (EXPLORE) so
 that tables no bot would choose are seen too. Where the game has `evaluate:` the greedy bot plays
-them all (measured in Heat: games of the learned bot as fitted so far taught it less, 2 wins of 60
-against greedy instead of 9); where it has none, the random bot plays the first generation and the
+them all (measured in a shipped game, docs/bots.md: games of the learned bot as fitted so far
+taught it less); where it has none, the random bot plays the first generation and the
 learned bot as fitted so far the later ones. At some of the decisions (SAMPLE of them) the table
 right after the option played (as a bot judges one) is read as features for every seat
 (`agents/features.py`); when the game ends each of these rows gets the seat's outcome: half a win
 (a tie for first shares it), half its place (1 first, 0 last). The value is the least-squares fit
 of the outcome to the features, scaled by their spread, with a small ridge, refitted after each
 generation on every row so far. (Temporal differences, LSTD(λ) with λ 0.7, 0.3 or 0, fitted
-values that won none of 60 Heat races against greedy: the outcome itself taught more.)
+weaker values there: the outcome itself taught more.)
 
 The games run on all cores as `simulate`'s do (`LocalBackend`): a task is a few games, its answer
 the sums the fit needs (X'X, X'y), never the rows; tasks are cut and added up in the same order
