@@ -73,6 +73,11 @@ def main() -> None:
         print(f"{game}{' (no evaluate)' if a.no_evaluate else ''}: trained on {a.train_games} games, "
               f"{a.jobs} processes: {spent:.1f} s wall clock; {len(model.features)} features, "
               f"explained {100 * model.trained['explained']:.0f}%", flush=True)
+        if "evaluation" in model.trained:
+            ev = model.trained["evaluation"]
+            tried = ", ".join(f"{k:g}: {w:g}" for k, w in ev["tried"])
+            print(f"  the evaluation's weight tuned against greedy ({ev['games']} games a try): {tried}; "
+                  f"chosen {ev['chosen']:g}", flush=True)
         kind = f"learned:{out}"
         if a.search:
             kind = f"mcts:{a.search}:learned:{out}"
