@@ -84,6 +84,9 @@ def test_training_writes_plain_json_for_this_game(trained, capsys):
             "others' kept: cards", "own evaluation"} <= set(names)
     assert "others' kept: sum of worth" not in names   # another seat's hidden pile: its size only
     assert all(isinstance(f["weight"], float) for f in data["features"])
+    # the weight of the evaluation tuned by play against greedy: each weight tried, in both seats
+    tuning = data["trained"]["evaluation"]
+    assert tuning["games"] == 4 and [k for k, _w in tuning["tried"]] == [0, 2, 4, 8, 16, 32]
 
 
 def test_the_learned_bot_plays_and_simulates(trained, capsys):
