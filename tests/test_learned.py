@@ -129,6 +129,9 @@ def test_a_file_for_other_rules_is_refused_in_one_line(trained, tmp_path, capsys
     assert "trained for Last token (nim --players 2), not for Formula 5" in err
     assert main(["simulate", "formula5", "--seats", f"learned:{out},random,random", "--games", "2"]) == 2
     assert "not for Formula 5" in capsys.readouterr().err
+    assert main(["championship", "heat", "--season", "1961", "--seats", f"learned:{out},greedy", "--games", "1",
+                 "--jobs", "1"]) == 2
+    assert "not for Heat" in capsys.readouterr().err
     # an agent asked to play another game all the same says so (no traceback, no wrong game)
     agent = LearnedAgent(1, path=str(out))
     g = Game(load("formula5", (), (), None, None).plan(2), 1)
