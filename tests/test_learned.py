@@ -129,8 +129,8 @@ def test_a_file_for_other_rules_is_refused_in_one_line(trained, tmp_path, capsys
     assert "trained for Last token (nim --players 2), not for Formula 5" in err
     assert main(["simulate", "formula5", "--seats", f"learned:{out},random,random", "--games", "2"]) == 2
     assert "not for Formula 5" in capsys.readouterr().err
-    assert main(["championship", "heat", "--season", "1961", "--seats", f"learned:{out},greedy", "--games", "1",
-                 "--jobs", "1"]) == 2
+    assert main(["championship", "heat", "--season", "1961", "--seats", f"learned:{out},greedy",
+                 "--games", "1", "--jobs", "1"]) == 2
     assert "not for Heat" in capsys.readouterr().err
     # an agent asked to play another game all the same says so (no traceback, no wrong game)
     agent = LearnedAgent(1, path=str(out))
@@ -195,3 +195,27 @@ def test_the_search_bot_judges_its_leaves_by_the_learned_value(trained, capsys):
     assert "not for Formula 5" in capsys.readouterr().err
     assert main(["simulate", game, "--seats", f"mcts:0:learned:{out},random", "--games", "1"]) == 2
     assert "budget is 1 to 1,000" in capsys.readouterr().err
+
+
+def test_simulate_and_compare_train_a_seat_learned_once_per_game(trained, tmp_path, monkeypatch, capsys):
+    from interpreter.agents import learned
+
+    game, _out = trained
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setattr(learned, "_TRAINED", {})
+    assert main(["simulate", game, "--seats", "learned,random", "--games", "4", "--jobs", "1"]) == 0
+    captured = capsys.readouterr()
+    assert "training the learned bot for Last token, 2 players" in captured.err
+    assert "seat 1  learned" in captured.out
+    kept = list((tmp_path / "data" / "racecraft" / "learned").glob("nim-*-2p.json"))
+    assert len(kept) == 1 and read_model(str(kept[0])).game == "nim"
+    assert main(["compare", game, "--seats", "learned,random", "--against-seats", "random,learned",
+                 "--games", "4", "--jobs", "1"]) == 0
+    assert "training" not in capsys.readouterr().err   # the same rules: read from the cache
+    changed = _nim(tmp_path, NIM.replace("count: 9", "count: 7"))
+    assert main(["simulate", changed, "--seats", "learned,random", "--games", "2", "--jobs", "1"]) == 0
+    assert "training the learned bot" in capsys.readouterr().err   # other rules: trained for them
+    # elsewhere (another process, which trained none) a seat `learned` names its file
+    monkeypatch.setattr(learned, "_TRAINED", {})
+    assert main(["play", game, "--seats", "learned,random", "--no-log"]) == 2
+    assert "`learned` alone is a seat of simulate and compare" in capsys.readouterr().err

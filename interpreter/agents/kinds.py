@@ -5,6 +5,9 @@ forward per decision (default 100), ROLLOUT the policy that plays them on below 
 (the default) or `greedy` (slower, stronger where random play says little, as in a game whose
 moves must be planned together), TREES the trees the budget is shared among, searched side by
 side on as many cores as there are (default 1; the same choices on any machine).
+`learned:FILE`: the greedy bot judging with a value learned for one game (`racecraft train`);
+`mcts:BUDGET:learned:FILE`: the search bot judging the tables below its tree with it, no rollout;
+`learned` alone: the value `simulate` and `compare` train for each game first (`lab/train.py`).
 """
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from functools import partial
 
 from .base import RandomAgent
 from .greedy import GreedyAgent
-from .learned import LearnedAgent, ModelError, model_at
+from .learned import UNTRAINED, LearnedAgent, ModelError, model_at, trained_for
 from .mcts import BUDGET, LEARNED as LEARNED_LEAVES, ROLLOUTS, SearchAgent
 
 # games played forward per decision: 1,000 keeps a decision of the largest shipped game (with greedy
@@ -32,6 +35,8 @@ def bot(kind: str):
         return RandomAgent
     if kind == "greedy":
         return GreedyAgent
+    if kind == "learned":   # the value trained for the game by simulate or compare (`train.py`)
+        return LearnedAgent
     if kind.startswith(LEARNED):
         return _learned(kind)
     parts = kind.split(":")
@@ -95,6 +100,8 @@ def _searching_learned(kind: str, parts: list[str]):
 
 def _file_of(kind: str) -> str | None:
     """The learned value's file a bot reads, or None."""
+    if kind == "learned":
+        return ""
     if kind.startswith(LEARNED):
         return kind[len(LEARNED):]
     parts = kind.split(":")
@@ -115,6 +122,8 @@ def unfit(kind: str, plan) -> str | None:
     path = _file_of(kind)
     if path is None:
         return None
+    if not path:
+        return None if trained_for(plan) is not None else UNTRAINED
     try:
         bad = model_at(path).problem(plan)
     except ModelError as e:

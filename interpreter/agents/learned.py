@@ -174,6 +174,26 @@ def model_at(path: str) -> Model:
     return model
 
 
+# values trained in this process for a seat `learned` (no file: `simulate` and `compare` train one
+# for each game first), by the game's digest and number of players; processes forked after see them
+_TRAINED: dict[tuple[str, int], Model] = {}
+
+
+def remember(model: Model) -> None:
+    """Keep `model` as the value of a seat `learned` in its game, in this process."""
+    _TRAINED[(model.digest, model.players)] = model
+
+
+def trained_for(plan) -> Model | None:
+    """The value this process trained (or read) for a seat `learned` in the game `plan` is."""
+    model = _TRAINED.get((plan.digest, plan.n_seats))
+    return model if model is not None and model.problem(plan) is None else None
+
+
+UNTRAINED = ("`learned` alone is a seat of simulate and compare, which train it for the game first; "
+             "elsewhere give its file: learned:FILE (written by racecraft train)")
+
+
 class Judge:
     """A model's value of a table for a seat, as the greedy bot reads a ruleset's `evaluate:`:
     `judge(st, {"seat": seat})`, in millionths (a whole number)."""
@@ -197,16 +217,22 @@ class LearnedAgent(GreedyAgent):
     name = "learned"
 
     def __init__(self, seed: int | str = 0, path: str = "", model: Model | None = None):
+        """The value of `model`, else of file `path`, else the one trained for the game in this
+        process (a seat `learned` of `simulate` or `compare`)."""
         super().__init__(seed)
         self.path = path
-        self.model = model if model is not None else model_at(path)
+        # no model and no file: the value trained in this process for the game (`trained_for`)
+        self.model = model if model is not None or not path else model_at(path)
         self._judge: tuple | None = None   # (the plan, its judge)
 
     def evaluator(self, game):
         plan = game.plan
         if self._judge is None or self._judge[0] is not plan:
-            bad = self.model.problem(plan)
+            model = self.model if self.model is not None or self.path else trained_for(plan)
+            if model is None:
+                raise ModelError(UNTRAINED)
+            bad = model.problem(plan)
             if bad:
                 raise ModelError(f"`learned:{self.path}`: {bad}")
-            self._judge = (plan, Judge(self.model, plan))
+            self._judge = (plan, Judge(model, plan))
         return self._judge[1]

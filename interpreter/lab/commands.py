@@ -40,8 +40,8 @@ def add_simulate(sub) -> None:
     game_args(s)
     s.add_argument("--games", type=bounded(None, MAX_GAMES), default=1000,
                    help=f"how many games (1 to {MAX_GAMES:,}; default 1000)")
-    s.add_argument("--seats", help="the bot at each seat: random, greedy, mcts[:BUDGET[:ROLLOUT[:TREES]]] or "
-                   "learned:FILE (default: all random)")
+    s.add_argument("--seats", help="the bot at each seat: random, greedy, mcts[:BUDGET[:ROLLOUT[:TREES]]], "
+                   "learned:FILE or learned (trained for the game first; default: all random)")
     s.add_argument("--jobs", type=bounded(1, max_jobs),
                    help=f"processes (default: all cores; at most {JOBS_PER_CORE} per core and {MAX_JOBS})")
     s.add_argument("--json", action="store_true", help="print the statistics as JSON")
@@ -254,8 +254,22 @@ def _progress_lines(total: int, every: float = 10.0):
     return progress
 
 
+def _learned_seats(args, setups) -> None:
+    """A value trained (or read from the cache) for each game with a seat `learned` (`train.py`)."""
+    if not any("learned" in s.seats for s in setups):
+        return
+    if args.backend != "local":
+        raise Usage("`learned` seats are trained and played on this machine: --backend local")
+    if any(s.params for s in setups):
+        raise Usage("`learned` seats are trained for a game's rules as its files say: give no --param "
+                    "(or train a file for them: racecraft train)")
+    from .train import learned_seats
+
+    learned_seats(setups, args.jobs, lambda text: print(text, file=sys.stderr))
+
+
 def cmd_simulate(args) -> int:
-    from .simulate import fewest_players, render, simulate
+    from .simulate import Setup, fewest_players, render, simulate
 
     if args.games < 1:
         raise Usage("--games must be at least 1")
@@ -264,6 +278,8 @@ def cmd_simulate(args) -> int:
     players = args.players or (len(seats) if seats else None)
     if players is None:
         players = fewest_players(args.ruleset, args.variant, args.module, args.track, params(args))
+    _learned_seats(args, [Setup.of(args.ruleset, seats or [], args.variant, args.module, args.track,
+                                   params(args))])
     backend = _backend(args)
     progress, bar = _progress_bar(args, args.games, "simulating")
     rows: list = []
@@ -311,6 +327,7 @@ def cmd_compare(args) -> int:
     variant = Setup.of(args.ruleset, against or seats, [*args.base_variant, *args.variant],
                        [*args.module, *args.against_module], args.against_track or args.track, changed,
                        args.counts)
+    _learned_seats(args, [base, variant])
     backend = _backend(args)
     progress, bar = _progress_bar(args, 2 * args.games, "comparing")
     rows: list = []

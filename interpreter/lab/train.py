@@ -196,6 +196,40 @@ def fit(zz, m: int) -> tuple[list[float], float, float]:
     return [float(w) for w in weights], bias, r2
 
 
+SEAT_GAMES = 400    # the games of the training for a seat `learned` (seed 1, cached)
+
+
+def learned_seats(setups, jobs: int | None, say) -> None:
+    """A value for each game of `setups` with a seat `learned`, kept for this process and the
+    ones it forks (`learned.remember`): read from the cache folder where it was trained before for
+    the same rules (the digest) and players, else trained now (SEAT_GAMES games, seed 1) and kept
+    there. `say(text)` tells what is done."""
+    import json
+
+    from ..agents.learned import ModelError, model_at, remember, trained_for
+    from ..base.files import write_atomic
+    from ..session.journal import data_folder
+
+    for s in setups:
+        if "learned" not in s.seats:
+            continue
+        _loaded, plan = compiled(s)
+        if trained_for(plan) is not None:
+            continue
+        path = data_folder() / "learned" / f"{plan.game_id}-{plan.digest[:20]}-{s.players}p.json"
+        try:
+            model = model_at(str(path))
+        except ModelError:
+            model = None
+        if model is None or model.problem(plan) is not None:
+            say(f"training the learned bot for {plan.name}, {s.players} players ({SEAT_GAMES} games, "
+                f"kept in {path})")
+            model = train(s.ruleset, s.players, SEAT_GAMES, 1, jobs, s.variants, s.modules, s.track)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(path, json.dumps(model.to_json(), indent=1) + "\n")
+        remember(model)
+
+
 def train(ruleset: str, players: int, games: int, seed: int, jobs: int | None = None, variants=(),
           modules=(), track=None, evaluate: bool = True, progress=None,
           generations: int = GENERATIONS) -> Model:
