@@ -1,7 +1,7 @@
 """The `racecraft` command: validate, play, replay, simulate, compare, check, render, championship,
-explain, upgrade, schemas, serve, lsp. Each command lives beside what it runs (`<package>/commands.py`);
-here are the parser that gathers them, the output every command prints through, and the net under
-them all.
+explain, upgrade, schemas, train, serve, lsp. Each command lives beside what it runs
+(`<package>/commands.py`); here are the parser that gathers them, the output every command
+prints through, and the net under them all.
 
 Exit codes: 0 success, 1 a problem in the rules or a failed check, 2 a usage error.
 Problems in a designer's files print as diagnostics, never as a Python traceback.
@@ -26,7 +26,8 @@ from .web import commands as web
 # the commands in the order `racecraft --help` lists them
 ORDER = [(authoring, "validate"), (table, "play"), (table, "replay"), (lab, "simulate"), (lab, "compare"),
          (authoring, "check"), (picture, "render"), (lab, "championship"), (authoring, "explain"),
-         (authoring, "upgrade"), (authoring, "schemas"), (web, "serve"), (editor, "lsp")]
+         (authoring, "upgrade"), (authoring, "schemas"), (lab, "train"), (web, "serve"),
+         (editor, "lsp")]
 
 
 class _Visible:

@@ -31,8 +31,13 @@ class GreedyAgent:
     def __init__(self, seed: int | str = 0):
         self.rng = random.Random(seed)
 
+    def evaluator(self, game):
+        """How the bot scores a table for a seat, `fn(st, {"seat": seat})` -> a whole number, or
+        None to play at random: the ruleset's `evaluate:` (a learned bot reads its own)."""
+        return game.plan.evaluate
+
     def choose(self, game, decision) -> int:
-        evaluate = game.plan.evaluate
+        evaluate = self.evaluator(game)
         if evaluate is None or decision.count == 1:
             return self.rng.randrange(decision.count)
         base = decision._st

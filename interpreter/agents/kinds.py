@@ -5,6 +5,9 @@ forward per decision (default 100), ROLLOUT the policy that plays them on below 
 (the default) or `greedy` (slower, stronger where random play says little, as in a game whose
 moves must be planned together), TREES the trees the budget is shared among, searched side by
 side on as many cores as there are (default 1; the same choices on any machine).
+`learned:FILE`: the greedy bot judging with a value learned for one game (`racecraft train`);
+`mcts:BUDGET:learned:FILE`: the search bot judging the tables below its tree with it, no rollout;
+`learned` alone: the value `simulate` and `compare` train for each game first (`lab/train.py`).
 """
 from __future__ import annotations
 
@@ -13,14 +16,16 @@ from functools import partial
 
 from .base import RandomAgent
 from .greedy import GreedyAgent
-from .mcts import BUDGET, ROLLOUTS, SearchAgent
+from .learned import UNTRAINED, LearnedAgent, ModelError, model_at, trained_for
+from .mcts import BUDGET, LEARNED as LEARNED_LEAVES, ROLLOUTS, SearchAgent
 
 # games played forward per decision: 1,000 keeps a decision of the largest shipped game (with greedy
 # rollouts) within the 10 seconds a bot may take at a table (`session/budget.py`)
 MAX_BUDGET = 1_000
 MAX_TREES = 8      # trees a search bot's budget is shared among (more than a table's cores gains nothing)
 NAMES = ("random", "greedy", "mcts")
-FORMS = "random, greedy or mcts[:BUDGET[:ROLLOUT[:TREES]]]"
+FORMS = "random, greedy, mcts[:BUDGET[:ROLLOUT[:TREES]]] or learned:FILE"
+LEARNED = "learned:"
 
 
 def bot(kind: str):
@@ -30,7 +35,13 @@ def bot(kind: str):
         return RandomAgent
     if kind == "greedy":
         return GreedyAgent
+    if kind == "learned":   # the value trained for the game by simulate or compare (`train.py`)
+        return LearnedAgent
+    if kind.startswith(LEARNED):
+        return _learned(kind)
     parts = kind.split(":")
+    if parts[0] == "mcts" and len(parts) > 3 and parts[2] == LEARNED_LEAVES:
+        return _searching_learned(kind, parts)
     if parts[0] != "mcts":
         raise ValueError(f"unknown bot `{kind}`: bots are {FORMS}")
     if len(parts) > 4:
@@ -59,6 +70,65 @@ def bot(kind: str):
                              f"cores there are), e.g. mcts:{budget}:{rollout}:2")
         trees = int(text)
     return partial(SearchAgent, budget=budget, rollout=rollout, trees=trees)
+
+
+def _learned(kind: str):
+    path = kind[len(LEARNED):]
+    if not path:
+        raise ValueError(f"`{kind}`: name the learned bot's file, e.g. learned:bot.json "
+                         "(written by racecraft train)")
+    try:
+        model = model_at(path)
+    except ModelError as e:
+        raise ValueError(f"`{kind}`: {e}") from None
+    return partial(LearnedAgent, path=path, model=model)
+
+
+def _searching_learned(kind: str, parts: list[str]):
+    """`mcts:BUDGET:learned:FILE`: the search bot judging its leaves by a learned value."""
+    text = parts[1]
+    if not (text.isascii() and text.isdigit() and 1 <= int(text) <= MAX_BUDGET):
+        raise ValueError(f"`{kind}`: the search bot's budget is 1 to {MAX_BUDGET:,} games per decision, "
+                         "e.g. mcts:200:learned:bot.json")
+    path = ":".join(parts[3:])
+    try:
+        model = model_at(path)
+    except ModelError as e:
+        raise ValueError(f"`{kind}`: {e}") from None
+    return partial(SearchAgent, budget=int(text), rollout=LEARNED_LEAVES, model=model)
+
+
+def _file_of(kind: str) -> str | None:
+    """The learned value's file a bot reads, or None."""
+    if kind == "learned":
+        return ""
+    if kind.startswith(LEARNED):
+        return kind[len(LEARNED):]
+    parts = kind.split(":")
+    if parts[0] == "mcts" and len(parts) > 3 and parts[2] == LEARNED_LEAVES:
+        return ":".join(parts[3:])
+    return None
+
+
+def on_file(kind: str) -> bool:
+    """Whether the bot reads a file of the machine it plays on (`learned:FILE`): a web table, where
+    the file would be the server's, offers none."""
+    return _file_of(kind) is not None
+
+
+def unfit(kind: str, plan) -> str | None:
+    """Why the bot `kind` cannot play the game `plan` is (a learned bot's file made for another
+    game, other rules or another number of players), or None."""
+    path = _file_of(kind)
+    if path is None:
+        return None
+    if not path:
+        return None if trained_for(plan) is not None else UNTRAINED
+    try:
+        bad = model_at(path).problem(plan)
+    except ModelError as e:
+        bad = str(e)
+    return f"`{kind}`: {bad}" if bad else None
 
 
 def thinks(kind: str) -> bool:

@@ -31,6 +31,7 @@ from ..base.errors import RuleError
 from .belief import believed
 from .forest import side_by_side
 from .greedy import GreedyAgent, _number
+from .learned import Judge, ModelError
 
 BUDGET = 100        # games played forward per decision
 EXPLORE = 0.7       # UCB1's exploration constant (rewards lie in 0..1)
@@ -39,6 +40,7 @@ CAP = 10            # decisions per seat a rollout plays at most (long rounds, p
 CLEAR = 1.0         # how many standard errors better a move must be to overrule the greedy bot
 TABLES = 16         # believed tables per decision: each game forward starts from one, in turn
 ROLLOUTS = ("random", "greedy")
+LEARNED = "learned"   # no rollout: the table below the tree is judged by a learned value
 
 
 class _Node:
@@ -60,8 +62,11 @@ class SearchAgent:
     name = "mcts"
     thinks = True     # a decision takes a while: a table shows it thinking, `played` says how far it got
 
-    def __init__(self, seed: int | str = 0, budget: int = BUDGET, rollout: str = "random", trees: int = 1):
+    def __init__(self, seed: int | str = 0, budget: int = BUDGET, rollout: str = "random", trees: int = 1,
+                 model=None):
         self.rng = random.Random(seed)
+        self.model = model   # with rollout LEARNED: the learned value (`learned.Model`) judging the leaves
+        self._judge: tuple | None = None
         self.budget = budget
         self.rollout = rollout
         self.trees = trees   # the search split into this many trees, side by side (`_forest`)
@@ -225,11 +230,16 @@ class SearchAgent:
             path.append((chosen, d.seat))
             g.choose(pick)
             node = chosen
-        self._roll(g)
-        # a win is worth 1 (shared by seats tied first); any other table counts by its margin
-        # (`_margins`), also at the end, so that finishing behind is still better than not
-        winners = g.result()["winners"] if g.over else ()
-        margins = _margins(g) if g.plan.evaluate is not None else None
+        margins: list | None
+        if self.model is not None and not g.over:
+            # no rollout: the table is judged by the learned value, as margins are
+            winners, margins = (), self._judged(g)
+        else:
+            self._roll(g)
+            # a win is worth 1 (shared by seats tied first); any other table counts by its margin
+            # (`_margins`), also at the end, so that finishing behind is still better than not
+            winners = g.result()["winners"] if g.over else ()
+            margins = _margins(g) if g.plan.evaluate is not None else None
         if margins is not None:
             low, high = self.low, self.high
             for s, m in enumerate(margins):
@@ -247,6 +257,19 @@ class SearchAgent:
                 child.n_mid += 1
                 child.mid += m
                 child.mid2 += m * m
+
+    def _judged(self, g) -> list[float]:
+        """The table below the tree judged by the learned value, no game played on: each seat's
+        expected standing (about 0 last, 1 a win), counted as a margin is."""
+        plan = g.plan
+        if self._judge is None or self._judge[0] is not plan:
+            bad = self.model.problem(plan)
+            if bad:
+                raise ModelError(f"the search bot's learned value: {bad}")
+            self._judge = (plan, Judge(self.model, plan))
+        value = self._judge[1].value
+        st = g.st
+        return [value(st, s) for s in range(plan.n_seats)]
 
     def _roll(self, g) -> None:
         """Play on below the tree: `depth` decisions per seat, then on to the start of a round

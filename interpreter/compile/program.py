@@ -26,7 +26,7 @@ from ..engine.plan import Plan
 from ..ir.sites import FUNCTION, Form, PHASE, PROCEDURE, SITES, STEP, TRIGGER
 from ..lang import nodes as n
 from ..base.errors import RoundLimit
-from ..lang.types import PIECE, SEAT, elem
+from ..lang.types import BOOL, INT, PIECE, SEAT, elem
 from ..base.diagnostics import Loc
 from ..base.collect import fewer_collections
 from ..load.rules import PhaseDef, TriggerDef
@@ -101,11 +101,21 @@ class Compiler:
             self.low.functions[rule.name] = self.cg.fresh(ident("f", rule.name))
         for rule in self.rules.of_id("functions.NAME"):
             self.function(rule.name, rule.tree)
+        self._readings()
         for rule in self.rules.of_id("procedures.NAME"):
             self.procedure_fn(rule.name)
         for tr in self.rules.triggers:
             self.trigger_fn(tr)
         self._entries()
+
+    def _readings(self) -> None:
+        """The functions of one seat or one piece that give a number or yes/no: what a learned
+        bot may read of a table (`agents/features.py`)."""
+        for rule in self.rules.of_id("functions.NAME"):
+            params = list(self.sym.functions[rule.name].values())
+            if len(params) == 1 and params[0] in (SEAT, PIECE) \
+                    and self.ck.function_types.get(rule.name) in (INT, BOOL):
+                self.plan.readings[rule.name] = (params[0].name, self.cg.ns[self.low.functions[rule.name]])
 
     def build_flow(self, hooks: Hooks | None = None) -> Plan:
         """The game's flow (`main`), with what a scenario adds."""

@@ -40,8 +40,8 @@ def add_simulate(sub) -> None:
     game_args(s)
     s.add_argument("--games", type=bounded(None, MAX_GAMES), default=1000,
                    help=f"how many games (1 to {MAX_GAMES:,}; default 1000)")
-    s.add_argument("--seats", help="the bot at each seat: random, greedy or mcts[:BUDGET[:ROLLOUT[:TREES]]] "
-                   "(default: all random)")
+    s.add_argument("--seats", help="the bot at each seat: random, greedy, mcts[:BUDGET[:ROLLOUT[:TREES]]], "
+                   "learned:FILE or learned (trained for the game first; default: all random)")
     s.add_argument("--jobs", type=bounded(1, max_jobs),
                    help=f"processes (default: all cores; at most {JOBS_PER_CORE} per core and {MAX_JOBS})")
     s.add_argument("--json", action="store_true", help="print the statistics as JSON")
@@ -122,7 +122,35 @@ def _championship(ch) -> None:
     ch.set_defaults(fn=cmd_championship)
 
 
-COMMANDS = {"simulate": add_simulate, "compare": add_compare, "championship": add_championship}
+def add_train(sub) -> None:
+    tr = sub.add_parser("train", help="learn a bot for one game from self-play: a value of its tables, "
+                                      "written as JSON for a seat learned:FILE")
+    tr.add_argument("ruleset", help="a ruleset: a folder name under rulesets/, or a path")
+    tr.add_argument("--variant", action="append", default=[], metavar="NAME",
+                    help="apply rulesets/<game>/variants/NAME.yaml (repeatable)")
+    tr.add_argument("--module", action="append", default=[], metavar="NAME",
+                    help="apply rulesets/<game>/modules/NAME.yaml (repeatable)")
+    tr.add_argument("--track", metavar="NAME", help="race on tracks/<game>/NAME.yaml")
+    tr.add_argument("--players", type=bounded(1, MAX_PLAYERS), required=True,
+                    help="how many seats the bot is trained for (it plays only that many)")
+    tr.add_argument("--games", type=bounded(1, MAX_TRAIN_GAMES), default=1000,
+                    help=f"games of self-play (1 to {MAX_TRAIN_GAMES:,}; default 1000)")
+    tr.add_argument("--seed", type=bounded(0, MAX_SEED), default=1,
+                    help="the seed of every game and bot of the training (default 1): the same seed "
+                         "writes the same file")
+    tr.add_argument("--jobs", type=bounded(1, max_jobs),
+                    help=f"processes (default: all cores; at most {JOBS_PER_CORE} per core and {MAX_JOBS})")
+    tr.add_argument("--no-evaluate", action="store_true",
+                    help="leave the ruleset's `evaluate:` out of what the bot reads (it is in by default "
+                         "where the game has one)")
+    tr.add_argument("--out", required=True, metavar="FILE", help="the file to write (JSON)")
+    tr.set_defaults(fn=cmd_train, json=False)
+
+
+MAX_TRAIN_GAMES = 100_000
+
+COMMANDS = {"simulate": add_simulate, "compare": add_compare, "championship": add_championship,
+            "train": add_train}
 
 
 def _outputs_checked(args) -> None:
@@ -226,8 +254,22 @@ def _progress_lines(total: int, every: float = 10.0):
     return progress
 
 
+def _learned_seats(args, setups) -> None:
+    """A value trained (or read from the cache) for each game with a seat `learned` (`train.py`)."""
+    if not any("learned" in s.seats for s in setups):
+        return
+    if args.backend != "local":
+        raise Usage("`learned` seats are trained and played on this machine: --backend local")
+    if any(s.params for s in setups):
+        raise Usage("`learned` seats are trained for a game's rules as its files say: give no --param "
+                    "(or train a file for them: racecraft train)")
+    from .train import learned_seats
+
+    learned_seats(setups, args.jobs, lambda text: print(text, file=sys.stderr))
+
+
 def cmd_simulate(args) -> int:
-    from .simulate import fewest_players, render, simulate
+    from .simulate import Setup, fewest_players, render, simulate
 
     if args.games < 1:
         raise Usage("--games must be at least 1")
@@ -236,6 +278,8 @@ def cmd_simulate(args) -> int:
     players = args.players or (len(seats) if seats else None)
     if players is None:
         players = fewest_players(args.ruleset, args.variant, args.module, args.track, params(args))
+    _learned_seats(args, [Setup.of(args.ruleset, seats or [], args.variant, args.module, args.track,
+                                   params(args))])
     backend = _backend(args)
     progress, bar = _progress_bar(args, args.games, "simulating")
     rows: list = []
@@ -283,6 +327,7 @@ def cmd_compare(args) -> int:
     variant = Setup.of(args.ruleset, against or seats, [*args.base_variant, *args.variant],
                        [*args.module, *args.against_module], args.against_track or args.track, changed,
                        args.counts)
+    _learned_seats(args, [base, variant])
     backend = _backend(args)
     progress, bar = _progress_bar(args, 2 * args.games, "comparing")
     rows: list = []
@@ -315,6 +360,32 @@ def _backend(args):
         return make_backend(args.backend, args.jobs, args.ray_address)
     except ClusterUnavailable as e:
         raise Usage(str(e)) from None
+
+
+def cmd_train(args) -> int:
+    """Self-play games of one game, a value learned from them, written as JSON (`train.py`)."""
+    import time
+
+    from ..base.files import write_atomic
+    from .train import train
+
+    start = time.perf_counter()
+    out = writable(args.out, "--out", "a file name")
+    progress, bar = _progress_bar(args, args.games, "training")
+    try:
+        model = train(args.ruleset, args.players, args.games, args.seed, args.jobs, args.variant,
+                      args.module, args.track, not args.no_evaluate,
+                      progress and (lambda done, total, _gen: progress(done, total)))
+    finally:
+        if bar is not None:
+            bar.stop()
+    write_atomic(out, json.dumps(model.to_json(), indent=1) + "\n")
+    t = model.trained
+    print(f"{model.name}, {model.players} players: {len(model.features)} features learned from "
+          f"{t['ended']} games ({t['rows']:,} tables) in {time.perf_counter() - start:.1f} s; the fit "
+          f"explains {100 * t['explained']:.0f}% of the outcome's variance")
+    print(f"written to {args.out}: play it with --seats learned:{args.out}")
+    return 0
 
 
 def cmd_championship(args) -> int:

@@ -34,7 +34,7 @@ from ..load.structure import check_structure
 from ..load.yamlsrc import loc_of
 from ..session.agents import agent_seed
 from ..session.playing import bot_choice
-from ..session.args import MAX_PLAYERS, MAX_SEED
+from ..session.args import MAX_PLAYERS, MAX_SEED, seats_fit
 from ..session.record import TooLong, json_line
 from ..session.load import Loaded, load_from
 
@@ -291,6 +291,7 @@ class Series:
         taken beyond those saved (to journal it)."""
         i, entry = self.next_game()
         game = self.new_game(i, trace=on_decision is not None)
+        seats_fit([k for k in self.seats if k != "human"], game.plan)   # a learned bot's file: this game's
         agents = make_agents(game_seed(self.seed, i))
         recorded = list(entry["picks"])
         entry["picks"] = []

@@ -22,6 +22,7 @@ from ..engine.game import Game
 from ..base.errors import GameTooLong, RoundLimit, RuleError
 from .metrics import game_row, stopped_row, summary, varies
 from ..session.agents import agent_seed
+from ..session.args import seats_fit
 from ..session.load import load
 from ..session.playing import play
 from ..session.workers import fork_context
@@ -171,7 +172,8 @@ def run(setups: Sequence[Setup], games: Sequence[Sequence[tuple[int, int]]], bac
     seconds it took. Each setup is compiled here first (unless it is already), so that its errors
     show before any work."""
     for s in setups:
-        _plan(s)
+        plan = _plan(s)
+        seats_fit(list(s.seats), plan)
     tasks: list[Task] = []
     owner: list[int] = []
     per = [tasks_for(s, g, backend.jobs) for s, g in zip(setups, games)]

@@ -121,7 +121,7 @@ def seat_problem(kinds: list[str], people: bool = True) -> str | None:
 
     for k in kinds:
         bad = None if k == "human" and people else problem(k)
-        if bad and not k.startswith("mcts:"):
+        if bad and not k.startswith(("mcts:", "learned:")):
             who, eg = ("human, ", "human,") if people else ("", "")
             return f"unknown seat kind `{k}`: seats are {who}{FORMS}, e.g. --seats {eg}greedy,mcts:200"
         if bad:
@@ -129,8 +129,20 @@ def seat_problem(kinds: list[str], people: bool = True) -> str | None:
     return None
 
 
+def seats_fit(kinds: list[str], plan) -> None:
+    """Usage error where a seat's bot cannot play this game (a learned bot's file made for another
+    game, other rules or another number of players)."""
+    from ..agents.kinds import unfit
+
+    for k in dict.fromkeys(kinds):
+        bad = unfit(k, plan)
+        if bad:
+            raise Usage(bad)
+
+
 def bots(text: str | None, players: int | None, option: str = "--seats") -> list[str] | None:
-    """The bots a `--seats` option names (random, greedy or mcts[:BUDGET[:ROLLOUT[:TREES]]]), checked."""
+    """The bots a `--seats` option names (random, greedy, mcts[:BUDGET[:ROLLOUT[:TREES]]] or learned:FILE),
+    checked."""
     if not text:
         return None
     seats = [k.strip() for k in text.split(",") if k.strip()]

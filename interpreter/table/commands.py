@@ -11,15 +11,16 @@ from pathlib import Path
 
 from ..base.diagnostics import Report, RulesetError
 from ..base.errors import RuleError
-from ..session.args import MAX_PLAYERS, Usage, bounded, game_args, params, raw, seat_problem, writable
+from ..session.args import (MAX_PLAYERS, Usage, bounded, game_args, params, raw, seat_problem, seats_fit,
+                            writable)
 
 
 def add_play(sub) -> None:
     pl = sub.add_parser("play", help="play a game in the terminal, with people and bots")
     game_args(pl, optional=True, fresh_seed=True)
     pl.add_argument("--seats",
-                    help="who sits at each seat: human, random, greedy or mcts[:BUDGET[:ROLLOUT[:TREES]]] "
-                         "(the search bot, see docs/bots.md), e.g. human,greedy,mcts:200")
+                    help="who sits at each seat: human, random, greedy, mcts[:BUDGET[:ROLLOUT[:TREES]]] (the "
+                         "search bot) or learned:FILE (see docs/bots.md), e.g. human,greedy,mcts:200")
     pl.add_argument("--log", metavar="FILE", help="write the game record (JSONL) here (default: a new "
                                                    "file in ~/.local/share/racecraft/games)")
     pl.add_argument("--no-log", action="store_true", help="keep no record of the game")
@@ -98,6 +99,7 @@ class _Setting:
             players = self.loaded.ruleset.game.game.players
             self.kinds = seats(args, (players.min, players.max))
             self.plan = self.loaded.plan(len(self.kinds))
+            seats_fit(self.kinds, self.plan)
             self.seed = args.seed if args.seed is not None else _fresh_seed()
             if self.log is None and not args.no_log:
                 self._journal()
@@ -111,6 +113,7 @@ class _Setting:
         self.plan = self.loaded.plan(head["players"])
         if self.plan.digest != head["digest"] and not upgraded_since(self.loaded, head["digest"]):
             raise Usage(f"--resume {args.resume}: the rules changed since the game was recorded")
+        seats_fit(self.kinds, self.plan)
         self.seed = head["seed"]
         self.chance = head.get("chance")
 

@@ -20,7 +20,7 @@ import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-from ..agents.kinds import bot
+from ..agents.kinds import bot, on_file
 from ..engine.game import CHANCE, Game, streams
 from ..base.diagnostics import RulesetError
 from ..base.errors import RuleError
@@ -181,6 +181,10 @@ def viewer_of(table_id: str, basis: object, token_hashes: list[str | None], toke
 
 
 def _bot_problem(kind: str) -> str | None:
+    if on_file(kind):   # a file on the server, named by whoever opens a table: never read
+        return (f"`{kind}`: a learned bot plays from a file on the machine that trained it, at the "
+                "terminal and in simulations; a web table's seats are human, random, greedy or "
+                "mcts[:BUDGET[:ROLLOUT[:TREES]]]")
     try:
         bot(kind)   # (its budget within what a bot may take at a table: `agents/kinds.py`)
     except ValueError as e:

@@ -1,0 +1,293 @@
+"""A table as numbers, as one seat may judge it: the features a learned bot's value reads.
+
+It knows no game: every feature is named from the ruleset's own declarations, and read the same
+way in any game.
+
+- **Variables.** Each number or yes/no variable of the game (`game round`), of the seat (`own
+  money`, `others' money`: the mean over the other seats) and of the seat's pieces (`own pieces'
+  level`, the mean over its pieces, and `others' pieces' level`). A variable nobody sees is left
+  out; one only its owner sees is read for the seat's own only.
+- **Piles.** Each declared pile's size (`own hand: cards`, `others' hand: cards`, `deck: cards`),
+  and what is in it where the seat may know it: the sum of each number property of its cards
+  (`own hand: sum of leap`) and how many cards have each value of a word property that has few
+  values (`own discard: kind=plain`). The seat knows what is in its own piles (a pile nobody sees
+  too: which cards, not their order), in other seats' piles everybody sees, and in the game's
+  piles everybody sees; of the others it knows only the size.
+- **Standing.** The game's `progress:` for the seat, the best other seat's, and the difference;
+  on each board with an order, how many pieces are ahead of the seat's first piece and of the
+  best other seat's.
+- **The ruleset's functions** of one seat or one piece that give a number or yes/no, for the
+  seat and its own pieces (`own pieces' fuel_left`): what the designer found worth naming. Not
+  for the other seats (a function may read what only its seat sees).
+- **Evaluation** (when asked): the ruleset's `evaluate:` for the seat (only its own, for the same
+  reason).
+
+Relative to the judging seat: what is the seat's own and what is the others' are separate
+features, so one value function serves every seat.
+"""
+from __future__ import annotations
+
+from ..base.errors import RuleError
+from ..boards.base import BoardKind
+from ..ir.models import Visibility
+from ..lang.types import BOOL, INT
+
+# a word property of cards is counted by value when it has at most this many values
+MAX_WORDS = 8
+HIDDEN = "__"   # the engine's own variables and piles begin so (`__rounds` is kept, as `rounds`)
+
+
+def _numbers(plan, scope: str) -> list[str]:
+    """The number and yes/no variables of a scope that someone may see."""
+    init = {"game": plan.global_init, "seat": plan.seat_init, "piece": plan.piece_init}[scope]
+    out = []
+    for name in init:
+        if name.startswith(HIDDEN) or name == "owner":
+            continue
+        typ = plan.var_types.get((scope, name))
+        if typ is not INT and typ is not BOOL:
+            continue
+        if plan.var_visible.get((scope, name), Visibility.ALL) is Visibility.NOBODY:
+            continue
+        out.append(name)
+    return out
+
+
+def _num(x) -> float:
+    return float(x) if isinstance(x, (int, float)) else 0.0
+
+
+class Composition:
+    """What a pile holds as numbers: its size, the sums of the cards' number properties, the counts
+    of each value of their word properties with few values."""
+
+    def __init__(self, plan):
+        numbers, words = [], []
+        for prop, values in plan.card_props.items():
+            kinds = {type(v) for v in values if v is not None}
+            if kinds and kinds <= {int, bool}:
+                numbers.append(prop)
+            elif kinds == {str}:
+                distinct = sorted({v for v in values if v is not None})
+                if 1 < len(distinct) <= MAX_WORDS:
+                    words.append((prop, distinct))
+        self.names = ["cards"] + [f"sum of {p}" for p in numbers]
+        slot_of: dict = {}
+        for prop, distinct in words:
+            for v in distinct:
+                slot_of[(prop, v)] = len(self.names)
+                self.names.append(f"{prop}={v}")
+        # per card: the places it adds to and by how much (the size first)
+        self.adds: list[tuple[tuple[int, float], ...]] = []
+        for c in range(len(plan.card_type)):
+            adds = [(0, 1.0)]
+            for k, prop in enumerate(numbers, 1):
+                v = plan.card_props[prop][c]
+                if v:
+                    adds.append((k, float(v)))
+            for prop, _distinct in words:
+                v = plan.card_props[prop][c]
+                if v is not None:
+                    adds.append((slot_of[(prop, v)], 1.0))
+            self.adds.append(tuple(adds))
+
+    def add(self, out: list, at: int, cards, scale: float = 1.0) -> None:
+        adds = self.adds
+        for c in cards:
+            for k, v in adds[c]:
+                out[at + k] += v * scale
+
+
+class Features:
+    """The features of a compiled game (`names`) and their values for a seat (`vector`)."""
+
+    def __init__(self, plan, evaluate: bool = False):
+        self.plan = plan
+        self.evaluate = evaluate and plan.evaluate is not None
+        n = plan.n_seats
+        names: list[str] = []
+        self.game_vars = _numbers(plan, "game")
+        names += [f"game {v}" for v in self.game_vars]
+        if "__rounds" in plan.global_init:
+            names.append("rounds")
+        self.seat_vars = [(v, plan.var_at[v], plan.var_visible.get(("seat", v)) is Visibility.ALL)
+                          for v in _numbers(plan, "seat")]
+        for v, _at, seen in self.seat_vars:
+            names.append(f"own {v}")
+            if seen and n > 1:
+                names.append(f"others' {v}")
+        self.owners_at = plan.var_at.get("owner") if "owner" in plan.piece_init else None
+        self.piece_vars = []
+        if self.owners_at is not None:
+            self.piece_vars = [(v, plan.var_at[v], plan.var_visible.get(("piece", v)) is Visibility.ALL)
+                               for v in _numbers(plan, "piece")]
+            for v, _at, seen in self.piece_vars:
+                names.append(f"own pieces' {v}")
+                if seen and n > 1:
+                    names.append(f"others' pieces' {v}")
+        self.comp = comp = Composition(plan)
+        # piles by declared name: (name, scope, who sees them, their ids)
+        groups: dict[str, list[int]] = {}
+        for p, decl in enumerate(plan.pile_decl):
+            if not decl.startswith(HIDDEN):
+                groups.setdefault(decl, []).append(p)
+        self.piles = []
+        for decl, ids in groups.items():
+            scope = plan.pile_scope[ids[0]]
+            vis = plan.pile_visible[ids[0]]
+            if scope == "piece" and self.owners_at is None:
+                scope = "game"
+            open_ = vis in (Visibility.ALL, Visibility.TOP)
+            if scope in ("seat", "piece"):
+                self.piles.append((scope, ids, len(names), open_))
+                names += [f"own {decl}: {w}" for w in comp.names]
+                if n > 1:
+                    names += [f"others' {decl}: {w}" for w in (comp.names if open_ else comp.names[:1])]
+            else:
+                self.piles.append(("game", ids, len(names), open_))
+                names += [f"{decl}: {w}" for w in (comp.names if open_ else comp.names[:1])]
+        self.progress = plan.progress is not None
+        if self.progress:
+            names += ["own progress"] + (["best other's progress", "progress ahead"] if n > 1 else [])
+        # the boards with an order (the first ahead), where pieces belong to seats
+        self.boards = [b for b in plan.board_kinds
+                       if self.owners_at is not None and type(b).in_order is not BoardKind.in_order]
+        for b in self.boards:
+            names.append(f"{b.name}: pieces ahead of own")
+            if n > 1:
+                names.append(f"{b.name}: pieces ahead of the best other's")
+        # the ruleset's own functions of a seat or a piece, for the seat's own (of another seat's
+        # they may read what only that seat sees)
+        self.readings = [(kind, fn) for _name, (kind, fn) in sorted(plan.readings.items())
+                         if kind == "seat" or self.owners_at is not None]
+        names += [f"own {name}" if kind == "seat" else f"own pieces' {name}"
+                  for name, (kind, _fn) in sorted(plan.readings.items())
+                  if kind == "seat" or self.owners_at is not None]
+        if self.evaluate:
+            names.append("own evaluation")
+        self.names = names
+
+    def vector(self, st, seat: int) -> list[float]:
+        """The features of table `st` for `seat`. Reads the table without changing it (a rule the
+        progress or evaluation reads counts no steps of the game's)."""
+        steps = st.steps
+        try:
+            return self._vector(st, seat)
+        finally:
+            st.steps = steps
+
+    def _vector(self, st, seat: int) -> list[float]:
+        plan = self.plan
+        n = plan.n_seats
+        others = n - 1
+        out: list[float] = [0.0] * len(self.names)
+        k = 0
+        g, v = st.g, st.v
+        for name in self.game_vars:
+            out[k] = _num(g.get(name))
+            k += 1
+        if "__rounds" in plan.global_init:
+            out[k] = _num(g.get("__rounds"))
+            k += 1
+        for _name, at, seen in self.seat_vars:
+            out[k] = _num(v[at + seat])
+            k += 1
+            if seen and others:
+                out[k] = sum(_num(v[at + s]) for s in range(n) if s != seat) / others
+                k += 1
+        owners: list = []
+        mine: list[int] = []
+        if self.owners_at is not None:
+            owners = v[self.owners_at:self.owners_at + plan.n_pieces]
+            mine = [pc for pc, o in enumerate(owners) if o == seat]
+            theirs = [pc for pc, o in enumerate(owners) if o is not None and o != seat]
+            for _name, at, seen in self.piece_vars:
+                out[k] = sum(_num(v[at + pc]) for pc in mine) / len(mine) if mine else 0.0
+                k += 1
+                if seen and others:
+                    out[k] = sum(_num(v[at + pc]) for pc in theirs) / len(theirs) if theirs else 0.0
+                    k += 1
+        comp = self.comp
+        m = len(comp.names)
+        piles = st.piles
+        owner_of = plan.pile_owner
+        for scope, ids, at, open_ in self.piles:
+            if scope == "game":
+                for p in ids:
+                    if open_:
+                        comp.add(out, at, piles[p])
+                    else:
+                        out[at] += len(piles[p])
+                continue
+            there = at + m
+            for p in ids:
+                o = owner_of[p]
+                who = o if scope == "seat" else (owners[o] if o is not None else None)
+                if who is None:
+                    continue
+                if who == seat:
+                    comp.add(out, at, piles[p])
+                elif others:
+                    if open_:
+                        comp.add(out, there, piles[p], 1.0 / others)
+                    else:
+                        out[there] += len(piles[p]) / others
+        k = self.piles[-1][2] + self._width(self.piles[-1]) if self.piles else k
+        if self.progress:
+            fn = plan.progress
+            values = [_num(_read(fn, st, s)) for s in range(n)]
+            out[k] = values[seat]
+            k += 1
+            if others:
+                best = max(values[s] for s in range(n) if s != seat)
+                out[k], out[k + 1] = best, values[seat] - best
+                k += 2
+        for b in self.boards:
+            order = b.in_order(st.bd[b.index]) or []
+            own = other = len(order)
+            for i, pc in enumerate(order):
+                o = owners[pc]
+                if o == seat:
+                    own = min(own, i)
+                elif o is not None:
+                    other = min(other, i)
+            out[k] = own
+            k += 1
+            if others:
+                out[k] = other
+                k += 1
+        for kind, fn in self.readings:
+            if kind == "seat":
+                out[k] = _call(fn, st, seat)
+            elif mine:
+                out[k] = sum(_call(fn, st, pc) for pc in mine) / len(mine)
+            k += 1
+        if self.evaluate:
+            # an error in it is the ruleset's, and is not hidden; the others' evaluations are not
+            # read (they may read what only their seats see)
+            out[k] = _num(plan.evaluate(st, {"seat": seat}))
+        return out
+
+    def _width(self, pile) -> int:
+        scope, _ids, _at, open_ = pile
+        m = len(self.comp.names)
+        if scope == "game":
+            return m if open_ else 1
+        return m + ((m if open_ else 1) if self.plan.n_seats > 1 else 0)
+
+
+def _call(fn, st, who: int) -> float:
+    """A function of the ruleset for a seat or a piece; 0 where it fails on this table (a feature
+    is only read: the rules that use the function report its errors)."""
+    try:
+        return _num(fn(st, who))
+    except Exception:  # noqa: BLE001 - any error of a generated function, read here, not run
+        return 0.0
+
+
+def _read(fn, st, seat: int):
+    """A rule of the ruleset read for a seat; 0 where it cannot be read on this table."""
+    try:
+        return fn(st, {"seat": seat})
+    except RuleError:
+        return 0

@@ -1,0 +1,238 @@
+"""The learned bot (`learned:FILE`): the greedy bot's one look ahead, judging each table with a value
+learned for one game from self-play (`racecraft train`), not with the ruleset's `evaluate:`.
+
+The file is plain JSON, written by `lab/train.py`: the game it was trained for (its name, the
+digest of its files as loaded with its variants, modules and track, the number of players), the
+features' names (`features.py`), a weight for each and a bias. The value of a table for a seat is
+the bias plus each feature times its weight: the expected standing at the end (1 a win, 0 last).
+The file is untrusted input: read as JSON only, its size and every field checked; a file made for
+another game, for a changed ruleset or for another number of players is refused with a message
+that says which.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .features import Features
+from .greedy import GreedyAgent
+
+FORMAT = "racecraft-learned-value"
+VERSION = 1
+MAX_BYTES = 2_000_000     # a model file larger than this is not one
+MAX_FEATURES = 20_000
+SCALE = 1_000_000         # the value as the greedy bot's whole numbers: millionths
+
+
+class ModelError(ValueError):
+    """A model file that cannot be used, with a message for a person that names the file."""
+
+
+@dataclass
+class Model:
+    """A learned value function and the game it is for."""
+    game: str                 # the game's id
+    name: str                 # what players call it
+    digest: str               # the digest of its files as loaded (variants, modules, track)
+    players: int
+    variants: list[str]
+    modules: list[str]
+    track: str | None
+    evaluate: bool            # whether the ruleset's `evaluate:` is one of the features
+    features: list[str]
+    weights: list[float]
+    bias: float
+    trained: dict = field(default_factory=dict)   # how: games, seed, seconds, fit (for people)
+
+    def to_json(self) -> dict:
+        return {"format": FORMAT, "version": VERSION, "game": self.game, "name": self.name,
+                "digest": self.digest, "players": self.players, "variants": self.variants,
+                "modules": self.modules, "track": self.track, "evaluate": self.evaluate,
+                "trained": self.trained, "bias": self.bias,
+                "features": [{"name": n, "weight": w} for n, w in zip(self.features, self.weights)]}
+
+    def setup(self) -> str:
+        """The game it is for, as a person writes it on the command line."""
+        parts = [self.game, f"--players {self.players}"]
+        parts += [f"--variant {v}" for v in self.variants] + [f"--module {m}" for m in self.modules]
+        parts += [f"--track {self.track}"] if self.track else []
+        return " ".join(parts)
+
+    def problem(self, plan) -> str | None:
+        """Why this model cannot judge the game `plan` is, or None."""
+        if plan.game_id != self.game:
+            return f"trained for {self.name} ({self.setup()}), not for {plan.name}"
+        if plan.n_seats != self.players:
+            return (f"trained for {self.players} players of {self.name}, not {plan.n_seats}: "
+                    f"train one for {plan.n_seats} (racecraft train ... --players {plan.n_seats})")
+        if plan.digest != self.digest:
+            return (f"trained for other rules of {self.name} ({self.setup()}): the rules, variants, "
+                    "modules or track are not those it was trained on; train it again")
+        if Features(plan, self.evaluate).names != self.features:
+            return "its features are not this game's: train it again"
+        return None
+
+
+def _fail(what: str):
+    raise ModelError(what)
+
+
+def read_model(path: str) -> Model:
+    """The model in file `path`, checked; ModelError saying what is wrong with it."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if not p.is_file():
+            _fail("not a file: give the file `racecraft train --out` wrote")
+        if size > MAX_BYTES:
+            _fail(f"{size:,} bytes: too large to be a learned bot's file (at most {MAX_BYTES:,})")
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ModelError(f"no such file: train one with racecraft train GAME --players N "
+                         f"--out {path}") from None
+    except UnicodeDecodeError:
+        raise ModelError("not a learned bot's file (not text)") from None
+    except OSError as e:
+        raise ModelError(f"it cannot be read ({e.strerror or e})") from None
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        raise ModelError(f"not a learned bot's file (not JSON: {e})") from None
+    return model_of(data, path)
+
+
+def model_of(data, path: str = "the model") -> Model:
+    """A model from its JSON data, every field checked."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        _fail("not a learned bot's file (written by racecraft train)")
+    if data.get("version") != VERSION:
+        _fail(f"a learned bot's file of version {_shown(data.get('version'))}; this Racecraft "
+                    f"reads version {VERSION}: train it again")
+    texts = {k: data.get(k) for k in ("game", "name", "digest")}
+    for k, v in texts.items():
+        if not isinstance(v, str) or not v or len(v) > 200:
+            _fail(f"`{k}` must be a short text")
+    players = data.get("players")
+    if type(players) is not int or not 1 <= players <= 100:
+        _fail("`players` must be a whole number of players")
+    lists = {}
+    for k in ("variants", "modules"):
+        v = data.get(k)
+        if not isinstance(v, list) or len(v) > 100 or not all(isinstance(x, str) and len(x) < 200 for x in v):
+            _fail(f"`{k}` must be a list of names")
+        lists[k] = v
+    track = data.get("track")
+    if track is not None and (not isinstance(track, str) or len(track) > 200):
+        _fail("`track` must be a name or null")
+    if not isinstance(data.get("evaluate"), bool):
+        _fail("`evaluate` must be true or false")
+    feats = data.get("features")
+    if not isinstance(feats, list) or not 0 < len(feats) <= MAX_FEATURES:
+        _fail(f"`features` must be a list of 1 to {MAX_FEATURES:,} features")
+    names, weights = [], []
+    for f in feats:
+        if not isinstance(f, dict) or not isinstance(f.get("name"), str) or not _finite(f.get("weight")):
+            _fail("each feature is {\"name\": text, \"weight\": number}")
+        names.append(f["name"])
+        weights.append(float(f["weight"]))
+    if not _finite(data.get("bias")):
+        _fail("`bias` must be a number")
+    trained = data.get("trained")
+    return Model(texts["game"], texts["name"], texts["digest"], players, lists["variants"],
+                 lists["modules"], track, data["evaluate"], names, weights, float(data["bias"]),
+                 trained if isinstance(trained, dict) else {})
+
+
+def _finite(x) -> bool:
+    return type(x) in (int, float) and math.isfinite(x)
+
+
+def _shown(x) -> str:
+    return json.dumps(x) if isinstance(x, (int, float, str, type(None))) else "of another kind"
+
+
+# models read in this process, by path, with the file's size and time (a simulation's games
+# each make their bots: the file is read once)
+_READ: dict[str, tuple[tuple[int, int], Model]] = {}
+
+
+def model_at(path: str) -> Model:
+    """The model in file `path`, read once per process while the file is unchanged."""
+    try:
+        st = os.stat(path)
+        stamp = (st.st_size, st.st_mtime_ns)
+    except OSError:
+        stamp = (-1, -1)
+    kept = _READ.get(path)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    model = read_model(path)
+    _READ[path] = (stamp, model)
+    return model
+
+
+# values trained in this process for a seat `learned` (no file: `simulate` and `compare` train one
+# for each game first), by the game's digest and number of players; processes forked after see them
+_TRAINED: dict[tuple[str, int], Model] = {}
+
+
+def remember(model: Model) -> None:
+    """Keep `model` as the value of a seat `learned` in its game, in this process."""
+    _TRAINED[(model.digest, model.players)] = model
+
+
+def trained_for(plan) -> Model | None:
+    """The value this process trained (or read) for a seat `learned` in the game `plan` is."""
+    model = _TRAINED.get((plan.digest, plan.n_seats))
+    return model if model is not None and model.problem(plan) is None else None
+
+
+UNTRAINED = ("`learned` alone is a seat of simulate and compare, which train it for the game first; "
+             "elsewhere give its file: learned:FILE (written by racecraft train)")
+
+
+class Judge:
+    """A model's value of a table for a seat, as the greedy bot reads a ruleset's `evaluate:`:
+    `judge(st, {"seat": seat})`, in millionths (a whole number)."""
+
+    def __init__(self, model: Model, plan):
+        self.features = Features(plan, model.evaluate)
+        self.weights = model.weights
+        self.bias = model.bias
+
+    def value(self, st, seat: int) -> float:
+        """The expected standing at the end, about 0 (last) to 1 (a win)."""
+        x = self.features.vector(st, seat)
+        return self.bias + sum(w * v for w, v in zip(self.weights, x))
+
+    def __call__(self, st, env) -> int:
+        return int(round(self.value(st, env["seat"]) * SCALE))
+
+
+class LearnedAgent(GreedyAgent):
+    """A bot that plays one move ahead, judging each option's table with a learned value."""
+    name = "learned"
+
+    def __init__(self, seed: int | str = 0, path: str = "", model: Model | None = None):
+        """The value of `model`, else of file `path`, else the one trained for the game in this
+        process (a seat `learned` of `simulate` or `compare`)."""
+        super().__init__(seed)
+        self.path = path
+        # no model and no file: the value trained in this process for the game (`trained_for`)
+        self.model = model if model is not None or not path else model_at(path)
+        self._judge: tuple | None = None   # (the plan, its judge)
+
+    def evaluator(self, game):
+        plan = game.plan
+        if self._judge is None or self._judge[0] is not plan:
+            model = self.model if self.model is not None or self.path else trained_for(plan)
+            if model is None:
+                raise ModelError(UNTRAINED)
+            bad = model.problem(plan)
+            if bad:
+                raise ModelError(f"`learned:{self.path}`: {bad}")
+            self._judge = (plan, Judge(model, plan))
+        return self._judge[1]

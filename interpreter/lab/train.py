@@ -1,0 +1,280 @@
+"""`racecraft train`: a value function learned for one game from self-play (`agents/learned.py`).
+
+Games are played in generations, each seat playing a random option now and then (EXPLORE) so
+that tables no bot would choose are seen too. Where the game has `evaluate:` the greedy bot plays
+them all (measured in a shipped game, docs/bots.md: games of the learned bot as fitted so far
+taught it less); where it has none, the random bot plays the first generation and the
+learned bot as fitted so far the later ones. At some of the decisions (SAMPLE of them) the table
+right after the option played (as a bot judges one) is read as features for every seat
+(`agents/features.py`); when the game ends each of these rows gets the seat's outcome: half a win
+(a tie for first shares it), half its place (1 first, 0 last). The value is the least-squares fit
+of the outcome to the features, scaled by their spread, with a small ridge, refitted after each
+generation on every row so far. (Temporal differences, LSTD(λ) with λ 0.7, 0.3 or 0, fitted
+weaker values there: the outcome itself taught more.)
+
+The games run on all cores as `simulate`'s do (`LocalBackend`): a task is a few games, its answer
+the sums the fit needs (X'X, X'y), never the rows; tasks are cut and added up in the same order
+whatever the number of processes, so the same seed writes the same file.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from ..agents.base import RandomAgent
+from ..agents.features import Features
+from ..agents.greedy import GreedyAgent
+from ..agents.learned import LearnedAgent, Model
+from ..base.errors import GameTooLong, RoundLimit, RuleError
+from ..engine.game import Game
+from ..engine.vm import preview
+from ..session.agents import agent_seed
+from ..session.playing import play
+from .simulate import LocalBackend, Setup, afresh, compiled, game_seed
+
+GENERATIONS = 3     # the games are played in this many generations, each by the bot fitted before it
+EXPLORE = 0.1       # how often a seat plays a random option instead
+SAMPLE = 0.5        # the share of decisions whose table becomes a row
+RIDGE = 1e-3        # the ridge on the scaled features (keeps a fit of few games steady)
+PER_TASK = 4        # games per task (fixed: the sums are added in the same order on any machine)
+# the weight of the seat's own `evaluate:` is tuned by play: the fitted one plus each of these
+# times the value's spread over the evaluation's, each played against the greedy bot
+TUNE = (0.0, 2.0, 4.0, 8.0, 16.0, 32.0)
+TUNE_GAMES = 0.1    # the games each is played, in each seat, as a share of the training's (at most 100)
+
+
+@dataclass(frozen=True)
+class Job:
+    """A task of a training: the game, whether `evaluate:` is a feature, the bot playing (a model,
+    or None for the first generation's bot), and the (index, seed) of its games."""
+    setup: Setup
+    evaluate: bool
+    model: Model | None
+    games: tuple[tuple[int, int], ...]
+
+
+class _Exploring:
+    """A bot that plays a random option now and then (seeded)."""
+
+    def __init__(self, agent, seed: str):
+        self.agent = agent
+        self.rng = random.Random(seed)
+
+    def choose(self, game, decision) -> int:
+        if self.rng.random() < EXPLORE:
+            return self.rng.randrange(decision.count)
+        return self.agent.choose(game, decision)
+
+
+def outcome(result: dict, seat: int, n: int) -> float:
+    """What a seat made of a game, 0 to 1: half a win (shared by seats tied first), half its place."""
+    winners = result["winners"]
+    won = 1.0 / len(winners) if seat in winners else 0.0
+    if n == 1:
+        return won
+    return 0.5 * won + 0.5 * (n - result["places"][seat]) / (n - 1)
+
+
+def play_for_rows(job: Job) -> tuple[Any, int, int]:
+    """Play a task's games; the sums of the fit, Z'Z (each row z a table's features, the constant 1
+    and the seat's outcome), the rows and the games that ended."""
+    import numpy as np
+
+    plan = compiled(job.setup)[1]
+    feats = Features(plan, job.evaluate)
+    n, m = plan.n_seats, len(feats.names) + 2
+    zz = np.zeros((m, m))
+    rows_in, ended = 0, 0
+    for _i, gs in job.games:
+        rng = random.Random(f"{gs}/rows")
+        rows: list[tuple[int, list[float]]] = []
+
+        def seen(d, pick, rows=rows, rng=rng) -> None:
+            # the table right after the option played (as the bots judge one), read for every seat
+            if rng.random() < SAMPLE:
+                try:
+                    after = preview(d._st, pick, rng)
+                except RuleError:
+                    return
+                for s in range(n):
+                    rows.append((s, feats.vector(after, s)))
+        agents = [_Exploring(_bot(job, plan, agent_seed(gs, s)), f"{gs}/{s}/explore") for s in range(n)]
+        try:
+            result = play(Game(plan, gs), agents, on_decision=seen)
+        except (RoundLimit, GameTooLong, RuleError):
+            continue
+        if not rows:
+            continue
+        z = np.array([r + [1.0, outcome(result, s, n)] for s, r in rows])
+        zz += z.T @ z
+        rows_in += len(rows)
+        ended += 1
+    return zz, rows_in, ended
+
+
+def _bot(job: Job, plan, seed: str):
+    if job.model is not None:
+        return LearnedAgent(seed, model=job.model)
+    return GreedyAgent(seed) if plan.evaluate is not None else RandomAgent(seed)
+
+
+def play_matches(job: Job) -> float:
+    """The learned bot of `job.model` against the greedy bot, in seat 1 in the games of even index
+    and seat 2 in the others: its wins (a tie for first shares one)."""
+    plan = compiled(job.setup)[1]
+    won = 0.0
+    for i, gs in job.games:
+        me = i % 2
+        agents = [GreedyAgent(agent_seed(gs, s)) for s in range(plan.n_seats)]
+        agents[me] = LearnedAgent(agent_seed(gs, me), model=job.model)
+        try:
+            winners = play(Game(plan, gs), agents)["winners"]
+        except (RoundLimit, GameTooLong, RuleError):
+            continue
+        if me in winners:
+            won += 1.0 / len(winners)
+    return won
+
+
+def tuned(model: Model, zz, setup: Setup, seed: int, first: int, count: int, backend) -> dict:
+    """The weight of `own evaluation` in `model` that won most often against the greedy bot, set;
+    what was tried. The tries add to the fitted weight each of TUNE times the spread of the
+    value over the spread of the evaluation (the weight that makes one spread of the evaluation
+    worth one of the value)."""
+    import numpy as np
+
+    m = len(model.features)
+    at = model.features.index("own evaluation")
+    count_rows = zz[m, m]
+    mean = zz[m, :m] / count_rows
+    cov = zz[:m, :m] / count_rows - np.outer(mean, mean)
+    w = np.array(model.weights)
+    spread_value = float(np.sqrt(max(0.0, w @ cov @ w)))
+    spread_eval = float(np.sqrt(max(0.0, cov[at, at])))
+    if spread_eval <= 0 or spread_value <= 0:
+        return {}
+    unit = spread_value / spread_eval
+    fitted = model.weights[at]
+    games = tuple((i, game_seed(seed, i)) for i in range(first, first + 2 * count))
+    tries = []
+    for k in TUNE:
+        model.weights[at] = fitted + k * unit
+        chunks = [Job(setup, True, model, games[j:j + PER_TASK]) for j in range(0, len(games), PER_TASK)]
+        answers: Any = backend.map(play_matches, chunks)  # type: ignore[arg-type]
+        tries.append((sum(answers), k))
+    best_wins, best = max(tries, key=lambda t: (t[0], -t[1]))
+    model.weights[at] = fitted + best * unit
+    return {"evaluation": {"fitted": fitted, "unit": unit, "tried": [[k, w] for w, k in tries],
+                           "games": len(games), "chosen": best}}
+
+
+def fit(zz, m: int) -> tuple[list[float], float, float]:
+    """The weights and bias of the least-squares fit of the outcome to `m` features, with a small
+    ridge on the scaled features, from the sums Z'Z; and the share of the outcome's variance the
+    fit explains (R²)."""
+    import numpy as np
+
+    count = zz[m, m]
+    mean = zz[m, :m] / count
+    y_mean = zz[m, m + 1] / count
+    cov = zz[:m, :m] / count - np.outer(mean, mean)
+    cxy = zz[:m, m + 1] / count - mean * y_mean
+    spread = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+    keep = spread > 1e-9 * (1.0 + np.abs(mean))
+    weights = np.zeros(m)
+    if keep.any():
+        s = spread[keep]
+        c = cov[np.ix_(keep, keep)] / np.outer(s, s)
+        w = np.linalg.solve(c + RIDGE * np.eye(len(s)), cxy[keep] / s)
+        weights[keep] = w / s
+    bias = float(y_mean - mean @ weights)
+    full = np.append(weights, bias)
+    sse = zz[m + 1, m + 1] - 2 * full @ zz[:m + 1, m + 1] + full @ zz[:m + 1, :m + 1] @ full
+    sst = zz[m + 1, m + 1] - count * y_mean * y_mean
+    r2 = float(1 - sse / sst) if sst > 0 else 0.0
+    return [float(w) for w in weights], bias, r2
+
+
+SEAT_GAMES = 400    # the games of the training for a seat `learned` (seed 1, cached)
+
+
+def learned_seats(setups, jobs: int | None, say) -> None:
+    """A value for each game of `setups` with a seat `learned`, kept for this process and the
+    ones it forks (`learned.remember`): read from the cache folder where it was trained before for
+    the same rules (the digest) and players, else trained now (SEAT_GAMES games, seed 1) and kept
+    there. `say(text)` tells what is done."""
+    import json
+
+    from ..agents.learned import ModelError, model_at, remember, trained_for
+    from ..base.files import write_atomic
+    from ..session.journal import data_folder
+
+    for s in setups:
+        if "learned" not in s.seats:
+            continue
+        _loaded, plan = compiled(s)
+        if trained_for(plan) is not None:
+            continue
+        path = data_folder() / "learned" / f"{plan.game_id}-{plan.digest[:20]}-{s.players}p.json"
+        try:
+            model = model_at(str(path))
+        except ModelError:
+            model = None
+        if model is None or model.problem(plan) is not None:
+            say(f"training the learned bot for {plan.name}, {s.players} players ({SEAT_GAMES} games, "
+                f"kept in {path})")
+            model = train(s.ruleset, s.players, SEAT_GAMES, 1, jobs, s.variants, s.modules, s.track)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(path, json.dumps(model.to_json(), indent=1) + "\n")
+        remember(model)
+
+
+def train(ruleset: str, players: int, games: int, seed: int, jobs: int | None = None, variants=(),
+          modules=(), track=None, evaluate: bool = True, progress=None,
+          generations: int = GENERATIONS) -> Model:
+    """Learn a value for the game from `games` games of self-play; the model (not yet written)."""
+    import numpy as np
+
+    setup = Setup.of(ruleset, ["random"] * players, variants, modules, track)
+    afresh([setup])
+    loaded, plan = compiled(setup)
+    use_eval = evaluate and plan.evaluate is not None
+    names = Features(plan, use_eval).names
+    backend = LocalBackend(jobs)
+    m = len(names)
+    zz = np.zeros((m + 2, m + 2))
+    rows = ended = done = 0
+    r2 = 0.0
+    model: Model | None = None
+    cuts = [games * k // generations for k in range(generations + 1)]
+    for gen in range(generations):
+        span = range(cuts[gen], cuts[gen + 1])
+        if not span:
+            continue
+        chunks = [tuple((i, game_seed(seed, i)) for i in span[j:j + PER_TASK])
+                  for j in range(0, len(span), PER_TASK)]
+        # the greedy bot where the game has `evaluate:`; else the learned bot after the first generation
+        tasks = [Job(setup, use_eval, model if plan.evaluate is None else None, c) for c in chunks]
+        answers: Any = backend.map(play_for_rows, tasks)  # type: ignore[arg-type]
+        for task, (z, r, e) in zip(tasks, answers):
+            zz += z
+            rows += r
+            ended += e
+            done += len(task.games)
+            if progress:
+                progress(done, games, gen + 1)
+        if rows == 0:
+            break
+        weights, bias, r2 = fit(zz, m)
+        model = Model(plan.game_id, plan.name, plan.digest, players, list(loaded.variants),
+                      list(loaded.modules), loaded.track, use_eval, names, weights, bias)
+    if model is None:
+        raise RuleError(f"no game of {plan.name} ended: nothing to learn from")
+    tuning = {}
+    if use_eval and players > 1:
+        tuning = tuned(model, zz, setup, seed, games, max(2, min(100, int(games * TUNE_GAMES))), backend)
+    # (no time in the file: the same seed writes the same bytes)
+    model.trained = {"games": games, "ended": ended, "rows": rows, "seed": seed, "generations": generations,
+                     "explained": round(r2, 4), **tuning}
+    return model

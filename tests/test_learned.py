@@ -1,0 +1,221 @@
+"""The learned bot (`racecraft train`, `--seats learned:FILE`): training writes a plain JSON file,
+the bot plays from it, a file made for another game, other rules or another number of players is
+refused in one line, and the same seed writes the same file and makes the same choices. On a tiny
+game, so that it takes a second or two; its strength is measured by bench/learned.py."""
+import json
+
+import pytest
+
+from interpreter.agents.features import Features
+from interpreter.agents.kinds import bot, on_file, unfit
+from interpreter.agents.learned import LearnedAgent, ModelError, model_of, read_model
+from interpreter.cli import main
+from interpreter.engine.game import Game
+from interpreter.session.load import load
+from interpreter.session.playing import play
+
+# Two players take 1 or 2 tokens in turn from a row with piles of their own; whoever takes the last
+# one wins (the shape of tests/test_mcts.py's game, with cards: features of variables and piles).
+NIM = """\
+game: {id: nim, name: Last token, players: {min: 2, max: 2}}
+cards:
+  token: {count: 9, starts_in: row, props: {worth: 1, shade: plain}}
+  gem: {count: 3, starts_in: row, props: {worth: 3, shade: bright}}
+piles:
+  row: {visible: all}
+  kept: {of: seat, visible: owner}
+state:
+  taken: {of: seat, type: int}
+  won: {of: seat, type: int}
+setup: |
+  shuffle row
+phases:
+  - id: play
+    order: "seats"
+    turn: player
+    until: "size(row) == 0"
+    steps:
+      - id: take
+        do: |
+          choose "Take" by player:
+              option "take {n}" for n in 1..2 if n <= size(row):
+                  draw n from row to kept(player)
+                  player.taken += n
+                  if size(row) == 0:
+                      player.won = 1
+                      end game
+result:
+  rank: "seat.won"
+evaluate: "seat.taken"
+"""
+
+
+def _nim(tmp_path, text: str = NIM) -> str:
+    folder = tmp_path / "rulesets" / "nim"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "game.yaml").write_text(text)
+    return str(folder)
+
+
+def _train(ruleset: str, out, *more: str) -> int:
+    return main(["train", ruleset, "--players", "2", "--games", "24", "--jobs", "1", "--out", str(out),
+                 *more])
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("learned")
+    game = _nim(tmp)
+    out = tmp / "nim.json"
+    assert _train(game, out) == 0
+    return game, out
+
+
+def test_training_writes_plain_json_for_this_game(trained, capsys):
+    game, out = trained
+    data = json.loads(out.read_text())
+    plan = load(game, (), (), None, None).plan(2)
+    assert data["format"] == "racecraft-learned-value" and data["game"] == "nim"
+    assert data["digest"] == plan.digest and data["players"] == 2
+    names = [f["name"] for f in data["features"]]
+    assert names == Features(plan, True).names
+    # named from the ruleset's declarations, relative to the seat that judges
+    assert {"own taken", "others' taken", "row: cards", "own kept: sum of worth", "own kept: shade=bright",
+            "others' kept: cards", "own evaluation"} <= set(names)
+    assert "others' kept: sum of worth" not in names   # another seat's hidden pile: its size only
+    assert all(isinstance(f["weight"], float) for f in data["features"])
+    # the weight of the evaluation tuned by play against greedy: each weight tried, in both seats
+    tuning = data["trained"]["evaluation"]
+    assert tuning["games"] == 4 and [k for k, _w in tuning["tried"]] == [0, 2, 4, 8, 16, 32]
+
+
+def test_the_learned_bot_plays_and_simulates(trained, capsys):
+    game, out = trained
+    kind = f"learned:{out}"
+    assert on_file(kind) and unfit(kind, load(game, (), (), None, None).plan(2)) is None
+    assert main(["simulate", game, "--seats", f"{kind},random", "--games", "6", "--jobs", "1"]) == 0
+    assert f"seat 1  {kind}" in capsys.readouterr().out
+
+
+def test_the_same_seed_writes_the_same_file_and_makes_the_same_choices(trained, tmp_path):
+    game, out = trained
+    again = tmp_path / "again.json"
+    assert _train(game, again) == 0
+    assert again.read_bytes() == out.read_bytes()
+    on_two = tmp_path / "two.json"   # on two processes: the same sums in the same order
+    assert main(["train", game, "--players", "2", "--games", "24", "--jobs", "2", "--out", str(on_two)]) == 0
+    assert on_two.read_bytes() == out.read_bytes()
+    other = tmp_path / "other.json"
+    assert _train(game, other, "--seed", "2") == 0
+    assert other.read_bytes() != out.read_bytes()
+    plan = load(game, (), (), None, None).plan(2)
+
+    def choices(seed):
+        picks = []
+        agents = [bot(f"learned:{out}")(f"{seed}/{s}") for s in range(2)]
+        play(Game(plan, seed), agents, on_decision=lambda d, p: picks.append(p))
+        return picks
+    assert choices(5) == choices(5)
+
+
+def test_a_file_for_other_rules_is_refused_in_one_line(trained, tmp_path, capsys):
+    game, out = trained
+    changed = _nim(tmp_path, NIM.replace("count: 9", "count: 8"))
+    assert main(["simulate", changed, "--seats", f"learned:{out},random", "--games", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "trained for other rules of Last token" in err and err.count("\n") == 1
+    assert main(["simulate", "formula5", "--seats", f"learned:{out},random", "--games", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "trained for Last token (nim --players 2), not for Formula 5" in err
+    assert main(["simulate", "formula5", "--seats", f"learned:{out},random,random", "--games", "2"]) == 2
+    assert "not for Formula 5" in capsys.readouterr().err
+    assert main(["championship", "heat", "--season", "1961", "--seats", f"learned:{out},greedy",
+                 "--games", "1", "--jobs", "1"]) == 2
+    assert "not for Heat" in capsys.readouterr().err
+    # an agent asked to play another game all the same says so (no traceback, no wrong game)
+    agent = LearnedAgent(1, path=str(out))
+    g = Game(load("formula5", (), (), None, None).plan(2), 1)
+    with pytest.raises(ModelError, match="not for Formula 5"):
+        agent.choose(g, g.decision())
+
+
+@pytest.mark.parametrize("content, said", [
+    (None, "no such file"),
+    (b"\xff\xfe", "not text"),
+    (b"{not json", "not JSON"),
+    (b"[]", "not a learned bot's file"),
+    (b'{"format": "racecraft-learned-value", "version": 9}', "version 9"),
+])
+def test_a_missing_or_malformed_file_is_refused_in_one_line(tmp_path, capsys, content, said):
+    f = tmp_path / "bot.json"
+    if content is not None:
+        f.write_bytes(content)
+    assert main(["simulate", "formula5", "--seats", f"learned:{f},random", "--games", "2"]) == 2
+    err = capsys.readouterr().err
+    assert said in err and f"`learned:{f}`" in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_every_field_of_a_file_is_checked(trained):
+    _game, out = trained
+    good = json.loads(out.read_text())
+    assert model_of(good).features
+    for key, value in [("players", "2"), ("players", 0), ("digest", 7), ("variants", "x"), ("track", 3),
+                       ("evaluate", "yes"), ("features", []), ("features", [{"name": "x"}]),
+                       ("features", [{"name": "x", "weight": float("nan")}]), ("bias", None)]:
+        bad = dict(good, **{key: value})
+        with pytest.raises(ModelError):
+            model_of(bad)
+    with pytest.raises(ModelError, match="too large"):
+        big = out.parent / "big.json"
+        big.write_text(" " * 2_000_001)
+        read_model(str(big))
+
+
+def test_a_web_table_offers_no_learned_bot():
+    from interpreter.web.tables import _bot_problem
+
+    assert "learned bot plays from a file on the machine" in (_bot_problem("learned:/etc/passwd") or "")
+    assert "learned bot plays from a file" in (_bot_problem("mcts:50:learned:/etc/passwd") or "")
+    assert _bot_problem("greedy") is None
+
+
+def test_the_search_bot_judges_its_leaves_by_the_learned_value(trained, capsys):
+    game, out = trained
+    kind = f"mcts:20:learned:{out}"
+    assert on_file(kind) and unfit(kind, load(game, (), (), None, None).plan(2)) is None
+    plan = load(game, (), (), None, None).plan(2)
+
+    def choices(seed):
+        picks: list = []
+        agents = [bot(kind)(f"{seed}/0"), bot("random")(f"{seed}/1")]
+        play(Game(plan, seed), agents, on_decision=lambda d, p: picks.append(p))
+        return picks
+    assert choices(3) == choices(3)
+    assert main(["simulate", "formula5", "--seats", f"{kind},random", "--games", "1"]) == 2
+    assert "not for Formula 5" in capsys.readouterr().err
+    assert main(["simulate", game, "--seats", f"mcts:0:learned:{out},random", "--games", "1"]) == 2
+    assert "budget is 1 to 1,000" in capsys.readouterr().err
+
+
+def test_simulate_and_compare_train_a_seat_learned_once_per_game(trained, tmp_path, monkeypatch, capsys):
+    from interpreter.agents import learned
+
+    game, _out = trained
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setattr(learned, "_TRAINED", {})
+    assert main(["simulate", game, "--seats", "learned,random", "--games", "4", "--jobs", "1"]) == 0
+    captured = capsys.readouterr()
+    assert "training the learned bot for Last token, 2 players" in captured.err
+    assert "seat 1  learned" in captured.out
+    kept = list((tmp_path / "data" / "racecraft" / "learned").glob("nim-*-2p.json"))
+    assert len(kept) == 1 and read_model(str(kept[0])).game == "nim"
+    assert main(["compare", game, "--seats", "learned,random", "--against-seats", "random,learned",
+                 "--games", "4", "--jobs", "1"]) == 0
+    assert "training" not in capsys.readouterr().err   # the same rules: read from the cache
+    changed = _nim(tmp_path, NIM.replace("count: 9", "count: 7"))
+    assert main(["simulate", changed, "--seats", "learned,random", "--games", "2", "--jobs", "1"]) == 0
+    assert "training the learned bot" in capsys.readouterr().err   # other rules: trained for them
+    # elsewhere (another process, which trained none) a seat `learned` names its file
+    monkeypatch.setattr(learned, "_TRAINED", {})
+    assert main(["play", game, "--seats", "learned,random", "--no-log"]) == 2
+    assert "`learned` alone is a seat of simulate and compare" in capsys.readouterr().err
