@@ -30,24 +30,24 @@ from __future__ import annotations
 from ..base.errors import RuleError
 from ..boards.base import BoardKind
 from ..ir.models import Visibility
-from ..lang.types import BOOL, INT
+from ..lang.types import BOOL, HELD, INT, Per
 
 # a word property of cards is counted by value when it has at most this many values
 MAX_WORDS = 8
 HIDDEN = "__"   # the engine's own variables and piles begin so (`__rounds` is kept, as `rounds`)
 
 
-def _numbers(plan, scope: str) -> list[str]:
-    """The number and yes/no variables of a scope that someone may see."""
-    init = {"game": plan.global_init, "seat": plan.seat_init, "piece": plan.piece_init}[scope]
+def _numbers(plan, per: Per) -> list[str]:
+    """The number and yes/no variables of the game, each seat or each piece that someone may see."""
+    init = {Per.GAME: plan.global_init, Per.SEAT: plan.seat_init, Per.PIECE: plan.piece_init}[per]
     out = []
     for name in init:
         if name.startswith(HIDDEN) or name == "owner":
             continue
-        typ = plan.var_types.get((scope, name))
+        typ = plan.var_types.get((per, name))
         if typ is not INT and typ is not BOOL:
             continue
-        if plan.var_visible.get((scope, name), Visibility.ALL) is Visibility.NOBODY:
+        if plan.var_visible.get((per, name), Visibility.ALL) is Visibility.NOBODY:
             continue
         out.append(name)
     return out
@@ -106,12 +106,12 @@ class Features:
         self.evaluate = evaluate and plan.evaluate is not None
         n = plan.n_seats
         names: list[str] = []
-        self.game_vars = _numbers(plan, "game")
+        self.game_vars = _numbers(plan, Per.GAME)
         names += [f"game {v}" for v in self.game_vars]
         if "__rounds" in plan.global_init:
             names.append("rounds")
-        self.seat_vars = [(v, plan.var_at[v], plan.var_visible.get(("seat", v)) is Visibility.ALL)
-                          for v in _numbers(plan, "seat")]
+        self.seat_vars = [(v, plan.var_at[v], plan.var_visible.get((Per.SEAT, v)) is Visibility.ALL)
+                          for v in _numbers(plan, Per.SEAT)]
         for v, _at, seen in self.seat_vars:
             names.append(f"own {v}")
             if seen and n > 1:
@@ -119,8 +119,8 @@ class Features:
         self.owners_at = plan.var_at.get("owner") if "owner" in plan.piece_init else None
         self.piece_vars = []
         if self.owners_at is not None:
-            self.piece_vars = [(v, plan.var_at[v], plan.var_visible.get(("piece", v)) is Visibility.ALL)
-                               for v in _numbers(plan, "piece")]
+            self.piece_vars = [(v, plan.var_at[v], plan.var_visible.get((Per.PIECE, v)) is Visibility.ALL)
+                               for v in _numbers(plan, Per.PIECE)]
             for v, _at, seen in self.piece_vars:
                 names.append(f"own pieces' {v}")
                 if seen and n > 1:
@@ -133,18 +133,18 @@ class Features:
                 groups.setdefault(decl, []).append(p)
         self.piles = []
         for decl, ids in groups.items():
-            scope = plan.pile_scope[ids[0]]
+            per = plan.pile_per[ids[0]]
             vis = plan.pile_visible[ids[0]]
-            if scope == "piece" and self.owners_at is None:
-                scope = "game"
+            if per is Per.PIECE and self.owners_at is None:
+                per = Per.GAME
             open_ = vis in (Visibility.ALL, Visibility.TOP)
-            if scope in ("seat", "piece"):
-                self.piles.append((scope, ids, len(names), open_))
+            if per in HELD:
+                self.piles.append((per, ids, len(names), open_))
                 names += [f"own {decl}: {w}" for w in comp.names]
                 if n > 1:
                     names += [f"others' {decl}: {w}" for w in (comp.names if open_ else comp.names[:1])]
             else:
-                self.piles.append(("game", ids, len(names), open_))
+                self.piles.append((Per.GAME, ids, len(names), open_))
                 names += [f"{decl}: {w}" for w in (comp.names if open_ else comp.names[:1])]
         self.progress = plan.progress is not None
         if self.progress:
@@ -211,8 +211,8 @@ class Features:
         m = len(comp.names)
         piles = st.piles
         owner_of = plan.pile_owner
-        for scope, ids, at, open_ in self.piles:
-            if scope == "game":
+        for per, ids, at, open_ in self.piles:
+            if per is Per.GAME:
                 for p in ids:
                     if open_:
                         comp.add(out, at, piles[p])
@@ -222,7 +222,7 @@ class Features:
             there = at + m
             for p in ids:
                 o = owner_of[p]
-                who = o if scope == "seat" else (owners[o] if o is not None else None)
+                who = o if per is Per.SEAT else (owners[o] if o is not None else None)
                 if who is None:
                     continue
                 if who == seat:
@@ -269,9 +269,9 @@ class Features:
         return out
 
     def _width(self, pile) -> int:
-        scope, _ids, _at, open_ = pile
+        per, _ids, _at, open_ = pile
         m = len(self.comp.names)
-        if scope == "game":
+        if per is Per.GAME:
             return m if open_ else 1
         return m + ((m if open_ else 1) if self.plan.n_seats > 1 else 0)
 
