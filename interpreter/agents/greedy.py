@@ -21,6 +21,8 @@ from ..lang.types import ANY
 # Believed outcomes averaged for an option that meets chance (a draw from an unseen pile, a
 # shuffle): with one, a lucky draw makes a risky option look safe; measured in docs/architecture.md.
 SAMPLES = 3
+# the tables a bot remembers having waited on (`_idle`): past this it forgets them all
+MAX_IDLE = 10_000
 
 
 class GreedyAgent:
@@ -30,6 +32,9 @@ class GreedyAgent:
 
     def __init__(self, seed: int | str = 0):
         self.rng = random.Random(seed)
+        # the tables on which it took an option that changed nothing (a pass): taking it again on
+        # the same table would go round without end when every seat prefers to wait
+        self.idle: set[int] = set()
 
     def evaluator(self, game):
         """How the bot scores a table for a seat, `fn(st, {"seat": seat})` -> a whole number, or
@@ -50,6 +55,8 @@ class GreedyAgent:
         env = {"seat": seat}
         plan = game.plan
         best, picks = None, []
+        scored: list[tuple[float, int]] = []
+        idle: set[int] = set()    # the options that change nothing
         preview, rng = vm.preview, self.rng
         for i in range(decision.count):
             # an option whose consequences break a rule is never preferred; an error in
@@ -61,6 +68,7 @@ class GreedyAgent:
             if st is not base:
                 value = evaluate(st, env)
             else:  # on the real table (an option that does nothing) the evaluation only looks
+                idle.add(i)
                 steps, base.steps = base.steps, 0   # as `reading` does
                 try:
                     value = evaluate(base, env)
@@ -81,13 +89,40 @@ class GreedyAgent:
                 if broke:
                     continue
                 value /= SAMPLES
+            scored.append((value, i))
             if best is None or value > best:
                 best, picks = value, [i]
             elif value == best:
                 picks.append(i)
         if not picks:
             return self.rng.randrange(decision.count)
+        pick = picks[self.rng.randrange(len(picks))] if len(picks) > 1 else picks[0]
+        if pick in idle:
+            pick = self._idle(decision, pick, [(v, i) for v, i in scored if i not in idle])
+        return pick
+
+    def _idle(self, decision, pick: int, moving: list[tuple[float, int]]) -> int:
+        """A pass (`pick` changes nothing), unless the bot passed on this very table before: then
+        the best option that does something (a game where every seat prefers to wait would go
+        round until its round limit)."""
+        table = _table(decision._st, decision.seat, decision.rule)
+        if table not in self.idle:
+            if len(self.idle) >= MAX_IDLE:
+                self.idle.clear()
+            self.idle.add(table)
+            return pick
+        if not moving:
+            return pick
+        top = max(v for v, _ in moving)
+        picks = [i for v, i in moving if v == top]
         return picks[self.rng.randrange(len(picks))] if len(picks) > 1 else picks[0]
+
+
+def _table(st, seat: int, rule: str) -> int:
+    """What a table is for a seat to be asked the same again: the cards where they lie and how
+    they face, every variable but the count of rounds, the boards' data (a digest of them)."""
+    g = tuple(sorted((k, repr(v)) for k, v in st.g.items() if k not in ("round", "__rounds")))
+    return hash((seat, rule, tuple(map(tuple, st.piles)), tuple(st.up), g, repr(st.v), repr(st.bd)))
 
 
 def _number(plan, value, seat: int):
