@@ -439,18 +439,7 @@ def test_an_option_made_for_a_place_is_clicked_on_the_board(server, page):
     board: each free start square gets a ring in the picture, and clicking one takes its option."""
     table = post(server, "/api/tables", {"game": "tilerace", "seats": ["human", "random"], "seed": 4})
     tid, token = table["id"], table["seats"][0]["token"]
-    end = time.monotonic() + 30
-    while True:
-        with urllib.request.urlopen(f"{server}/api/tables/{tid}?token={token}", timeout=10) as r:
-            told = json.loads(r.read())
-        if any(o["place"] for o in told["options"]):
-            break
-        if told["options"]:
-            post(server, f"/api/tables/{tid}/decide", {"token": token, "option": told["options"][0]["key"],
-                                                        "decision": told["decision"]})
-        else:
-            time.sleep(0.01)
-        assert time.monotonic() < end, "no option made for a place"
+    told = first_option_with(server, tid, token, "place")
     placed = [o for o in told["options"] if o["place"]]
     assert all(o["place"]["board"] == "table" for o in placed)
     last = placed[-1]
@@ -468,6 +457,23 @@ def test_an_option_made_for_a_place_is_clicked_on_the_board(server, page):
     assert chosen[before]["label"] == last["label"], chosen[before]
 
 
+def first_option_with(server, tid, token, key: str) -> dict:
+    """What seat 1 is told when first offered an option with a `key` (a piece, a place), its
+    earlier questions answered with their first option through the API."""
+    end = time.monotonic() + 30
+    while True:
+        with urllib.request.urlopen(f"{server}/api/tables/{tid}?token={token}", timeout=10) as r:
+            told = json.loads(r.read())
+        if any(o[key] for o in told["options"]):
+            return told
+        if told["options"]:
+            post(server, f"/api/tables/{tid}/decide", {"token": token, "option": told["options"][0]["key"],
+                                                        "decision": told["decision"]})
+        else:
+            time.sleep(0.01)
+        assert time.monotonic() < end, f"no option with a {key}"
+
+
 def own_decisions(server, tid, token) -> list[dict]:
     """The decisions seat 1 took, from its table's record."""
     with urllib.request.urlopen(f"{server}/api/tables/{tid}/record?token={token}", timeout=10) as r:
@@ -481,18 +487,7 @@ def test_an_option_made_for_a_piece_is_clicked_on_the_board(server, page):
     table = post(server, "/api/tables", {"game": "downforce", "seats": ["human", "random", "random"],
                                          "seed": 2})
     tid, token_1 = table["id"], table["seats"][0]["token"]
-    end = time.monotonic() + 30
-    while True:   # to the first bet, through the API
-        with urllib.request.urlopen(f"{server}/api/tables/{tid}?token={token_1}", timeout=10) as r:
-            told = json.loads(r.read())
-        if any(o["piece"] for o in told["options"]):
-            break
-        if told["options"]:
-            post(server, f"/api/tables/{tid}/decide", {"token": token_1, "option": told["options"][0]["key"],
-                                                        "decision": told["decision"]})
-        else:
-            time.sleep(0.01)
-        assert time.monotonic() < end, "no bet"
+    told = first_option_with(server, tid, token_1, "piece")   # to the first bet, through the API
     bet = next(o for o in told["options"] if o["piece"] == "green")
     page.goto(server + table["url"])
     ring = page.locator(".pick[data-piece='green']")

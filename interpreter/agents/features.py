@@ -37,6 +37,20 @@ MAX_WORDS = 8
 HIDDEN = "__"   # the engine's own variables and piles begin so (`__rounds` is kept, as `rounds`)
 
 
+def _held(plan, per: Per, whose: str) -> tuple[list[tuple[str, int, bool]], list[str]]:
+    """The number variables of each seat (or each piece) that someone sees, as (name, offset in
+    `State.v`, seen by everybody), and their features' names: the seat's own, and the others'
+    where everybody sees them."""
+    found = [(v, plan.var_at[v], plan.var_visible.get((per, v)) is Visibility.ALL)
+             for v in _numbers(plan, per)]
+    names = []
+    for v, _at, seen in found:
+        names.append(f"own {whose}{v}")
+        if seen and plan.n_seats > 1:
+            names.append(f"others' {whose}{v}")
+    return found, names
+
+
 def _numbers(plan, per: Per) -> list[str]:
     """The number and yes/no variables of the game, each seat or each piece that someone may see."""
     init = {Per.GAME: plan.global_init, Per.SEAT: plan.seat_init, Per.PIECE: plan.piece_init}[per]
@@ -110,21 +124,13 @@ class Features:
         names += [f"game {v}" for v in self.game_vars]
         if "__rounds" in plan.global_init:
             names.append("rounds")
-        self.seat_vars = [(v, plan.var_at[v], plan.var_visible.get((Per.SEAT, v)) is Visibility.ALL)
-                          for v in _numbers(plan, Per.SEAT)]
-        for v, _at, seen in self.seat_vars:
-            names.append(f"own {v}")
-            if seen and n > 1:
-                names.append(f"others' {v}")
+        self.seat_vars, said = _held(plan, Per.SEAT, "")
+        names += said
         self.owners_at = plan.var_at.get("owner") if "owner" in plan.piece_init else None
-        self.piece_vars = []
+        self.piece_vars: list[tuple[str, int, bool]] = []
         if self.owners_at is not None:
-            self.piece_vars = [(v, plan.var_at[v], plan.var_visible.get((Per.PIECE, v)) is Visibility.ALL)
-                               for v in _numbers(plan, Per.PIECE)]
-            for v, _at, seen in self.piece_vars:
-                names.append(f"own pieces' {v}")
-                if seen and n > 1:
-                    names.append(f"others' pieces' {v}")
+            self.piece_vars, said = _held(plan, Per.PIECE, "pieces' ")
+            names += said
         self.comp = comp = Composition(plan)
         # piles by declared name: (name, scope, who sees them, their ids)
         groups: dict[str, list[int]] = {}
