@@ -165,10 +165,10 @@ class Features:
         # the ruleset's own functions of a seat or a piece, for the seat's own (of another seat's
         # they may read what only that seat sees)
         self.readings = [(kind, fn) for _name, (kind, fn) in sorted(plan.readings.items())
-                         if kind == "seat" or self.owners_at is not None]
-        names += [f"own {name}" if kind == "seat" else f"own pieces' {name}"
+                         if kind is Per.SEAT or self.owners_at is not None]
+        names += [f"own {name}" if kind is Per.SEAT else f"own pieces' {name}"
                   for name, (kind, _fn) in sorted(plan.readings.items())
-                  if kind == "seat" or self.owners_at is not None]
+                  if kind is Per.SEAT or self.owners_at is not None]
         if self.evaluate:
             names.append("own evaluation")
         self.names = names
@@ -263,7 +263,7 @@ class Features:
                 out[k] = other
                 k += 1
         for kind, fn in self.readings:
-            if kind == "seat":
+            if kind is Per.SEAT:
                 out[k] = _call(fn, st, seat)
             elif mine:
                 out[k] = sum(_call(fn, st, pc) for pc in mine) / len(mine)

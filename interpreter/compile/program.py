@@ -26,7 +26,7 @@ from ..engine.plan import Plan
 from ..ir.sites import FUNCTION, Form, PHASE, PROCEDURE, SITES, STEP, TRIGGER
 from ..lang import nodes as n
 from ..base.errors import RoundLimit
-from ..lang.types import BOOL, INT, PIECE, SEAT, elem
+from ..lang.types import BOOL, INT, PIECE, SEAT, Per, elem
 from ..base.diagnostics import Loc
 from ..base.collect import fewer_collections
 from ..load.rules import PhaseDef, TriggerDef
@@ -115,7 +115,8 @@ class Compiler:
             params = list(self.sym.functions[rule.name].values())
             if len(params) == 1 and params[0] in (SEAT, PIECE) \
                     and self.ck.function_types.get(rule.name) in (INT, BOOL):
-                self.plan.readings[rule.name] = (params[0].name, self.cg.ns[self.low.functions[rule.name]])
+                fn = self.cg.ns[self.low.functions[rule.name]]
+                self.plan.readings[rule.name] = (Per.SEAT if params[0] == SEAT else Per.PIECE, fn)
 
     def build_flow(self, hooks: Hooks | None = None) -> Plan:
         """The game's flow (`main`), with what a scenario adds."""

@@ -223,9 +223,9 @@ class Entries:
     view: dict[str, dict[str, Any]] | None = None              # pile name -> {label, show, sort, whose}
     colours: dict[str, str] = field(default_factory=dict)      # word -> colour name
     evaluate: Entry | None = None                              # with `seat` bound, or None
-    # the functions of one seat or one piece that give a number: name -> ("seat" or "piece", the
+    # the functions of one seat or one piece that give a number: name -> (of a seat or a piece, the
     # function, fn(st, seat or piece), its errors not yet rule errors); read by a learned bot
-    readings: dict[str, tuple[str, Callable[..., Any]]] = field(default_factory=dict)
+    readings: dict[str, tuple[Per, Callable[..., Any]]] = field(default_factory=dict)
     # a lane track's moves by the ruleset's rules (`moves.enter`, `moves.spot`: fns with `piece` and
     # `space` bound), and which of them the game has (known before its code is written)
     move_enter: Entry | None = None
