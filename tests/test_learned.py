@@ -195,6 +195,14 @@ def test_the_search_bot_judges_its_leaves_by_the_learned_value(trained, capsys):
     assert "not for Formula 5" in capsys.readouterr().err
     assert main(["simulate", game, "--seats", f"mcts:0:learned:{out},random", "--games", "1"]) == 2
     assert "budget is 1 to 1,000" in capsys.readouterr().err
+    # its leaves are judged with the evaluation's weight as the fit gave it, not as tuned by play
+    from interpreter.agents.learned import Judge
+    model = read_model(out)
+    at = model.features.index("own evaluation")
+    fitted = model.trained["evaluation"]["fitted"]
+    assert Judge(model, plan, fitted=True).weights[at] == fitted
+    assert Judge(model, plan).weights[at] == model.weights[at]
+    assert model.weights[at] != fitted or model.trained["evaluation"]["chosen"] == 0
 
 
 def test_simulate_and_compare_train_a_seat_learned_once_per_game(trained, tmp_path, monkeypatch, capsys):

@@ -198,10 +198,18 @@ class Judge:
     """A model's value of a table for a seat, as the greedy bot reads a ruleset's `evaluate:`:
     `judge(st, {"seat": seat})`, in millionths (a whole number)."""
 
-    def __init__(self, model: Model, plan):
+    def __init__(self, model: Model, plan, fitted: bool = False):
+        """`fitted`: with the weight of the seat's own evaluation as the fit gave it, before it was
+        tuned by play for the one-look bot (`train.tuned`): the search bot's leaves are judged so
+        (in Formula 5, 75% against `mcts:100` with it, 42.5% with the tuned one; docs/bots.md)."""
         self.features = Features(plan, model.evaluate)
-        self.weights = model.weights
+        self.weights = list(model.weights)
         self.bias = model.bias
+        was = model.trained.get("evaluation", {}) if isinstance(model.trained, dict) else {}
+        first = was.get("fitted") if isinstance(was, dict) else None
+        if fitted and isinstance(first, (int, float)) and not isinstance(first, bool) \
+                and math.isfinite(first) and "own evaluation" in model.features:
+            self.weights[model.features.index("own evaluation")] = float(first)
 
     def value(self, st, seat: int) -> float:
         """The expected standing at the end, about 0 (last) to 1 (a win)."""

@@ -266,7 +266,7 @@ class SearchAgent:
             bad = self.model.problem(plan)
             if bad:
                 raise ModelError(f"the search bot's learned value: {bad}")
-            self._judge = (plan, Judge(self.model, plan))
+            self._judge = (plan, Judge(self.model, plan, fitted=True))
         value = self._judge[1].value
         st = g.st
         return [value(st, s) for s in range(plan.n_seats)]
