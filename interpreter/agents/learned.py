@@ -201,7 +201,7 @@ class Judge:
     def __init__(self, model: Model, plan, fitted: bool = False):
         """`fitted`: with the weight of the seat's own evaluation as the fit gave it, before it was
         tuned by play for the one-look bot (`train.tuned`): the search bot's leaves are judged so
-        (in Formula 5, 75% against `mcts:100` with it, 42.5% with the tuned one; docs/bots.md)."""
+        (stronger so in a shipped game, as strong in another: docs/bots.md)."""
         self.features = Features(plan, model.evaluate)
         self.weights = list(model.weights)
         self.bias = model.bias
