@@ -494,10 +494,8 @@ class Expressions(Visitor):
         if not required <= len(e.args) <= len(b.params):
             for a in e.args:
                 self.expr(a, sc)
-            shown = ", ".join(f"[{p.type}]" if p.optional else str(p.type) for p in b.params)
             count = str(required) if required == len(b.params) else f"{required} to {len(b.params)}"
-            self.error("E124", f"`{b.name}` takes {count} argument(s), got {len(e.args)}", e,
-                       f"{b.name}({shown})")
+            self.error("E124", f"`{b.name}` takes {count} argument(s), got {len(e.args)}", e, b.call_form)
             return _bind(b.returns, ANY)
         report = self.problems.report   # (a peek's, while one lasts: its errors are counted there)
         errors = report.errors

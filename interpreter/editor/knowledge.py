@@ -70,8 +70,7 @@ def shown(value: Any) -> str:
 
 def signature(b: Builtin) -> str:
     """`name(type, [optional type]) -> type`, as the checker's hint writes a call's arity."""
-    args = ", ".join(f"[{p.type}]" if p.optional else str(p.type) for p in b.params)
-    return f"{b.name}({args})" + (f" -> {b.returns}" if b.returns is not None else "")
+    return b.call_form + (f" -> {b.returns}" if b.returns is not None else "")
 
 
 def builtin_doc(b: Builtin) -> str:

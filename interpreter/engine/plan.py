@@ -67,10 +67,7 @@ class ChooseSpec:
             text = kept.get(v) if isinstance(v, (int, str, type(None))) else None
             if text is not None:
                 return text
-        if alt.var is not None:
-            env = dict(env)
-            bind(env, alt.var, v)
-        text = alt.label(st, env)
+        text = alt.label(st, with_value(env, alt.var, v))
         if kept is not None and isinstance(v, (int, str, type(None))) and len(kept) < MAX_LABELS:
             kept[v] = text
         return text
@@ -81,10 +78,17 @@ class ChooseSpec:
         alt = self.alts[i]
         if alt.board is None or alt.place is None:
             return None
-        if alt.var is not None:
-            env = dict(env)
-            bind(env, alt.var, v)
+        env = with_value(env, alt.var, v)
         return alt.board(st, env), alt.place(st, env)
+
+
+def with_value(env: dict[str, Any], var: str | tuple[str, ...] | None, value: Any) -> dict[str, Any]:
+    """`env` with an option's value bound (a copy), or `env` itself for an option of no value."""
+    if var is None:
+        return env
+    env = dict(env)
+    bind(env, var, value)
+    return env
 
 
 def bind(env: dict[str, Any], var: str | tuple[str, ...], value: Any) -> None:

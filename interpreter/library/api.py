@@ -204,6 +204,13 @@ class Builtin:
     def effect(self) -> bool:
         return self.returns is None
 
+    @property
+    def call_form(self) -> str:
+        """How a call of it is written, its arguments by type, those that may be left out in
+        brackets: `cards_of(pile, [int])` (a hint's, the editor's)."""
+        args = ", ".join(f"[{p.type}]" if p.optional else str(p.type) for p in self.params)
+        return f"{self.name}({args})"
+
 
 @dataclass(frozen=True)
 class Read:

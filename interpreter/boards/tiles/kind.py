@@ -144,8 +144,8 @@ class Tiles(BoardKind):
         board (one pile per square). `symbols.piles` maps each declared pile to its owner (None
         when the owner is wrong, which is reported there)."""
         pile = self.decl.pile
-        owner = symbols.piles.get(str(pile), False)
-        if owner is False or (owner is not None and owner.board != self.name):
+        owner = symbols.piles.get(str(pile))
+        if str(pile) not in symbols.piles or (owner is not None and owner.board != self.name):
             report.add("E151", f"board `{self.name}` keeps its tiles in pile `{pile}`, which is not "
                                f"a pile declared `of: {self.name}`", getattr(pile, "loc", None),
                        f"declare `{pile}: {{of: {self.name}}}` under `piles:`")
