@@ -53,3 +53,69 @@ def test_a_bot_that_waited_on_a_table_does_something_when_it_comes_back_the_same
     # each waits on the first table; the first to see it again steps (the other then sees a new one)
     assert labels[:4] == ["wait", "wait", "step", "wait"]
     assert labels.count("step") >= 3
+
+
+
+# A betting race written with the natural action menu: roll the die, or place a bet, which then
+# asks on whom. The evaluation counts a bet on the runner ahead as worth more than a roll.
+BETS = """\
+language: 2
+game: {id: bets, name: Bets, players: {min: 2, max: 4}}
+dice:
+  d6: [1, 2, 3, 4, 5, 6]
+state:
+  pos: {of: seat, type: int}
+  bet_on: {of: seat, type: seat}
+phases:
+  - id: race
+    order: "seats"
+    turn: s
+    until: "max([x.pos for x in seats]) >= 20"
+    steps:
+      - id: act
+        do: |
+          choose "Your action" by s:
+              option "roll the die":
+                  s.pos += roll(d6)
+              option "place a bet" if s.bet_on == none:
+                  choose "On whom?" by s:
+                      option "on {x}" for x in seats:
+                          s.bet_on = x
+result:
+  rank: "0 - seat.pos"
+evaluate: >
+  seat.pos + (if seat.bet_on != none and seat.bet_on.pos == max([x.pos for x in seats]) then 10 else 0)
+"""
+
+
+def _labels(plan, seed: int, players: int) -> list[str]:
+    game = Game(plan, seed)
+    bots = [GreedyAgent(s) for s in range(players)]
+    labels = []
+    while not game.over:
+        d = game.decision()
+        pick = bots[d.seat].choose(game, d)
+        labels.append(d.labels()[pick])
+        game.choose(pick, d.seat)
+    return labels
+
+
+def test_an_option_that_asks_a_further_question_is_worth_its_best_answer(tmp_path):
+    """"place a bet" changes nothing until "on whom?" is answered: judged by the table before
+    that answer, four greedy bots only ever rolled the die; judged by its best answer, a bot
+    bets, and on the runner ahead."""
+    plan = compiled(tmp_path, "bets", BETS, players=4)
+    labels = _labels(plan, 3, 4)
+    assert labels.count("place a bet") == 4      # each seat bets once, when a bet is worth it
+    ons = [labels[i + 1] for i, a in enumerate(labels) if a == "place a bet"]
+    assert all(on.startswith("on ") for on in ons)
+    assert labels == _labels(plan, 3, 4)         # the same seed, the same choices
+
+
+def test_the_look_at_follow_up_questions_has_a_budget(tmp_path, monkeypatch):
+    """Past its budget of tables the bot judges the table as it stands: a bet is then worth no
+    more than the table before it, and the bots roll."""
+    from interpreter.agents import greedy
+    plan = compiled(tmp_path, "bets", BETS, players=4)
+    monkeypatch.setattr(greedy, "LOOKS", 2)    # fewer than the four seats to bet on
+    assert "place a bet" not in _labels(plan, 3, 4)

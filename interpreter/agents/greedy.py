@@ -4,10 +4,14 @@ It knows no game. The ruleset's `evaluate:` says how good a table is for a seat;
 each option's own effects on a copy of the state (`vm.preview`: the table right after the
 option, before anybody else acts; an option that decides again is played up to that decision),
 scores the copy (the mean of a few believed outcomes when the option meets chance), and picks
-the best, breaking ties at random (seeded). It sees no more than its seat may: on the copies,
-chance and the order of piles nobody sees come from the bot's own generator (`state.Belief`),
-and before looking ahead each board kind rearranges what the seat cannot see (`redeal_hidden`:
-face-down tiles), so that what lies hidden never steers it.
+the best, breaking ties at random (seeded). An option after which the same seat is asked again
+at once (an action menu whose option then asks which bet or which space) is worth the best of
+its follow-up answers, judged the same way a few questions deep (`DEPTH`, `LOOKS`): scoring the
+table before the second answer would judge the action by a table it has not changed yet. It
+sees no more than its seat may: on the copies, chance and the order of piles nobody sees come
+from the bot's own generator (`state.Belief`), and before looking ahead each board kind
+rearranges what the seat cannot see (`redeal_hidden`: face-down tiles), so that what lies hidden
+never steers it.
 """
 from __future__ import annotations
 
@@ -21,6 +25,11 @@ from ..lang.types import ANY
 # Believed outcomes averaged for an option that meets chance (a draw from an unseen pile, a
 # shuffle): with one, a lucky draw makes a risky option look safe; measured in docs/architecture.md.
 SAMPLES = 3
+# How many of its own questions in a row the bot follows after an option (the option's, then its
+# follow-ups'), and how many tables it may play in all for one decision beyond the first look at
+# each option: past either, a table waiting on the seat's next answer is judged as it stands.
+DEPTH = 3
+LOOKS = 64
 # the tables a bot remembers having waited on (`_idle`): past this it forgets them all
 MAX_IDLE = 10_000
 
@@ -51,51 +60,12 @@ class GreedyAgent:
             base = base.clone()  # look ahead on a table the seat could believe in
             for k in hiding:
                 k.redeal_hidden(base, decision.seat, self.rng)
-        seat = decision.seat
-        env = {"seat": seat}
-        plan = game.plan
-        best, picks = None, []
-        scored: list[tuple[float, int]] = []
-        idle: set[int] = set()    # the options that change nothing
-        preview, rng = vm.preview, self.rng
-        for i in range(decision.count):
-            # an option whose consequences break a rule is never preferred; an error in
-            # `evaluate` itself is the ruleset's, and is not hidden
-            try:
-                st = preview(base, i, rng)
-            except RuleError:
-                continue
-            if st is not base:
-                value = evaluate(st, env)
-            else:  # on the real table (an option that does nothing) the evaluation only looks
-                idle.add(i)
-                steps, base.steps = base.steps, 0   # as `reading` does
-                try:
-                    value = evaluate(base, env)
-                finally:
-                    base.steps = steps
-            if type(value) is not int:
-                _number(plan, value, seat)
-            if st.believe is not None and st.believe.chance:
-                # the option met chance: score the mean of a few believed outcomes
-                broke = False
-                for _ in range(SAMPLES - 1):
-                    try:
-                        other = preview(base, i, rng)
-                    except RuleError:
-                        broke = True
-                        break
-                    value += _number(plan, evaluate(other, env), seat)
-                if broke:
-                    continue
-                value /= SAMPLES
-            scored.append((value, i))
-            if best is None or value > best:
-                best, picks = value, [i]
-            elif value == best:
-                picks.append(i)
-        if not picks:
+        look = _Look(game.plan, evaluate, decision.seat, self.rng)
+        scored, idle = look.options(base, decision.count, DEPTH)
+        if not scored:
             return self.rng.randrange(decision.count)
+        best = max(v for v, _ in scored)
+        picks = [i for v, i in scored if v == best]
         pick = picks[self.rng.randrange(len(picks))] if len(picks) > 1 else picks[0]
         if pick in idle:
             pick = self._idle(decision, pick, [(v, i) for v, i in scored if i not in idle])
@@ -116,6 +86,73 @@ class GreedyAgent:
         top = max(v for v, _ in moving)
         picks = [i for v, i in moving if v == top]
         return picks[self.rng.randrange(len(picks))] if len(picks) > 1 else picks[0]
+
+
+class _Look:
+    """One decision's look ahead for `seat`: each option's table scored, following the seat's own
+    next questions within the decision's budget of tables (`LOOKS`)."""
+
+    __slots__ = ("plan", "evaluate", "seat", "env", "rng", "left")
+
+    def __init__(self, plan, evaluate, seat: int, rng: random.Random):
+        self.plan = plan
+        self.evaluate = evaluate
+        self.seat = seat
+        self.env = {"seat": seat}
+        self.rng = rng
+        self.left = LOOKS
+
+    def options(self, base, count: int, depth: int) -> tuple[list[tuple[float, int]], set[int]]:
+        """Each option of the decision pending on `base` with its value, the options whose
+        consequences break a rule left out (never preferred; an error in `evaluate` itself is
+        the ruleset's, and is not hidden); and the options that change nothing."""
+        scored: list[tuple[float, int]] = []
+        idle: set[int] = set()
+        preview, rng = vm.preview, self.rng
+        for i in range(count):
+            try:
+                st = preview(base, i, rng)
+            except RuleError:
+                continue
+            if st is base:  # on the real table (an option that does nothing) the evaluation only looks
+                idle.add(i)
+                steps, base.steps = base.steps, 0   # as `reading` does
+                try:
+                    value = self.judge(base)
+                finally:
+                    base.steps = steps
+            else:
+                value = self.value(st, depth)
+            if st.believe is not None and st.believe.chance:
+                # the option met chance: score the mean of a few believed outcomes
+                try:
+                    for _ in range(SAMPLES - 1):
+                        value += self.value(preview(base, i, rng), depth)
+                except RuleError:
+                    continue
+                value /= SAMPLES
+            scored.append((value, i))
+        return scored, idle
+
+    def value(self, st, depth: int) -> float:
+        """The table's worth to the seat: its evaluation, or, when it waits on the seat's next
+        answer and the budget allows, the best of that answer's options."""
+        pending = st.pending
+        if pending is not None and pending[3] == self.seat and depth > 1 and st.believe is not None:
+            count = len(pending[1])
+            if 1 < count <= self.left:
+                self.left -= count
+                scored, _idle = self.options(st, count, depth - 1)
+                if scored:
+                    return max(v for v, _ in scored)
+        return self.judge(st)
+
+    def judge(self, st) -> float:
+        """The table's evaluation for the seat."""
+        value = self.evaluate(st, self.env)
+        if type(value) is not int:
+            _number(self.plan, value, self.seat)
+        return value
 
 
 def _table(st, seat: int, rule: str) -> int:
