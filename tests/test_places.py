@@ -74,3 +74,18 @@ def test_a_cell_the_board_has_not_is_a_rule_error(tmp_path):
     text = GAME.replace('cell_lane_at(road, "b2")', 'cell_lane_at(road, "z9")')
     with pytest.raises(RuleError, match="`cell_lane_at`: board `road` has no cell `z9`"):
         Game(plan(tmp_path, text), 1)
+
+
+def test_a_board_picked_while_playing_is_read_as_one_named(tmp_path):
+    """A board given by a rule's value (`if ... then road else none`: a game that races one of
+    its tracks by turns) is found by its number where the rule is played; none is a rule error
+    said in a player's words."""
+    picked = GAME.replace('cell_front_at(road, "a5")',
+                          'cell_front_at(if size(seen) == 0 then road else none, "a5")')
+    g = Game(plan(tmp_path, picked), 1)
+    assert g.st.g["seen"] == [2, 50, 5, 3, 0]
+    nothing = GAME.replace('cell_front_at(road, "a5")',
+                           'cell_front_at(if size(seen) > 0 then road else none, "a5")')
+    with pytest.raises(RuleError, match="`cell_front_at`: the board is none, not a cell board") as e:
+        Game(plan(tmp_path / "none", nothing), 1)
+    assert "None" not in str(e.value)

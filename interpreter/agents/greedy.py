@@ -148,8 +148,13 @@ class _Look:
         return self.judge(st)
 
     def judge(self, st) -> float:
-        """The table's evaluation for the seat."""
-        value = self.evaluate(st, self.env)
+        """The table's evaluation for the seat (the ruleset's functions keep their values while
+        it looks: `st.memo`)."""
+        memo, st.memo = st.memo, {}
+        try:
+            value = self.evaluate(st, self.env)
+        finally:
+            st.memo = memo
         if type(value) is not int:
             _number(self.plan, value, self.seat)
         return value

@@ -20,7 +20,7 @@ from pydantic import Field
 from ..base.errors import RuleError
 from ..base.limits import MAX_INT, MAX_TEXT
 from ..lang.types import PIECE, Type
-from ..library.api import Builtin, Fixed, Param, PlanView, Spec, Table
+from ..library.api import NOT_CONST, Builtin, Fixed, Param, PlanView, Spec, Table
 
 if TYPE_CHECKING:   # (the drawing modules are imported when something first draws)
     from ..base.diagnostics import Report
@@ -164,6 +164,8 @@ def kind_at(st: Fixed, b: Any, cls: type[K], name: str) -> K:
     plan = st.plan
     k = plan.board_kinds[b] if b is not None and 0 <= b < len(plan.board_kinds) else None
     if not isinstance(k, cls):
+        if b is None:
+            raise RuleError(f"`{name}`: the board is none, not {cls.noun}")
         shown = plan.board_names[b] if k is not None else b
         raise RuleError(f"`{name}`: board `{shown}` is not {cls.noun}")
     return k
@@ -180,8 +182,22 @@ def on_board(cls: type[BoardKind], name: str, params: list[tuple[Spec, str]], re
 
         def bind(plan: PlanView, consts: list[Any]) -> Callable[..., Any] | None:
             b = consts[0]
+            if b is NOT_CONST:
+                # a board known only while playing (a rule that picks one of the game's tracks):
+                # each board of this kind found by its number, in the inner loops such a rule
+                # may call this from; any other value said by `run`
+                kinds: dict[Any, BoardKind] = {i: k for i, k in enumerate(plan.board_kinds)
+                                               if isinstance(k, cls)}
+                get = kinds.get
+
+                def any_board(st: Table, b: int | None, *rest: Any) -> Any:
+                    k = get(b)
+                    if k is None:
+                        return run(st, b, *rest)
+                    return fn(k, st, b, *rest)
+                return any_board
             if not isinstance(b, int) or not isinstance(plan.board_kinds[b], cls):
-                return None  # a board known only while playing (or `none`: an error then)
+                return None  # `none` or another kind: an error, said by `run` while playing
             return partial(fn, plan.board_kinds[b])
         board = Param(cls.kind, f"the board of `{name}`")
         return Builtin(name, (board, *(Param(t, w) for t, w in params)), returns, run, doc,

@@ -7,7 +7,7 @@ limit (`grows`). The result is this object; nothing is written onto the trees.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, TypeGuard
 
 from ..check.calls import heard_waits
 from ..check.checked import Callee, Checked, Local, Ref, RefKind
@@ -100,6 +100,8 @@ class Analysis:
     _waits: dict[int, tuple[n.Node, bool]] = field(default_factory=dict)
     _flow: dict[int, tuple[n.Node, bool]] = field(default_factory=dict)
     _consts: dict[int, Any] = field(default_factory=dict)
+    # the functions a rule may ask again of the same values (`asked_again`)
+    again: set[str] = field(default_factory=set)
 
     # ---- waiting ---------------------------------------------------------------------------------
 
@@ -333,7 +335,44 @@ def analyse(ck: Checked, plan: Plan) -> Analysis:
     for rule in ck.rules.of_id("functions.NAME"):
         an.fn_weight(rule.name)
         an.inline[rule.name] = an._inlinable(rule.name)
+    an.again = asked_again(ck)
     return an
+
+
+def asked_again(ck: Checked) -> set[str]:
+    """The functions some rule may ask twice of the same values while it reads one table: called
+    inside a comprehension (each time round, as a rank asked of each car in turn; the same value
+    when its arguments do not change round to round), or twice in one rule with the same names
+    and numbers as arguments (`if rank(x) > 3 then 0 else pay[rank(x)]`)."""
+    found: set[str] = set()
+    for rule in ck.rules.rules.values():
+        if rule.tree is None:
+            continue
+        seen: set[tuple] = set()
+        for x in n.walk(rule.tree):
+            if isinstance(x, n.Comp):
+                rounds = [x.item, x.cond, *(e for c in x.inner for e in (c.source, c.cond))]
+                found |= {c.ref.name for e in rounds if e is not None for c in n.walk(e) if _fn_call(c)}
+            elif _fn_call(x):
+                key = (x.ref.name, *map(_same, x.args))
+                if None not in key:
+                    if key in seen:
+                        found.add(x.ref.name)
+                    seen.add(key)
+    return found
+
+
+def _fn_call(x: n.Node) -> TypeGuard[n.Call]:
+    return isinstance(x, n.Call) and isinstance(x.ref, Ref) and x.ref.kind is RefKind.FUNCTION
+
+
+def _same(e: n.Expr) -> Any:
+    """What an argument reads, when that is a name or a number (None: anything else)."""
+    if isinstance(e, n.Name):
+        return ("name", e.id)
+    if isinstance(e, n.Num):
+        return ("num", e.value)
+    return None
 
 
 def _uses(node: n.Node | None) -> set[str]:

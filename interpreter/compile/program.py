@@ -26,7 +26,7 @@ from ..engine.plan import Plan
 from ..ir.sites import FUNCTION, Form, PHASE, PROCEDURE, SITES, STEP, TRIGGER
 from ..lang import nodes as n
 from ..base.errors import RoundLimit
-from ..lang.types import BOOL, INT, PIECE, SEAT, Per, elem
+from ..lang.types import BOARD, BOOL, CARD, DIE, INT, PIECE, PILE, SEAT, TEXT, Per, elem
 from ..base.diagnostics import Loc
 from ..base.collect import fewer_collections
 from ..load.rules import PhaseDef, TriggerDef
@@ -71,6 +71,7 @@ class Compiler:
         self.rules = checked.rules
         self._procs: dict[str, Callable[..., Any]] = {}
         self._trigs: dict[str, Callable[..., Any]] = {}
+        self._memo_ids: list[str] = []   # the functions that keep their values, by number (`_memoized`)
         self.hooks = Hooks()
         plan.codegen = cg
         # the move rules the board kinds follow instead of their own (the effects that move are
@@ -264,17 +265,48 @@ class Compiler:
         calls are counted by whoever starts the call tree (`Analysis.weight`)."""
         params = self.sym.functions[name]
         fx = Fn(fast=True, rule=FUNCTION.rule(name))
+        args = [local_name(k) for k in params]
+        memo = self._memoized(name, body)
         out: list[ast.stmt] = []
+        m = key = ""
+        if memo:
+            m, key = fx.tmp("memo"), fx.tmp("key")
+            # while the table is only looked at (`st.memo` a dict): a value computed once
+            key_of = ast.Tuple([P.const(len(self._memo_ids)), *map(P.name, args)], P.LOAD)
+            self._memo_ids.append(name)
+            out += [P.assign(P.store(m), P.attr(P.name("st"), "memo")),
+                    P.if_(P.compare(P.name(m), ast.IsNot(), P.const(None)),
+                          [P.assign(P.store(key), key_of),
+                           P.if_(P.compare(P.name(key), ast.In(), P.name(m)),
+                                 [ast.Return(P.sub(P.name(m), P.name(key)))])])]
         first, (value,) = self.low.hoisting(fx, body)
         out += first
-        if self.an.grows(body, chain=True):
+        if self.an.grows(body, chain=True) or memo:
             t = fx.tmp()
-            out += [P.assign(P.store(t), value),
-                    *self.low.check_stmt(P.name(t), body, body.loc, chain=True), ast.Return(P.name(t))]
+            out += [P.assign(P.store(t), value)]
+            if self.an.grows(body, chain=True):
+                out += self.low.check_stmt(P.name(t), body, body.loc, chain=True)
+            if memo:
+                out.append(P.if_(P.compare(P.name(m), ast.IsNot(), P.const(None)),
+                                 [P.assign(P.sub_store(P.name(m), P.name(key)), P.name(t))]))
+            out.append(ast.Return(P.name(t)))
         else:
             out.append(ast.Return(value))
-        fn = P.function(self.low.functions[name], ["st", *(local_name(k) for k in params)], out)
+        fn = P.function(self.low.functions[name], ["st", *args], out)
         self.cg.define(fn, FUNCTION.rule(name), body.loc, entry=False, publish=True)
+
+    def _memoized(self, name: str, body: n.Expr) -> bool:
+        """Whether function `name` keeps its values while a table is only looked at (`st.memo`:
+        a view, a label, a bot's evaluation): a function some rule may ask again of the same
+        values (`Analysis.again`), that loops or calls others (keeping a cheap one's values costs
+        more than computing them again), of plain values, giving a plain value (a list given
+        back could be changed)."""
+        plain = (INT, BOOL, TEXT, SEAT, PIECE, CARD, PILE, BOARD, DIE)
+        if name not in self.an.again or self.ck.function_types.get(name) not in plain:
+            return False
+        if not all(t in plain for t in self.sym.functions[name].values()):
+            return False
+        return self.an.fn_weight(name) > 2 or any(isinstance(x, n.Comp) for x in n.walk(body))
 
     def procedure_fn(self, name: str) -> Callable[..., Any]:
         """A procedure: a Python function of (st, args...) when it never waits, else a unit."""

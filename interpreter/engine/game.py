@@ -93,12 +93,14 @@ def reading(st: State, read: Callable[..., T]) -> T:
     """What `read()` gives, rules run on the table only to look at it (a view, a label, the
     result, a bot's evaluation): they count their steps from zero and leave the game's count
     as it was, so that looking at a game never changes where it stops."""
-    steps = st.steps
+    steps, memo = st.steps, st.memo
     st.steps = 0
+    if memo is None:
+        st.memo = {}   # nothing changes while it looks: a function's value can be kept
     try:
         return read()
     finally:
-        st.steps = steps
+        st.steps, st.memo = steps, memo
 
 
 class Game:

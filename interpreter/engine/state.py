@@ -150,7 +150,7 @@ class State:
     generator, and where the flow waits. Copied cheaply for previews, bots and secret blocks."""
     __slots__ = ("plan", "piles", "where", "up", "mine", "cards_mine", "g", "v", "bd", "rng", "frames",
                  "pending", "trace", "ended", "steps", "feed", "simul", "believe", "watch", "tally", "ask",
-                 "seed", "blocks", "streams", "revealing", "rolls")
+                 "seed", "blocks", "streams", "revealing", "rolls", "memo")
 
     def __init__(self, plan: Plan, seed: int, streams: bool = True):
         self.plan = plan
@@ -188,6 +188,10 @@ class State:
         # who answers a decision in place, from inside the rules (`vm.decide`): fn(st) -> the
         # option, or -1 to wait as usual; never in a copy but a seat's commitment copy (`Game`)
         self.ask: Any = None
+        # while the table is only looked at (`game.reading`, a bot's evaluation): the values of
+        # the ruleset's functions computed so far, by function and arguments (the compiler says
+        # which functions keep theirs); None while the game is played
+        self.memo: dict | None = None
 
     def _copy(self, share_cards: bool) -> "State":
         """A new state with this one's table: its variables and boards copied, its cards copied
@@ -226,6 +230,7 @@ class State:
         c.feed = None
         c.simul = None
         c.watch = None
+        c.memo = None
         return c
 
     def clone(self, believe: random.Random | None = None) -> "State":
