@@ -121,3 +121,27 @@ def test_a_missing_cluster_is_a_clear_error(capsys, monkeypatch):
     err = capsys.readouterr().err
     # (a checkout installed in place is named by its folder, which a package index cannot give)
     assert f"pip install -e '{ROOT}[cluster]'" in err and "Traceback" not in err
+
+
+def test_training_on_ray_writes_the_local_file(backend, tmp_path):
+    """`racecraft train --backend ray`: the same tasks, their sums added in the same order, so
+    the same model as on this machine's processes."""
+    from interpreter.lab.train import train
+
+    local = train("formula5", 2, 8, 3, jobs=1, generations=2)
+    remote = train("formula5", 2, 8, 3, generations=2, backend=backend)
+    assert remote.to_json() == local.to_json()
+    assert local.trained["ended"] == 8
+
+
+def test_train_takes_the_backend_on_the_command_line(capsys, monkeypatch, tmp_path):
+    import interpreter.lab.cluster as cluster
+
+    def no_ray():
+        raise cluster.ClusterUnavailable(f"--backend ray needs Ray: {cluster.INSTALL_HINT}")
+
+    monkeypatch.setattr(cluster, "_import_ray", no_ray)
+    out = tmp_path / "f5.json"
+    assert main(["train", "formula5", "--players", "2", "--games", "2", "--backend", "ray",
+                 "--out", str(out)]) == 2
+    assert "--backend ray needs Ray" in capsys.readouterr().err and not out.exists()

@@ -140,12 +140,19 @@ def _call(fn, task):
 
 
 def _portable(task):
-    """The task with a ruleset given by path made absolute (a worker may run elsewhere); a name stays."""
+    """The task with a ruleset given by path made absolute (a worker may run elsewhere); a name
+    stays. A task is a setup and its games (`simulate`), or a record with a `setup` (`train`)."""
+    if dataclasses.is_dataclass(task) and not isinstance(task, type):
+        return dataclasses.replace(task, setup=_portable_setup(task.setup))  # type: ignore[attr-defined]
     setup, games = task
+    return _portable_setup(setup), games
+
+
+def _portable_setup(setup):
     path = Path(setup.ruleset)
     if path.exists():
         setup = dataclasses.replace(setup, ruleset=str(path.resolve()))
-    return setup, games
+    return setup
 
 
 def make_backend(kind: str, jobs: int | None, address: str | None):

@@ -28,9 +28,14 @@ def _lab_args(sp) -> None:
     sp.add_argument("--plot-format", choices=("png", "svg"), default="png", help="the charts' format")
     sp.add_argument("--report", metavar="FILE", help="write one HTML page with the tables and charts "
                                                      "(needs matplotlib)")
+    backend_args(sp, "the results are the same")
+
+
+def backend_args(sp, same: str) -> None:
+    """`--backend` and `--ray-address`; `same`: what stays the same on a cluster."""
     sp.add_argument("--backend", choices=("local", "ray"), default="local",
                     help="where the games run: this machine's processes (default), or a Ray cluster "
-                         f"({install_hint('cluster')}); the results are the same")
+                         f"({install_hint('cluster')}); {same}")
     sp.add_argument("--ray-address", metavar="ADDRESS",
                     help="the Ray cluster to use (default: $RAY_ADDRESS, else a Ray started here)")
 
@@ -144,6 +149,7 @@ def add_train(sub) -> None:
                     help="leave the ruleset's `evaluate:` out of what the bot reads (it is in by default "
                          "where the game has one)")
     tr.add_argument("--out", required=True, metavar="FILE", help="the file to write (JSON)")
+    backend_args(tr, "the same seed writes the same file")
     tr.set_defaults(fn=cmd_train, json=False)
 
 
@@ -371,14 +377,17 @@ def cmd_train(args) -> int:
 
     start = time.perf_counter()
     out = writable(args.out, "--out", "a file name")
+    backend = _backend(args)
     progress, bar = _progress_bar(args, args.games, "training")
     try:
         model = train(args.ruleset, args.players, args.games, args.seed, args.jobs, args.variant,
                       args.module, args.track, not args.no_evaluate,
-                      progress and (lambda done, total, _gen: progress(done, total)))
+                      progress and (lambda done, total, _gen: progress(done, total)), backend=backend)
     finally:
         if bar is not None:
             bar.stop()
+        if backend is not None:
+            backend.close()
     write_atomic(out, json.dumps(model.to_json(), indent=1) + "\n")
     t = model.trained
     print(f"{model.name}, {model.players} players: {len(model.features)} features learned from "

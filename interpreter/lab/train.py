@@ -12,9 +12,9 @@ of the outcome to the features, scaled by their spread, with a small ridge, refi
 generation on every row so far. (Temporal differences, LSTD(λ) with λ 0.7, 0.3 or 0, fitted
 weaker values there: the outcome itself taught more.)
 
-The games run on all cores as `simulate`'s do (`LocalBackend`): a task is a few games, its answer
-the sums the fit needs (X'X, X'y), never the rows; tasks are cut and added up in the same order
-whatever the number of processes, so the same seed writes the same file.
+The games run on all cores as `simulate`'s do (`LocalBackend`), or on a Ray cluster: a task is
+a few games, its answer the sums the fit needs (X'X, X'y), never the rows; tasks are cut and added
+up in the same order whatever the number of processes, so the same seed writes the same file.
 """
 from __future__ import annotations
 
@@ -232,8 +232,10 @@ def learned_seats(setups, jobs: int | None, say) -> None:
 
 def train(ruleset: str, players: int, games: int, seed: int, jobs: int | None = None, variants=(),
           modules=(), track=None, evaluate: bool = True, progress=None,
-          generations: int = GENERATIONS) -> Model:
-    """Learn a value for the game from `games` games of self-play; the model (not yet written)."""
+          generations: int = GENERATIONS, backend=None) -> Model:
+    """Learn a value for the game from `games` games of self-play; the model (not yet written).
+    `backend`: where the games run (`cluster.RayBackend`; default this machine's processes):
+    the tasks and the order their sums are added in are the same, and so is the model."""
     import numpy as np
 
     setup = Setup.of(ruleset, ["random"] * players, variants, modules, track)
@@ -241,7 +243,7 @@ def train(ruleset: str, players: int, games: int, seed: int, jobs: int | None = 
     loaded, plan = compiled(setup)
     use_eval = evaluate and plan.evaluate is not None
     names = Features(plan, use_eval).names
-    backend = LocalBackend(jobs)
+    backend = backend or LocalBackend(jobs)
     m = len(names)
     zz = np.zeros((m + 2, m + 2))
     rows = ended = done = 0
