@@ -118,12 +118,32 @@ def run(command: str, typed: list[str], last: int) -> tuple[int, str]:
     return code, shown.getvalue()
 
 
-@pytest.fixture
-def project(tmp_path, monkeypatch):
-    """A fresh copy of what the docs' commands read, as the current folder."""
+def _copy_project(folder: Path) -> Path:
     for part in ("rulesets", "cards", "tracks"):
-        shutil.copytree(ROOT / part, tmp_path / part)
-    monkeypatch.chdir(tmp_path)
+        shutil.copytree(ROOT / part, folder / part)
+    return folder
+
+
+def _listing(folder: Path) -> list[tuple[str, int, int]]:
+    return sorted((str(p.relative_to(folder)), p.stat().st_mtime_ns, p.stat().st_size) for p in folder.rglob("*"))
+
+
+@pytest.fixture(scope="session")
+def shared_project(tmp_path_factory):
+    """One copy of what the docs' commands read for the blocks that change nothing in it (most):
+    a copy for each block was 250 files written and deleted each time."""
+    return _copy_project(tmp_path_factory.mktemp("docs-project"))
+
+
+@pytest.fixture
+def project(request, shared_project, tmp_path, monkeypatch):
+    """A copy of what the docs' commands read as it is shipped, as the current folder: a block that
+    edits a file gets a copy of its own; any other shares one, made again when a block left it
+    changed (a file written, as `--out` does)."""
+    block = request.node.callspec.params["block"]
+    folder = _copy_project(tmp_path / "project") if block.notes.get("edit") else shared_project
+    before = _listing(folder) if folder is shared_project else None
+    monkeypatch.chdir(folder)
     # progress is drawn on the error stream while games run (a bar on a terminal, gone when they
     # end): no part of a transcript
     monkeypatch.setattr("interpreter.lab.commands._progress_bar", lambda args, total, what: (None, None))
@@ -131,7 +151,12 @@ def project(tmp_path, monkeypatch):
     # a home of its own: what `play` keeps in the user's data folder is shown as a reader's would be
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.delenv("XDG_DATA_HOME", raising=False)
-    return tmp_path
+    yield folder
+    if before is not None and _listing(folder) != before:
+        monkeypatch.chdir(tmp_path)
+        shutil.rmtree(folder)
+        folder.mkdir()
+        _copy_project(folder)
 
 
 @pytest.mark.parametrize("block", blocks(), ids=lambda b: b.name)
