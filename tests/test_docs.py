@@ -125,7 +125,8 @@ def _copy_project(folder: Path) -> Path:
 
 
 def _listing(folder: Path) -> list[tuple[str, int, int]]:
-    return sorted((str(p.relative_to(folder)), p.stat().st_mtime_ns, p.stat().st_size) for p in folder.rglob("*"))
+    return sorted((str(p.relative_to(folder)), p.stat().st_mtime_ns, p.stat().st_size)
+                  for p in folder.rglob("*"))
 
 
 @pytest.fixture(scope="session")
