@@ -160,3 +160,51 @@ def test_generated_code_is_what_the_lowering_wrote():
     played = load("heat").plan(3)
     assert [g.rule for g in played.codegen.generated] == [g.rule for g in plan.codegen.generated]
     assert all(g._tree is None for g in played.codegen.generated)
+
+
+# A comprehension whose filter asks the same of every item: `lead()` is one value for the whole
+# list; `pos_of(x)` is each item's own. `nothing` filters with a part that fails when computed.
+SAME = """\
+language: 2
+game: {id: same, name: Same, players: {min: 3, max: 3}}
+dice:
+  d6: [1, 2, 3, 4, 5, 6]
+state:
+  pos: {of: seat, type: int}
+  ahead: {type: "list[int]"}
+  empty: {type: "list[int]"}
+  rolls: {type: "list[int]"}
+functions:
+  lead:
+    value: "max([x.pos for x in seats])"
+  pos_of:
+    params: {x: seat}
+    value: "x.pos"
+setup: |
+  seat(1).pos = 3
+  seat(2).pos = 5
+  seat(3).pos = 5
+phases:
+  - id: main
+    do: |
+      ahead = [pos_of(x) for x in seats if pos_of(x) == lead()]
+      empty = [x.pos for x in seats if x.pos > 99 and [1, 2][lead()] > 0]
+      rolls = [roll(d6) for k in 1..30 if lead() > 0]
+result:
+  rank: "0"
+"""
+
+
+def test_what_a_comprehension_asks_the_same_each_time_round_is_computed_once(tmp_path):
+    """Computed the first time it is needed and kept: the values as before; never when not
+    needed (a part that would fail is still not reached); a roll is rolled each time round;
+    a list is never kept (it would be one list in each place)."""
+    plan = compile_ruleset(load_ruleset(game_file(tmp_path, SAME).parent), 3, python=True)
+    main = next(g.python for g in plan.codegen.generated if g.rule == "phases.main")
+    # each of the three asks `lead()` once, kept (the second and third keep the largest part
+    # that reads no item); the roll is the comprehension's item as written
+    assert main.count(":= f_lead(st)") == 1 and ":= (f_lead(st) > 0)" in main, main
+    assert "[k_roll(st, 0) for" in main and ":= (h_index([1, 2], f_lead(st)) > 0)" in main, main
+    g = Game(plan, 1).st.g
+    assert g["ahead"] == [5, 5] and g["empty"] == []
+    assert len(g["rolls"]) == 30 and len(set(g["rolls"])) > 1

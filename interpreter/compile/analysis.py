@@ -16,7 +16,7 @@ from ..lang import nodes as n
 from ..base.diagnostics import Loc
 from ..base.errors import RuleError
 from ..base.limits import MAX_INT
-from ..lang.types import ANY, HELD, INT, TEXT, is_list, is_map
+from ..lang.types import ANY, BOARD, BOOL, CARD, DIE, HELD, INT, PIECE, PILE, SEAT, TEXT, is_list, is_map
 from ..library.api import NOT_CONST, Fixed, Items
 from ..ir.sites import FUNCTION
 from .flownodes import FLOW, Stop
@@ -66,6 +66,45 @@ def meets_chance(e: n.Node) -> bool:
     """Can evaluating `e` draw chance (so that the order of its parts matters)?"""
     return any(isinstance(x, n.Call) and isinstance(x.ref, Ref) and x.ref.kind is RefKind.BUILTIN
                and x.ref.extra.chance for x in n.walk(e))
+
+
+def invariants(e: n.Comp) -> list[n.Expr]:
+    """The largest parts of a comprehension's filter and item that read none of its variables
+    (nor those of a comprehension inside them that they are not whole of) and call something:
+    the same value each time round, worth computing once (`Lowerer.x_Comp`). Only a plain value
+    (a list kept would be one list in each place it is put); never one that meets chance (each
+    roll is a roll of its own)."""
+    bound = {id(c.ref) for c in _comps(e)} | {id(c.ref) for x in _comps(e) for c in x.inner}
+    found: list[n.Expr] = []
+    stack: list[n.Node] = [x for x in (e.item, e.cond, *(c.cond for c in e.inner)) if x is not None]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, n.Expr) and x.typ in _PLAIN and _calls(x) and not meets_chance(x) \
+                and not _reads(x) & bound:
+            found.append(x)
+        elif isinstance(x, n.Comp):  # not in the list a comprehension inside goes through
+            stack.extend(y for y in (x.item, x.cond, *(c.cond for c in x.inner)) if y is not None)
+        else:
+            stack.extend(x.children())
+    return found
+
+
+_PLAIN = (INT, BOOL, TEXT, SEAT, PIECE, CARD, PILE, BOARD, DIE)
+
+
+def _comps(e: n.Node) -> list[n.Comp]:
+    return [x for x in n.walk(e) if isinstance(x, n.Comp)]
+
+
+def _calls(e: n.Expr) -> bool:
+    return any(isinstance(x, (n.Call, n.Comp)) for x in n.walk(e))
+
+
+def _reads(e: n.Expr) -> set[int]:
+    """The locals `e` reads and does not bind itself (a comprehension inside it binds its own)."""
+    inside = {id(c.ref) for c in _comps(e)} | {id(c.ref) for x in _comps(e) for c in x.inner}
+    return {id(x.ref.extra) for x in n.walk(e)
+            if isinstance(x, n.Name) and isinstance(x.ref, Ref) and x.ref.kind is RefKind.LOCAL} - inside
 
 
 def reads_only_card(e: n.Expr, card: Local | None) -> bool:

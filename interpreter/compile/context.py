@@ -100,6 +100,9 @@ class Fn:
         self.in_iterable = False  # lowering a comprehension's list: Python allows no `:=` there
         self.given: dict[int, ast.expr] = {}  # id(Local) of an inlined function's parameter -> its argument
         self.decider: n.Expr | None = None    # who chooses when a `choose` says no `by`
+        # id(node) of a part of a comprehension the same each time round -> the name its value is
+        # kept in once computed (`Lowerer.x_Comp`)
+        self.lazy: dict[int, str] = {}
 
     def tmp(self, base: str = "t") -> str:
         self.count += 1

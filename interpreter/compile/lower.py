@@ -31,13 +31,15 @@ from ..lang.types import ANY, HELD, INT, PILE, TEXT, Type, is_list, is_map
 from ..library.api import NOT_CONST, Items, Read
 from ..ir.sites import FUNCTION
 from . import pyast as P
-from .analysis import Analysis, _Static, meets_chance
+from .analysis import Analysis, _Static, invariants, meets_chance
 from .codegen import Codegen, ident
 from .context import Fn, local_name
 from .inline import INLINE
 
 _OPS = {"+": ast.Add(), "-": ast.Sub(), "*": ast.Mult(), "//": ast.FloorDiv(), "%": ast.Mod()}
 _CMP = {"==": ast.Eq(), "!=": ast.NotEq(), "<": ast.Lt(), "<=": ast.LtE(), ">": ast.Gt(), ">=": ast.GtE()}
+# a value not computed yet, in generated code (no rule's value is this object)
+UNSET = object()
 
 
 class Driver(Protocol):
@@ -128,6 +130,13 @@ class Lowerer(Visitor):
     # ---- expressions ---------------------------------------------------------------------------
 
     def expr(self, e: n.Expr, fx: Fn) -> ast.expr:
+        if fx.lazy and id(e) in fx.lazy:
+            # computed the first time round, kept for the others: (h if h is not UNSET else (h := e))
+            held = fx.lazy.pop(id(e))
+            value = self.expr(e, fx)
+            unset = self.cg.const(UNSET, "unset")
+            return P.place(ast.IfExp(P.compare(P.name(held), ast.IsNot(), unset), P.name(held),
+                                     ast.NamedExpr(P.store(held), value)), e.loc)
         out = self.case(type(e))(self, e, fx)
         return P.place(out, e.loc)
 
@@ -270,6 +279,10 @@ class Lowerer(Visitor):
             source = P.call(self.h_each_w, self.st(), items, P.const(w))
         py = fx.tmp("c_")
         fx.comp[id(e.ref)] = py
+        # what is the same each time round is computed once, when first needed (never before: it
+        # may fail, or not be needed at all); Python allows no `:=` in a comprehension's list
+        held = [] if saved_iter else [(id(x), fx.tmp("same")) for x in invariants(e)]
+        fx.lazy.update(held)
         saved, fx.hoist = fx.hoist, None  # the item and the filter run each time round
         saved_iter = fx.in_iterable
         try:
@@ -290,7 +303,14 @@ class Lowerer(Visitor):
             item = self.checked(e.item, fx)
         finally:
             fx.hoist, fx.in_iterable = saved, saved_iter
-        return ast.ListComp(item, gens)
+            for key, _name in held:
+                fx.lazy.pop(key, None)
+        comp = ast.ListComp(item, gens)
+        if not held:
+            return comp
+        unset = self.cg.const(UNSET, "unset")
+        return P.sub(ast.Tuple([*(ast.NamedExpr(P.store(name), unset) for _key, name in held), comp], P.LOAD),
+                     P.const(-1))
 
     def x_IfExpr(self, e: n.IfExpr, fx: Fn) -> ast.expr:
         cond = self.expr(e.cond, fx)
