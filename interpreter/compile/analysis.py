@@ -379,20 +379,18 @@ def analyse(ck: Checked, plan: Plan) -> Analysis:
 
 
 def asked_again(ck: Checked) -> set[str]:
-    """The functions some rule may ask twice of the same values while it reads one table: called
-    inside a comprehension (each time round, as a rank asked of each car in turn; the same value
-    when its arguments do not change round to round), or twice in one rule with the same names
-    and numbers as arguments (`if rank(x) > 3 then 0 else pay[rank(x)]`)."""
+    """The functions some rule asks twice of the same values while it reads one table: twice in
+    one rule with the same names and numbers as arguments (`if rank(x) > 3 then 0 else
+    pay[rank(x)]`). (One asked inside a comprehension of values that change each time round is
+    asked of other values each time; of values that do not, it is computed once there:
+    `invariants`.)"""
     found: set[str] = set()
     for rule in ck.rules.rules.values():
         if rule.tree is None:
             continue
         seen: set[tuple] = set()
         for x in n.walk(rule.tree):
-            if isinstance(x, n.Comp):
-                rounds = [x.item, x.cond, *(e for c in x.inner for e in (c.source, c.cond))]
-                found |= {c.ref.name for e in rounds if e is not None for c in n.walk(e) if _fn_call(c)}
-            elif _fn_call(x):
+            if _fn_call(x):
                 key = (x.ref.name, *map(_same, x.args))
                 if None not in key:
                     if key in seen:
