@@ -79,7 +79,7 @@ def invariants(e: n.Comp) -> list[n.Expr]:
     stack: list[n.Node] = [x for x in (e.item, e.cond, *(c.cond for c in e.inner)) if x is not None]
     while stack:
         x = stack.pop()
-        if isinstance(x, n.Expr) and x.typ in _PLAIN and _calls(x) and not meets_chance(x) \
+        if isinstance(x, n.Expr) and x.typ in PLAIN and _calls(x) and not meets_chance(x) \
                 and not _reads(x) & bound:
             found.append(x)
         elif isinstance(x, n.Comp):  # not in the list a comprehension inside goes through
@@ -89,7 +89,8 @@ def invariants(e: n.Comp) -> list[n.Expr]:
     return found
 
 
-_PLAIN = (INT, BOOL, TEXT, SEAT, PIECE, CARD, PILE, BOARD, DIE)
+# the types of a value that is one thing, not a list or a map (kept, it cannot be changed in place)
+PLAIN = (INT, BOOL, TEXT, SEAT, PIECE, CARD, PILE, BOARD, DIE)
 
 
 def _comps(e: n.Node) -> list[n.Comp]:

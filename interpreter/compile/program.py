@@ -26,13 +26,13 @@ from ..engine.plan import Plan
 from ..ir.sites import FUNCTION, Form, PHASE, PROCEDURE, SITES, STEP, TRIGGER
 from ..lang import nodes as n
 from ..base.errors import RoundLimit
-from ..lang.types import BOARD, BOOL, CARD, DIE, INT, PIECE, PILE, SEAT, TEXT, Per, elem
+from ..lang.types import BOOL, INT, PIECE, SEAT, Per, elem
 from ..base.diagnostics import Loc
 from ..base.collect import fewer_collections
 from ..load.rules import PhaseDef, TriggerDef
 from ..load.ruleset import Ruleset
 from . import pyast as P
-from .analysis import analyse
+from .analysis import PLAIN, analyse
 from .chains import by_value
 from .codegen import Codegen, ident
 from .context import Fn, Unit, local_name
@@ -301,7 +301,7 @@ class Compiler:
         values (`Analysis.again`), that loops or calls others (keeping a cheap one's values costs
         more than computing them again), of plain values, giving a plain value (a list given
         back could be changed)."""
-        plain = (INT, BOOL, TEXT, SEAT, PIECE, CARD, PILE, BOARD, DIE)
+        plain = PLAIN
         if name not in self.an.again or self.ck.function_types.get(name) not in plain:
             return False
         if not all(t in plain for t in self.sym.functions[name].values()):
