@@ -227,3 +227,38 @@ def test_simulate_and_compare_train_a_seat_learned_once_per_game(trained, tmp_pa
     monkeypatch.setattr(learned, "_TRAINED", {})
     assert main(["play", game, "--seats", "learned,random", "--no-log"]) == 2
     assert "`learned` alone is a seat of simulate and compare" in capsys.readouterr().err
+
+
+def test_the_features_of_every_seat_are_read_at_once_as_one_by_one():
+    """`Features.vectors` reads what all seats share once (progress, orders, piles): each seat's
+    features as `vector` gives them alone; a judge calls no function whose weight is 0, and values
+    the table as the weights times all the features."""
+    from interpreter.agents.base import RandomAgent
+    from interpreter.agents.learned import Judge, Model
+
+    plan = load("heat", (), (), None, None).plan(3)
+    feats = Features(plan, True)
+    tables: list = []
+    agents = [RandomAgent(f"5/{s}") for s in range(3)]
+    play(Game(plan, 5), agents, on_decision=lambda d, p: tables.append(d._st.clone()))
+    for st in tables[::25]:
+        assert feats.vectors(st) == [feats.vector(st, s) for s in range(3)]
+        assert feats.vectors(st, (2, 0)) == [feats.vector(st, 2), feats.vector(st, 0)]
+    weights = [0.5 if k % 3 else 0.0 for k in range(len(feats.names))]
+    model = Model(plan.game_id, plan.name, plan.digest, 3, [], [], None, True, feats.names, weights, 0.25)
+    judge = Judge(model, plan)
+    called = []
+    first = len(feats.names) - 1 - len(feats.readings)   # the functions' features, before the evaluation's
+    for i, (kind, fn) in enumerate(judge.features.readings):
+        def spy(st, who, fn=fn, k=first + i):
+            called.append(k)
+            return fn(st, who)
+        judge.features.readings[i] = (kind, spy)
+    st = tables[len(tables) // 2]
+    values = judge.values(st)
+    assert called and all(weights[k] != 0 for k in called)
+    assert len(set(called)) < len(feats.readings)   # some have weight 0, and were not called
+    for s in range(3):
+        full = feats.vector(st, s)
+        assert values[s] == pytest.approx(0.25 + sum(w * x for w, x in zip(weights, full)))
+        assert judge.value(st, s) == values[s]

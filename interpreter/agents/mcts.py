@@ -267,9 +267,7 @@ class SearchAgent:
             if bad:
                 raise ModelError(f"the search bot's learned value: {bad}")
             self._judge = (plan, Judge(self.model, plan, fitted=True))
-        value = self._judge[1].value
-        st = g.st
-        return [value(st, s) for s in range(plan.n_seats)]
+        return self._judge[1].values(g.st)
 
     def _roll(self, g) -> None:
         """Play on below the tree: `depth` decisions per seat, then on to the start of a round
