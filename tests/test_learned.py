@@ -262,3 +262,24 @@ def test_the_features_of_every_seat_are_read_at_once_as_one_by_one():
         full = feats.vector(st, s)
         assert values[s] == pytest.approx(0.25 + sum(w * x for w, x in zip(weights, full)))
         assert judge.value(st, s) == values[s]
+
+
+def test_features_equal_on_every_table_are_weighed_as_one(trained):
+    """The fit weighs a group of features equal on every row by one of them (the evaluation where
+    it is one of them): the same value on every row, and no weight on the others, whose functions
+    a judge then does not call."""
+    import numpy as np
+
+    from interpreter.lab.train import merged
+
+    rows = np.array([[1.0, 1.0, 2.0, 5.0], [3.0, 3.0, 1.0, 5.0], [4.0, 4.0, 0.0, 5.0]])
+    z = np.hstack([rows, np.ones((3, 1))])
+    zz = z.T @ z
+    weights = np.array([0.25, 0.5, 2.0, 0.0])
+    assert merged(zz, 4, weights, last=False).tolist() == [0.75, 0.0, 2.0, 0.0]
+    assert merged(zz, 4, weights, last=True).tolist() == [0.0, 0.75, 2.0, 0.0]
+    assert np.allclose(rows @ merged(zz, 4, weights, last=True), rows @ weights)
+    # in the game, what a seat took is its evaluation and the size of its pile: the evaluation keeps it
+    model = read_model(trained[1])
+    weight = dict(zip(model.features, model.weights))
+    assert weight["own taken"] == weight["own kept: cards"] == 0.0 != weight["own evaluation"]
