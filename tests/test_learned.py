@@ -265,9 +265,9 @@ def test_the_features_of_every_seat_are_read_at_once_as_one_by_one():
 
 
 def test_features_equal_on_every_table_are_weighed_as_one(trained):
-    """The fit weighs a group of features equal on every row by one of them (the evaluation where
-    it is one of them): the same value on every row, and no weight on the others, whose functions
-    a judge then does not call."""
+    """The fit weighs a group of features equal on every row by one of them (the first, or the
+    evaluation where it is one of them): the same value on every row, and no weight on the others,
+    whose functions a judge then does not call."""
     import numpy as np
 
     from interpreter.lab.train import merged
@@ -276,9 +276,9 @@ def test_features_equal_on_every_table_are_weighed_as_one(trained):
     z = np.hstack([rows, np.ones((3, 1))])
     zz = z.T @ z
     weights = np.array([0.25, 0.5, 2.0, 0.0])
-    assert merged(zz, 4, weights, last=False).tolist() == [0.75, 0.0, 2.0, 0.0]
-    assert merged(zz, 4, weights, last=True).tolist() == [0.0, 0.75, 2.0, 0.0]
-    assert np.allclose(rows @ merged(zz, 4, weights, last=True), rows @ weights)
+    assert merged(zz, 4, weights).tolist() == [0.75, 0.0, 2.0, 0.0]
+    assert merged(zz, 4, weights, first=1).tolist() == [0.0, 0.75, 2.0, 0.0]
+    assert np.allclose(rows @ merged(zz, 4, weights, first=1), rows @ weights)
     # in the game, what a seat took is its evaluation and the size of its pile: the evaluation keeps it
     model = read_model(trained[1])
     weight = dict(zip(model.features, model.weights))

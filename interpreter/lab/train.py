@@ -170,11 +170,11 @@ def tuned(model: Model, zz, setup: Setup, seed: int, first: int, count: int, bac
                            "games": len(games), "chosen": best}}
 
 
-def fit(zz, m: int, last: bool = False) -> tuple[list[float], float, float]:
+def fit(zz, m: int, first: int | None = None) -> tuple[list[float], float, float]:
     """The weights and bias of the least-squares fit of the outcome to `m` features, with a small
     ridge on the scaled features, from the sums Z'Z; and the share of the outcome's variance the
-    fit explains (R²). Features equal on every row are one (`merged`; `last`: the last of them
-    keeps the weight)."""
+    fit explains (R²). Features equal on every row are one (`merged`; feature `first` keeps
+    its group's weight)."""
     import numpy as np
 
     count = zz[m, m]
@@ -190,7 +190,7 @@ def fit(zz, m: int, last: bool = False) -> tuple[list[float], float, float]:
         c = cov[np.ix_(keep, keep)] / np.outer(s, s)
         w = np.linalg.solve(c + RIDGE * np.eye(len(s)), cxy[keep] / s)
         weights[keep] = w / s
-    weights = merged(zz, m, weights, last)
+    weights = merged(zz, m, weights, first)
     bias = float(y_mean - mean @ weights)
     full = np.append(weights, bias)
     sse = zz[m + 1, m + 1] - 2 * full @ zz[:m + 1, m + 1] + full @ zz[:m + 1, :m + 1] @ full
@@ -199,16 +199,17 @@ def fit(zz, m: int, last: bool = False) -> tuple[list[float], float, float]:
     return [float(w) for w in weights], bias, r2
 
 
-def merged(zz, m: int, weights, last: bool):
+def merged(zz, m: int, weights, first: int | None = None):
     """`weights` with each group of features equal on every row (as near as the sums tell: the sum
-    of their squared differences at most SAME of their sums of squares) weighed by one of them, the
-    first (the last where `last`), with the group's weight: the same value on every row, and a
-    function of the ruleset whose weight is 0 is not called (a game's function often reads what
-    another, a variable or a pile already says)."""
+    of their squared differences at most SAME of their sums of squares) weighed by one of them with
+    the group's weight: the same value on every row, and a function of the ruleset whose weight is
+    0 is not called (a game's function often reads what another, a variable or a pile already
+    says). The one is feature `first` in its group (the evaluation, whose weight is tuned), else
+    the group's first (variables and piles come before functions, and cost less to read)."""
     out = weights.copy()
     squares = zz.diagonal()[:m]
     done: set[int] = set()
-    order = range(m - 1, -1, -1) if last else range(m)
+    order = ([first] if first is not None else []) + [a for a in range(m) if a != first]
     for a in order:
         if a in done or squares[a] == 0:
             continue
@@ -292,7 +293,7 @@ def train(ruleset: str, players: int, games: int, seed: int, jobs: int | None = 
                 progress(done, games, gen + 1)
         if rows == 0:
             break
-        weights, bias, r2 = fit(zz, m, last=use_eval)
+        weights, bias, r2 = fit(zz, m, names.index("own evaluation") if use_eval else None)
         model = Model(plan.game_id, plan.name, plan.digest, players, list(loaded.variants),
                       list(loaded.modules), loaded.track, use_eval, names, weights, bias)
     if model is None:
