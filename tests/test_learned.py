@@ -283,3 +283,26 @@ def test_features_equal_on_every_table_are_weighed_as_one(trained):
     model = read_model(trained[1])
     weight = dict(zip(model.features, model.weights))
     assert weight["own taken"] == weight["own kept: cards"] == 0.0 != weight["own evaluation"]
+
+
+def test_the_search_bot_judges_the_learned_value_at_the_start_of_a_round(trained, monkeypatch):
+    """Below its tree the search bot with a learned value plays on to the start of the next round
+    (or the end) and judges the table there: not the table where its tree stops, mid-round."""
+    from interpreter.agents.mcts import SearchAgent
+
+    game, out = trained
+    plan = load(game, (), (), None, None).plan(2)
+    rolled: list = []
+    roll = SearchAgent._roll
+
+    def spy(self, g, to_round=False):
+        before = g.st.g["__rounds"]
+        roll(self, g, to_round)
+        rolled.append((to_round, g.over or g.st.g["__rounds"] != before))
+    monkeypatch.setattr(SearchAgent, "_roll", spy)
+    judged: list = []
+    judge = SearchAgent._judged
+    monkeypatch.setattr(SearchAgent, "_judged", lambda self, g: judged.append(g.over) or judge(self, g))
+    play(Game(plan, 4), [bot(f"mcts:20:learned:{out}")("4/0"), bot("random")("4/1")])
+    assert rolled and all(to_round and moved_on for to_round, moved_on in rolled)
+    assert len(judged) >= len(rolled)
