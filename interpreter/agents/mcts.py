@@ -281,6 +281,8 @@ class SearchAgent:
         decisions per seat, and on past a `simultaneously` block still collecting commitments. To
         the end when the game has no `evaluate:` (and not `to_round`)."""
         n = g.plan.n_seats
+        least: float
+        most: float
         if to_round:
             least, most = 0, CAP * n
         else:
