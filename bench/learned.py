@@ -8,11 +8,12 @@ strong the bot it makes is. Run by hand (not a test); the figures are in docs/bo
 For each game: trains a 2-player bot (`--games` games of self-play on `--jobs` processes, timed by
 the wall clock), then plays `--matches` games with the learned bot in seat 1 and as many in seat 2
 against `--against` (greedy by default), on the same seeds, and prints its win rate with a 95%
-interval (Wilson). `--search BUDGET` plays the search bot judging its leaves by the learned value,
-`mcts:BUDGET:learned:FILE`, instead of the learned bot, and first times its decisions and those of
-`mcts:BUDGET` (bench_mcts.py's `speed`, against greedy, one game). `--no-evaluate` first copies
-the game with its `evaluate:` removed (so neither the training's first bots nor the learned bot can
-read it: a game whose designer wrote none).
+interval (Wilson); `--match-seed` plays other games with the same bot. `--search BUDGET` plays
+the search bot judging its leaves by the learned value, `mcts:BUDGET:learned:FILE`, instead of the
+learned bot, and first times its decisions and those of `mcts:BUDGET` (bench_mcts.py's `speed`,
+against greedy, one game). `--no-evaluate` first copies the game with its `evaluate:` removed (so
+neither the training's first bots nor the learned bot can read it: a game whose designer wrote
+none).
 """
 from __future__ import annotations
 
@@ -60,6 +61,7 @@ def main() -> None:
     ap.add_argument("--matches", type=int, default=50)
     ap.add_argument("--against", default="greedy")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--match-seed", type=int, help="the seed of the games played (default: --seed plus 100)")
     ap.add_argument("--no-evaluate", action="store_true")
     ap.add_argument("--search", type=int, metavar="BUDGET")
     a = ap.parse_args()
@@ -86,7 +88,8 @@ def main() -> None:
         wins = games = 0
         start = time.perf_counter()
         for seats, me in (([kind, a.against], 0), ([a.against, kind], 1)):
-            stats = simulate(ruleset, a.matches, 2, a.seed + 100, a.jobs, seats=seats)
+            stats = simulate(ruleset, a.matches, 2, a.seed + 100 if a.match_seed is None else a.match_seed,
+                             a.jobs, seats=seats)
             row = stats["wins_by_seat"][me]
             wins += row["wins"] + 0.5 * row["tied_first"]
             games += stats["games"]

@@ -227,3 +227,82 @@ def test_simulate_and_compare_train_a_seat_learned_once_per_game(trained, tmp_pa
     monkeypatch.setattr(learned, "_TRAINED", {})
     assert main(["play", game, "--seats", "learned,random", "--no-log"]) == 2
     assert "`learned` alone is a seat of simulate and compare" in capsys.readouterr().err
+
+
+def test_the_features_of_every_seat_are_read_at_once_as_one_by_one():
+    """`Features.vectors` reads what all seats share once (progress, orders, piles): each seat's
+    features as `vector` gives them alone; a judge calls no function whose weight is 0, and values
+    the table as the weights times all the features."""
+    from interpreter.agents.base import RandomAgent
+    from interpreter.agents.learned import Judge, Model
+
+    plan = load("heat", (), (), None, None).plan(3)
+    feats = Features(plan, True)
+    tables: list = []
+    agents = [RandomAgent(f"5/{s}") for s in range(3)]
+    play(Game(plan, 5), agents, on_decision=lambda d, p: tables.append(d._st.clone()))
+    for st in tables[::25]:
+        assert feats.vectors(st) == [feats.vector(st, s) for s in range(3)]
+        assert feats.vectors(st, (2, 0)) == [feats.vector(st, 2), feats.vector(st, 0)]
+    weights = [0.5 if k % 3 else 0.0 for k in range(len(feats.names))]
+    model = Model(plan.game_id, plan.name, plan.digest, 3, [], [], None, True, feats.names, weights, 0.25)
+    judge = Judge(model, plan)
+    called = []
+    first = len(feats.names) - 1 - len(feats.readings)   # the functions' features, before the evaluation's
+    for i, (kind, fn) in enumerate(judge.features.readings):
+        def spy(st, who, fn=fn, k=first + i):
+            called.append(k)
+            return fn(st, who)
+        judge.features.readings[i] = (kind, spy)
+    st = tables[len(tables) // 2]
+    values = judge.values(st)
+    assert called and all(weights[k] != 0 for k in called)
+    assert len(set(called)) < len(feats.readings)   # some have weight 0, and were not called
+    for s in range(3):
+        full = feats.vector(st, s)
+        assert values[s] == pytest.approx(0.25 + sum(w * x for w, x in zip(weights, full)))
+        assert judge.value(st, s) == values[s]
+
+
+def test_features_equal_on_every_table_are_weighed_as_one(trained):
+    """The fit weighs a group of features equal on every row by one of them (the first, or the
+    evaluation where it is one of them): the same value on every row, and no weight on the others,
+    whose functions a judge then does not call."""
+    import numpy as np
+
+    from interpreter.lab.train import merged
+
+    rows = np.array([[1.0, 1.0, 2.0, 5.0], [3.0, 3.0, 1.0, 5.0], [4.0, 4.0, 0.0, 5.0]])
+    z = np.hstack([rows, np.ones((3, 1))])
+    zz = z.T @ z
+    weights = np.array([0.25, 0.5, 2.0, 0.0])
+    assert merged(zz, 4, weights).tolist() == [0.75, 0.0, 2.0, 0.0]
+    assert merged(zz, 4, weights, first=1).tolist() == [0.0, 0.75, 2.0, 0.0]
+    assert np.allclose(rows @ merged(zz, 4, weights, first=1), rows @ weights)
+    # in the game, what a seat took is its evaluation and the size of its pile: the evaluation keeps it
+    model = read_model(trained[1])
+    weight = dict(zip(model.features, model.weights))
+    assert weight["own taken"] == weight["own kept: cards"] == 0.0 != weight["own evaluation"]
+
+
+def test_the_search_bot_judges_the_learned_value_at_the_start_of_a_round(trained, monkeypatch):
+    """Below its tree the search bot with a learned value plays on to the start of the next round
+    (or the end) and judges the table there: not the table where its tree stops, mid-round."""
+    from interpreter.agents.mcts import SearchAgent
+
+    game, out = trained
+    plan = load(game, (), (), None, None).plan(2)
+    rolled: list = []
+    roll = SearchAgent._roll
+
+    def spy(self, g, to_round=False):
+        before = g.st.g["__rounds"]
+        roll(self, g, to_round)
+        rolled.append((to_round, g.over or g.st.g["__rounds"] != before))
+    monkeypatch.setattr(SearchAgent, "_roll", spy)
+    judged: list = []
+    judge = SearchAgent._judged
+    monkeypatch.setattr(SearchAgent, "_judged", lambda self, g: judged.append(g.over) or judge(self, g))
+    play(Game(plan, 4), [bot(f"mcts:20:learned:{out}")("4/0"), bot("random")("4/1")])
+    assert rolled and all(to_round and moved_on for to_round, moved_on in rolled)
+    assert len(judged) >= len(rolled)

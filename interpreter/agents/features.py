@@ -105,11 +105,11 @@ class Composition:
                     adds.append((slot_of[(prop, v)], 1.0))
             self.adds.append(tuple(adds))
 
-    def add(self, out: list, at: int, cards, scale: float = 1.0) -> None:
+    def add(self, out: list, at: int, cards) -> None:
         adds = self.adds
         for c in cards:
             for k, v in adds[c]:
-                out[at + k] += v * scale
+                out[at + k] += v
 
 
 class Features:
@@ -122,7 +122,8 @@ class Features:
         names: list[str] = []
         self.game_vars = _numbers(plan, Per.GAME)
         names += [f"game {v}" for v in self.game_vars]
-        if "__rounds" in plan.global_init:
+        self.rounds = "__rounds" in plan.global_init
+        if self.rounds:
             names.append("rounds")
         self.seat_vars, said = _held(plan, Per.SEAT, "")
         names += said
@@ -152,6 +153,7 @@ class Features:
             else:
                 self.piles.append((Per.GAME, ids, len(names), open_))
                 names += [f"{decl}: {w}" for w in (comp.names if open_ else comp.names[:1])]
+        self.standing_at = len(names)   # where the standing begins, after the piles
         self.progress = plan.progress is not None
         if self.progress:
             names += ["own progress"] + (["best other's progress", "progress ahead"] if n > 1 else [])
@@ -176,52 +178,103 @@ class Features:
     def vector(self, st, seat: int) -> list[float]:
         """The features of table `st` for `seat`. Reads the table without changing it (a rule the
         progress or evaluation reads counts no steps of the game's)."""
+        return self.vectors(st, (seat,))[0]
+
+    def vectors(self, st, seats=None, skip: frozenset = frozenset()) -> list[list[float]]:
+        """The features of table `st` for each of `seats` (every seat by default), as `vector`
+        gives them one by one: what all of them read (the progress of every seat, the boards'
+        orders, a pile's cards) is read once. The ruleset's functions and the evaluation at the
+        places in `skip` are not called (left 0: a judge whose weight there is 0 needs no value)."""
         steps = st.steps
         try:
-            return self._vector(st, seat)
+            return self._vectors(st, range(self.plan.n_seats) if seats is None else seats, skip)
         finally:
             st.steps = steps
 
-    def _vector(self, st, seat: int) -> list[float]:
+    def _vectors(self, st, seats, skip: frozenset) -> list[list[float]]:
         plan = self.plan
         n = plan.n_seats
         others = n - 1
-        out: list[float] = [0.0] * len(self.names)
-        k = 0
-        g, v = st.g, st.v
-        for name in self.game_vars:
-            out[k] = _num(g.get(name))
-            k += 1
-        if "__rounds" in plan.global_init:
-            out[k] = _num(g.get("__rounds"))
-            k += 1
-        for _name, at, seen in self.seat_vars:
-            out[k] = _num(v[at + seat])
-            k += 1
-            if seen and others:
-                out[k] = sum(_num(v[at + s]) for s in range(n) if s != seat) / others
-                k += 1
-        owners: list = []
-        mine: list[int] = []
-        if self.owners_at is not None:
-            owners = v[self.owners_at:self.owners_at + plan.n_pieces]
-            mine = [pc for pc, o in enumerate(owners) if o == seat]
-            theirs = [pc for pc, o in enumerate(owners) if o is not None and o != seat]
-            for _name, at, seen in self.piece_vars:
-                out[k] = sum(_num(v[at + pc]) for pc in mine) / len(mine) if mine else 0.0
+        v = st.v
+        owners = v[self.owners_at:self.owners_at + plan.n_pieces] if self.owners_at is not None else []
+        common = self._common(st)
+        progress = [_num(_read(plan.progress, st, s)) for s in range(n)] if self.progress else []
+        orders = [b.in_order(st.bd[b.index]) or [] for b in self.boards]
+        parts: dict = {}
+        outs = []
+        for seat in seats:
+            out = common + [0.0] * (len(self.names) - len(common))
+            k = len(common)
+            for _name, at, seen in self.seat_vars:
+                out[k] = _num(v[at + seat])
                 k += 1
                 if seen and others:
-                    out[k] = sum(_num(v[at + pc]) for pc in theirs) / len(theirs) if theirs else 0.0
+                    out[k] = sum(_num(v[at + s]) for s in range(n) if s != seat) / others
                     k += 1
-        comp = self.comp
-        m = len(comp.names)
-        piles = st.piles
-        owner_of = plan.pile_owner
+            mine = [pc for pc, o in enumerate(owners) if o == seat]
+            if self.owners_at is not None:
+                theirs = [pc for pc, o in enumerate(owners) if o is not None and o != seat]
+                for _name, at, seen in self.piece_vars:
+                    out[k] = sum(_num(v[at + pc]) for pc in mine) / len(mine) if mine else 0.0
+                    k += 1
+                    if seen and others:
+                        out[k] = sum(_num(v[at + pc]) for pc in theirs) / len(theirs) if theirs else 0.0
+                        k += 1
+            self._piles(out, st.piles, owners, seat, parts)
+            k = self.standing_at
+            if self.progress:
+                out[k] = progress[seat]
+                k += 1
+                if others:
+                    best = max(progress[s] for s in range(n) if s != seat)
+                    out[k], out[k + 1] = best, progress[seat] - best
+                    k += 2
+            for order in orders:
+                own = other = len(order)
+                for i, pc in enumerate(order):
+                    o = owners[pc]
+                    if o == seat:
+                        own = min(own, i)
+                    elif o is not None:
+                        other = min(other, i)
+                out[k] = own
+                k += 1
+                if others:
+                    out[k] = other
+                    k += 1
+            for kind, fn in self.readings:
+                if k not in skip:
+                    if kind is Per.SEAT:
+                        out[k] = _call(fn, st, seat)
+                    elif mine:
+                        out[k] = sum(_call(fn, st, pc) for pc in mine) / len(mine)
+                k += 1
+            if self.evaluate and k not in skip:
+                # an error in it is the ruleset's, and is not hidden; the others' evaluations are not
+                # read (they may read what only their seats see)
+                out[k] = _num(plan.evaluate(st, {"seat": seat}))
+            outs.append(out)
+        return outs
+
+    def _common(self, st) -> list[float]:
+        """The features that are the same for every seat: the game's variables, first."""
+        g = st.g
+        out = [_num(g.get(name)) for name in self.game_vars]
+        if self.rounds:
+            out.append(_num(g.get("__rounds")))
+        return out
+
+    def _piles(self, out: list, piles, owners, seat: int, parts: dict) -> None:
+        """The piles' features for `seat`, added into `out`; `parts` keeps what each pile holds
+        (`_part`) for the other seats of the same table."""
+        m = len(self.comp.names)
+        owner_of = self.plan.pile_owner
+        others = self.plan.n_seats - 1
         for per, ids, at, open_ in self.piles:
             if per is Per.GAME:
                 for p in ids:
                     if open_:
-                        comp.add(out, at, piles[p])
+                        _add(out, at, self._part(parts, piles, p))
                     else:
                         out[at] += len(piles[p])
                 continue
@@ -232,54 +285,26 @@ class Features:
                 if who is None:
                     continue
                 if who == seat:
-                    comp.add(out, at, piles[p])
+                    _add(out, at, self._part(parts, piles, p))
                 elif others:
                     if open_:
-                        comp.add(out, there, piles[p], 1.0 / others)
+                        _add(out, there, self._part(parts, piles, p), 1.0 / others)
                     else:
                         out[there] += len(piles[p]) / others
-        k = self.piles[-1][2] + self._width(self.piles[-1]) if self.piles else k
-        if self.progress:
-            fn = plan.progress
-            values = [_num(_read(fn, st, s)) for s in range(n)]
-            out[k] = values[seat]
-            k += 1
-            if others:
-                best = max(values[s] for s in range(n) if s != seat)
-                out[k], out[k + 1] = best, values[seat] - best
-                k += 2
-        for b in self.boards:
-            order = b.in_order(st.bd[b.index]) or []
-            own = other = len(order)
-            for i, pc in enumerate(order):
-                o = owners[pc]
-                if o == seat:
-                    own = min(own, i)
-                elif o is not None:
-                    other = min(other, i)
-            out[k] = own
-            k += 1
-            if others:
-                out[k] = other
-                k += 1
-        for kind, fn in self.readings:
-            if kind is Per.SEAT:
-                out[k] = _call(fn, st, seat)
-            elif mine:
-                out[k] = sum(_call(fn, st, pc) for pc in mine) / len(mine)
-            k += 1
-        if self.evaluate:
-            # an error in it is the ruleset's, and is not hidden; the others' evaluations are not
-            # read (they may read what only their seats see)
-            out[k] = _num(plan.evaluate(st, {"seat": seat}))
-        return out
 
-    def _width(self, pile) -> int:
-        per, _ids, _at, open_ = pile
-        m = len(self.comp.names)
-        if per is Per.GAME:
-            return m if open_ else 1
-        return m + ((m if open_ else 1) if self.plan.n_seats > 1 else 0)
+    def _part(self, parts: dict, piles, p: int) -> list[float]:
+        """What pile `p` holds as numbers (`Composition`), read once per table."""
+        part = parts.get(p)
+        if part is None:
+            part = parts[p] = [0.0] * len(self.comp.names)
+            self.comp.add(part, 0, piles[p])
+        return part
+
+
+def _add(out: list, at: int, part: list[float], scale: float = 1.0) -> None:
+    for k, x in enumerate(part, at):
+        if x:
+            out[k] += x * scale
 
 
 def _call(fn, st, who: int) -> float:

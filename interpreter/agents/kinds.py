@@ -6,7 +6,8 @@ forward per decision (default 100), ROLLOUT the policy that plays them on below 
 moves must be planned together), TREES the trees the budget is shared among, searched side by
 side on as many cores as there are (default 1; the same choices on any machine).
 `learned:FILE`: the greedy bot judging with a value learned for one game (`racecraft train`);
-`mcts:BUDGET:learned:FILE`: the search bot judging the tables below its tree with it, no rollout;
+`mcts:BUDGET:learned:FILE`: the search bot judging with it the tables a random rollout reaches at the
+start of a round;
 `learned` alone: the value `simulate` and `compare` train for each game first (`lab/train.py`).
 """
 from __future__ import annotations

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import os
+from operator import mul
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -210,11 +211,17 @@ class Judge:
         if fitted and isinstance(first, (int, float)) and not isinstance(first, bool) \
                 and math.isfinite(first) and "own evaluation" in model.features:
             self.weights[model.features.index("own evaluation")] = float(first)
+        # the ruleset's functions and the evaluation need not be called where their weight is 0
+        self.skip = frozenset(k for k, w in enumerate(self.weights) if w == 0)
 
     def value(self, st, seat: int) -> float:
         """The expected standing at the end, about 0 (last) to 1 (a win)."""
-        x = self.features.vector(st, seat)
-        return self.bias + sum(w * v for w, v in zip(self.weights, x))
+        return self.bias + sum(map(mul, self.weights, self.features.vectors(st, (seat,), self.skip)[0]))
+
+    def values(self, st) -> list[float]:
+        """`value` for every seat, what they all read read once."""
+        weights, bias = self.weights, self.bias
+        return [bias + sum(map(mul, weights, x)) for x in self.features.vectors(st, None, self.skip)]
 
     def __call__(self, st, env) -> int:
         return int(round(self.value(st, env["seat"]) * SCALE))

@@ -10,7 +10,9 @@ information-set form of UCT); below the tree a rollout policy (random, or the gr
 on for at least `depth` decisions a seat, to the start of a round. The table reached is scored
 for every seat: a win is worth 1; any other table counts by the seat's `evaluate:` less the best
 other seat's (its margin), placed between the smallest and largest margin seen in this search.
-A game without `evaluate:` is played to its end and scored by its result alone.
+A game without `evaluate:` is played to its end and scored by its result alone. With a learned
+value (`mcts:BUDGET:learned:FILE`) the rollout plays on only to the start of a round (or the end),
+and the table there is scored by the value, for every seat, as margins are.
 
 The move tried most often is played, except that the greedy bot's move stands unless the search
 found another better by more than its noise (CLEAR standard errors): a small budget does not
@@ -40,7 +42,7 @@ CAP = 10            # decisions per seat a rollout plays at most (long rounds, p
 CLEAR = 1.0         # how many standard errors better a move must be to overrule the greedy bot
 TABLES = 16         # believed tables per decision: each game forward starts from one, in turn
 ROLLOUTS = ("random", "greedy")
-LEARNED = "learned"   # no rollout: the table below the tree is judged by a learned value
+LEARNED = "learned"   # a rollout to the start of a round only, the table there judged by a learned value
 
 
 class _Node:
@@ -231,9 +233,13 @@ class SearchAgent:
             g.choose(pick)
             node = chosen
         margins: list | None
-        if self.model is not None and not g.over:
-            # no rollout: the table is judged by the learned value, as margins are
-            winners, margins = (), self._judged(g)
+        if self.model is not None:
+            # played on to the start of a round only, then judged by the learned value, as margins
+            # are (judged mid-round, a table whose cards are chosen but not yet shown misleads it)
+            if not g.over:
+                self._roll(g, to_round=True)
+            winners = g.result()["winners"] if g.over else ()
+            margins = self._judged(g)
         else:
             self._roll(g)
             # a win is worth 1 (shared by seats tied first); any other table counts by its margin
@@ -259,25 +265,28 @@ class SearchAgent:
                 child.mid2 += m * m
 
     def _judged(self, g) -> list[float]:
-        """The table below the tree judged by the learned value, no game played on: each seat's
-        expected standing (about 0 last, 1 a win), counted as a margin is."""
+        """The table a rollout reached judged by the learned value: each seat's expected standing
+        (about 0 last, 1 a win), counted as a margin is."""
         plan = g.plan
         if self._judge is None or self._judge[0] is not plan:
             bad = self.model.problem(plan)
             if bad:
                 raise ModelError(f"the search bot's learned value: {bad}")
             self._judge = (plan, Judge(self.model, plan, fitted=True))
-        value = self._judge[1].value
-        st = g.st
-        return [value(st, s) for s in range(plan.n_seats)]
+        return self._judge[1].values(g.st)
 
-    def _roll(self, g) -> None:
-        """Play on below the tree: `depth` decisions per seat, then on to the start of a round
-        (so that tables are scored at the same point of a round), at most CAP decisions per seat,
-        and on past a `simultaneously` block still collecting commitments. To the end when the
-        game has no `evaluate:`."""
+    def _roll(self, g, to_round: bool = False) -> None:
+        """Play on below the tree: `depth` decisions per seat (none `to_round`), then on to the
+        start of a round (so that tables are scored at the same point of a round), at most CAP
+        decisions per seat, and on past a `simultaneously` block still collecting commitments. To
+        the end when the game has no `evaluate:` (and not `to_round`)."""
         n = g.plan.n_seats
-        least, most = (self.depth * n, CAP * n) if g.plan.evaluate is not None else (math.inf, math.inf)
+        least: float
+        most: float
+        if to_round:
+            least, most = 0, CAP * n
+        else:
+            least, most = (self.depth * n, CAP * n) if g.plan.evaluate is not None else (math.inf, math.inf)
         glob = g.st.g
         greedy = self._greedy if self.rollout == "greedy" else None
         below = self.rng._randbelow  # type: ignore[attr-defined]  # randrange(n) for n >= 1: the same numbers

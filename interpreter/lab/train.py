@@ -9,7 +9,8 @@ right after the option played (as a bot judges one) is read as features for ever
 (`agents/features.py`); when the game ends each of these rows gets the seat's outcome: half a win
 (a tie for first shares it), half its place (1 first, 0 last). The value is the least-squares fit
 of the outcome to the features, scaled by their spread, with a small ridge, refitted after each
-generation on every row so far. (Temporal differences, LSTD(λ) with λ 0.7, 0.3 or 0, fitted
+generation on every row so far; features equal on every row so far are weighed as one (`merged`:
+the others' functions are then not called). (Temporal differences, LSTD(λ) with λ 0.7, 0.3 or 0, fitted
 weaker values there: the outcome itself taught more.)
 
 The games run on all cores as `simulate`'s do (`LocalBackend`), or on a Ray cluster: a task is
@@ -37,6 +38,7 @@ GENERATIONS = 3     # the games are played in this many generations, each by the
 EXPLORE = 0.1       # how often a seat plays a random option instead
 SAMPLE = 0.5        # the share of decisions whose table becomes a row
 RIDGE = 1e-3        # the ridge on the scaled features (keeps a fit of few games steady)
+SAME = 1e-12        # features whose squared differences sum to at most this share of their squares are one
 PER_TASK = 4        # games per task (fixed: the sums are added in the same order on any machine)
 # the weight of the seat's own `evaluate:` is tuned by play: the fitted one plus each of these
 # times the value's spread over the evaluation's, each played against the greedy bot
@@ -97,8 +99,7 @@ def play_for_rows(job: Job) -> tuple[Any, int, int]:
                     after = preview(d._st, pick, rng)
                 except RuleError:
                     return
-                for s in range(n):
-                    rows.append((s, feats.vector(after, s)))
+                rows.extend(enumerate(feats.vectors(after)))
         agents = [_Exploring(_bot(job, plan, agent_seed(gs, s)), f"{gs}/{s}/explore") for s in range(n)]
         try:
             result = play(Game(plan, gs), agents, on_decision=seen)
@@ -169,10 +170,11 @@ def tuned(model: Model, zz, setup: Setup, seed: int, first: int, count: int, bac
                            "games": len(games), "chosen": best}}
 
 
-def fit(zz, m: int) -> tuple[list[float], float, float]:
+def fit(zz, m: int, first: int | None = None) -> tuple[list[float], float, float]:
     """The weights and bias of the least-squares fit of the outcome to `m` features, with a small
     ridge on the scaled features, from the sums Z'Z; and the share of the outcome's variance the
-    fit explains (R²)."""
+    fit explains (R²). Features equal on every row are one (`merged`; feature `first` keeps
+    its group's weight)."""
     import numpy as np
 
     count = zz[m, m]
@@ -188,12 +190,37 @@ def fit(zz, m: int) -> tuple[list[float], float, float]:
         c = cov[np.ix_(keep, keep)] / np.outer(s, s)
         w = np.linalg.solve(c + RIDGE * np.eye(len(s)), cxy[keep] / s)
         weights[keep] = w / s
+    weights = merged(zz, m, weights, first)
     bias = float(y_mean - mean @ weights)
     full = np.append(weights, bias)
     sse = zz[m + 1, m + 1] - 2 * full @ zz[:m + 1, m + 1] + full @ zz[:m + 1, :m + 1] @ full
     sst = zz[m + 1, m + 1] - count * y_mean * y_mean
     r2 = float(1 - sse / sst) if sst > 0 else 0.0
     return [float(w) for w in weights], bias, r2
+
+
+def merged(zz, m: int, weights, first: int | None = None):
+    """`weights` with each group of features equal on every row (as near as the sums tell: the sum
+    of their squared differences at most SAME of their sums of squares) weighed by one of them with
+    the group's weight: the same value on every row, and a function of the ruleset whose weight is
+    0 is not called (a game's function often reads what another, a variable or a pile already
+    says). The one is feature `first` in its group (the evaluation, whose weight is tuned), else
+    the group's first (variables and piles come before functions, and cost less to read)."""
+    out = weights.copy()
+    squares = zz.diagonal()[:m]
+    done: set[int] = set()
+    order = ([first] if first is not None else []) + [a for a in range(m) if a != first]
+    for a in order:
+        if a in done or squares[a] == 0:
+            continue
+        for b in order:
+            if b != a and b not in done and squares[b] > 0 \
+                    and squares[a] - 2 * zz[a, b] + squares[b] <= SAME * (squares[a] + squares[b]):
+                done.add(b)
+                out[a] += out[b]
+                out[b] = 0.0
+        done.add(a)
+    return out
 
 
 SEAT_GAMES = 400    # the games of the training for a seat `learned` (seed 1, cached)
@@ -268,7 +295,7 @@ def train(ruleset: str, players: int, games: int, seed: int, jobs: int | None = 
                 progress(done, games, gen + 1)
         if rows == 0:
             break
-        weights, bias, r2 = fit(zz, m)
+        weights, bias, r2 = fit(zz, m, names.index("own evaluation") if use_eval else None)
         model = Model(plan.game_id, plan.name, plan.digest, players, list(loaded.variants),
                       list(loaded.modules), loaded.track, use_eval, names, weights, bias)
     if model is None:
