@@ -174,12 +174,16 @@ state:
   ahead: {type: "list[int]"}
   empty: {type: "list[int]"}
   rolls: {type: "list[int]"}
+  thrown: {type: "list[int]"}
 functions:
   lead:
     value: "max([x.pos for x in seats])"
   pos_of:
     params: {x: seat}
     value: "x.pos"
+  throw:
+    # a roll inside a function: each call a roll of its own
+    value: "roll(d6)"
 setup: |
   seat(1).pos = 3
   seat(2).pos = 5
@@ -190,6 +194,7 @@ phases:
       ahead = [pos_of(x) for x in seats if pos_of(x) == lead()]
       empty = [x.pos for x in seats if x.pos > 99 and [1, 2][lead()] > 0]
       rolls = [roll(d6) for k in 1..30 if lead() > 0]
+      thrown = [throw() for k in 1..30]
 result:
   rank: "0"
 """
@@ -208,3 +213,4 @@ def test_what_a_comprehension_asks_the_same_each_time_round_is_computed_once(tmp
     g = Game(plan, 1).st.g
     assert g["ahead"] == [5, 5] and g["empty"] == []
     assert len(g["rolls"]) == 30 and len(set(g["rolls"])) > 1
+    assert len(g["thrown"]) == 30 and len(set(g["thrown"])) > 1   # a function that rolls: not kept

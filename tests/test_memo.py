@@ -3,7 +3,7 @@ that asks the same function of the same values again (a rank asked of each car i
 it once per look, and never keeps it while the game is played."""
 from __future__ import annotations
 
-from authored import compiled
+from authored import compiled, write_game
 from interpreter.agents.greedy import GreedyAgent
 from interpreter.engine.game import Game, reading
 from interpreter.session.playing import play
@@ -83,3 +83,27 @@ def test_a_bot_that_looks_with_kept_values_chooses_as_without(tmp_path, monkeypa
         return self.evaluate(st, self.env)
     monkeypatch.setattr(greedy._Look, "judge", judge)
     assert games() == with_memo
+
+
+def test_a_function_that_rolls_keeps_no_value(tmp_path):
+    """Asked twice alike, a function that draws chance (itself, or in a function it calls) is a
+    roll each time: it keeps nothing, while one that draws none does."""
+    from interpreter.compile import compile_ruleset
+    from interpreter.load.ruleset import load_ruleset
+
+    text = RANKS.replace("functions:\n", '''dice:
+  d6: [1, 2, 3, 4, 5, 6]
+functions:
+  throw:
+    value: "roll(d6)"
+  throw_plus:
+    params: {s: seat}
+    value: "throw() + s.pos + size([x for x in seats if x.pos > 0])"
+  twice:
+    params: {s: seat}
+    value: "throw_plus(s) + throw_plus(s) + rank(s) + rank(s)"
+''').replace('evaluate: "', 'evaluate: "twice(seat) + ')
+    plan = compile_ruleset(load_ruleset(write_game(tmp_path, "ranks", text)), 3, python=True)
+    python = {g.rule: g.python for g in plan.codegen.generated}
+    assert "st.memo" in python["functions.rank"]
+    assert "st.memo" not in python["functions.throw_plus"]

@@ -62,31 +62,10 @@ def _anywhere(memo: dict[int, tuple[n.Node, bool]], node: n.Node, here: Callable
     return memo[id(node)][1]
 
 
-def meets_chance(e: n.Node) -> bool:
-    """Can evaluating `e` draw chance (so that the order of its parts matters)?"""
-    return any(isinstance(x, n.Call) and isinstance(x.ref, Ref) and x.ref.kind is RefKind.BUILTIN
-               and x.ref.extra.chance for x in n.walk(e))
-
-
-def invariants(e: n.Comp) -> list[n.Expr]:
-    """The largest parts of a comprehension's filter and item that read none of its variables
-    (nor those of a comprehension inside them that they are not whole of) and call something:
-    the same value each time round, worth computing once (`Lowerer.x_Comp`). Only a plain value
-    (a list kept would be one list in each place it is put); never one that meets chance (each
-    roll is a roll of its own)."""
-    bound = {id(c.ref) for c in _comps(e)} | {id(c.ref) for x in _comps(e) for c in x.inner}
-    found: list[n.Expr] = []
-    stack: list[n.Node] = [x for x in (e.item, e.cond, *(c.cond for c in e.inner)) if x is not None]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, n.Expr) and x.typ in PLAIN and _calls(x) and not meets_chance(x) \
-                and not _reads(x) & bound:
-            found.append(x)
-        elif isinstance(x, n.Comp):  # not in the list a comprehension inside goes through
-            stack.extend(y for y in (x.item, x.cond, *(c.cond for c in x.inner)) if y is not None)
-        else:
-            stack.extend(x.children())
-    return found
+def _draws(x: n.Node) -> bool:
+    """Is `x` a call of a built-in that draws chance?"""
+    return isinstance(x, n.Call) and isinstance(x.ref, Ref) and x.ref.kind is RefKind.BUILTIN \
+        and x.ref.extra.chance
 
 
 # the types of a value that is one thing, not a list or a map (kept, it cannot be changed in place)
@@ -142,6 +121,42 @@ class Analysis:
     _consts: dict[int, Any] = field(default_factory=dict)
     # the functions a rule may ask again of the same values (`asked_again`)
     again: set[str] = field(default_factory=set)
+    _chance: dict[str, bool] = field(default_factory=dict)
+
+    # ---- chance ----------------------------------------------------------------------------------
+
+    def meets_chance(self, e: n.Node) -> bool:
+        """Can evaluating `e` draw chance (so that the order of its parts matters, and two of it
+        are two draws), itself or in a function it calls?"""
+        return any(_draws(x) or _fn_call(x) and self.fn_draws(x.ref.name) for x in n.walk(e))
+
+    def fn_draws(self, name: str) -> bool:
+        """Does function `name` draw chance, itself or in a function it calls? (Functions never
+        call themselves.)"""
+        found = self._chance.get(name)
+        if found is None:
+            found = self._chance[name] = self.meets_chance(self.ck.rules.tree(FUNCTION.rule(name)))
+        return found
+
+    def invariants(self, e: n.Comp) -> list[n.Expr]:
+        """The largest parts of a comprehension's filter and item that read none of its variables
+        (nor those of a comprehension inside them that they are not whole of) and call something:
+        the same value each time round, worth computing once (`Lowerer.x_Comp`). Only a plain value
+        (a list kept would be one list in each place it is put); never one that meets chance (each
+        roll is a roll of its own)."""
+        bound = {id(c.ref) for c in _comps(e)} | {id(c.ref) for x in _comps(e) for c in x.inner}
+        found: list[n.Expr] = []
+        stack: list[n.Node] = [x for x in (e.item, e.cond, *(c.cond for c in e.inner)) if x is not None]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, n.Expr) and x.typ in PLAIN and _calls(x) and not self.meets_chance(x) \
+                    and not _reads(x) & bound:
+                found.append(x)
+            elif isinstance(x, n.Comp):  # not in the list a comprehension inside goes through
+                stack.extend(y for y in (x.item, x.cond, *(c.cond for c in x.inner)) if y is not None)
+            else:
+                stack.extend(x.children())
+        return found
 
     # ---- waiting ---------------------------------------------------------------------------------
 

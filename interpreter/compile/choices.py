@@ -29,7 +29,7 @@ from ..base.limits import MAX_LIST, Steps
 from ..lang.types import BOOL, CARD, INT, PIECE, SEAT, TEXT, Type, iterable_elem
 from . import pyast as P
 from .chains import exclusive
-from .analysis import Analysis, meets_chance, reads_only_card
+from .analysis import Analysis, reads_only_card
 from .codegen import Codegen
 from .lower import Driver
 from .context import Fn, local_name, not_pc, pc, resumed, within
@@ -118,7 +118,7 @@ def choose(lower: Lowering, s: n.Choose, fx: Fn, rule: str, wl: int) -> list[ast
     for i, opt in enumerate(s.options):
         if opt.var is not None and opt.source is not None:
             items = next((t for src, t in lists if src is opt.source or
-                          (n.same(src, opt.source) and not meets_chance(src))), None)
+                          (n.same(src, opt.source) and not lower.an.meets_chance(src))), None)
             if items is None:
                 items = fx.tmp("items")
                 lists.append((opt.source, items))

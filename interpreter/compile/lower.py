@@ -31,7 +31,7 @@ from ..lang.types import ANY, HELD, INT, PILE, TEXT, Type, is_list, is_map
 from ..library.api import NOT_CONST, Items, Read
 from ..ir.sites import FUNCTION
 from . import pyast as P
-from .analysis import Analysis, _Static, invariants, meets_chance
+from .analysis import Analysis, _Static
 from .codegen import Codegen, ident
 from .context import Fn, local_name
 from .inline import INLINE
@@ -281,7 +281,7 @@ class Lowerer(Visitor):
         fx.comp[id(e.ref)] = py
         # what is the same each time round is computed once, when first needed (never before: it
         # may fail, or not be needed at all); Python allows no `:=` in a comprehension's list
-        held = [] if saved_iter else [(id(x), fx.tmp("same")) for x in invariants(e)]
+        held = [] if saved_iter else [(id(x), fx.tmp("same")) for x in self.an.invariants(e)]
         fx.lazy.update(held)
         saved, fx.hoist = fx.hoist, None  # the item and the filter run each time round
         saved_iter = fx.in_iterable
@@ -338,7 +338,7 @@ class Lowerer(Visitor):
         counted by those first statements, without a call. Not when a part meets chance: the
         order of draws would change."""
         parts = [e for e in exprs if e is not None]
-        if any(meets_chance(e) for e in parts):
+        if any(self.an.meets_chance(e) for e in parts):
             return [], [self.expr(e, fx) if e is not None else None for e in exprs]
         saved, fx.hoist = fx.hoist, []
         try:
@@ -392,7 +392,7 @@ class Lowerer(Visitor):
         if ref.kind is RefKind.FUNCTION:
             args = [self.checked(a, fx) for a in e.args]
             params = self.an.inlinable(ref.name, e)
-            if params is not None and not meets_chance(e):  # a small function written into the caller
+            if params is not None and not self.an.meets_chance(e):  # a small function written into the caller
                 if fx.unit is not None:  # among a unit's rules, an error in it names the one calling
                     self.cg.called_from(self.an.inline_locs[ref.name], fx.rule)
                 saved = fx.given

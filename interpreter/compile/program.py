@@ -302,7 +302,8 @@ class Compiler:
         more than computing them again), of plain values, giving a plain value (a list given
         back could be changed)."""
         plain = PLAIN
-        if name not in self.an.again or self.ck.function_types.get(name) not in plain:
+        if name not in self.an.again or self.an.fn_draws(name) \
+                or self.ck.function_types.get(name) not in plain:
             return False
         if not all(t in plain for t in self.sym.functions[name].values()):
             return False
