@@ -880,6 +880,22 @@ def test_a_decision_sent_twice_is_taken_once_and_one_must_say_which_it_answers(c
         assert seen(client, table, 1)["decision"] == v["decision"]   # nothing taken
 
 
+def test_a_decision_sent_again_once_another_seat_is_to_move_is_said_taken(client):
+    """The retry of a decision that arrives after the table moved on to another seat's decision
+    (a bot's quick answer came first, here a second person's turn) is said taken, not "not your
+    decision" (the first answer was taken)."""
+    table = create(client, "formula5", ["human", "human"], seed=5)
+    [first] = seen(client, table, 1)["to_move"]
+    v = seen(client, table, first)
+    key, asked = v["options"][0]["key"], v["decision"]
+    assert decide(client, table, first, key, decision=asked).status_code == 200
+    assert seen(client, table, first)["to_move"] == [3 - first]
+    again = decide(client, table, first, key, decision=asked)
+    assert again.status_code == 409 and "taken already" in again.json()["error"], again.text
+    other = decide(client, table, first, key, decision="0123456789abcdef")   # none of the seat's
+    assert other.status_code == 409 and "not your decision" in other.json()["error"], other.text
+
+
 def test_a_database_that_cannot_be_used_is_said_in_words(tmp_path, capsys):
     """A damaged or cut-short database stops `serve` at its start with what to do; a full disk
     answers a request 503 with what happened, and nothing is changed (docs/web.md)."""

@@ -474,8 +474,16 @@ class Table(Sitting):
     def decision_id(self, seat: int) -> str:
         """The name of `seat`'s pending decision: opaque, and counting only the seat's own decisions
         (not those other seats took meanwhile, in secret or not), the same after a restart."""
-        n = f"{seat}:{sum(1 for d in self.decisions if d['seat'] == seat) + 1}".encode()
-        return hmac.new(self.secret, n, hashlib.sha256).hexdigest()[:16]
+        return self._id(seat, sum(1 for d in self.decisions if d['seat'] == seat) + 1)
+
+    def _id(self, seat: int, k: int) -> str:
+        """The name of `seat`'s k-th decision."""
+        return hmac.new(self.secret, f"{seat}:{k}".encode(), hashlib.sha256).hexdigest()[:16]
+
+    def _taken(self, seat: int, at: str) -> bool:
+        """Does `at` name a decision `seat` took already?"""
+        taken = sum(1 for d in self.decisions if d['seat'] == seat)
+        return any(hmac.compare_digest(str(at), self._id(seat, k)) for k in range(1, taken + 1))
 
     def known_decisions(self) -> list[dict]:
         """The decisions taken, up to a secret block still collecting commitments."""
@@ -500,6 +508,9 @@ class Table(Sitting):
             raise Refused(409, "the game is over" if self.problem is None else "the game has stopped")
         d = self.game.decision(seat)
         if d is None or seat not in self.offered:
+            if at is not None and self._taken(seat, at):
+                # sent again after the table moved on to another seat's decision: said as it is
+                raise Refused(409, "that decision was taken already: the table has moved on")
             waiting = self.game.deciding()
             who = ", ".join(f"seat {s + 1}" for s in waiting) or "nobody"
             raise Refused(409, f"it is not your decision: waiting for {who}")
