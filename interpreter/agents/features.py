@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from ..base.errors import RuleError
 from ..boards.base import BoardKind
+from ..engine.game import reading
 from ..ir.models import Visibility
 from ..lang.types import BOOL, HELD, INT, Per
 
@@ -176,8 +177,8 @@ class Features:
         self.names = names
 
     def vector(self, st, seat: int) -> list[float]:
-        """The features of table `st` for `seat`. Reads the table without changing it (a rule the
-        progress or evaluation reads counts no steps of the game's)."""
+        """The features of table `st` for `seat`. Reads the table without changing it (`reading`: a
+        rule the progress or evaluation reads counts no steps of the game's)."""
         return self.vectors(st, (seat,))[0]
 
     def vectors(self, st, seats=None, skip: frozenset = frozenset()) -> list[list[float]]:
@@ -185,11 +186,8 @@ class Features:
         gives them one by one: what all of them read (the progress of every seat, the boards'
         orders, a pile's cards) is read once. The ruleset's functions and the evaluation at the
         places in `skip` are not called (left 0: a judge whose weight there is 0 needs no value)."""
-        steps = st.steps
-        try:
-            return self._vectors(st, range(self.plan.n_seats) if seats is None else seats, skip)
-        finally:
-            st.steps = steps
+        who = range(self.plan.n_seats) if seats is None else seats
+        return reading(st, lambda: self._vectors(st, who, skip))
 
     def _vectors(self, st, seats, skip: frozenset) -> list[list[float]]:
         plan = self.plan

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 
 from ..engine import vm
+from ..engine.game import reading
 from ..base.errors import RuleError
 from ..lang.show import show
 from ..lang.types import ANY
@@ -66,12 +67,16 @@ class GreedyAgent:
         scored, idle = look.options(base, decision.count, DEPTH)
         if not scored:
             return self.rng.randrange(decision.count)
-        best = max(v for v, _ in scored)
-        picks = [i for v, i in scored if v == best]
-        pick = picks[self.rng.randrange(len(picks))] if len(picks) > 1 else picks[0]
+        pick = self._best(scored)
         if pick in idle:
             pick = self._idle(decision, pick, [(v, i) for v, i in scored if i not in idle])
         return pick
+
+    def _best(self, scored: list[tuple[float, int]]) -> int:
+        """The option of the highest value, ties broken at random (seeded)."""
+        top = max(v for v, _ in scored)
+        picks = [i for v, i in scored if v == top]
+        return picks[self.rng.randrange(len(picks))] if len(picks) > 1 else picks[0]
 
     def _idle(self, decision, pick: int, moving: list[tuple[float, int]]) -> int:
         """A pass (`pick` changes nothing), unless the bot passed on this very table before: then
@@ -83,11 +88,7 @@ class GreedyAgent:
                 self.idle.clear()
             self.idle.add(table)
             return pick
-        if not moving:
-            return pick
-        top = max(v for v, _ in moving)
-        picks = [i for v, i in moving if v == top]
-        return picks[self.rng.randrange(len(picks))] if len(picks) > 1 else picks[0]
+        return self._best(moving) if moving else pick
 
 
 class _Look:
@@ -118,11 +119,7 @@ class _Look:
                 continue
             if st is base:  # on the real table (an option that does nothing) the evaluation only looks
                 idle.add(i)
-                steps, base.steps = base.steps, 0   # as `reading` does
-                try:
-                    value = self.judge(base)
-                finally:
-                    base.steps = steps
+                value = reading(base, lambda: self.judge(base))  # noqa: B023 - called at once
             else:
                 value = self.value(st, depth)
             if st.believe is not None and st.believe.chance:
