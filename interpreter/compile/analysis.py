@@ -72,8 +72,10 @@ def _draws(x: n.Node) -> bool:
 PLAIN = (INT, BOOL, TEXT, SEAT, PIECE, CARD, PILE, BOARD, DIE)
 
 
-def _comps(e: n.Node) -> list[n.Comp]:
-    return [x for x in n.walk(e) if isinstance(x, n.Comp)]
+def _binds(e: n.Node) -> set[int]:
+    """The locals the comprehensions in `e` (itself included) bind, by identity."""
+    comps = [x for x in n.walk(e) if isinstance(x, n.Comp)]
+    return {id(c.ref) for c in comps} | {id(c.ref) for x in comps for c in x.inner}
 
 
 def _calls(e: n.Expr) -> bool:
@@ -82,9 +84,8 @@ def _calls(e: n.Expr) -> bool:
 
 def _reads(e: n.Expr) -> set[int]:
     """The locals `e` reads and does not bind itself (a comprehension inside it binds its own)."""
-    inside = {id(c.ref) for c in _comps(e)} | {id(c.ref) for x in _comps(e) for c in x.inner}
     return {id(x.ref.extra) for x in n.walk(e)
-            if isinstance(x, n.Name) and isinstance(x.ref, Ref) and x.ref.kind is RefKind.LOCAL} - inside
+            if isinstance(x, n.Name) and isinstance(x.ref, Ref) and x.ref.kind is RefKind.LOCAL} - _binds(e)
 
 
 def reads_only_card(e: n.Expr, card: Local | None) -> bool:
@@ -121,22 +122,22 @@ class Analysis:
     _consts: dict[int, Any] = field(default_factory=dict)
     # the functions a rule may ask again of the same values (`asked_again`)
     again: set[str] = field(default_factory=set)
-    _chance: dict[str, bool] = field(default_factory=dict)
+    _chance: dict[int, tuple[n.Node, bool]] = field(default_factory=dict)
 
     # ---- chance ----------------------------------------------------------------------------------
 
     def meets_chance(self, e: n.Node) -> bool:
         """Can evaluating `e` draw chance (so that the order of its parts matters, and two of it
         are two draws), itself or in a function it calls?"""
-        return any(_draws(x) or _fn_call(x) and self.fn_draws(x.ref.name) for x in n.walk(e))
+        return _anywhere(self._chance, e, self._draws_here)
+
+    def _draws_here(self, x: n.Node) -> bool:
+        return _draws(x) or (_fn_call(x) and self.fn_draws(x.ref.name))
 
     def fn_draws(self, name: str) -> bool:
         """Does function `name` draw chance, itself or in a function it calls? (Functions never
         call themselves.)"""
-        found = self._chance.get(name)
-        if found is None:
-            found = self._chance[name] = self.meets_chance(self.ck.rules.tree(FUNCTION.rule(name)))
-        return found
+        return self.meets_chance(self.ck.rules.tree(FUNCTION.rule(name)))
 
     def invariants(self, e: n.Comp) -> list[n.Expr]:
         """The largest parts of a comprehension's filter and item that read none of its variables
@@ -144,7 +145,7 @@ class Analysis:
         the same value each time round, worth computing once (`Lowerer.x_Comp`). Only a plain value
         (a list kept would be one list in each place it is put); never one that meets chance (each
         roll is a roll of its own)."""
-        bound = {id(c.ref) for c in _comps(e)} | {id(c.ref) for x in _comps(e) for c in x.inner}
+        bound = _binds(e)
         found: list[n.Expr] = []
         stack: list[n.Node] = [x for x in (e.item, e.cond, *(c.cond for c in e.inner)) if x is not None]
         while stack:

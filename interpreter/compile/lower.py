@@ -281,7 +281,7 @@ class Lowerer(Visitor):
         fx.comp[id(e.ref)] = py
         # what is the same each time round is computed once, when first needed (never before: it
         # may fail, or not be needed at all); Python allows no `:=` in a comprehension's list
-        held = [] if saved_iter else [(id(x), fx.tmp("same")) for x in self.an.invariants(e)]
+        held = [] if fx.in_iterable else [(id(x), fx.tmp("same")) for x in self.an.invariants(e)]
         fx.lazy.update(held)
         saved, fx.hoist = fx.hoist, None  # the item and the filter run each time round
         saved_iter = fx.in_iterable

@@ -71,7 +71,6 @@ class Compiler:
         self.rules = checked.rules
         self._procs: dict[str, Callable[..., Any]] = {}
         self._trigs: dict[str, Callable[..., Any]] = {}
-        self._memo_ids: list[str] = []   # the functions that keep their values, by number (`_memoized`)
         self.hooks = Hooks()
         plan.codegen = cg
         # the move rules the board kinds follow instead of their own (the effects that move are
@@ -271,9 +270,9 @@ class Compiler:
         m = key = ""
         if memo:
             m, key = fx.tmp("memo"), fx.tmp("key")
-            # while the table is only looked at (`st.memo` a dict): a value computed once
-            key_of = ast.Tuple([P.const(len(self._memo_ids)), *map(P.name, args)], P.LOAD)
-            self._memo_ids.append(name)
+            # while the table is only looked at (`st.memo` a dict): a value computed once, kept
+            # under the function's Python name and its arguments
+            key_of = ast.Tuple([P.const(self.low.functions[name]), *map(P.name, args)], P.LOAD)
             out += [P.assign(P.store(m), P.attr(P.name("st"), "memo")),
                     P.if_(P.compare(P.name(m), ast.IsNot(), P.const(None)),
                           [P.assign(P.store(key), key_of),
@@ -281,10 +280,11 @@ class Compiler:
                                  [ast.Return(P.sub(P.name(m), P.name(key)))])])]
         first, (value,) = self.low.hoisting(fx, body)
         out += first
-        if self.an.grows(body, chain=True) or memo:
+        grows = self.an.grows(body, chain=True)
+        if grows or memo:
             t = fx.tmp()
             out += [P.assign(P.store(t), value)]
-            if self.an.grows(body, chain=True):
+            if grows:
                 out += self.low.check_stmt(P.name(t), body, body.loc, chain=True)
             if memo:
                 out.append(P.if_(P.compare(P.name(m), ast.IsNot(), P.const(None)),
@@ -301,11 +301,10 @@ class Compiler:
         values (`Analysis.again`), that loops or calls others (keeping a cheap one's values costs
         more than computing them again), of plain values, giving a plain value (a list given
         back could be changed)."""
-        plain = PLAIN
         if name not in self.an.again or self.an.fn_draws(name) \
-                or self.ck.function_types.get(name) not in plain:
+                or self.ck.function_types.get(name) not in PLAIN:
             return False
-        if not all(t in plain for t in self.sym.functions[name].values()):
+        if not all(t in PLAIN for t in self.sym.functions[name].values()):
             return False
         return self.an.fn_weight(name) > 2 or any(isinstance(x, n.Comp) for x in n.walk(body))
 
