@@ -78,11 +78,15 @@ def _learned(kind: str):
     if not path:
         raise ValueError(f"`{kind}`: name the learned bot's file, e.g. learned:bot.json "
                          "(written by racecraft train)")
+    return partial(LearnedAgent, path=path, model=_model(kind, path))
+
+
+def _model(kind: str, path: str):
+    """The learned value in file `path`, for the bot `kind`; ValueError saying what is wrong."""
     try:
-        model = model_at(path)
+        return model_at(path)
     except ModelError as e:
         raise ValueError(f"`{kind}`: {e}") from None
-    return partial(LearnedAgent, path=path, model=model)
 
 
 def _searching_learned(kind: str, parts: list[str]):
@@ -91,11 +95,7 @@ def _searching_learned(kind: str, parts: list[str]):
     if not (text.isascii() and text.isdigit() and 1 <= int(text) <= MAX_BUDGET):
         raise ValueError(f"`{kind}`: the search bot's budget is 1 to {MAX_BUDGET:,} games per decision, "
                          "e.g. mcts:200:learned:bot.json")
-    path = ":".join(parts[3:])
-    try:
-        model = model_at(path)
-    except ModelError as e:
-        raise ValueError(f"`{kind}`: {e}") from None
+    model = _model(kind, ":".join(parts[3:]))
     return partial(SearchAgent, budget=int(text), rollout=LEARNED_LEAVES, model=model)
 
 

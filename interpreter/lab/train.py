@@ -147,9 +147,7 @@ def tuned(model: Model, zz, setup: Setup, seed: int, first: int, count: int, bac
 
     m = len(model.features)
     at = model.features.index("own evaluation")
-    count_rows = zz[m, m]
-    mean = zz[m, :m] / count_rows
-    cov = zz[:m, :m] / count_rows - np.outer(mean, mean)
+    _count, _mean, cov = moments(zz, m)
     w = np.array(model.weights)
     spread_value = float(np.sqrt(max(0.0, w @ cov @ w)))
     spread_eval = float(np.sqrt(max(0.0, cov[at, at])))
@@ -177,10 +175,8 @@ def fit(zz, m: int, first: int | None = None) -> tuple[list[float], float, float
     its group's weight)."""
     import numpy as np
 
-    count = zz[m, m]
-    mean = zz[m, :m] / count
+    count, mean, cov = moments(zz, m)
     y_mean = zz[m, m + 1] / count
-    cov = zz[:m, :m] / count - np.outer(mean, mean)
     cxy = zz[:m, m + 1] / count - mean * y_mean
     spread = np.sqrt(np.clip(np.diag(cov), 0.0, None))
     keep = spread > 1e-9 * (1.0 + np.abs(mean))
@@ -197,6 +193,16 @@ def fit(zz, m: int, first: int | None = None) -> tuple[list[float], float, float
     sst = zz[m + 1, m + 1] - count * y_mean * y_mean
     r2 = float(1 - sse / sst) if sst > 0 else 0.0
     return [float(w) for w in weights], bias, r2
+
+
+def moments(zz, m: int):
+    """From the sums Z'Z (`play_for_rows`): the number of rows, the means of the `m` features and
+    their covariance."""
+    import numpy as np
+
+    count = zz[m, m]
+    mean = zz[m, :m] / count
+    return count, mean, zz[:m, :m] / count - np.outer(mean, mean)
 
 
 def merged(zz, m: int, weights, first: int | None = None):
