@@ -48,16 +48,7 @@ def bot(kind: str):
     if len(parts) > 4:
         raise ValueError(f"`{kind}`: the search bot is written mcts, mcts:BUDGET, mcts:BUDGET:ROLLOUT or "
                          "mcts:BUDGET:ROLLOUT:TREES, e.g. mcts:200:greedy:2")
-    budget = BUDGET
-    if len(parts) > 1:
-        text = parts[1]
-        if not (text.isascii() and text.isdigit()):
-            raise ValueError(f"`{kind}`: the search bot's budget is a whole number of games it plays "
-                             "forward per decision, e.g. mcts:200")
-        budget = int(text)
-        if not 1 <= budget <= MAX_BUDGET:
-            raise ValueError(f"`{kind}`: the search bot's budget is 1 to {MAX_BUDGET:,} games per decision "
-                             "(the engine's cap: more takes too long for a decision)")
+    budget = _budget(kind, parts[1], "mcts:200") if len(parts) > 1 else BUDGET
     rollout = parts[2] if len(parts) > 2 else ROLLOUTS[0]
     if rollout not in ROLLOUTS:
         raise ValueError(f"`{kind}`: the search bot's rollouts are {' or '.join(ROLLOUTS)}, "
@@ -71,6 +62,18 @@ def bot(kind: str):
                              f"cores there are), e.g. mcts:{budget}:{rollout}:2")
         trees = int(text)
     return partial(SearchAgent, budget=budget, rollout=rollout, trees=trees)
+
+
+def _budget(kind: str, text: str, example: str) -> int:
+    """The search bot's budget written `text` in bot `kind`; ValueError with an example."""
+    if not (text.isascii() and text.isdigit()):
+        raise ValueError(f"`{kind}`: the search bot's budget is a whole number of games it plays "
+                         f"forward per decision, e.g. {example}")
+    budget = int(text)
+    if not 1 <= budget <= MAX_BUDGET:
+        raise ValueError(f"`{kind}`: the search bot's budget is 1 to {MAX_BUDGET:,} games per decision "
+                         f"(the engine's cap: more takes too long for a decision), e.g. {example}")
+    return budget
 
 
 def _learned(kind: str):
@@ -91,12 +94,9 @@ def _model(kind: str, path: str):
 
 def _searching_learned(kind: str, parts: list[str]):
     """`mcts:BUDGET:learned:FILE`: the search bot judging its leaves by a learned value."""
-    text = parts[1]
-    if not (text.isascii() and text.isdigit() and 1 <= int(text) <= MAX_BUDGET):
-        raise ValueError(f"`{kind}`: the search bot's budget is 1 to {MAX_BUDGET:,} games per decision, "
-                         "e.g. mcts:200:learned:bot.json")
+    budget = _budget(kind, parts[1], "mcts:200:learned:bot.json")
     model = _model(kind, ":".join(parts[3:]))
-    return partial(SearchAgent, budget=int(text), rollout=LEARNED_LEAVES, model=model)
+    return partial(SearchAgent, budget=budget, rollout=LEARNED_LEAVES, model=model)
 
 
 def _file_of(kind: str) -> str | None:
