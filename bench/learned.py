@@ -4,6 +4,7 @@ strong the bot it makes is. Run by hand (not a test); the figures are in docs/bo
     python bench/learned.py [--games 1000] [--jobs 2] [--matches 50] heat
     python bench/learned.py --no-evaluate --against random formula5
     python bench/learned.py --search 100 --against mcts:100 --matches 20 formula5
+    python bench/learned.py --look 4 --at round --matches 200 heat
 
 For each game: trains a 2-player bot (`--games` games of self-play on `--jobs` processes, timed by
 the wall clock), then plays `--matches` games with the learned bot in seat 1 and as many in seat 2
@@ -11,9 +12,12 @@ against `--against` (greedy by default), on the same seeds, and prints its win r
 interval (Wilson); `--match-seed` plays other games with the same bot. `--search BUDGET` plays
 the search bot judging its leaves by the learned value, `mcts:BUDGET:learned:FILE`, instead of the
 learned bot, and first times its decisions and those of `mcts:BUDGET` (bench_mcts.py's `speed`,
-against greedy, one game). `--no-evaluate` first copies the game with its `evaluate:` removed (so
-neither the training's first bots nor the learned bot can read it: a game whose designer wrote
-none).
+against greedy, one game). `--look TABLES` plays the learned bot looking on to the start of the
+next round on TABLES believed tables, `learned:TABLES:FILE`, and first times its decisions and
+those of the greedy bot and of `learned:FILE` in the same way (`--at round`: the value fitted to
+the tables at the start of each round, where that bot judges). `--no-evaluate` first copies the
+game with its `evaluate:` removed (so neither the training's first bots nor the learned bot can
+read it: a game whose designer wrote none).
 """
 from __future__ import annotations
 
@@ -64,11 +68,13 @@ def main() -> None:
     ap.add_argument("--match-seed", type=int, help="the seed of the games played (default: --seed plus 100)")
     ap.add_argument("--no-evaluate", action="store_true")
     ap.add_argument("--search", type=int, metavar="BUDGET")
+    ap.add_argument("--look", type=int, metavar="TABLES")
+    ap.add_argument("--at", choices=("option", "round"), default="option", help="train's --at")
     a = ap.parse_args()
     for game in a.games:
         ruleset = without_evaluate(game) if a.no_evaluate else game
         start = time.perf_counter()
-        model = train(ruleset, 2, a.train_games, a.seed, a.jobs, evaluate=not a.no_evaluate)
+        model = train(ruleset, 2, a.train_games, a.seed, a.jobs, evaluate=not a.no_evaluate, at=a.at)
         spent = time.perf_counter() - start
         out = Path(tempfile.mkdtemp(prefix="learned-")) / f"{game}.json"
         out.write_text(json.dumps(model.to_json()))
@@ -84,6 +90,10 @@ def main() -> None:
         if a.search:
             kind = f"mcts:{a.search}:learned:{out}"
             for k in (f"mcts:{a.search}", kind):
+                print("  " + speed(ruleset, k, 1, 2).replace(str(out), "FILE"), flush=True)
+        elif a.look:
+            kind = f"learned:{a.look}:{out}"
+            for k in ("greedy", f"learned:{out}", kind):
                 print("  " + speed(ruleset, k, 1, 2).replace(str(out), "FILE"), flush=True)
         wins = games = 0
         start = time.perf_counter()

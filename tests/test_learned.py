@@ -306,3 +306,60 @@ def test_the_search_bot_judges_the_learned_value_at_the_start_of_a_round(trained
     play(Game(plan, 4), [bot(f"mcts:20:learned:{out}")("4/0"), bot("random")("4/1")])
     assert rolled and all(to_round and moved_on for to_round, moved_on in rolled)
     assert len(judged) >= len(rolled)
+
+
+def test_the_learned_bot_looking_on_to_the_next_round(trained, monkeypatch, capsys):
+    """`learned:TABLES:FILE` plays each option on believed tables to the first decision of the next
+    round (or the end) and judges the table there with the learned value; the same seed makes the
+    same choices; its file is checked as `learned:FILE`'s."""
+    from interpreter.agents.learned import LookingAgent
+    from interpreter.web.tables import _bot_problem
+
+    game, out = trained
+    kind = f"learned:3:{out}"
+    plan = load(game, (), (), None, None).plan(2)
+    assert on_file(kind) and unfit(kind, plan) is None
+    assert "learned bot plays from a file" in (_bot_problem(f"learned:3:{out}") or "")
+    judged: list = []
+    worth = LookingAgent._worth
+
+    def spy(self, g, i, seat, judge):
+        before = g.st.g["__rounds"]
+        value = worth(self, g, i, seat, judge)
+        judged.append(g.over or g.st.g["__rounds"] != before)
+        return value
+    monkeypatch.setattr(LookingAgent, "_worth", spy)
+
+    def choices(seed):
+        picks: list = []
+        agents = [bot(kind)(f"{seed}/0"), bot("random")(f"{seed}/1")]
+        play(Game(plan, seed), agents, on_decision=lambda d, p: picks.append(p))
+        return picks
+    assert choices(3) == choices(3)
+    assert judged and all(judged)
+    assert isinstance(bot(kind)(1), LookingAgent) and bot(kind)(1).tables == 3
+    assert main(["simulate", game, "--seats", f"{kind},random", "--games", "2", "--jobs", "1"]) == 0
+    assert f"seat 1  {kind}" in capsys.readouterr().out
+    for bad, said in ((f"learned:0:{out}", "1 to 64 believed tables"),
+                      ("learned:2:", "name the learned bot's file"), (f"learned:3:{out}x", "no such file")):
+        assert main(["simulate", game, "--seats", f"{bad},random", "--games", "1"]) == 2
+        assert said in capsys.readouterr().err
+    assert main(["simulate", "formula5", "--seats", f"{kind},random", "--games", "1"]) == 2
+    assert "not for Formula 5" in capsys.readouterr().err
+
+
+def test_training_at_the_start_of_each_round(trained, tmp_path):
+    """`train --at round` fits the value to the tables at the first decision of each round (where
+    `learned:TABLES:FILE` judges), its evaluation's weight as fitted (not tuned for the one look);
+    the same seed writes the same file."""
+    game, out = trained
+    at_round = tmp_path / "round.json"
+    assert _train(game, at_round, "--at", "round") == 0
+    data = json.loads(at_round.read_text())
+    assert data["trained"]["at"] == "round" and "evaluation" not in data["trained"]
+    assert 0 < data["trained"]["rows"] < json.loads(out.read_text())["trained"]["rows"] * 4
+    assert "at" not in json.loads(out.read_text())["trained"]
+    again = tmp_path / "again.json"
+    assert _train(game, again, "--at", "round") == 0 and again.read_bytes() == at_round.read_bytes()
+    plan = load(game, (), (), None, None).plan(2)
+    play(Game(plan, 2), [bot(f"learned:2:{at_round}")("2/0"), bot("random")("2/1")])

@@ -6,6 +6,8 @@ forward per decision (default 100), ROLLOUT the policy that plays them on below 
 moves must be planned together), TREES the trees the budget is shared among, searched side by
 side on as many cores as there are (default 1; the same choices on any machine).
 `learned:FILE`: the greedy bot judging with a value learned for one game (`racecraft train`);
+`learned:TABLES:FILE`: the same, each option played on to the start of the next round by the greedy
+bot on TABLES believed tables and the tables reached judged with it;
 `mcts:BUDGET:learned:FILE`: the search bot judging with it the tables a random rollout reaches at the
 start of a round;
 `learned` alone: the value `simulate` and `compare` train for each game first (`lab/train.py`).
@@ -17,7 +19,7 @@ from functools import partial
 
 from .base import RandomAgent
 from .greedy import GreedyAgent
-from .learned import UNTRAINED, LearnedAgent, ModelError, model_at, trained_for
+from .learned import MAX_LOOK_TABLES, UNTRAINED, LearnedAgent, LookingAgent, ModelError, model_at, trained_for
 from .mcts import BUDGET, LEARNED as LEARNED_LEAVES, ROLLOUTS, SearchAgent
 
 # games played forward per decision: 1,000 keeps a decision of the largest shipped game (with greedy
@@ -77,11 +79,25 @@ def _budget(kind: str, text: str, example: str) -> int:
 
 
 def _learned(kind: str):
-    path = kind[len(LEARNED):]
+    tables, path = _looking(kind)
     if not path:
         raise ValueError(f"`{kind}`: name the learned bot's file, e.g. learned:bot.json "
                          "(written by racecraft train)")
-    return partial(LearnedAgent, path=path, model=_model(kind, path))
+    if tables is None:
+        return partial(LearnedAgent, path=path, model=_model(kind, path))
+    if not 1 <= tables <= MAX_LOOK_TABLES:
+        raise ValueError(f"`{kind}`: the learned bot plays each option on 1 to {MAX_LOOK_TABLES} "
+                         "believed tables, e.g. learned:4:bot.json")
+    return partial(LookingAgent, path=path, model=_model(kind, path), tables=tables)
+
+
+def _looking(kind: str) -> tuple[int | None, str]:
+    """`learned:FILE` or `learned:TABLES:FILE`: the tables (None for the one look) and the file."""
+    rest = kind[len(LEARNED):]
+    head, sep, path = rest.partition(":")
+    if sep and head.isascii() and head.isdigit():
+        return int(head), path
+    return None, rest
 
 
 def _model(kind: str, path: str):
@@ -104,7 +120,7 @@ def _file_of(kind: str) -> str | None:
     if kind == "learned":
         return ""
     if kind.startswith(LEARNED):
-        return kind[len(LEARNED):]
+        return _looking(kind)[1]
     parts = kind.split(":")
     if parts[0] == "mcts" and len(parts) > 3 and parts[2] == LEARNED_LEAVES:
         return ":".join(parts[3:])

@@ -14,10 +14,13 @@ from __future__ import annotations
 import json
 import math
 import os
+import random
 from operator import mul
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..base.errors import RuleError
+from .belief import believed
 from .features import Features
 from .greedy import GreedyAgent
 
@@ -26,6 +29,9 @@ VERSION = 1
 MAX_BYTES = 2_000_000     # a model file larger than this is not one
 MAX_FEATURES = 20_000
 SCALE = 1_000_000         # the value as the greedy bot's whole numbers: millionths
+LOOK_TABLES = 4           # `learned:TABLES:FILE`: believed tables each option is played on, by default
+MAX_LOOK_TABLES = 64
+LOOK_CAP = 10             # decisions a seat it plays on at most (long rounds, games without rounds)
 
 
 class ModelError(ValueError):
@@ -230,6 +236,7 @@ class Judge:
 class LearnedAgent(GreedyAgent):
     """A bot that plays one move ahead, judging each option's table with a learned value."""
     name = "learned"
+    fitted = False   # the evaluation's weight as tuned for the one look (`Judge`)
 
     def __init__(self, seed: int | str = 0, path: str = "", model: Model | None = None):
         """The value of `model`, else of file `path`, else the one trained for the game in this
@@ -249,5 +256,96 @@ class LearnedAgent(GreedyAgent):
             bad = model.problem(plan)
             if bad:
                 raise ModelError(f"`learned:{self.path}`: {bad}")
-            self._judge = (plan, Judge(model, plan))
+            self._judge = (plan, Judge(model, plan, fitted=self.fitted))
         return self._judge[1]
+
+
+
+class LookingAgent(LearnedAgent):
+    """The learned bot looking on to the start of the next round (`learned:TABLES:FILE`): each
+    option is taken on `tables` tables the seat may believe in (other seats' hidden cards dealt
+    again, as the search bot's: `belief.believed`), the game played on from there by the greedy
+    bot (every seat: the ruleset's `evaluate:`) up to the first decision of the next round, and the
+    learned value of the table reached averaged (a win counting 1, a loss 0). Every option is
+    played on the same believed tables with the same generators, so that what differs is the
+    option's doing. The value is judged where it was learned to be good: a table whose round's
+    cards are shown and played (right after an option, the value cannot tell what the cards
+    chosen will do: docs/bots.md). The evaluation's weight is the fit's (as the search bot's
+    leaves), not the one tuned for the one look."""
+    name = "learned-look"
+    fitted = True
+
+    def __init__(self, seed: int | str = 0, path: str = "", model: Model | None = None,
+                 tables: int = LOOK_TABLES, policy: str = "greedy"):
+        super().__init__(seed, path, model)
+        self.tables = tables
+        self.policy = policy   # who plays on: "greedy" or "random" (an experiment's)
+        self._greedy = GreedyAgent(0)
+
+    def choose(self, game, decision) -> int:
+        if decision.count == 1:
+            return 0
+        moves: dict = {}
+        for i, label in enumerate(decision.labels()):
+            moves.setdefault(label, i)   # two copies of a card are one option
+        if len(moves) == 1:
+            return 0
+        judge = self.evaluator(game)
+        seat = decision.seat
+        greedy = self._greedy
+        seeds = [(self.rng.getrandbits(64), self.rng.getrandbits(64)) for _ in range(self.tables)]
+        tables = []
+        for a, _b in seeds:
+            greedy.rng = random.Random(a)
+            tables.append(believed(game, seat, greedy.rng, self._pick))
+        scored = []
+        for i in moves.values():
+            total = 0.0
+            for table, (_a, b) in zip(tables, seeds):
+                g = table.clone(random.Random(b))
+                sim = g.st.simul
+                for st in [g.st] + ([c.st for c in sim.commits] if sim is not None else []):
+                    if st is not None and st.believe is not None:
+                        st.believe.ordered = frozenset()   # unseen piles believed afresh
+                greedy.rng = random.Random(b ^ 0x5EED)
+                total += self._worth(g, i, seat, judge)
+            scored.append((total, i))
+        return self._best(scored)
+
+    def _pick(self, g) -> int:
+        """The pick of whoever plays on at `g`'s decision."""
+        if self.policy == "greedy":
+            return self._greedy.choose(g, g.decision())
+        return self._greedy.rng.randrange(g.waiting()[1])
+
+    def _worth(self, g, i: int, seat: int, judge: Judge) -> float:
+        """Option `i` taken on believed table `g`, played on to the first decision of the next
+        round (at most LOOK_CAP decisions a seat), judged for `seat`; -1 where it breaks a rule."""
+        start = g.st.g.get("__rounds")
+        try:
+            g.choose(i)
+        except RuleError:
+            return -1.0
+        glob = g.st.g
+        most = LOOK_CAP * g.plan.n_seats
+        k = 0
+
+        def policy(game) -> int:
+            nonlocal k
+            if glob.get("__rounds") != start or k >= most:
+                return -1
+            k += 1
+            return self._pick(game)
+        g.answer_with(policy)   # the rules ask it in place, decision after decision
+        try:
+            while not g.over:
+                pick = policy(g)
+                if pick < 0:
+                    break
+                g.choose(pick)
+        finally:
+            g.answer_with(None)
+        if g.over:
+            winners = g.result()["winners"]
+            return 1.0 / len(winners) if seat in winners else 0.0
+        return judge.value(g.st, seat)

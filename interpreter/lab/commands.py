@@ -148,6 +148,10 @@ def add_train(sub) -> None:
     tr.add_argument("--no-evaluate", action="store_true",
                     help="leave the ruleset's `evaluate:` out of what the bot reads (it is in by default "
                          "where the game has one)")
+    tr.add_argument("--at", choices=("option", "round"), default="option",
+                    help="the tables it learns from: right after each option played (default: for "
+                         "learned:FILE), or at the start of each round (for learned:TABLES:FILE, "
+                         "which judges the tables there)")
     tr.add_argument("--out", required=True, metavar="FILE", help="the file to write (JSON)")
     backend_args(tr, "the same seed writes the same file")
     tr.set_defaults(fn=cmd_train, json=False)
@@ -382,7 +386,8 @@ def cmd_train(args) -> int:
     try:
         model = train(args.ruleset, args.players, args.games, args.seed, args.jobs, args.variant,
                       args.module, args.track, not args.no_evaluate,
-                      progress and (lambda done, total, _gen: progress(done, total)), backend=backend)
+                      progress and (lambda done, total, _gen: progress(done, total)), backend=backend,
+                      at=args.at)
     finally:
         if bar is not None:
             bar.stop()

@@ -6,7 +6,9 @@ them all (measured in a shipped game, docs/bots.md: games of the learned bot as 
 taught it less); where it has none, the random bot plays the first generation and the
 learned bot as fitted so far the later ones. At some of the decisions (SAMPLE of them) the table
 right after the option played (as a bot judges one) is read as features for every seat
-(`agents/features.py`); when the game ends each of these rows gets the seat's outcome: half a win
+(`agents/features.py`); or, with `at="round"`, the table at the start of every round (where the
+learned bot looking on to the next round, `learned:TABLES:FILE`, judges one: fitted there, it won
+more); when the game ends each of these rows gets the seat's outcome: half a win
 (a tie for first shares it), half its place (1 first, 0 last). The value is the least-squares fit
 of the outcome to the features, scaled by their spread, with a small ridge, refitted after each
 generation on every row so far; features equal on every row so far are weighed as one (`merged`:
@@ -46,14 +48,19 @@ TUNE = (0.0, 2.0, 4.0, 8.0, 16.0, 32.0)
 TUNE_GAMES = 0.1    # the games each is played, in each seat, as a share of the training's (at most 100)
 
 
+AT = ("option", "round")   # the tables read: right after an option played; at the start of a round
+
+
 @dataclass(frozen=True)
 class Job:
     """A task of a training: the game, whether `evaluate:` is a feature, the bot playing (a model,
-    or None for the first generation's bot), and the (index, seed) of its games."""
+    or None for the first generation's bot), the (index, seed) of its games, and the tables read
+    (where: one of AT)."""
     setup: Setup
     evaluate: bool
     model: Model | None
     games: tuple[tuple[int, int], ...]
+    at: str = AT[0]
 
 
 class _Exploring:
@@ -91,8 +98,16 @@ def play_for_rows(job: Job) -> tuple[Any, int, int]:
     for _i, gs in job.games:
         rng = random.Random(f"{gs}/rows")
         rows: list[tuple[int, list[float]]] = []
+        game = Game(plan, gs)
+        last = [None]   # the round of the last decision
 
-        def seen(d, pick, rows=rows, rng=rng) -> None:
+        def seen(d, pick, rows=rows, rng=rng, game=game, last=last) -> None:
+            if job.at == "round":
+                # the table at the first decision of each round, read for every seat
+                if game.st.g.get("__rounds") != last[0]:
+                    last[0] = game.st.g.get("__rounds")
+                    rows.extend(enumerate(feats.vectors(game.st)))
+                return
             # the table right after the option played (as the bots judge one), read for every seat
             if rng.random() < SAMPLE:
                 try:
@@ -102,7 +117,7 @@ def play_for_rows(job: Job) -> tuple[Any, int, int]:
                 rows.extend(enumerate(feats.vectors(after)))
         agents = [_Exploring(_bot(job, plan, agent_seed(gs, s)), f"{gs}/{s}/explore") for s in range(n)]
         try:
-            result = play(Game(plan, gs), agents, on_decision=seen)
+            result = play(game, agents, on_decision=seen)
         except (RoundLimit, GameTooLong, RuleError):
             continue
         if not rows:
@@ -265,8 +280,10 @@ def learned_seats(setups, jobs: int | None, say) -> None:
 
 def train(ruleset: str, players: int, games: int, seed: int, jobs: int | None = None, variants=(),
           modules=(), track=None, evaluate: bool = True, progress=None,
-          generations: int = GENERATIONS, backend=None) -> Model:
+          generations: int = GENERATIONS, backend=None, at: str = AT[0]) -> Model:
     """Learn a value for the game from `games` games of self-play; the model (not yet written).
+    `at`: the tables read, right after an option ("option": for the one look) or at the start of
+    each round ("round": for `learned:TABLES:FILE`; the evaluation's weight is then not tuned).
     `backend`: where the games run (`cluster.RayBackend`; default this machine's processes):
     the tasks and the order their sums are added in are the same, and so is the model."""
     import numpy as np
@@ -290,7 +307,7 @@ def train(ruleset: str, players: int, games: int, seed: int, jobs: int | None = 
         chunks = [tuple((i, game_seed(seed, i)) for i in span[j:j + PER_TASK])
                   for j in range(0, len(span), PER_TASK)]
         # the greedy bot where the game has `evaluate:`; else the learned bot after the first generation
-        tasks = [Job(setup, use_eval, model if plan.evaluate is None else None, c) for c in chunks]
+        tasks = [Job(setup, use_eval, model if plan.evaluate is None else None, c, at) for c in chunks]
         answers: Any = backend.map(play_for_rows, tasks)  # type: ignore[arg-type]
         for task, (z, r, e) in zip(tasks, answers):
             zz += z
@@ -307,9 +324,10 @@ def train(ruleset: str, players: int, games: int, seed: int, jobs: int | None = 
     if model is None:
         raise RuleError(f"no game of {plan.name} ended: nothing to learn from")
     tuning = {}
-    if use_eval and players > 1:
+    if use_eval and players > 1 and at == "option":
         tuning = tuned(model, zz, setup, seed, games, max(2, min(100, int(games * TUNE_GAMES))), backend)
     # (no time in the file: the same seed writes the same bytes)
+    where = {"at": at} if at != AT[0] else {}   # (a file of the one look's training reads as before)
     model.trained = {"games": games, "ended": ended, "rows": rows, "seed": seed, "generations": generations,
-                     "explained": round(r2, 4), **tuning}
+                     "explained": round(r2, 4), **where, **tuning}
     return model

@@ -141,8 +141,8 @@ def seats_fit(kinds: list[str], plan) -> None:
 
 
 def bots(text: str | None, players: int | None, option: str = "--seats") -> list[str] | None:
-    """The bots a `--seats` option names (random, greedy, mcts[:BUDGET[:ROLLOUT[:TREES]]] or learned:FILE),
-    checked."""
+    """The bots a `--seats` option names (random, greedy, mcts[:BUDGET[:ROLLOUT[:TREES]]] or
+    learned[:TABLES]:FILE), checked."""
     if not text:
         return None
     seats = [k.strip() for k in text.split(",") if k.strip()]
