@@ -37,6 +37,18 @@ def believed(game, seat: int, rng, policy):
     return g
 
 
+def fresh(table, rng=None):
+    """A copy of a believed table to play on once, the order of the piles nobody sees believed
+    afresh (any order is one the seat may believe in); `rng`: the copy's own generator (else the
+    table's is shared)."""
+    g = table.clone(rng)
+    sim = g.st.simul
+    for st in [g.st] + ([c.st for c in sim.commits] if sim is not None else []):
+        if st is not None and st.believe is not None:
+            st.believe.ordered = frozenset()
+    return g
+
+
 def _redeal_cards(st, seat: int, rng) -> None:
     """Deal again the cards `seat` cannot see in other seats' piles, each group of cards that
     started in the same pile nobody sees among the places they now fill."""

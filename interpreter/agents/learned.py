@@ -20,9 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..base.errors import RuleError
-from .belief import believed
+from .belief import believed, fresh
 from .features import Features
 from .greedy import GreedyAgent
+from .playout import moves, next_round, play_on
 
 FORMAT = "racecraft-learned-value"
 VERSION = 1
@@ -260,7 +261,6 @@ class LearnedAgent(GreedyAgent):
         return self._judge[1]
 
 
-
 class LookingAgent(LearnedAgent):
     """The learned bot looking on to the start of the next round (`learned:TABLES:FILE`): each
     option is taken on `tables` tables the seat may believe in (other seats' hidden cards dealt
@@ -276,19 +276,16 @@ class LookingAgent(LearnedAgent):
     fitted = True
 
     def __init__(self, seed: int | str = 0, path: str = "", model: Model | None = None,
-                 tables: int = LOOK_TABLES, policy: str = "greedy"):
+                 tables: int = LOOK_TABLES):
         super().__init__(seed, path, model)
         self.tables = tables
-        self.policy = policy   # who plays on: "greedy" or "random" (an experiment's)
-        self._greedy = GreedyAgent(0)
+        self._greedy = GreedyAgent(0)   # who plays on, for every seat (its generator set per table)
 
     def choose(self, game, decision) -> int:
         if decision.count == 1:
             return 0
-        moves: dict = {}
-        for i, label in enumerate(decision.labels()):
-            moves.setdefault(label, i)   # two copies of a card are one option
-        if len(moves) == 1:
+        options = moves(decision)
+        if len(options) == 1:
             return 0
         judge = self.evaluator(game)
         seat = decision.seat
@@ -299,52 +296,28 @@ class LookingAgent(LearnedAgent):
             greedy.rng = random.Random(a)
             tables.append(believed(game, seat, greedy.rng, self._pick))
         scored = []
-        for i in moves.values():
+        for i in options.values():
             total = 0.0
             for table, (_a, b) in zip(tables, seeds):
-                g = table.clone(random.Random(b))
-                sim = g.st.simul
-                for st in [g.st] + ([c.st for c in sim.commits] if sim is not None else []):
-                    if st is not None and st.believe is not None:
-                        st.believe.ordered = frozenset()   # unseen piles believed afresh
+                g = fresh(table, random.Random(b))
                 greedy.rng = random.Random(b ^ 0x5EED)
                 total += self._worth(g, i, seat, judge)
             scored.append((total, i))
         return self._best(scored)
 
     def _pick(self, g) -> int:
-        """The pick of whoever plays on at `g`'s decision."""
-        if self.policy == "greedy":
-            return self._greedy.choose(g, g.decision())
-        return self._greedy.rng.randrange(g.waiting()[1])
+        """The greedy bot's pick at `g`'s decision (at random where the game has no `evaluate:`)."""
+        return self._greedy.choose(g, g.decision())
 
     def _worth(self, g, i: int, seat: int, judge: Judge) -> float:
         """Option `i` taken on believed table `g`, played on to the first decision of the next
         round (at most LOOK_CAP decisions a seat), judged for `seat`; -1 where it breaks a rule."""
-        start = g.st.g.get("__rounds")
+        since = g.st.g["__rounds"]
         try:
             g.choose(i)
         except RuleError:
             return -1.0
-        glob = g.st.g
-        most = LOOK_CAP * g.plan.n_seats
-        k = 0
-
-        def policy(game) -> int:
-            nonlocal k
-            if glob.get("__rounds") != start or k >= most:
-                return -1
-            k += 1
-            return self._pick(game)
-        g.answer_with(policy)   # the rules ask it in place, decision after decision
-        try:
-            while not g.over:
-                pick = policy(g)
-                if pick < 0:
-                    break
-                g.choose(pick)
-        finally:
-            g.answer_with(None)
+        play_on(g, self._pick, next_round(since, LOOK_CAP * g.plan.n_seats))
         if g.over:
             winners = g.result()["winners"]
             return 1.0 / len(winners) if seat in winners else 0.0

@@ -30,10 +30,11 @@ from functools import partial
 
 from ..engine.game import reading
 from ..base.errors import RuleError
-from .belief import believed
+from .belief import believed, fresh
 from .forest import side_by_side
 from .greedy import GreedyAgent, _number
 from .learned import Judge, ModelError
+from .playout import moves as _moves, next_round, play_on
 
 BUDGET = 100        # games played forward per decision
 EXPLORE = 0.7       # UCB1's exploration constant (rewards lie in 0..1)
@@ -127,7 +128,7 @@ class SearchAgent:
         root = _Node()
         tables = [believed(game, seat, self.rng, self._policy) for _ in range(min(TABLES, budget))]
         for i in range(budget):
-            self._play_forward(_fresh(tables[i % len(tables)]), root)
+            self._play_forward(fresh(tables[i % len(tables)]), root)
             self.played += 1
             if i >= len(keys) and _settled(root.children, keys, budget - 1 - i):
                 break
@@ -276,64 +277,39 @@ class SearchAgent:
         return self._judge[1].values(g.st)
 
     def _roll(self, g, to_round: bool = False) -> None:
-        """Play on below the tree: `depth` decisions per seat (none `to_round`), then on to the
-        start of a round (so that tables are scored at the same point of a round), at most CAP
-        decisions per seat, and on past a `simultaneously` block still collecting commitments. To
-        the end when the game has no `evaluate:` (and not `to_round`)."""
+        """Play on below the tree: `depth` decisions per seat, then on to the start of a round (so
+        that tables are scored at the same point of a round), at most CAP decisions per seat, and
+        on past a `simultaneously` block still collecting commitments; to the end when the game
+        has no `evaluate:`. `to_round` (a learned value judges the table): only to the first
+        decision of the next round (`playout.next_round`)."""
         n = g.plan.n_seats
-        least: float
-        most: float
-        if to_round:
-            least, most = 0, CAP * n
-        else:
-            least, most = (self.depth * n, CAP * n) if g.plan.evaluate is not None else (math.inf, math.inf)
         glob = g.st.g
         greedy = self._greedy if self.rollout == "greedy" else None
         below = self.rng._randbelow  # type: ignore[attr-defined]  # randrange(n) for n >= 1: the same numbers
-        k, rounds = 0, glob["__rounds"]
 
-        def policy(game) -> int:
-            """The rollout's pick at the pending decision, or -1 where the rollout stops."""
-            nonlocal k, rounds
-            if k >= least and not game.collecting and (k >= most or glob["__rounds"] != rounds):
-                return -1
-            rounds = glob["__rounds"]
-            k += 1
+        def pick(game) -> int:
             return greedy.choose(game, game.decision()) if greedy is not None else below(game.waiting()[1])
-        g.answer_with(policy)   # the rules ask it in place, decision after decision
-        try:
-            while not g.over:
-                pick = policy(g)
-                if pick < 0:
-                    return
-                g.choose(pick)
-        finally:
-            g.answer_with(None)
+        if to_round:
+            play_on(g, pick, next_round(glob["__rounds"], CAP * n))
+            return
+        least, most = (self.depth * n, CAP * n) if g.plan.evaluate is not None else (math.inf, math.inf)
+        rounds = glob["__rounds"]
 
-
-def _fresh(table):
-    """A copy of a believed table to play one game forward on, the order of the piles nobody
-    sees believed afresh (any order is one the seat may believe in)."""
-    g = table.clone()
-    sim = g.st.simul
-    for st in [g.st] + ([c.st for c in sim.commits] if sim is not None else []):
-        if st is not None and st.believe is not None:
-            st.believe.ordered = frozenset()
-    return g
+        def stop(game, k: int) -> bool:
+            # a round's start once `least` are played, never while a block collects (where a
+            # secret choice opens each round it plays on to `most`: measured so, docs/bots.md)
+            nonlocal rounds
+            if k >= least and not game.collecting and (k >= most or glob["__rounds"] != rounds):
+                return True
+            rounds = glob["__rounds"]
+            return False
+        play_on(g, pick, stop)
 
 
 def _settled(children: dict, keys: list, left: int) -> bool:
     """Whether the root move tried most often stays so whatever the games left do."""
     counts = sorted((children[k].n if k in children else 0 for k in keys), reverse=True)
     return counts[0] - counts[1] > left
-
-
-def _moves(decision) -> dict:
-    """The decision's distinct moves: each option label with the first option that reads so."""
-    moves: dict = {}
-    for i, label in enumerate(decision.labels()):
-        moves.setdefault(label, i)
-    return moves
 
 
 def _margins(g) -> list:
