@@ -17,7 +17,8 @@ next round on TABLES believed tables, `learned:TABLES:FILE`, and first times its
 those of the greedy bot and of `learned:FILE` in the same way (`--at round`: the value fitted to
 the tables at the start of each round, where that bot judges). `--no-evaluate` first copies the
 game with its `evaluate:` removed (so neither the training's first bots nor the learned bot can
-read it: a game whose designer wrote none).
+read it: a game whose designer wrote none). `--model FILE` plays a file trained before instead
+(one game; its training is not timed).
 """
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from interpreter.lab.simulate import simulate  # noqa: E402
 from interpreter.lab.stats import wilson  # noqa: E402
+from interpreter.agents.learned import read_model  # noqa: E402
 from interpreter.lab.train import train  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
@@ -70,11 +72,17 @@ def main() -> None:
     ap.add_argument("--search", type=int, metavar="BUDGET")
     ap.add_argument("--look", type=int, metavar="TABLES")
     ap.add_argument("--at", choices=("option", "round"), default="option", help="train's --at")
+    ap.add_argument("--model", metavar="FILE", help="play this trained file instead of training one "
+                    "(one game only)")
     a = ap.parse_args()
     for game in a.games:
         ruleset = without_evaluate(game) if a.no_evaluate else game
         start = time.perf_counter()
-        model = train(ruleset, 2, a.train_games, a.seed, a.jobs, evaluate=not a.no_evaluate, at=a.at)
+        if a.model:
+            model = read_model(a.model)
+            a.train_games = model.trained.get("games", 0)
+        else:
+            model = train(ruleset, 2, a.train_games, a.seed, a.jobs, evaluate=not a.no_evaluate, at=a.at)
         spent = time.perf_counter() - start
         out = Path(tempfile.mkdtemp(prefix="learned-")) / f"{game}.json"
         out.write_text(json.dumps(model.to_json()))
@@ -95,6 +103,8 @@ def main() -> None:
             kind = f"learned:{a.look}:{out}"
             for k in ("greedy", f"learned:{out}", kind):
                 print("  " + speed(ruleset, k, 1, 2).replace(str(out), "FILE"), flush=True)
+        if a.matches == 0:
+            continue
         wins = games = 0
         start = time.perf_counter()
         for seats, me in (([kind, a.against], 0), ([a.against, kind], 1)):

@@ -363,3 +363,58 @@ def test_training_at_the_start_of_each_round(trained, tmp_path):
     assert _train(game, again, "--at", "round") == 0 and again.read_bytes() == at_round.read_bytes()
     plan = load(game, (), (), None, None).plan(2)
     play(Game(plan, 2), [bot(f"learned:2:{at_round}")("2/0"), bot("random")("2/1")])
+
+
+# Each round opens with a secret choice (a `simultaneously` block), as Heat's does.
+SEALED = """\
+game: {id: sealed, name: Sealed steps, players: {min: 2, max: 2}}
+state:
+  pos: {of: seat, type: int}
+phases:
+  - id: race
+    order: "[seat(1)]"
+    turn: leader
+    until: "max([s.pos for s in seats]) >= 30"
+    steps:
+      - id: bid
+        do: |
+          simultaneously for s in seats:
+              choose "Steps" by s:
+                  option "{n}" for n in 1..3:
+                      s.pos += n
+      - id: dash
+        do: |
+          for s in seats:
+              choose "Dash" by s:
+                  option "dash":
+                      s.pos += 1
+                  option "rest":
+                      pass
+result:
+  rank: "seat.pos"
+evaluate: "seat.pos"
+"""
+
+
+def test_playing_on_to_the_next_round_stops_where_a_secret_choice_opens_it(tmp_path):
+    """`playout.next_round` stops at the first decision of the next round even where that round
+    opens with a `simultaneously` block (nobody has committed yet): the search bot with a learned
+    value and `learned:TABLES:FILE` judge there, not up to their cap rounds later."""
+    import random
+
+    from interpreter.agents.playout import next_round, play_on
+
+    plan = load(_nim(tmp_path, SEALED), (), (), None, None).plan(2)
+    game = Game(plan, 1)
+    rng = random.Random(1)
+    stops = 0
+    while not game.over:
+        if game.decision().rule.endswith("dash"):   # mid-round: play a copy on
+            g = game.clone(random.Random(stops))
+            since = g.st.g["__rounds"]
+            play_on(g, lambda x: rng.randrange(x.waiting()[1]), next_round(since, 100))
+            assert g.over or (g.st.g["__rounds"] == since + 1 and g.collecting
+                              and g.decision().rule.endswith("bid")), g.st.g
+            stops += 1
+        game.choose(rng.randrange(game.waiting()[1]))
+    assert stops >= 4
