@@ -348,13 +348,14 @@ def test_the_learned_bot_looking_on_to_the_next_round(trained, monkeypatch, caps
     assert "not for Formula 5" in capsys.readouterr().err
 
 
-def test_training_at_the_start_of_each_round(trained, tmp_path):
+def test_training_at_the_start_of_each_round(trained, tmp_path, capsys):
     """`train --at round` fits the value to the tables at the first decision of each round (where
     `learned:TABLES:FILE` judges), its evaluation's weight as fitted (not tuned for the one look);
     the same seed writes the same file."""
     game, out = trained
     at_round = tmp_path / "round.json"
     assert _train(game, at_round, "--at", "round") == 0
+    assert f"play it with --seats learned:4:{at_round}" in capsys.readouterr().out
     data = json.loads(at_round.read_text())
     assert data["trained"]["at"] == "round" and "evaluation" not in data["trained"]
     assert 0 < data["trained"]["rows"] < json.loads(out.read_text())["trained"]["rows"] * 4

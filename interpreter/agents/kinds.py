@@ -27,7 +27,7 @@ from .mcts import BUDGET, LEARNED as LEARNED_LEAVES, ROLLOUTS, SearchAgent
 MAX_BUDGET = 1_000
 MAX_TREES = 8      # trees a search bot's budget is shared among (more than a table's cores gains nothing)
 NAMES = ("random", "greedy", "mcts")
-FORMS = "random, greedy, mcts[:BUDGET[:ROLLOUT[:TREES]]] or learned:FILE"
+FORMS = "random, greedy, mcts[:BUDGET[:ROLLOUT[:TREES]]] or learned[:TABLES]:FILE"
 LEARNED = "learned:"
 
 

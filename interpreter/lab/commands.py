@@ -46,7 +46,7 @@ def add_simulate(sub) -> None:
     s.add_argument("--games", type=bounded(None, MAX_GAMES), default=1000,
                    help=f"how many games (1 to {MAX_GAMES:,}; default 1000)")
     s.add_argument("--seats", help="the bot at each seat: random, greedy, mcts[:BUDGET[:ROLLOUT[:TREES]]], "
-                   "learned:FILE or learned (trained for the game first; default: all random)")
+                   "learned[:TABLES]:FILE or learned (trained for the game first; default: all random)")
     s.add_argument("--jobs", type=bounded(1, max_jobs),
                    help=f"processes (default: all cores; at most {JOBS_PER_CORE} per core and {MAX_JOBS})")
     s.add_argument("--json", action="store_true", help="print the statistics as JSON")
@@ -376,6 +376,7 @@ def cmd_train(args) -> int:
     """Self-play games of one game, a value learned from them, written as JSON (`train.py`)."""
     import time
 
+    from ..agents.learned import LOOK_TABLES
     from ..base.files import write_atomic
     from .train import train
 
@@ -398,7 +399,9 @@ def cmd_train(args) -> int:
     print(f"{model.name}, {model.players} players: {len(model.features)} features learned from "
           f"{t['ended']} games ({t['rows']:,} tables) in {time.perf_counter() - start:.1f} s; the fit "
           f"explains {100 * t['explained']:.0f}% of the outcome's variance")
-    print(f"written to {args.out}: play it with --seats learned:{args.out}")
+    # a value fitted at the start of rounds is for the bot that judges there (docs/bots.md)
+    seat = f"learned:{LOOK_TABLES}:{args.out}" if args.at == "round" else f"learned:{args.out}"
+    print(f"written to {args.out}: play it with --seats {seat}")
     return 0
 
 
