@@ -62,6 +62,14 @@ def _train(ruleset: str, out, *more: str) -> int:
                  *more])
 
 
+def _choices(plan, kind: str, seed: int) -> list:
+    """What bot `kind` in seat 1 chooses in a game against a random bot."""
+    picks: list = []
+    agents = [bot(kind)(f"{seed}/0"), bot("random")(f"{seed}/1")]
+    play(Game(plan, seed), agents, on_decision=lambda d, p: picks.append(p))
+    return picks
+
+
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("learned")
@@ -185,12 +193,7 @@ def test_the_search_bot_judges_its_leaves_by_the_learned_value(trained, capsys):
     assert on_file(kind) and unfit(kind, load(game, (), (), None, None).plan(2)) is None
     plan = load(game, (), (), None, None).plan(2)
 
-    def choices(seed):
-        picks: list = []
-        agents = [bot(kind)(f"{seed}/0"), bot("random")(f"{seed}/1")]
-        play(Game(plan, seed), agents, on_decision=lambda d, p: picks.append(p))
-        return picks
-    assert choices(3) == choices(3)
+    assert _choices(plan, kind, 3) == _choices(plan, kind, 3)
     assert main(["simulate", "formula5", "--seats", f"{kind},random", "--games", "1"]) == 2
     assert "not for Formula 5" in capsys.readouterr().err
     assert main(["simulate", game, "--seats", f"mcts:0:learned:{out},random", "--games", "1"]) == 2
@@ -330,12 +333,7 @@ def test_the_learned_bot_looking_on_to_the_next_round(trained, monkeypatch, caps
         return value
     monkeypatch.setattr(LookingAgent, "_worth", spy)
 
-    def choices(seed):
-        picks: list = []
-        agents = [bot(kind)(f"{seed}/0"), bot("random")(f"{seed}/1")]
-        play(Game(plan, seed), agents, on_decision=lambda d, p: picks.append(p))
-        return picks
-    assert choices(3) == choices(3)
+    assert _choices(plan, kind, 3) == _choices(plan, kind, 3)
     assert judged and all(judged)
     assert isinstance(bot(kind)(1), LookingAgent) and bot(kind)(1).tables == 3
     assert main(["simulate", game, "--seats", f"{kind},random", "--games", "2", "--jobs", "1"]) == 0
