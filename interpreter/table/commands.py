@@ -20,7 +20,8 @@ def add_play(sub) -> None:
     game_args(pl, optional=True, fresh_seed=True)
     pl.add_argument("--seats",
                     help="who sits at each seat: human, random, greedy, mcts[:BUDGET[:ROLLOUT[:TREES]]] (the "
-                         "search bot) or learned[:TABLES]:FILE (see docs/bots.md), e.g. human,greedy,mcts:200")
+                         "search bot) or learned[:TABLES]:FILE (see docs/bots.md), "
+                         "e.g. human,greedy,mcts:200")
     pl.add_argument("--log", metavar="FILE", help="write the game record (JSONL) here (default: a new "
                                                    "file in ~/.local/share/racecraft/games)")
     pl.add_argument("--no-log", action="store_true", help="keep no record of the game")
