@@ -7,7 +7,7 @@ import json
 import pytest
 
 from interpreter.agents.features import Features
-from interpreter.agents.kinds import bot, on_file, unfit
+from interpreter.agents.kinds import bot, on_file, thinks, unfit
 from interpreter.agents.learned import LearnedAgent, ModelError, model_of, read_model
 from interpreter.cli import main
 from interpreter.engine.game import Game
@@ -336,6 +336,8 @@ def test_the_learned_bot_looking_on_to_the_next_round(trained, monkeypatch, caps
     assert _choices(plan, kind, 3) == _choices(plan, kind, 3)
     assert judged and all(judged)
     assert isinstance(bot(kind)(1), LookingAgent) and bot(kind)(1).tables == 3
+    # it takes its time: a table shows it thinking, a simulation reports each game as it ends
+    assert thinks(kind) and bot(kind)(1).thinks and not thinks(f"learned:{out}")
     assert main(["simulate", game, "--seats", f"{kind},random", "--games", "2", "--jobs", "1"]) == 0
     assert f"seat 1  {kind}" in capsys.readouterr().out
     for bad, said in ((f"learned:0:{out}", "1 to 64 believed tables"),

@@ -149,9 +149,9 @@ def unfit(kind: str, plan) -> str | None:
 
 
 def thinks(kind: str) -> bool:
-    """Whether the bot takes its time over a decision (the search bot): a table shows it thinking,
-    a simulation reports each game as it ends."""
-    return kind.split(":")[0] == "mcts"
+    """Whether the bot takes its time over a decision (the search bot, the learned bot looking on
+    to the next round): a table shows it thinking, a simulation reports each game as it ends."""
+    return kind.split(":")[0] == "mcts" or (kind.startswith(LEARNED) and _looking(kind)[0] is not None)
 
 
 def problem(kind: str) -> str | None:

@@ -274,14 +274,17 @@ class LookingAgent(LearnedAgent):
     leaves), not the one tuned for the one look."""
     name = "learned-look"
     fitted = True
+    thinks = True     # a decision takes a while: a table shows it thinking, `played` says how far it got
 
     def __init__(self, seed: int | str = 0, path: str = "", model: Model | None = None,
                  tables: int = LOOK_TABLES):
         super().__init__(seed, path, model)
         self.tables = tables
         self._greedy = GreedyAgent(0)   # who plays on, for every seat (its generator set per table)
+        self.played = 0   # tables played on for the present decision
 
     def choose(self, game, decision) -> int:
+        self.played = 0
         if decision.count == 1:
             return 0
         options = moves(decision)
@@ -302,6 +305,7 @@ class LookingAgent(LearnedAgent):
                 g = fresh(table, random.Random(b))
                 greedy.rng = random.Random(b ^ 0x5EED)
                 total += self._worth(g, i, seat, judge)
+                self.played += 1
             scored.append((total, i))
         return self._best(scored)
 
