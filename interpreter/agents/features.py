@@ -106,11 +106,12 @@ class Composition:
                     adds.append((slot_of[(prop, v)], 1.0))
             self.adds.append(tuple(adds))
 
-    def add(self, out: list, at: int, cards) -> None:
+    def add(self, out: list, cards) -> None:
+        """The numbers of `cards` added into `out` (one place for each of `names`)."""
         adds = self.adds
         for c in cards:
             for k, v in adds[c]:
-                out[at + k] += v
+                out[k] += v
 
 
 class Features:
@@ -295,7 +296,7 @@ class Features:
         part = parts.get(p)
         if part is None:
             part = parts[p] = [0.0] * len(self.comp.names)
-            self.comp.add(part, 0, piles[p])
+            self.comp.add(part, piles[p])
         return part
 
 
