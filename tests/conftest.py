@@ -17,6 +17,20 @@ if str(ROOT) not in sys.path:
 # `base/collect.py`).
 gc.set_threshold(50_000, 50, 50)
 
+# What a test process keeps grows to ~2M objects (the games compiled once per process, and the
+# cyclic garbage of the compilers' trees), and each full collection walks all of them: ~15 s of a
+# worker's processor time. At each new test file what is alive so far is frozen (`gc.freeze`):
+# later collections walk only what the file makes (five of the largest test files in one process:
+# the collector 6.6 s -> 2.1 s, the run's CPU 54.1 s -> 49.6 s; a worker's memory ~0.8 GB at its
+# peak in the whole suite). Garbage frozen so is never freed, which a test process can afford.
+_frozen_at = [""]
+
+
+def pytest_runtest_setup(item):
+    if item.path.name != _frozen_at[0]:
+        _frozen_at[0] = item.path.name
+        gc.freeze()
+
 
 def serve_in_thread(db):
     """The web table on a free port of 127.0.0.1, in a thread of this process: (its address, a
