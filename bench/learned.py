@@ -97,7 +97,10 @@ def main() -> None:
         kind = f"learned:{out}"
         if a.search:
             kind = f"mcts:{a.search}:learned:{out}"
-            for k in (f"mcts:{a.search}", kind):
+            timed = [f"mcts:{a.search}", kind]
+            if a.against.startswith("mcts") and a.against not in timed:
+                timed.insert(0, a.against)   # the ratio to the bot it plays, side by side in one run
+            for k in timed:
                 print("  " + speed(ruleset, k, 1, 2).replace(str(out), "FILE"), flush=True)
         elif a.look:
             kind = f"learned:{a.look}:{out}"

@@ -290,7 +290,9 @@ def test_features_equal_on_every_table_are_weighed_as_one(trained):
 
 def test_the_search_bot_judges_the_learned_value_at_the_start_of_a_round(trained, monkeypatch):
     """Below its tree the search bot with a learned value plays on to the start of the next round
-    (or the end) and judges the table there: not the table where its tree stops, mid-round."""
+    (or the end), the greedy bot answering there, and judges the table there: not the table where
+    its tree stops, mid-round."""
+    from interpreter.agents.greedy import GreedyAgent
     from interpreter.agents.mcts import SearchAgent
 
     game, out = trained
@@ -298,16 +300,25 @@ def test_the_search_bot_judges_the_learned_value_at_the_start_of_a_round(trained
     rolled: list = []
     roll = SearchAgent._roll
 
+    greedy_picks = [0]
+    greedy = GreedyAgent.choose
+
+    def counted(self, game, decision):
+        greedy_picks[0] += 1
+        return greedy(self, game, decision)
+
     def spy(self, g, to_round=False):
         before = g.st.g["__rounds"]
+        picks = greedy_picks[0]
         roll(self, g, to_round)
-        rolled.append((to_round, g.over or g.st.g["__rounds"] != before))
+        rolled.append((to_round, g.over or g.st.g["__rounds"] != before, greedy_picks[0] > picks or g.over))
     monkeypatch.setattr(SearchAgent, "_roll", spy)
+    monkeypatch.setattr(GreedyAgent, "choose", counted)
     judged: list = []
     judge = SearchAgent._judged
     monkeypatch.setattr(SearchAgent, "_judged", lambda self, g: judged.append(g.over) or judge(self, g))
     play(Game(plan, 4), [bot(f"mcts:20:learned:{out}")("4/0"), bot("random")("4/1")])
-    assert rolled and all(to_round and moved_on for to_round, moved_on in rolled)
+    assert rolled and all(to_round and moved_on and by_greedy for to_round, moved_on, by_greedy in rolled)
     assert len(judged) >= len(rolled)
 
 

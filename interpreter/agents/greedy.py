@@ -42,8 +42,11 @@ class GreedyAgent:
     believe it, and judged with the ruleset's `evaluate:`."""
     name = "greedy"
 
-    def __init__(self, seed: int | str = 0):
+    def __init__(self, seed: int | str = 0, samples: int = SAMPLES, depth: int = DEPTH):
         self.rng = random.Random(seed)
+        # believed outcomes of an option that meets chance, and questions followed: the search
+        # bot's play-on asks for one of each (a quick look, `mcts.py`)
+        self.samples, self.depth = samples, depth
         # the tables on which it took an option that changed nothing (a pass): taking it again on
         # the same table would go round without end when every seat prefers to wait
         self.idle: set[int] = set()
@@ -63,8 +66,8 @@ class GreedyAgent:
             base = base.clone()  # look ahead on a table the seat could believe in
             for k in hiding:
                 k.redeal_hidden(base, decision.seat, self.rng)
-        look = _Look(game.plan, evaluate, decision.seat, self.rng)
-        scored, idle = look.options(base, decision.count, DEPTH)
+        look = _Look(game.plan, evaluate, decision.seat, self.rng, self.samples)
+        scored, idle = look.options(base, decision.count, self.depth)
         if not scored:
             return self.rng.randrange(decision.count)
         pick = self._best(scored)
@@ -95,10 +98,11 @@ class _Look:
     """One decision's look ahead for `seat`: each option's table scored, following the seat's own
     next questions within the decision's budget of tables (`LOOKS`)."""
 
-    __slots__ = ("plan", "evaluate", "seat", "env", "rng", "left")
+    __slots__ = ("plan", "evaluate", "seat", "env", "rng", "left", "samples")
 
-    def __init__(self, plan, evaluate, seat: int, rng: random.Random):
+    def __init__(self, plan, evaluate, seat: int, rng: random.Random, samples: int = SAMPLES):
         self.plan = plan
+        self.samples = samples
         self.evaluate = evaluate
         self.seat = seat
         self.env = {"seat": seat}
@@ -125,11 +129,11 @@ class _Look:
             if st.believe is not None and st.believe.chance:
                 # the option met chance: score the mean of a few believed outcomes
                 try:
-                    for _ in range(SAMPLES - 1):
+                    for _ in range(self.samples - 1):
                         value += self.value(preview(base, i, rng), depth)
                 except RuleError:
                     continue
-                value /= SAMPLES
+                value /= self.samples
             scored.append((value, i))
         return scored, idle
 

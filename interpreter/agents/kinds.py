@@ -8,8 +8,8 @@ side on as many cores as there are (default 1; the same choices on any machine).
 `learned:FILE`: the greedy bot judging with a value learned for one game (`racecraft train`);
 `learned:TABLES:FILE`: the same, each option played on to the start of the next round by the greedy
 bot on TABLES believed tables and the tables reached judged with it;
-`mcts:BUDGET:learned:FILE`: the search bot judging with it the tables a random rollout reaches at the
-start of a round;
+`mcts:BUDGET:learned:FILE`: the search bot judging with it the tables its rollouts reach at the start
+of the next round (the greedy bot plays them on);
 `learned` alone: the value `simulate` and `compare` train for each game first (`lab/train.py`).
 """
 from __future__ import annotations

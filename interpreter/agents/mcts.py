@@ -11,8 +11,9 @@ on for at least `depth` decisions a seat, to the start of a round. The table rea
 for every seat: a win is worth 1; any other table counts by the seat's `evaluate:` less the best
 other seat's (its margin), placed between the smallest and largest margin seen in this search.
 A game without `evaluate:` is played to its end and scored by its result alone. With a learned
-value (`mcts:BUDGET:learned:FILE`) the rollout plays on only to the start of a round (or the end),
-and the table there is scored by the value, for every seat, as margins are.
+value (`mcts:BUDGET:learned:FILE`) a quick greedy bot (`QUICK_LOOK`) plays on only to the start of
+the next round (or the end), and the table there is scored by the value, for every seat, as margins
+are.
 
 The move tried most often is played, except that the greedy bot's move stands unless the search
 found another better by more than its noise (CLEAR standard errors): a small budget does not
@@ -44,6 +45,7 @@ CLEAR = 1.0         # how many standard errors better a move must be to overrule
 TABLES = 16         # believed tables per decision: each game forward starts from one, in turn
 ROLLOUTS = ("random", "greedy")
 LEARNED = "learned"   # a rollout to the start of a round only, the table there judged by a learned value
+QUICK_LOOK = (1, 1)   # the samples and depth of the greedy bot playing a learned value's rollouts on
 
 
 class _Node:
@@ -81,6 +83,10 @@ class SearchAgent:
         greedy = GreedyAgent(0)
         greedy.rng = self.rng   # one generator for everything the bot does
         self._greedy = greedy
+        # a learned value's rollouts are played on by a quicker greedy bot: one believed outcome of
+        # an option that meets chance, no follow-up questions (QUICK_LOOK, measured in docs/bots.md)
+        self._quick = GreedyAgent(0, *QUICK_LOOK)
+        self._quick.rng = self.rng
 
     def _policy(self, g) -> int:
         """The rollout policy's pick at `g`'s decision."""
@@ -168,14 +174,14 @@ class SearchAgent:
         """One tree of a forest, searched with a generator seeded `seed`: its root moves' counts
         and sums, the margins' range it saw, and how many games it played forward."""
         saved = self.rng
-        self.rng = self._greedy.rng = random.Random(seed)
+        self.rng = self._greedy.rng = self._quick.rng = random.Random(seed)
         self.played = 0
         try:
             children = self._search(game, decision, keys, budget)
             stats = {key: (c.n, c.end, c.mid, c.n_mid, c.mid2, c.seen) for key, c in children.items()}
             return stats, self.low, self.high, self.played
         finally:
-            self.rng = self._greedy.rng = saved
+            self.rng = self._greedy.rng = self._quick.rng = saved
 
     def _value(self, node, seat: int) -> float:
         """The mean reward of a move, 0 to 1: a margin counts by where it lies between the
@@ -281,10 +287,12 @@ class SearchAgent:
         that tables are scored at the same point of a round), at most CAP decisions per seat, and
         on past a `simultaneously` block still collecting commitments; to the end when the game
         has no `evaluate:`. `to_round` (a learned value judges the table): only to the first
-        decision of the next round (`playout.next_round`)."""
+        decision of the next round (`playout.next_round`), played by the quick greedy bot (a round
+        played at random tells the value little; the full greedy look costs three times as much
+        for no more strength: measured in docs/bots.md)."""
         n = g.plan.n_seats
         glob = g.st.g
-        greedy = self._greedy if self.rollout == "greedy" else None
+        greedy = {"greedy": self._greedy, LEARNED: self._quick}.get(self.rollout)
         below = self.rng._randbelow  # type: ignore[attr-defined]  # randrange(n) for n >= 1: the same numbers
 
         def pick(game) -> int:
