@@ -1,6 +1,8 @@
 """The greedy bot (`agents/greedy.py`) on games written for these tests."""
 from __future__ import annotations
 
+import random
+
 from authored import compiled
 from interpreter.agents.greedy import GreedyAgent
 from interpreter.engine.game import Game
@@ -119,3 +121,34 @@ def test_the_look_at_follow_up_questions_has_a_budget(tmp_path, monkeypatch):
     plan = compiled(tmp_path, "bets", BETS, players=4)
     monkeypatch.setattr(greedy, "LOOKS", 2)    # fewer than the four seats to bet on
     assert "place a bet" not in _labels(plan, 3, 4)
+
+
+def test_a_quick_look_plays_each_option_once(monkeypatch):
+    """`GreedyAgent(samples=1, depth=1)` (the search bot's play-on with a learned value) plays each
+    option on one copy: no more believed outcomes of chance, no follow-up questions; the full look
+    plays some options of a Heat race more than once (its flips for speed meet chance)."""
+    from interpreter.engine import vm
+    from interpreter.session.load import load
+
+    plan = load("heat", (), (), None, None).plan(2)
+    previews = [0]
+    preview = vm.preview
+
+    def counted(*args):
+        previews[0] += 1
+        return preview(*args)
+    monkeypatch.setattr(vm, "preview", counted)
+    game, rng = Game(plan, 3), random.Random(3)
+    quick, full, looked, more = GreedyAgent("q", samples=1, depth=1), GreedyAgent("f"), 0, 0
+    while not game.over and looked < 60:
+        d = game.decision()
+        if d.count > 1:
+            previews[0] = 0
+            quick.choose(game, d)
+            assert previews[0] == d.count
+            previews[0] = 0
+            full.choose(game, d)
+            more += previews[0] > d.count
+            looked += 1
+        game.choose(rng.randrange(d.count))
+    assert looked == 60 and more > 0

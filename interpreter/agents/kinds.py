@@ -9,7 +9,7 @@ side on as many cores as there are (default 1; the same choices on any machine).
 `learned:TABLES:FILE`: the same, each option played on to the start of the next round by the greedy
 bot on TABLES believed tables and the tables reached judged with it;
 `mcts:BUDGET:learned:FILE`: the search bot judging with it the tables its rollouts reach at the start
-of the next round (the greedy bot plays them on);
+of the next round (a quick greedy bot plays them on: one believed outcome, no follow-ups);
 `learned` alone: the value `simulate` and `compare` train for each game first (`lab/train.py`).
 """
 from __future__ import annotations
