@@ -100,7 +100,7 @@ class _Look:
 
     __slots__ = ("plan", "evaluate", "seat", "env", "rng", "left", "samples")
 
-    def __init__(self, plan, evaluate, seat: int, rng: random.Random, samples: int = SAMPLES):
+    def __init__(self, plan, evaluate, seat: int, rng: random.Random, samples: int):
         self.plan = plan
         self.samples = samples
         self.evaluate = evaluate
