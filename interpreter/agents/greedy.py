@@ -163,11 +163,26 @@ class _Look:
         return value
 
 
+_NOT_THE_TABLE = frozenset(("round", "__rounds", "__records"))
+
+
 def _table(st, seat: int, rule: str) -> int:
     """What a table is for a seat to be asked the same again: the cards where they lie and how
-    they face, every variable but the count of rounds, the boards' data (a digest of them)."""
-    g = tuple(sorted((k, repr(v)) for k, v in st.g.items() if k not in ("round", "__rounds")))
-    return hash((seat, rule, tuple(map(tuple, st.piles)), tuple(st.up), g, repr(st.v), repr(st.bd)))
+    they face, every variable but the count of rounds, the boards' data (a digest of them); the
+    statistics recorded are no part of it (the rules never read them)."""
+    g = tuple(sorted((k, _frozen(v)) for k, v in st.g.items() if k not in _NOT_THE_TABLE))
+    return hash((seat, rule, tuple(map(tuple, st.piles)), tuple(st.up), g, _frozen(st.v), repr(st.bd)))
+
+
+def _frozen(value):
+    """A value as a part of a table's digest: a list of plain values as a tuple (a third of the
+    time of its text), anything else as its text."""
+    if type(value) is list:
+        try:
+            return hash(tuple(value))
+        except TypeError:
+            pass
+    return value if type(value) in (int, bool, str) else repr(value)
 
 
 def _number(plan, value, seat: int):
