@@ -77,7 +77,7 @@ class GreedyAgent:
 
     def _best(self, scored: list[tuple[float, int]]) -> int:
         """The option of the highest value, ties broken at random (seeded)."""
-        top = max(v for v, _ in scored)
+        top = max(scored)[0]
         picks = [i for v, i in scored if v == top]
         return picks[self.rng.randrange(len(picks))] if len(picks) > 1 else picks[0]
 
