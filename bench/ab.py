@@ -9,7 +9,8 @@ games with one, the same seeds with the other, and so on, `--rounds` times. The 
 plays its own content). Prints each engine's games per second per round and the ratio
 (this / other; above 1 is faster). Each plays its games the way `simulate` does
 (`session.playing.play`, where the checkout has it). Both must play the same games for the ratio
-to mean much: the decisions of every game are compared and a difference is reported.
+to mean much: the decisions of every game are compared and a difference is reported (with the
+ratio of decisions a second, which then says more than that of games).
 `--cpu` times each batch by this process's processor time instead of the wall clock: on a
 machine shared with other work it varies far less (the other work's share of the cores does
 not count).
@@ -67,10 +68,10 @@ def _player(engine, root: Path, args):
     plan = loaded.plan(args.players)
     bot = base.RandomAgent if args.bot == "random" else greedy.GreedyAgent
 
-    def play(seeds) -> tuple[float, list[str]]:
+    def play(seeds) -> tuple[float, list[str], int]:
         clock = time.process_time if args.cpu else time.perf_counter
         start = clock()
-        digests = []
+        digests, decisions = [], 0
         for seed in seeds:
             game = game_mod.Game(plan, seed)
             bots = [bot(f"{seed}/{s}") for s in range(args.players)]
@@ -80,7 +81,8 @@ def _player(engine, root: Path, args):
                 d = game.decision()
                 game.choose(bots[d.seat].choose(game, d))
             digests.append(hashlib.sha256(repr(game.answers).encode()).hexdigest()[:12])
-        return clock() - start, digests
+            decisions += len(game.answers)
+        return clock() - start, digests, decisions
     return play
 
 
@@ -97,18 +99,24 @@ def main() -> int:
     args = ap.parse_args()
     this = _player(_load_engine(HERE, "interpreter"), HERE, args)
     other = _player(_load_engine(args.other.resolve(), "other_interpreter"), args.other.resolve(), args)
-    ratios, same = [], True
+    ratios, per_decision, same = [], [], True
     for r in range(args.rounds):
         seeds = range(r * args.games, (r + 1) * args.games)
-        t_other, d_other = other(seeds)
-        t_this, d_this = this(seeds)
+        t_other, d_other, n_other = other(seeds)
+        t_this, d_this, n_this = this(seeds)
         same = same and d_other == d_this
         ratios.append(t_other / t_this)
+        per_decision.append((n_this / t_this) / (n_other / t_other))
         print(f"round {r + 1}: this {args.games / t_this:7.1f} games/s, other {args.games / t_other:7.1f} "
-              f"games/s, ratio {t_other / t_this:.3f}")
+              f"games/s, ratio {t_other / t_this:.3f}; decisions a game {n_this / args.games:.1f} "
+              f"and {n_other / args.games:.1f}")
     print(f"{args.game}, {args.players} {args.bot} bots: ratio this/other median "
           f"{statistics.median(ratios):.3f} "
           f"(min {min(ratios):.3f}, max {max(ratios):.3f}); same games: {'yes' if same else 'NO'}")
+    if not same:
+        # other games: a game's time says less than a decision's
+        print(f"  decisions a second, this/other: median {statistics.median(per_decision):.3f} "
+              f"(min {min(per_decision):.3f}, max {max(per_decision):.3f})")
     return 0
 
 
