@@ -107,13 +107,10 @@ class _Setting:
             return
         head = self.record.head
         self.loaded = load_recorded(head, Path(args.resume), args.ruleset)
-        kinds = seats(args, (1, MAX_PLAYERS)) if args.seats else [str(k) for k in head.get("seats", [])]
-        if len(kinds) != head["players"] or seat_problem(kinds) is not None:
-            kinds = ["human"] + ["random"] * (head["players"] - 1)
-        self.kinds = kinds
         self.plan = self.loaded.plan(head["players"])
         if self.plan.digest != head["digest"] and not upgraded_since(self.loaded, head["digest"]):
             raise Usage(f"--resume {args.resume}: the rules changed since the game was recorded")
+        self.kinds = _seated_again(args, head, self.plan)
         seats_fit(self.kinds, self.plan)
         self.seed = head["seed"]
         self.chance = head.get("chance")
@@ -154,6 +151,48 @@ class _Setting:
                   and len(rec.decisions) == len(decisions))
         return RecordFile(self.log, head, decisions, append=append,
                           finished=append and rec is not None and rec.result is not None)
+
+
+def _seated_again(args, head: dict, plan) -> list[str]:
+    """Who sits at a game resumed: `--seats`, else the seats its record names, each as it was (a
+    seat that cannot sit again is a usage error saying which and why, never another bot in its
+    place); a person and random bots only for an old record that names no seats."""
+    players = head["players"]
+    if args.seats:
+        kinds = seats(args, (1, MAX_PLAYERS))
+        if len(kinds) != players:
+            raise Usage(f"--seats names {len(kinds)} seat{'s' if len(kinds) != 1 else ''}, but the game "
+                        f"of --resume {args.resume} has {players} players")
+        return kinds
+    if "seats" not in head:
+        return ["human"] + ["random"] * (players - 1)
+    kinds = [str(k) for k in head["seats"]]
+    others = ",".join(k if _cannot_sit(k, plan) is None else "random" for k in kinds)
+    if len(kinds) != players:
+        raise Usage(f"--resume {args.resume}: the record names {len(kinds)} seats for a game of {players} "
+                    f"players; give --seats, e.g. --seats {','.join(['human'] + ['random'] * (players - 1))}")
+    for i, k in enumerate(kinds):
+        bad = _cannot_sit(k, plan)
+        if bad is not None:
+            raise Usage(f"--resume {args.resume}: seat {i + 1} (`{k}`) cannot sit again: {bad}; give --seats "
+                        f"to seat others, e.g. --seats {others}")
+    return kinds
+
+
+def _cannot_sit(kind: str, plan) -> str | None:
+    """Why a seat recorded as `kind` cannot sit at the game `plan` again, or None."""
+    from ..agents.kinds import FORMS, problem, unfit
+
+    if kind == "human":
+        return None
+    bad = problem(kind)
+    if bad is not None and not kind.startswith(("mcts", "learned")):
+        return f"no bot is called that (bots are {FORMS})"
+    bad = bad or unfit(kind, plan)
+    if bad is None:
+        return None
+    own = f"`{kind}`: "
+    return bad[len(own):] if bad.startswith(own) else bad
 
 
 def _fresh_seed() -> int:
