@@ -130,3 +130,27 @@ def test_a_record_that_names_no_seats_sits_a_person_and_random_bots(game, capsys
     rc, out, err = run(capsys, "play", "mygame", "--resume", log)
     assert rc == 0 and "(seat 1 human, seat 2 random)" in out, err
 
+
+def test_the_hints_to_go_on_name_the_ruleset_given_by_its_path(game, capsys, monkeypatch):
+    log, err = _stopped(capsys, monkeypatch, game, "human,random")
+    assert f"game abandoned (go on with: racecraft play mygame --resume {log})" in err
+    # without the path, the game is not found by its name: the hint says the command that works
+    rc, out, err = run(capsys, "play", "--resume", log)
+    assert rc == 1
+    assert f"give the ruleset it was played by: racecraft play PATH --resume {log}" in err
+    assert "--ruleset" not in err
+    # replay and render do take --ruleset
+    rc, out, err = run(capsys, "replay", log)
+    assert rc == 1 and "with --ruleset PATH" in err
+    # stopped again when resumed from the path: the same hint
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    rc, out, err = run(capsys, "play", "mygame", "--resume", log)
+    assert rc == 1 and f"(go on with: racecraft play mygame --resume {log})" in err
+
+
+def test_the_hint_to_go_on_names_no_ruleset_where_its_name_finds_it(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    log = tmp_path / "g.jsonl"
+    monkeypatch.setattr("sys.stdin", io.StringIO("a\n"))
+    rc, out, err = run(capsys, "play", "formula5", "--seats", "human,random", "--seed", "3", "--log", log)
+    assert rc == 1 and f"game abandoned (go on with: racecraft play --resume {log})" in err

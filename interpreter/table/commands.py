@@ -92,6 +92,7 @@ class _Setting:
         self.log = writable(args.log) if args.log else (writable(args.resume, "--resume") if args.resume
                                                         else None)
         self.log_name = args.log or args.resume
+        self.given = args.ruleset   # the ruleset as the person gave it (a name or a path), if at all
         self.same_file = bool(args.resume) and (not args.log or _same(args.log, args.resume))
         if self.record is None:
             if not args.ruleset:
@@ -106,7 +107,8 @@ class _Setting:
                 self._journal()
             return
         head = self.record.head
-        self.loaded = load_recorded(head, Path(args.resume), args.ruleset)
+        self.loaded = load_recorded(head, Path(args.resume), args.ruleset,
+                                    f": racecraft play PATH --resume {args.resume}")
         self.plan = self.loaded.plan(head["players"])
         if self.plan.digest != head["digest"] and not upgraded_since(self.loaded, head["digest"]):
             raise Usage(f"--resume {args.resume}: the rules changed since the game was recorded")
@@ -126,6 +128,17 @@ class _Setting:
                   "--log FILE names one", file=sys.stderr)
             return
         self.log_name = shown(self.log)
+
+    def go_on(self) -> str:
+        """The command that goes on with this game from its record: with the ruleset given, where
+        the game's name alone does not find it (a game loaded from a path)."""
+        from ..load.ruleset import find_game
+
+        path = self.loaded.path
+        folder = path.parent if path.is_file() else path
+        found = find_game(self.plan.game_id)
+        by_name = self.given is None or (found is not None and _same(str(found), str(folder)))
+        return "racecraft play" + ("" if by_name else f" {self.given}") + f" --resume {self.log_name}"
 
     def title(self) -> str:
         """The game's first line: what is played, with what, by whom, from which seed."""
@@ -274,7 +287,7 @@ def _played(table, agents, at: _Setting, guard) -> dict | None:
     record already (it is written as the game goes)."""
     from ..base.files import CannotWrite
 
-    again = f" (go on with: racecraft play --resume {at.log_name})" if at.log else ""
+    again = f" (go on with: {at.go_on()})" if at.log else ""
     try:
         return table.run(agents, guard)
     except RuleError as e:
