@@ -86,12 +86,14 @@ _COMPILED: dict[Setup, tuple[Any, Any]] = {}  # (loaded, plan) of this process, 
 _LOADED: dict[Setup, Any] = {}  # a game loaded to read its player count, until the run compiles it
 
 
-def fewest_players(ruleset: str, variants=(), modules=(), track=None, params=None) -> int:
-    """The fewest players the game allows. The game stays loaded for the run that follows, which
-    compiles it without loading it again."""
+def game_ruleset(ruleset: str, variants=(), modules=(), track=None, params=None):
+    """The game as loaded (to read the players it takes). It stays loaded for the run that follows,
+    which compiles it without loading it again."""
     game = Setup.of(ruleset, (), variants, modules, track, params)
-    loaded = _LOADED[game] = game.load()
-    return loaded.ruleset.game.game.players.min
+    loaded = _LOADED.get(game)
+    if loaded is None:
+        loaded = _LOADED[game] = game.load()
+    return loaded.ruleset
 
 
 def compiled(setup: Setup) -> tuple[Any, Any]:

@@ -129,6 +129,24 @@ def seat_problem(kinds: list[str], people: bool = True) -> str | None:
     return None
 
 
+def players_fit(ruleset, n: int, args, option: str = "--seats") -> None:
+    """Usage error where the game (as loaded: a variant may change its players) does not take `n`
+    players, said by the option that gives the count: `--players N`, else `option` (the seats)."""
+    players = ruleset.game.game.players
+    if players.min <= n <= players.max:
+        return
+    if getattr(args, "players", None):
+        said = f"--players {n}"
+    elif getattr(args, option.lstrip("-").replace("-", "_"), None):
+        said = f"{option} names {n} seat{'s' if n != 1 else ''}"
+    else:
+        said = f"{n} players"
+    count = str(players.min) if players.min == players.max else f"{players.min} to {players.max}"
+    applied = ", ".join(a.replace(":", " ", 1) for a in ruleset.applied)
+    raise Usage(f"{said}: {ruleset.game.game.name}{f' (with {applied})' if applied else ''} takes {count} "
+                "players")
+
+
 def seats_fit(kinds: list[str], plan) -> None:
     """Usage error where a seat's bot cannot play this game (a learned bot's file made for another
     game, other rules or another number of players)."""

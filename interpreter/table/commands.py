@@ -11,8 +11,8 @@ from pathlib import Path
 
 from ..base.diagnostics import Report, RulesetError
 from ..base.errors import RuleError
-from ..session.args import (MAX_PLAYERS, Usage, bounded, game_args, params, raw, seat_problem, seats_fit,
-                            writable)
+from ..session.args import (MAX_PLAYERS, Usage, bounded, game_args, params, players_fit, raw, seat_problem,
+                            seats_fit, writable)
 
 
 def add_play(sub) -> None:
@@ -100,6 +100,7 @@ class _Setting:
             self.loaded = load(args.ruleset, args.variant, args.module, args.track, params(args))
             players = self.loaded.ruleset.game.game.players
             self.kinds = seats(args, (players.min, players.max))
+            players_fit(self.loaded.ruleset, len(self.kinds), args)
             self.plan = self.loaded.plan(len(self.kinds))
             seats_fit(self.kinds, self.plan)
             self.seed = args.seed if args.seed is not None else _fresh_seed()

@@ -1,0 +1,92 @@
+"""What the command line says of what a person typed: a player count the game does not take, a
+count that is no whole number, a file where a ruleset was wanted; and tables whose columns fit
+what they hold. Said in a line, in words, as a usage error (exit 2)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter.cli import main
+
+# a race for two to four seats
+GAME = """\
+game: {id: dash, name: "Dash", players: {min: 2, max: 4}}
+state:
+  score: {of: seat}
+phases:
+  - id: main
+    order: "seats"
+    turn: s
+    steps:
+      - id: go
+        do: |
+          choose "step" by s:
+              option "one":
+                  s.score += 1
+              option "two":
+                  s.score += 2
+    rounds: 3
+result:
+  rank: "seat.score"
+"""
+SEASON = """\
+season: {name: Two, description: two games}
+races:
+  - {}
+  - {}
+standings: {by: [score]}
+"""
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    rc = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return rc, out, err
+
+
+@pytest.fixture
+def game(tmp_path, monkeypatch) -> Path:
+    folder = tmp_path / "mygame"
+    (folder / "seasons").mkdir(parents=True)
+    (folder / "game.yaml").write_text(GAME, encoding="utf-8")
+    (folder / "seasons" / "two.yaml").write_text(SEASON, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return folder
+
+
+# ---- a player count the game does not take ---------------------------------------------------------
+
+@pytest.mark.parametrize("argv, said", [
+    (["train", "mygame", "--players", "1", "--games", "10", "--out", "o.json"], "--players 1"),
+    (["train", "mygame", "--players", "9", "--games", "10", "--out", "o.json"], "--players 9"),
+    (["simulate", "mygame", "--players", "1", "--games", "2"], "--players 1"),
+    (["simulate", "mygame", "--seats", "random", "--games", "2"], "--seats names 1 seat"),
+    (["compare", "mygame", "--players", "5", "--games", "2"], "--players 5"),
+    (["compare", "mygame", "--seats", "random,random,random,random,random", "--games", "2"],
+     "--seats names 5 seats"),
+    (["play", "mygame", "--players", "1"], "--players 1"),
+    (["play", "mygame", "--seats", "human,random,random,random,random"], "--seats names 5 seats"),
+    (["championship", "mygame", "--season", "two", "--seats", "human"], "--seats names 1 seat"),
+    (["championship", "mygame", "--season", "two", "--seats", "random", "--games", "2"],
+     "--seats names 1 seat"),
+    (["explain", "mygame", "--players", "7"], "--players 7"),
+])
+def test_a_player_count_the_game_does_not_take_is_a_usage_error(game, capsys, argv, said):
+    rc, out, err = run(capsys, *argv)
+    assert (rc, out) == (2, "")
+    assert err == f"racecraft {argv[0]}: error: {said}: Dash takes 2 to 4 players\n"
+    assert not (game.parent / "o.json").exists()
+
+
+def test_a_variant_that_changes_the_players_is_named_with_the_count(game, capsys):
+    (game / "variants").mkdir()
+    (game / "variants" / "duel.yaml").write_text(
+        "variant: {id: duel, name: Duel, description: two only}\n"
+        "patches:\n  - set: game.players\n    to: {min: 2, max: 2}\n",
+        encoding="utf-8")
+    rc, out, err = run(capsys, "simulate", "mygame", "--variant", "duel", "--players", "3", "--games", "2")
+    assert rc == 2
+    assert err == "racecraft simulate: error: --players 3: Dash (with variant duel) takes 2 players\n"
+
