@@ -90,3 +90,48 @@ def test_a_variant_that_changes_the_players_is_named_with_the_count(game, capsys
     assert rc == 2
     assert err == "racecraft simulate: error: --players 3: Dash (with variant duel) takes 2 players\n"
 
+
+# ---- a count that is no whole number ---------------------------------------------------------------
+
+@pytest.mark.parametrize("argv, words", [
+    (["simulate", "formula5", "--games", "1e3"], "--games: a whole number, not 1e3"),
+    (["train", "formula5", "--players", "2", "--games", "2.5", "--out", "o.json"],
+     "--games: a whole number, not 2.5"),
+    (["play", "formula5", "--seed", "seven"], "--seed: a whole number, not seven"),
+    (["simulate", "formula5", "--games", ""], "--games: a whole number, not nothing"),
+])
+def test_a_count_that_is_no_whole_number_is_said_in_words(capsys, argv, words):
+    with pytest.raises(SystemExit) as exit:
+        main(argv)
+    out, err = capsys.readouterr()
+    assert exit.value.code == 2 and out == ""
+    assert err.splitlines()[-1] == f"racecraft {argv[0]}: error: argument {words}"
+    assert "invalid" not in err and "int" not in err.replace("print", "")
+
+
+# ---- validate: a file that is not a ruleset --------------------------------------------------------
+
+def test_validate_of_a_learned_bots_file_says_what_it_was_given(game, capsys):
+    rc, _, err = run(capsys, "train", "mygame", "--players", "2", "--games", "8", "--jobs", "1",
+                     "--out", "my-j1.json")
+    assert rc == 0, err
+    rc, out, err = run(capsys, "validate", "my-j1.json")
+    assert rc == 1
+    assert "my-j1.json: error[E001]: my-j1.json is a learned bot's file (racecraft train writes it), not a " \
+           "ruleset" in err
+    assert "hint: give the folder that holds game.yaml" in err
+    assert "no game file at game.yaml" not in err
+
+
+def test_validate_of_a_game_file_not_named_game_yaml_says_so(game, capsys):
+    (game.parent / "notes.json").write_text('{"game": "dash", "seed": 3}', encoding="utf-8")
+    (game.parent / "copy.yaml").write_text(GAME, encoding="utf-8")
+    rc, out, err = run(capsys, "validate", "notes.json")
+    assert rc == 1 and "notes.json is a file, not a ruleset folder" in err
+    assert "give the folder that holds game.yaml" in err
+    rc, out, err = run(capsys, "validate", "copy.yaml")
+    assert rc == 1 and "copy.yaml is a game's file, but a ruleset's game file is named game.yaml" in err
+    # the game's own file, and its folder, are validated as before
+    for given in ("mygame/game.yaml", "mygame"):
+        rc, out, err = run(capsys, "validate", given, "--no-cache")
+        assert rc == 0, err
