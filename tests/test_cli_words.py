@@ -135,3 +135,35 @@ def test_validate_of_a_game_file_not_named_game_yaml_says_so(game, capsys):
     for given in ("mygame/game.yaml", "mygame"):
         rc, out, err = run(capsys, "validate", given, "--no-cache")
         assert rc == 0, err
+
+
+# ---- simulate's tables fit what they hold -----------------------------------------------------------
+
+def _columns(lines: list[str]) -> set[tuple[int, ...]]:
+    """Where each `%` and `]` of the lines stands: one tuple when the columns are in line."""
+    return {tuple(i for i, c in enumerate(line) if c in "%]") for line in lines}
+
+
+def test_simulate_columns_fit_the_longest_seat_name(game, capsys):
+    rc, out, err = run(capsys, "simulate", "mygame", "--seats", "mcts:4:random:1,random", "--games", "4",
+                       "--jobs", "1")
+    assert rc == 0, err
+    lines = out.splitlines()
+    at = lines.index(next(x for x in lines if x.startswith("wins by seat")))
+    rows = lines[at + 1:at + 3]
+    assert rows[0].startswith("  seat 1  mcts:4:random:1 ") and rows[1].startswith("  seat 2  random ")
+    assert len(_columns(rows)) == 1 and len({len(r) for r in rows}) == 1
+    # the header's words stand over the rows where they stand over short names
+    assert lines[at].startswith("wins by seat (alone)  ")
+    assert lines[at].endswith("  rate   95% CI            tied first")
+    assert len(lines[at]) == len(rows[0])
+
+
+def test_simulate_columns_of_short_seat_names_are_as_before(game, capsys):
+    rc, out, err = run(capsys, "simulate", "mygame", "--seats", "greedy,random", "--games", "4",
+                       "--jobs", "1")
+    assert rc == 0, err
+    lines = out.splitlines()
+    at = lines.index("wins by seat (alone)  rate   95% CI            tied first")
+    assert lines[at + 1].startswith("  seat 1  greedy ") and lines[at + 2][:17] == "  seat 2  random "
+    assert len(_columns(lines[at + 1:at + 3])) == 1 and len(lines[at]) == len(lines[at + 1])
