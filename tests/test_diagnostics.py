@@ -1003,7 +1003,7 @@ def test_simulate_games_not_a_number(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["simulate", "formula5", "--games", "many"])
     assert exc.value.code == 2
-    assert "invalid int value: 'many'" in capsys.readouterr().err
+    assert "argument --games: a whole number, not many" in capsys.readouterr().err
 
 
 def test_play_with_an_unknown_seat_kind(capsys, monkeypatch):

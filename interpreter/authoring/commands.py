@@ -10,7 +10,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..session.args import MAX_SEED, bounded, game_args, max_jobs, params, print_report, rules_args
+from ..session.args import (MAX_SEED, bounded, game_args, max_jobs, params, players_fit, print_report,
+                            rules_args)
 
 MAX_CHECK_SEEDS = 10_000   # seeds `check --seeds` plays each scenario with
 MAX_SMOKE_GAMES = 1_000    # games `validate --play` plays of each game at each player count
@@ -154,6 +155,7 @@ def cmd_explain(args) -> int:
     loaded = load(args.ruleset, variants=args.variant, modules=args.module, track=args.track,
                   params=params(args))
     players = args.players or loaded.ruleset.game.game.players.min
+    players_fit(loaded.ruleset, players, args)
     print(explain(loaded, players, args.name, args.python))
     return 0
 

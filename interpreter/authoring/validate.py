@@ -307,6 +307,23 @@ def _forget_other_texts(verdict: dict) -> None:
 # loading, checking and compiling game after game: the collector runs rarely for the whole run
 # (and in its workers), rather than catching up at the end of each game's passes
 @fewer_collections()
+def _not_a_game_file(path: Path, data: dict, r: Report) -> None:
+    """A file given to validate that names a `game` but is not a ruleset's game.yaml: a learned
+    bot's file, a save, a game file under another name. Said as what it is."""
+    from ..agents.learned import FORMAT
+
+    name = path.name
+    if data.get("format") == FORMAT:
+        what = f"{name} is a learned bot's file (racecraft train writes it), not a ruleset"
+    elif isinstance(data.get("game"), dict):
+        r.add("E001", f"{name} is a game's file, but a ruleset's game file is named game.yaml",
+              Loc(str(path)), "name it game.yaml, in a folder of its own, and give that folder")
+        return
+    else:
+        what = f"{name} is a file, not a ruleset folder"
+    r.add("E001", what, Loc(str(path)), "give the folder that holds game.yaml")
+
+
 def validate_path(path: Path, variants=(), modules=(), track: str | None = None,
                   params: dict | None = None, play: int = SMOKE_GAMES, jobs: int | None = None,
                   cache: bool = True, progress: Progress | None = None) -> Validation:
@@ -340,7 +357,9 @@ def validate_path(path: Path, variants=(), modules=(), track: str | None = None,
               "a file starts with one of `game:`, `variant:`, `module:`, `cards:`, `track:`, "
               f"`scenario:`, `season:` ({what})")
         return v
-    if kind == "game":
+    if kind == "game" and path.name != "game.yaml":
+        _not_a_game_file(path, data, r)
+    elif kind == "game":
         _ruleset(path.parent, v, only, track)
     elif kind in ("variant", "module"):
         if check_structure(data, kind, str(path), r) is None:

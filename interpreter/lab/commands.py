@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from ..session.args import (JOBS_PER_CORE, MAX_GAMES, MAX_JOBS, MAX_PLAYERS, MAX_SEED, Usage, bots, bounded,
-                            game_args, max_jobs, params, raw, seat_problem, writable)
+                            game_args, max_jobs, params, players_fit, raw, seat_problem, writable)
 from .extras import install_hint
 
 
@@ -279,15 +279,15 @@ def _learned_seats(args, setups) -> None:
 
 
 def cmd_simulate(args) -> int:
-    from .simulate import Setup, fewest_players, render, simulate
+    from .simulate import Setup, game_ruleset, render, simulate
 
     if args.games < 1:
         raise Usage("--games must be at least 1")
     _outputs_checked(args)
     seats = bots(args.seats, args.players)
-    players = args.players or (len(seats) if seats else None)
-    if players is None:
-        players = fewest_players(args.ruleset, args.variant, args.module, args.track, params(args))
+    ruleset = game_ruleset(args.ruleset, args.variant, args.module, args.track, params(args))
+    players = args.players or (len(seats) if seats else ruleset.game.game.players.min)
+    players_fit(ruleset, players, args)
     _learned_seats(args, [Setup.of(args.ruleset, seats or [], args.variant, args.module, args.track,
                                    params(args))])
     backend = _backend(args)
@@ -317,16 +317,17 @@ def cmd_simulate(args) -> int:
 
 def cmd_compare(args) -> int:
     from .compare import compare, render
-    from .simulate import Setup, fewest_players
+    from .simulate import Setup, game_ruleset
 
     if args.games < 1:
         raise Usage("--games must be at least 1")
     _outputs_checked(args)
     seats = bots(args.seats, args.players)
     against = bots(args.against_seats, args.players or (len(seats) if seats else None), "--against-seats")
-    players = args.players or (len(seats) if seats else None) or (len(against) if against else None)
-    if players is None:
-        players = fewest_players(args.ruleset, args.base_variant, args.module, args.track, params(args))
+    ruleset = game_ruleset(args.ruleset, args.base_variant, args.module, args.track, params(args))
+    players = args.players or (len(seats) if seats else None) or (len(against) if against else None) \
+        or ruleset.game.game.players.min
+    players_fit(ruleset, players, args)
     seats = seats or ["random"] * players
     if against and len(against) != len(seats):
         raise Usage(f"--against-seats names {len(against)} seats but the base has {len(seats)}")
@@ -337,6 +338,8 @@ def cmd_compare(args) -> int:
     variant = Setup.of(args.ruleset, against or seats, [*args.base_variant, *args.variant],
                        [*args.module, *args.against_module], args.against_track or args.track, changed,
                        args.counts)
+    players_fit(game_ruleset(args.ruleset, variant.variants, variant.modules, variant.track, changed),
+                players, args, "--against-seats" if against else "--seats")
     _learned_seats(args, [base, variant])
     backend = _backend(args)
     progress, bar = _progress_bar(args, 2 * args.games, "comparing")
@@ -378,10 +381,12 @@ def cmd_train(args) -> int:
 
     from ..agents.learned import LOOK_TABLES
     from ..base.files import write_atomic
+    from .simulate import game_ruleset
     from .train import train
 
     start = time.perf_counter()
     out = writable(args.out, "--out", "a file name")
+    players_fit(game_ruleset(args.ruleset, args.variant, args.module, args.track), args.players, args)
     backend = _backend(args)
     progress, bar = _progress_bar(args, args.games, "training")
     try:
@@ -419,14 +424,8 @@ def cmd_championship(args) -> int:
                                      "the save's file name")
         series = Series.resume(Path(args.resume), args.ruleset)
     else:
-        if not args.ruleset or not args.season:
-            raise Usage("give a ruleset and --season NAME (or --resume FILE)")
-        kinds = [k.strip() for k in (args.seats or "human,random").split(",") if k.strip()]
-        if len(kinds) > MAX_PLAYERS or not kinds:
-            raise Usage(f"--seats names {len(kinds)} seats: 1 to {MAX_PLAYERS}")
-        bad = seat_problem(kinds)
-        if bad:
-            raise Usage(bad)
+        series = _season(args)
+        kinds = series.seats
         if args.games is not None:
             if "human" in kinds:
                 raise Usage("--games simulates seasons with bots: seats are random, greedy or mcts")
@@ -436,6 +435,24 @@ def cmd_championship(args) -> int:
             print(json.dumps(stats, indent=2) if args.json else render_seasons(stats))
             return 0 if stats["failed"] == 0 else 1
         save = writable(args.save, "--save", "the save's file name") if args.save else None
-        series = Series.start(args.ruleset, args.season, args.seed, kinds, args.variant, args.module,
-                              params(args))
     return play_at_terminal(series, save, args.stop_after, sys.stdout, budget)
+
+
+def _season(args):
+    """The season `championship` starts: its seats checked, also against the players its first
+    game takes."""
+    from .series import Series
+
+    if not args.ruleset or not args.season:
+        raise Usage("give a ruleset and --season NAME (or --resume FILE)")
+    kinds = [k.strip() for k in (args.seats or "human,random").split(",") if k.strip()]
+    if len(kinds) > MAX_PLAYERS or not kinds:
+        raise Usage(f"--seats names {len(kinds)} seats: 1 to {MAX_PLAYERS}")
+    bad = seat_problem(kinds)
+    if bad:
+        raise Usage(bad)
+    series = Series.start(args.ruleset, args.season, args.seed, kinds, args.variant, args.module,
+                          params(args))
+    if series.legs:
+        players_fit(series.loaded(0).ruleset, len(kinds), args)
+    return series

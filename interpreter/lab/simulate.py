@@ -86,12 +86,14 @@ _COMPILED: dict[Setup, tuple[Any, Any]] = {}  # (loaded, plan) of this process, 
 _LOADED: dict[Setup, Any] = {}  # a game loaded to read its player count, until the run compiles it
 
 
-def fewest_players(ruleset: str, variants=(), modules=(), track=None, params=None) -> int:
-    """The fewest players the game allows. The game stays loaded for the run that follows, which
-    compiles it without loading it again."""
+def game_ruleset(ruleset: str, variants=(), modules=(), track=None, params=None):
+    """The game as loaded (to read the players it takes). It stays loaded for the run that follows,
+    which compiles it without loading it again."""
     game = Setup.of(ruleset, (), variants, modules, track, params)
-    loaded = _LOADED[game] = game.load()
-    return loaded.ruleset.game.game.players.min
+    loaded = _LOADED.get(game)
+    if loaded is None:
+        loaded = _LOADED[game] = game.load()
+    return loaded.ruleset
 
 
 def compiled(setup: Setup) -> tuple[Any, Any]:
@@ -285,9 +287,11 @@ def render(stats: dict) -> str:
              f"completed {stats['completed']} / {stats['games']}"
              + (f"  ({stats['failed']} failed)" if stats["failed"] else ""), ""]
     lines += render_outcomes(stats)
-    lines += ["", "wins by seat (alone)  rate   95% CI            tied first"]
+    # the bot's column as wide as its longest name (7 at least: the table as it always was)
+    bot = max([7] + [len(row["bot"]) for row in stats["wins_by_seat"]])
+    lines += ["", "wins by seat (alone)" + " " * (bot - 7) + "  rate   95% CI            tied first"]
     for row in stats["wins_by_seat"]:
-        lines.append(f"  seat {row['seat']:<2} {row['bot']:<7}{row['wins']:>6}  {_pct(row['rate'])}  "
+        lines.append(f"  seat {row['seat']:<2} {row['bot']:<{bot}}{row['wins']:>6}  {_pct(row['rate'])}  "
                      f"{_ci(row['ci95'])}  {row['tied_first']:>6}")
     for key, rows in stats["wins_by"].items():
         lines.append("")
@@ -319,13 +323,14 @@ def render(stats: dict) -> str:
                          f"(median {_num(gap['median'])}, {_num(gap['min'])}-{_num(gap['max'])})")
     if stats.get("metrics"):
         lines += ["", "metrics (the game's `metrics:`)"]
+        named = max([24] + [len(name) for name in stats["metrics"]])
         for name, m in stats["metrics"].items():
             if m["kind"] == "yes/no":
-                lines.append(f"  {name:<24} {m['games']:>6} of {m['of']:<6} {_pct(m['rate'])}  "
+                lines.append(f"  {name:<{named}} {m['games']:>6} of {m['of']:<6} {_pct(m['rate'])}  "
                              f"{_ci(m['ci95'])}")
             elif m.get("games"):
                 lo, hi = m["ci95"]
-                lines.append(f"  {name:<24} {m['mean']:>9.2f} a game  [{lo:.2f}, {hi:.2f}]  "
+                lines.append(f"  {name:<{named}} {m['mean']:>9.2f} a game  [{lo:.2f}, {hi:.2f}]  "
                              f"(median {_num(m['median'])}, {_num(m['min'])}-{_num(m['max'])})")
     if stats.get("counts") is not None:
         width = max([len(c["name"]) for c in stats["counts"]] + [15])

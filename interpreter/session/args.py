@@ -37,25 +37,31 @@ def print_report(report: Report) -> None:
     print("\n" + ", ".join(counts), file=sys.stderr)
 
 
+class NotWhole(argparse.ArgumentTypeError, ValueError):
+    """A value given for a whole number that is none (a ValueError, as int() raises)."""
+
+
 def bounded(lo: int | None, hi):
     """An argparse type: a whole number up to `hi` (a number, or a function giving it and why it is
-    that) and from `lo` (unless None: the command checks it). Not a number: argparse's own
-    `invalid int value`."""
+    that) and from `lo` (unless None: the command checks it). Not a whole number: `a whole number,
+    not 1e3`."""
 
     def parse(text: str) -> int:
         top, why = hi() if callable(hi) else (hi, "")
+        shown = text[:21] + "..." if len(text) > 40 else (text if text.strip() else "nothing")
         if len(text) > 40:  # no number here is that long (int() of thousands of digits is refused)
-            shown = text[:21] + "..."
             if re.fullmatch(r"\s*[+-]?[0-9_]+\s*", text):
                 raise argparse.ArgumentTypeError(f"{shown} is out of range: at most {top:,}{why}")
-            raise argparse.ArgumentTypeError(f"invalid int value: {shown!r}")
-        n = int(text)
+            raise NotWhole(f"a whole number, not {shown}")
+        try:
+            n = int(text)
+        except ValueError:
+            raise NotWhole(f"a whole number, not {shown}") from None
         if n > top or (lo is not None and n < lo):
             span = f"from {lo:,} to {top:,}" if lo is not None else f"at most {top:,}"
             raise argparse.ArgumentTypeError(f"{n:,} is out of range: {span}{why}")
         return n
 
-    parse.__name__ = "int"  # argparse names the type in `invalid int value: 'x'`
     return parse
 
 
@@ -127,6 +133,24 @@ def seat_problem(kinds: list[str], people: bool = True) -> str | None:
         if bad:
             return bad
     return None
+
+
+def players_fit(ruleset, n: int, args, option: str = "--seats") -> None:
+    """Usage error where the game (as loaded: a variant may change its players) does not take `n`
+    players, said by the option that gives the count: `--players N`, else `option` (the seats)."""
+    players = ruleset.game.game.players
+    if players.min <= n <= players.max:
+        return
+    if getattr(args, "players", None):
+        said = f"--players {n}"
+    elif getattr(args, option.lstrip("-").replace("-", "_"), None):
+        said = f"{option} names {n} seat{'s' if n != 1 else ''}"
+    else:
+        said = f"{n} players"
+    count = str(players.min) if players.min == players.max else f"{players.min} to {players.max}"
+    applied = ", ".join(a.replace(":", " ", 1) for a in ruleset.applied)
+    raise Usage(f"{said}: {ruleset.game.game.name}{f' (with {applied})' if applied else ''} takes {count} "
+                "players")
 
 
 def seats_fit(kinds: list[str], plan) -> None:

@@ -53,11 +53,13 @@ def load_from(path: Path, variants=(), modules=(), track: str | None = None,
     return Loaded(rs, path, list(variants), list(modules), track, dict(params) if params else None)
 
 
-def load_recorded(head: dict, record: Path, ruleset: str | None = None) -> Loaded:
+def load_recorded(head: dict, record: Path, ruleset: str | None = None,
+                  how: str = " with --ruleset PATH") -> Loaded:
     """The ruleset a game record was played by: `ruleset` when the person replaying gives one
     (a folder or a name, as `play` takes it), else the game the record names, found by name in
-    ./rulesets or the project's rulesets. A record's own `ruleset` (a folder, in older records)
-    is never used: a record from someone else must not choose what is read."""
+    ./rulesets or the project's rulesets (`how`: how the command is given a ruleset, said when the
+    game is not found: ` with --ruleset PATH`). A record's own `ruleset` (a folder, in older
+    records) is never used: a record from someone else must not choose what is read."""
     variants, modules, track = head.get("variants", []), head.get("modules", []), head.get("track")
     params = head.get("params") if isinstance(head.get("params"), dict) else None
     if ruleset is not None:
@@ -66,7 +68,7 @@ def load_recorded(head: dict, record: Path, ruleset: str | None = None) -> Loade
     if path is None:
         report = Report()
         report.add("E001", f"no ruleset of the game `{shown(head['game'])}` here", Loc(str(record), 1, 1),
-                   "replay finds a record's game by its name in ./rulesets or the project's rulesets; "
-                   "give the ruleset it was played by with --ruleset PATH")
+                   "a record's game is found by its name in ./rulesets or the project's rulesets; "
+                   f"give the ruleset it was played by{how}")
         raise RulesetError(report)
     return load_from(path, variants, modules, track, params)

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from ..base.diagnostics import Report, RulesetError
 from ..base.errors import RuleError
-from ..session.args import (MAX_PLAYERS, Usage, bounded, game_args, params, raw, seat_problem, seats_fit,
-                            writable)
+from ..session.args import (MAX_PLAYERS, Usage, bounded, game_args, params, players_fit, raw, seat_problem,
+                            seats_fit, writable)
 
 
 def add_play(sub) -> None:
@@ -92,6 +92,7 @@ class _Setting:
         self.log = writable(args.log) if args.log else (writable(args.resume, "--resume") if args.resume
                                                         else None)
         self.log_name = args.log or args.resume
+        self.given = args.ruleset   # the ruleset as the person gave it (a name or a path), if at all
         self.same_file = bool(args.resume) and (not args.log or _same(args.log, args.resume))
         if self.record is None:
             if not args.ruleset:
@@ -99,6 +100,7 @@ class _Setting:
             self.loaded = load(args.ruleset, args.variant, args.module, args.track, params(args))
             players = self.loaded.ruleset.game.game.players
             self.kinds = seats(args, (players.min, players.max))
+            players_fit(self.loaded.ruleset, len(self.kinds), args)
             self.plan = self.loaded.plan(len(self.kinds))
             seats_fit(self.kinds, self.plan)
             self.seed = args.seed if args.seed is not None else _fresh_seed()
@@ -106,14 +108,12 @@ class _Setting:
                 self._journal()
             return
         head = self.record.head
-        self.loaded = load_recorded(head, Path(args.resume), args.ruleset)
-        kinds = seats(args, (1, MAX_PLAYERS)) if args.seats else [str(k) for k in head.get("seats", [])]
-        if len(kinds) != head["players"] or seat_problem(kinds) is not None:
-            kinds = ["human"] + ["random"] * (head["players"] - 1)
-        self.kinds = kinds
+        self.loaded = load_recorded(head, Path(args.resume), args.ruleset,
+                                    f": racecraft play PATH --resume {args.resume}")
         self.plan = self.loaded.plan(head["players"])
         if self.plan.digest != head["digest"] and not upgraded_since(self.loaded, head["digest"]):
             raise Usage(f"--resume {args.resume}: the rules changed since the game was recorded")
+        self.kinds = _seated_again(args, head, self.plan)
         seats_fit(self.kinds, self.plan)
         self.seed = head["seed"]
         self.chance = head.get("chance")
@@ -129,6 +129,17 @@ class _Setting:
                   "--log FILE names one", file=sys.stderr)
             return
         self.log_name = shown(self.log)
+
+    def go_on(self) -> str:
+        """The command that goes on with this game from its record: with the ruleset given, where
+        the game's name alone does not find it (a game loaded from a path)."""
+        from ..load.ruleset import find_game
+
+        path = self.loaded.path
+        folder = path.parent if path.is_file() else path
+        found = find_game(self.plan.game_id)
+        by_name = self.given is None or (found is not None and _same(str(found), str(folder)))
+        return "racecraft play" + ("" if by_name else f" {self.given}") + f" --resume {self.log_name}"
 
     def title(self) -> str:
         """The game's first line: what is played, with what, by whom, from which seed."""
@@ -154,6 +165,48 @@ class _Setting:
                   and len(rec.decisions) == len(decisions))
         return RecordFile(self.log, head, decisions, append=append,
                           finished=append and rec is not None and rec.result is not None)
+
+
+def _seated_again(args, head: dict, plan) -> list[str]:
+    """Who sits at a game resumed: `--seats`, else the seats its record names, each as it was (a
+    seat that cannot sit again is a usage error saying which and why, never another bot in its
+    place); a person and random bots only for an old record that names no seats."""
+    players = head["players"]
+    if args.seats:
+        kinds = seats(args, (1, MAX_PLAYERS))
+        if len(kinds) != players:
+            raise Usage(f"--seats names {len(kinds)} seat{'s' if len(kinds) != 1 else ''}, but the game "
+                        f"of --resume {args.resume} has {players} players")
+        return kinds
+    if "seats" not in head:
+        return ["human"] + ["random"] * (players - 1)
+    kinds = [str(k) for k in head["seats"]]
+    others = ",".join(k if _cannot_sit(k, plan) is None else "random" for k in kinds)
+    if len(kinds) != players:
+        raise Usage(f"--resume {args.resume}: the record names {len(kinds)} seats for a game of {players} "
+                    f"players; give --seats, e.g. --seats {','.join(['human'] + ['random'] * (players - 1))}")
+    for i, k in enumerate(kinds):
+        bad = _cannot_sit(k, plan)
+        if bad is not None:
+            raise Usage(f"--resume {args.resume}: seat {i + 1} (`{k}`) cannot sit again: {bad}; give --seats "
+                        f"to seat others, e.g. --seats {others}")
+    return kinds
+
+
+def _cannot_sit(kind: str, plan) -> str | None:
+    """Why a seat recorded as `kind` cannot sit at the game `plan` again, or None."""
+    from ..agents.kinds import FORMS, problem, unfit
+
+    if kind == "human":
+        return None
+    bad = problem(kind)
+    if bad is not None and not kind.startswith(("mcts", "learned")):
+        return f"no bot is called that (bots are {FORMS})"
+    bad = bad or unfit(kind, plan)
+    if bad is None:
+        return None
+    own = f"`{kind}`: "
+    return bad[len(own):] if bad.startswith(own) else bad
 
 
 def _fresh_seed() -> int:
@@ -235,7 +288,7 @@ def _played(table, agents, at: _Setting, guard) -> dict | None:
     record already (it is written as the game goes)."""
     from ..base.files import CannotWrite
 
-    again = f" (go on with: racecraft play --resume {at.log_name})" if at.log else ""
+    again = f" (go on with: {at.go_on()})" if at.log else ""
     try:
         return table.run(agents, guard)
     except RuleError as e:
