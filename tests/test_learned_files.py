@@ -83,3 +83,25 @@ def test_a_file_that_is_not_json_is_said_in_words(tmp_path, content, said):
     with pytest.raises(ModelError) as e:
         read_model(str(f))
     assert said in str(e.value) and "Expecting" not in str(e.value) and "char" not in str(e.value)
+
+
+@pytest.mark.parametrize("kind, said", [
+    ("learned:x:bot.json", "`learned:x:bot.json`: in learned:TABLES:FILE, TABLES is a whole number "
+                           "from 1 to 64"),
+    ("learned:-1:f", "TABLES is a whole number from 1 to 64 (the believed tables each option is played on), "
+                     "e.g. learned:4:f"),
+    ("mcts:10:learned:", "`mcts:10:learned:`: name the learned bot's file, e.g. mcts:10:learned:bot.json"),
+    ("mcts:10:learned", "`mcts:10:learned`: name the learned bot's file, e.g. mcts:10:learned:bot.json"),
+    ("mcts:10:clever", "rollouts are random or greedy, e.g. mcts:10:greedy (or judged by a learned bot: "
+                       "mcts:10:learned:FILE)"),
+    ("robot", "mcts[:BUDGET[:ROLLOUT[:TREES]]], mcts:BUDGET:learned:FILE or learned[:TABLES]:FILE"),
+])
+def test_a_seat_string_that_misleads_says_what_is_meant(capsys, kind, said):
+    assert said in _refused(capsys, "formula5", kind)
+
+
+def test_a_file_whose_name_holds_a_colon_is_still_read(files, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x:bot.json").write_bytes(files["out"].read_bytes())
+    assert main(["simulate", files["game"], "--seats", "learned:x:bot.json,random", "--games", "2",
+                 "--jobs", "1"]) == 0

@@ -14,6 +14,7 @@ of the next round (a quick greedy bot plays them on: one believed outcome, no fo
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from functools import partial
 
@@ -27,7 +28,7 @@ from .mcts import BUDGET, LEARNED as LEARNED_LEAVES, ROLLOUTS, SearchAgent
 MAX_BUDGET = 1_000
 MAX_TREES = 8      # trees a search bot's budget is shared among (more than a table's cores gains nothing)
 NAMES = ("random", "greedy", "mcts")
-FORMS = "random, greedy, mcts[:BUDGET[:ROLLOUT[:TREES]]] or learned[:TABLES]:FILE"
+FORMS = "random, greedy, mcts[:BUDGET[:ROLLOUT[:TREES]]], mcts:BUDGET:learned:FILE or learned[:TABLES]:FILE"
 LEARNED = "learned:"
 
 
@@ -52,9 +53,12 @@ def bot(kind: str):
                          "mcts:BUDGET:ROLLOUT:TREES, e.g. mcts:200:greedy:2")
     budget = _budget(kind, parts[1], "mcts:200") if len(parts) > 1 else BUDGET
     rollout = parts[2] if len(parts) > 2 else ROLLOUTS[0]
+    if rollout == LEARNED_LEAVES:
+        raise ValueError(f"`{kind}`: name the learned bot's file, e.g. mcts:{budget}:learned:bot.json "
+                         "(written by racecraft train)")
     if rollout not in ROLLOUTS:
-        raise ValueError(f"`{kind}`: the search bot's rollouts are {' or '.join(ROLLOUTS)}, "
-                         f"e.g. mcts:{budget}:greedy")
+        raise ValueError(f"`{kind}`: the search bot's rollouts are {' or '.join(ROLLOUTS)}, e.g. "
+                         f"mcts:{budget}:greedy (or judged by a learned bot: mcts:{budget}:learned:FILE)")
     trees = 1
     if len(parts) > 3:
         text = parts[3]
@@ -83,6 +87,11 @@ def _learned(kind: str):
     if not path:
         raise ValueError(f"`{kind}`: name the learned bot's file, e.g. learned:bot.json "
                          "(written by racecraft train)")
+    _head, sep, rest = path.partition(":")
+    if tables is None and sep and not os.path.exists(path):   # learned:x:FILE, learned:-1:FILE
+        raise ValueError(f"`{kind}`: in learned:TABLES:FILE, TABLES is a whole number from 1 to "
+                         f"{MAX_LOOK_TABLES} (the believed tables each option is played on), "
+                         f"e.g. learned:4:{rest or 'bot.json'}")
     if tables is None:
         return partial(LearnedAgent, path=path, model=_model(kind, path))
     if not 1 <= tables <= MAX_LOOK_TABLES:
@@ -111,7 +120,11 @@ def _model(kind: str, path: str):
 def _searching_learned(kind: str, parts: list[str]):
     """`mcts:BUDGET:learned:FILE`: the search bot judging its leaves by a learned value."""
     budget = _budget(kind, parts[1], "mcts:200:learned:bot.json")
-    model = _model(kind, ":".join(parts[3:]))
+    path = ":".join(parts[3:])
+    if not path:
+        raise ValueError(f"`{kind}`: name the learned bot's file, e.g. mcts:{budget}:learned:bot.json "
+                         "(written by racecraft train)")
+    model = _model(kind, path)
     return partial(SearchAgent, budget=budget, rollout=LEARNED_LEAVES, model=model)
 
 
