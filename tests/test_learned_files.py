@@ -105,3 +105,86 @@ def test_a_file_whose_name_holds_a_colon_is_still_read(files, tmp_path, monkeypa
     (tmp_path / "x:bot.json").write_bytes(files["out"].read_bytes())
     assert main(["simulate", files["game"], "--seats", "learned:x:bot.json,random", "--games", "2",
                  "--jobs", "1"]) == 0
+
+
+def test_a_training_whose_games_break_a_rule_says_so(tmp_path, capsys):
+    # taking the row down to 3 tokens divides by zero: some games fail, the others end
+    buggy = _nim(tmp_path / "some", NIM.replace("player.taken += n",
+                                                "player.taken += n + 0 // (size(row) - 3)"))
+    out = tmp_path / "bot.json"
+    assert _train(buggy, out) == 0 and read_model(str(out)).game == "nim"
+    captured = capsys.readouterr()
+    warning, first = [line for line in captured.err.splitlines() if not line.startswith("  ")]
+    failed = int(warning.split("warning: ")[1].split(" of 24 games of the training failed")[0])
+    assert 0 < failed < 24 and "the value is learned from the" in warning
+    assert first.startswith("failed game ") and "game.yaml:" in first and ": division by zero" in first
+    line, col = first.split("game.yaml:")[1].split(":")[:2]
+    assert line.isdigit() and col.isdigit()
+    ended = json.loads(out.read_text())["trained"]["ended"]
+    assert f"learned from {ended} games (" in captured.out
+    # every game fails: nothing to learn from, and the first rule error says where
+    broken = _nim(tmp_path / "all", NIM.replace("player.taken += n", "player.taken += n // 0"))
+    assert _train(broken, tmp_path / "none.json") == 1
+    err = capsys.readouterr().err.splitlines()[-1]
+    assert err.startswith("rule error: no game of Last token ended: nothing to learn from; all ")
+    assert "games played failed, the first: game 0 (seed 1000003): " in err and "division by zero" in err
+    assert not (tmp_path / "none.json").exists()
+
+
+def test_a_seat_learned_is_played_where_its_cache_folder_cannot_be_written(files, tmp_path, monkeypatch,
+                                                                            capsys):
+    from interpreter.agents import learned
+
+    blocked = tmp_path / "afile"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("XDG_DATA_HOME", str(blocked))
+    monkeypatch.setattr(learned, "_TRAINED", {})
+    assert main(["simulate", files["game"], "--seats", "learned,random", "--games", "2", "--jobs", "1"]) == 0
+    captured = capsys.readouterr()
+    assert "training the learned bot for Last token, 2 players (400 games, not kept)" in captured.err
+    assert "note: the learned bot is not kept for the next command (the folder " in captured.err
+    assert "cannot be made: Not a directory); set XDG_DATA_HOME to a folder you can write" in captured.err
+    assert "seat 1  learned" in captured.out and blocked.read_text() == "not a folder"
+
+
+def test_train_replaces_only_a_trained_file(files, tmp_path, capsys):
+    game_file = tmp_path / "game.yaml"
+    game_file.write_text(NIM)
+    assert _train(files["game"], game_file) == 2
+    assert capsys.readouterr().err == (f"racecraft train: error: --out {game_file} exists and is not a "
+                                       "trained bot: give another file name\n")
+    assert game_file.read_text() == NIM
+    for content in ("", "[1, 2]", '{"format": "something else"}'):
+        game_file.write_text(content)
+        assert _train(files["game"], game_file) == 2
+    earlier = tmp_path / "earlier.json"
+    earlier.write_text(json.dumps(dict(json.loads(files["out"].read_text()), version=0)))
+    assert _train(files["game"], earlier, "--seed", "2") == 0
+    assert read_model(str(earlier)).trained["seed"] == 2
+    assert _train(files["game"], "") == 2
+    assert capsys.readouterr().err.splitlines()[-1] == "racecraft train: error: --out needs a file name"
+
+
+def test_the_small_print_of_a_training(files, tmp_path, monkeypatch, capsys):
+    from interpreter.lab import commands
+
+    assert main(["train", files["game"], "--players", "2", "--games", "1", "--jobs", "1",
+                 "--out", str(tmp_path / "one.json")]) == 0
+    assert " learned from 1 game (" in capsys.readouterr().out
+    assert commands._many(1, "table") == "1 table" and commands._many(954_252, "table") == "954,252 tables"
+    assert commands._many(99_594, "game") == "99,594 games"
+    # no time left is guessed from the first few games, as the processes start
+    clock = [0.0]
+    monkeypatch.setattr("time.perf_counter", lambda: clock[0])
+    progress = commands._progress_lines(1_000_000)
+    for done, at in ((4, 0.3), (40, 5.0), (40_000, 10.5), (100_000, 12.0)):
+        clock[0] = at
+        progress(done, 1_000_000)
+    told = capsys.readouterr().err.splitlines()
+    assert [line.split("/")[0].strip() for line in told] == ["4", "40000", "100000"]
+    assert ["left" in line for line in told] == [False, True, True]
+    progress = commands._progress_lines(1_000)
+    for done, at in ((4, 0.01), (100, 0.2)):
+        clock[0] = at
+        progress(done, 1_000)
+    assert ["left" in line for line in capsys.readouterr().err.splitlines()] == [False, True]

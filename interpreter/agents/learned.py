@@ -56,6 +56,8 @@ class Model:
     weights: list[float]
     bias: float
     trained: dict = field(default_factory=dict)   # how: games, seed, seconds, fit (for people)
+    # the training's games that broke a rule and the first one's error (said, not written)
+    failed: tuple[int, str | None] = field(default=(0, None), compare=False)
 
     def to_json(self) -> dict:
         return {"format": FORMAT, "version": VERSION, "game": self.game, "name": self.name,
@@ -120,6 +122,18 @@ def read_model(path: str) -> Model:
     except ValueError:
         raise ModelError("not a learned bot's file (not JSON)") from None
     return model_of(data, path)
+
+
+def is_trained_file(path) -> bool:
+    """Whether the file at `path` is one `racecraft train` wrote (its format marker: of any
+    version, checked or not), which a training may replace."""
+    try:
+        if Path(path).stat().st_size > MAX_BYTES:
+            return False
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and data.get("format") == FORMAT
 
 
 # what the JSON reader found wrong, in words (its messages start so)

@@ -162,6 +162,8 @@ def writable(value: str, option: str = "--log", what: str = "the record's file n
     a device, a link to one), which a command never replaces."""
     from ..base.files import target_problem
 
+    if not value.strip():
+        raise Usage(f"{option} needs {what}")
     path = Path(value)
     if path.is_dir():
         raise Usage(f"{option} {value}: that is a folder; give {what}")
