@@ -188,3 +188,41 @@ def test_the_small_print_of_a_training(files, tmp_path, monkeypatch, capsys):
         clock[0] = at
         progress(done, 1_000)
     assert ["left" in line for line in capsys.readouterr().err.splitlines()] == [False, True]
+
+
+def test_a_file_of_the_other_form_is_played_with_a_note(files, capsys):
+    at_round, at_option = files["round"], files["out"]
+    for kind, said in ((f"learned:{at_round}", f"note: {at_round} was trained --at round, for "
+                        f"learned:TABLES:FILE or mcts:BUDGET:learned:FILE: as `learned:{at_round}` it "
+                        "plays weakly (docs/bots.md)"),
+                       (f"learned:2:{at_option}", f"note: {at_option} was trained for learned:FILE (the "
+                        f"tables right after an option); `learned:2:{at_option}` judges the start of a "
+                        "round, which racecraft train --at round fits (docs/bots.md)"),
+                       (f"mcts:5:learned:{at_option}", "which racecraft train --at round fits")):
+        assert main(["simulate", files["game"], "--seats", f"{kind},random", "--games", "1",
+                     "--jobs", "1"]) == 0
+        assert said in capsys.readouterr().err
+    for kind in (f"learned:{at_option}", f"learned:2:{at_round}", f"mcts:5:learned:{at_round}"):
+        assert main(["simulate", files["game"], "--seats", f"{kind},random", "--games", "1",
+                     "--jobs", "1"]) == 0
+        assert "note:" not in capsys.readouterr().err
+
+
+def test_greedy_on_a_game_without_evaluate_is_said_once(files, capsys):
+    said = ("note: Last token has no evaluate:, so greedy plays at random; racecraft train makes a bot that "
+            "learns it (docs/bots.md)\n")
+    assert main(["simulate", files["plain"], "--seats", "greedy,greedy", "--games", "4", "--jobs", "1"]) == 0
+    assert capsys.readouterr().err.count("note:") == 1
+    assert main(["compare", files["plain"], "--seats", "greedy,random", "--against-seats", "random,greedy",
+                 "--games", "3", "--jobs", "1"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("note:") == 1 and said in err
+    assert main(["play", files["plain"], "--seats", "greedy,random", "--no-log"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("note:") == 1 and said in err
+    assert main(["simulate", files["plain"], "--seats", "mcts:3:greedy,random", "--games", "1",
+                 "--jobs", "1"]) == 0
+    assert "so the search bot's greedy rollouts play at random" in capsys.readouterr().err
+    for game, kinds in ((files["game"], "greedy,mcts:3:greedy"), (files["plain"], "random,mcts:3")):
+        assert main(["simulate", game, "--seats", kinds, "--games", "1", "--jobs", "1"]) == 0
+        assert "note:" not in capsys.readouterr().err

@@ -161,6 +161,45 @@ def unfit(kind: str, plan) -> str | None:
     return f"`{kind}`: {bad}" if bad else None
 
 
+def notes(kinds: list[str], plan) -> list[str]:
+    """What a person should know of the bots `kinds` at the game `plan` is, each said once: a greedy
+    bot (or the search bot's greedy rollouts) plays at random where the game has no `evaluate:`; a
+    learned bot's file trained for the other form of the learned bot (docs/bots.md)."""
+    out = []
+    # greedy, mcts:BUDGET:greedy[:TREES]
+    greedy = [k for k in kinds if k == "greedy" or k.split(":")[0::2][:2] == ["mcts", "greedy"]]
+    if greedy and plan.evaluate is None:
+        who = "greedy plays" if "greedy" in greedy else "the search bot's greedy rollouts play"
+        if "greedy" in greedy and len(set(greedy)) > 1:
+            who = "greedy and the search bot's greedy rollouts play"
+        out.append(f"{plan.name} has no evaluate:, so {who} at random; racecraft train makes a bot that "
+                   "learns it (docs/bots.md)")
+    for k in dict.fromkeys(kinds):
+        note = _form_note(k)
+        if note:
+            out.append(note)
+    return out
+
+
+def _form_note(kind: str) -> str | None:
+    """Where bot `kind` reads a learned file trained for the other form: which form it was for."""
+    path = _file_of(kind)
+    if not path:
+        return None
+    try:
+        at = model_at(path).trained.get("at", "option")
+    except ModelError:
+        return None
+    looks_on = not kind.startswith(LEARNED) or _looking(kind)[0] is not None
+    if at == "round" and not looks_on:
+        return (f"{path} was trained --at round, for learned:TABLES:FILE or mcts:BUDGET:learned:FILE: "
+                f"as `{kind}` it plays weakly (docs/bots.md)")
+    if at == "option" and looks_on:
+        return (f"{path} was trained for learned:FILE (the tables right after an option); `{kind}` "
+                "judges the start of a round, which racecraft train --at round fits (docs/bots.md)")
+    return None
+
+
 def thinks(kind: str) -> bool:
     """Whether the bot takes its time over a decision (the search bot, the learned bot looking on
     to the next round): a table shows it thinking, a simulation reports each game as it ends."""

@@ -140,6 +140,17 @@ def seats_fit(kinds: list[str], plan) -> None:
             raise Usage(bad)
 
 
+def say_notes(pairs) -> None:
+    """Say on the error stream, once each, the notes on the bots of each (kinds, plan) of `pairs`:
+    greedy at random in a game without `evaluate:`, a learned file of the other form
+    (`kinds.notes`)."""
+    from ..agents.kinds import notes
+
+    said = [n for kinds, plan in pairs for n in notes([k for k in kinds if k != "human"], plan)]
+    for n in dict.fromkeys(said):
+        print(f"note: {n}", file=sys.stderr)
+
+
 def bots(text: str | None, players: int | None, option: str = "--seats") -> list[str] | None:
     """The bots a `--seats` option names (random, greedy, mcts[:BUDGET[:ROLLOUT[:TREES]]] or
     learned[:TABLES]:FILE), checked."""

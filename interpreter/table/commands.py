@@ -11,8 +11,8 @@ from pathlib import Path
 
 from ..base.diagnostics import Report, RulesetError
 from ..base.errors import RuleError
-from ..session.args import (MAX_PLAYERS, Usage, bounded, game_args, params, raw, seat_problem, seats_fit,
-                            writable)
+from ..session.args import (MAX_PLAYERS, Usage, bounded, game_args, params, raw, say_notes, seat_problem,
+                            seats_fit, writable)
 
 
 def add_play(sub) -> None:
@@ -101,6 +101,7 @@ class _Setting:
             self.kinds = seats(args, (players.min, players.max))
             self.plan = self.loaded.plan(len(self.kinds))
             seats_fit(self.kinds, self.plan)
+            say_notes([(self.kinds, self.plan)])
             self.seed = args.seed if args.seed is not None else _fresh_seed()
             if self.log is None and not args.no_log:
                 self._journal()
@@ -115,6 +116,7 @@ class _Setting:
         if self.plan.digest != head["digest"] and not upgraded_since(self.loaded, head["digest"]):
             raise Usage(f"--resume {args.resume}: the rules changed since the game was recorded")
         seats_fit(self.kinds, self.plan)
+        say_notes([(self.kinds, self.plan)])
         self.seed = head["seed"]
         self.chance = head.get("chance")
 
