@@ -46,7 +46,8 @@ def add_simulate(sub) -> None:
     s.add_argument("--games", type=bounded(None, MAX_GAMES), default=1000,
                    help=f"how many games (1 to {MAX_GAMES:,}; default 1000)")
     s.add_argument("--seats", help="the bot at each seat: random, greedy, mcts[:BUDGET[:ROLLOUT[:TREES]]], "
-                   "learned[:TABLES]:FILE or learned (trained for the game first; default: all random)")
+                   "mcts:BUDGET:learned:FILE, learned[:TABLES]:FILE or learned (trained for the game first; "
+                   "default: all random)")
     s.add_argument("--jobs", type=bounded(1, max_jobs),
                    help=f"processes (default: all cores; at most {JOBS_PER_CORE} per core and {MAX_JOBS})")
     s.add_argument("--json", action="store_true", help="print the statistics as JSON")

@@ -20,7 +20,7 @@ def add_play(sub) -> None:
     game_args(pl, optional=True, fresh_seed=True)
     pl.add_argument("--seats",
                     help="who sits at each seat: human, random, greedy, mcts[:BUDGET[:ROLLOUT[:TREES]]] (the "
-                         "search bot) or learned[:TABLES]:FILE (see docs/bots.md), "
+                         "search bot), mcts:BUDGET:learned:FILE or learned[:TABLES]:FILE (see docs/bots.md), "
                          "e.g. human,greedy,mcts:200")
     pl.add_argument("--log", metavar="FILE", help="write the game record (JSONL) here (default: a new "
                                                    "file in ~/.local/share/racecraft/games)")
