@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from ..session.args import (JOBS_PER_CORE, MAX_GAMES, MAX_JOBS, MAX_PLAYERS, MAX_SEED, Usage, bots, bounded,
-                            game_args, max_jobs, params, raw, say_notes, seat_problem, writable)
+                            game_args, max_jobs, params, raw, seat_problem, writable)
 from .extras import install_hint
 
 
@@ -283,14 +283,6 @@ def _learned_seats(args, setups) -> None:
     learned_seats(setups, args.jobs, lambda text: print(text, file=sys.stderr))
 
 
-def _seat_notes(setups) -> None:
-    """Greedy at random in a game without `evaluate:`, a learned file of the other form: said once
-    for the command (`kinds.notes`)."""
-    from .simulate import compiled
-
-    say_notes([(s.seats, compiled(s)[1]) for s in setups if s.seats])
-
-
 def cmd_simulate(args) -> int:
     from .simulate import Setup, fewest_players, render, simulate
 
@@ -301,9 +293,8 @@ def cmd_simulate(args) -> int:
     players = args.players or (len(seats) if seats else None)
     if players is None:
         players = fewest_players(args.ruleset, args.variant, args.module, args.track, params(args))
-    setup = Setup.of(args.ruleset, seats or [], args.variant, args.module, args.track, params(args))
-    _learned_seats(args, [setup])
-    _seat_notes([setup])
+    _learned_seats(args, [Setup.of(args.ruleset, seats or [], args.variant, args.module, args.track,
+                                   params(args))])
     backend = _backend(args)
     progress, bar = _progress_bar(args, args.games, "simulating")
     rows: list = []
@@ -352,7 +343,6 @@ def cmd_compare(args) -> int:
                        [*args.module, *args.against_module], args.against_track or args.track, changed,
                        args.counts)
     _learned_seats(args, [base, variant])
-    _seat_notes([base, variant])
     backend = _backend(args)
     progress, bar = _progress_bar(args, 2 * args.games, "comparing")
     rows: list = []
