@@ -14,6 +14,7 @@ of the next round (a quick greedy bot plays them on: one believed outcome, no fo
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from functools import partial
 
@@ -27,7 +28,7 @@ from .mcts import BUDGET, LEARNED as LEARNED_LEAVES, ROLLOUTS, SearchAgent
 MAX_BUDGET = 1_000
 MAX_TREES = 8      # trees a search bot's budget is shared among (more than a table's cores gains nothing)
 NAMES = ("random", "greedy", "mcts")
-FORMS = "random, greedy, mcts[:BUDGET[:ROLLOUT[:TREES]]] or learned[:TABLES]:FILE"
+FORMS = "random, greedy, mcts[:BUDGET[:ROLLOUT[:TREES]]], mcts:BUDGET:learned:FILE or learned[:TABLES]:FILE"
 LEARNED = "learned:"
 
 
@@ -52,9 +53,12 @@ def bot(kind: str):
                          "mcts:BUDGET:ROLLOUT:TREES, e.g. mcts:200:greedy:2")
     budget = _budget(kind, parts[1], "mcts:200") if len(parts) > 1 else BUDGET
     rollout = parts[2] if len(parts) > 2 else ROLLOUTS[0]
+    if rollout == LEARNED_LEAVES:
+        raise ValueError(f"`{kind}`: name the learned bot's file, e.g. mcts:{budget}:learned:bot.json "
+                         "(written by racecraft train)")
     if rollout not in ROLLOUTS:
-        raise ValueError(f"`{kind}`: the search bot's rollouts are {' or '.join(ROLLOUTS)}, "
-                         f"e.g. mcts:{budget}:greedy")
+        raise ValueError(f"`{kind}`: the search bot's rollouts are {' or '.join(ROLLOUTS)}, e.g. "
+                         f"mcts:{budget}:greedy (or judged by a learned bot: mcts:{budget}:learned:FILE)")
     trees = 1
     if len(parts) > 3:
         text = parts[3]
@@ -83,6 +87,11 @@ def _learned(kind: str):
     if not path:
         raise ValueError(f"`{kind}`: name the learned bot's file, e.g. learned:bot.json "
                          "(written by racecraft train)")
+    _head, sep, rest = path.partition(":")
+    if tables is None and sep and not os.path.exists(path):   # learned:x:FILE, learned:-1:FILE
+        raise ValueError(f"`{kind}`: in learned:TABLES:FILE, TABLES is a whole number from 1 to "
+                         f"{MAX_LOOK_TABLES} (the believed tables each option is played on), "
+                         f"e.g. learned:4:{rest or 'bot.json'}")
     if tables is None:
         return partial(LearnedAgent, path=path, model=_model(kind, path))
     if not 1 <= tables <= MAX_LOOK_TABLES:
@@ -111,7 +120,11 @@ def _model(kind: str, path: str):
 def _searching_learned(kind: str, parts: list[str]):
     """`mcts:BUDGET:learned:FILE`: the search bot judging its leaves by a learned value."""
     budget = _budget(kind, parts[1], "mcts:200:learned:bot.json")
-    model = _model(kind, ":".join(parts[3:]))
+    path = ":".join(parts[3:])
+    if not path:
+        raise ValueError(f"`{kind}`: name the learned bot's file, e.g. mcts:{budget}:learned:bot.json "
+                         "(written by racecraft train)")
+    model = _model(kind, path)
     return partial(SearchAgent, budget=budget, rollout=LEARNED_LEAVES, model=model)
 
 
@@ -146,6 +159,45 @@ def unfit(kind: str, plan) -> str | None:
     except ModelError as e:
         bad = str(e)
     return f"`{kind}`: {bad}" if bad else None
+
+
+def notes(kinds: list[str], plan) -> list[str]:
+    """What a person should know of the bots `kinds` at the game `plan` is, each said once: a greedy
+    bot (or the search bot's greedy rollouts) plays at random where the game has no `evaluate:`; a
+    learned bot's file trained for the other form of the learned bot (docs/bots.md)."""
+    out = []
+    # greedy, mcts:BUDGET:greedy[:TREES]
+    greedy = [k for k in kinds if k == "greedy" or k.split(":")[0::2][:2] == ["mcts", "greedy"]]
+    if greedy and plan.evaluate is None:
+        who = "greedy plays" if "greedy" in greedy else "the search bot's greedy rollouts play"
+        if "greedy" in greedy and len(set(greedy)) > 1:
+            who = "greedy and the search bot's greedy rollouts play"
+        out.append(f"{plan.name} has no evaluate:, so {who} at random; racecraft train makes a bot that "
+                   "learns it (docs/bots.md)")
+    for k in dict.fromkeys(kinds):
+        note = _form_note(k)
+        if note:
+            out.append(note)
+    return out
+
+
+def _form_note(kind: str) -> str | None:
+    """Where bot `kind` reads a learned file trained for the other form: which form it was for."""
+    path = _file_of(kind)
+    if not path:
+        return None
+    try:
+        at = model_at(path).trained.get("at", "option")
+    except ModelError:
+        return None
+    looks_on = not kind.startswith(LEARNED) or _looking(kind)[0] is not None
+    if at == "round" and not looks_on:
+        return (f"{path} was trained --at round, for learned:TABLES:FILE or mcts:BUDGET:learned:FILE: "
+                f"as `{kind}` it plays weakly (docs/bots.md)")
+    if at == "option" and looks_on:
+        return (f"{path} was trained for learned:FILE (the tables right after an option); `{kind}` "
+                "judges the start of a round, which racecraft train --at round fits (docs/bots.md)")
+    return None
 
 
 def thinks(kind: str) -> bool:

@@ -29,7 +29,9 @@ FORMAT = "racecraft-learned-value"
 VERSION = 1
 MAX_BYTES = 2_000_000     # a model file larger than this is not one
 MAX_FEATURES = 20_000
+MAX_WEIGHT = 1e12         # a weight or bias beyond this is not a training's (summed, it could overflow)
 SCALE = 1_000_000         # the value as the greedy bot's whole numbers: millionths
+MAX_VALUE = 1e12          # a table's value in whole millionths is bounded by this (never infinite)
 LOOK_TABLES = 4           # `learned:TABLES:FILE`: believed tables each option is played on, by default
 MAX_LOOK_TABLES = 64
 LOOK_CAP = 10             # decisions a seat it plays on at most (long rounds, games without rounds)
@@ -54,6 +56,8 @@ class Model:
     weights: list[float]
     bias: float
     trained: dict = field(default_factory=dict)   # how: games, seed, seconds, fit (for people)
+    # the training's games that broke a rule and the first one's error (said, not written)
+    failed: tuple[int, str | None] = field(default=(0, None), compare=False)
 
     def to_json(self) -> dict:
         return {"format": FORMAT, "version": VERSION, "game": self.game, "name": self.name,
@@ -79,6 +83,9 @@ class Model:
         if plan.digest != self.digest:
             return (f"trained for other rules of {self.name} ({self.setup()}): the rules, variants, "
                     "modules or track are not those it was trained on; train it again")
+        if self.evaluate and plan.evaluate is None:
+            return (f"it reads the game's `evaluate:`, which {plan.name} does not have "
+                    "(the file says \"evaluate\": true): train it again")
         if Features(plan, self.evaluate).names != self.features:
             return "its features are not this game's: train it again"
         return None
@@ -105,11 +112,45 @@ def read_model(path: str) -> Model:
         raise ModelError("not a learned bot's file (not text)") from None
     except OSError as e:
         raise ModelError(f"it cannot be read ({e.strerror or e})") from None
+    if not text.strip():
+        _fail("the file is empty: give the file `racecraft train --out` wrote")
     try:
         data = json.loads(text)
-    except ValueError as e:
-        raise ModelError(f"not a learned bot's file (not JSON: {e})") from None
+    except json.JSONDecodeError as e:
+        raise ModelError(f"not a learned bot's file (not JSON: {_json_problem(e)} at line {e.lineno}, "
+                         f"column {e.colno})") from None
+    except ValueError:
+        raise ModelError("not a learned bot's file (not JSON)") from None
     return model_of(data, path)
+
+
+def is_trained_file(path) -> bool:
+    """Whether the file at `path` is one `racecraft train` wrote (its format marker: of any
+    version, checked or not), which a training may replace."""
+    try:
+        if Path(path).stat().st_size > MAX_BYTES:
+            return False
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and data.get("format") == FORMAT
+
+
+# what the JSON reader found wrong, in words (its messages start so)
+_JSON_PROBLEMS = (("Expecting value", "a value is missing"),
+                  ("Expecting property name", "a name in double quotes is missing"),
+                  ("Expecting ',' delimiter", "a comma is missing"),
+                  ("Expecting ':' delimiter", "a colon is missing"),
+                  ("Unterminated string", "a text is not closed"),
+                  ("Extra data", "more follows the end of the data"),
+                  ("Invalid control character", "a text holds a line break or a control character"),
+                  ("Invalid \\escape", "a text holds a backslash that is no escape"))
+
+
+def _json_problem(e: json.JSONDecodeError) -> str:
+    if e.pos >= len(e.doc.rstrip()):
+        return "the file stops short"
+    return next((said for start, said in _JSON_PROBLEMS if e.msg.startswith(start)), "it cannot be read")
 
 
 def model_of(data, path: str = "the model") -> Model:
@@ -144,18 +185,32 @@ def model_of(data, path: str = "the model") -> Model:
     for f in feats:
         if not isinstance(f, dict) or not isinstance(f.get("name"), str) or not _finite(f.get("weight")):
             _fail("each feature is {\"name\": text, \"weight\": number}")
+        if not _bounded(f["weight"]):
+            _fail(f"the weight of `{f['name'][:60]}` is {_shown(f['weight'])}: {BOUND}")
         names.append(f["name"])
         weights.append(float(f["weight"]))
     if not _finite(data.get("bias")):
         _fail("`bias` must be a number")
-    trained = data.get("trained")
+    if not _bounded(data["bias"]):
+        _fail(f"`bias` is {_shown(data['bias'])}: {BOUND}")
+    trained = data.get("trained", {})
+    if not isinstance(trained, dict) or trained.get("at", "option") not in ("option", "round"):
+        _fail("`trained` must be the record racecraft train writes ({\"games\": ..., \"seed\": ...}, "
+              "`at` option or round)")
     return Model(texts["game"], texts["name"], texts["digest"], players, lists["variants"],
-                 lists["modules"], track, data["evaluate"], names, weights, float(data["bias"]),
-                 trained if isinstance(trained, dict) else {})
+                 lists["modules"], track, data["evaluate"], names, weights, float(data["bias"]), trained)
+
+
+BOUND = (f"weights and the bias lie between -{MAX_WEIGHT:,.0f} and {MAX_WEIGHT:,.0f} "
+         "(a trained file's are far smaller): train it again")
 
 
 def _finite(x) -> bool:
     return type(x) in (int, float) and math.isfinite(x)
+
+
+def _bounded(x) -> bool:
+    return -MAX_WEIGHT <= x <= MAX_WEIGHT
 
 
 def _shown(x) -> str:
@@ -231,7 +286,13 @@ class Judge:
         return [bias + sum(map(mul, weights, x)) for x in self.features.vectors(st, None, self.skip)]
 
     def __call__(self, st, env) -> int:
-        return int(round(self.value(st, env["seat"]) * SCALE))
+        try:
+            value = self.value(st, env["seat"])
+        except OverflowError:   # a number of the game too large to weigh as a float
+            value = math.nan
+        if not -MAX_VALUE <= value <= MAX_VALUE:   # beyond any standing (or not a number): the bound
+            value = MAX_VALUE if value > 0 else -MAX_VALUE
+        return int(round(value * SCALE))
 
 
 class LearnedAgent(GreedyAgent):

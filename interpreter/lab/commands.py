@@ -46,7 +46,8 @@ def add_simulate(sub) -> None:
     s.add_argument("--games", type=bounded(None, MAX_GAMES), default=1000,
                    help=f"how many games (1 to {MAX_GAMES:,}; default 1000)")
     s.add_argument("--seats", help="the bot at each seat: random, greedy, mcts[:BUDGET[:ROLLOUT[:TREES]]], "
-                   "learned[:TABLES]:FILE or learned (trained for the game first; default: all random)")
+                   "mcts:BUDGET:learned:FILE, learned[:TABLES]:FILE or learned (trained for the game first; "
+                   "default: all random)")
     s.add_argument("--jobs", type=bounded(1, max_jobs),
                    help=f"processes (default: all cores; at most {JOBS_PER_CORE} per core and {MAX_JOBS})")
     s.add_argument("--json", action="store_true", help="print the statistics as JSON")
@@ -244,7 +245,9 @@ def _progress_bar(args, total: int, what: str):
 
 def _progress_lines(total: int, every: float = 10.0):
     """Progress as lines (a pipe, a file): at each tenth of the games, and at least every `every`
-    seconds while games end, with the time so far, the rate and the time left."""
+    seconds while games end, with the time so far, the rate and the time left (once a twentieth of
+    the games have ended or `every` seconds have passed: the first few games, as processes start,
+    say little of the rest)."""
     import time
 
     from .simulate import duration, rate
@@ -259,7 +262,9 @@ def _progress_lines(total: int, every: float = 10.0):
             return
         said["tenth"], said["at"] = done // step, now
         spent = now - start
-        left = f", about {duration(spent / done * (all_games - done))} left" if 0 < done < all_games else ""
+        sure = 20 * done >= all_games or spent >= every
+        left = f", about {duration(spent / done * (all_games - done))} left" \
+            if 0 < done < all_games and sure else ""
         print(f"  {done}/{all_games} games, {duration(spent)}, {rate(done, spent)}{left}", file=sys.stderr)
     return progress
 
@@ -382,10 +387,10 @@ def cmd_train(args) -> int:
     from ..agents.learned import LOOK_TABLES
     from ..base.files import write_atomic
     from .simulate import game_ruleset
-    from .train import train
+    from .train import failures, train
 
     start = time.perf_counter()
-    out = writable(args.out, "--out", "a file name")
+    out = _train_out(args.out)
     players_fit(game_ruleset(args.ruleset, args.variant, args.module, args.track), args.players, args)
     backend = _backend(args)
     progress, bar = _progress_bar(args, args.games, "training")
@@ -400,14 +405,33 @@ def cmd_train(args) -> int:
         if backend is not None:
             backend.close()
     write_atomic(out, json.dumps(model.to_json(), indent=1) + "\n")
+    for line in failures(model):   # the games that broke a rule: said, the file written all the same
+        print(line, file=sys.stderr)
     t = model.trained
     print(f"{model.name}, {model.players} players: {len(model.features)} features learned from "
-          f"{t['ended']} games ({t['rows']:,} tables) in {time.perf_counter() - start:.1f} s; the fit "
-          f"explains {100 * t['explained']:.0f}% of the outcome's variance")
+          f"{_many(t['ended'], 'game')} ({_many(t['rows'], 'table')}) in "
+          f"{time.perf_counter() - start:.1f} s; the fit explains {100 * t['explained']:.0f}% of the "
+          "outcome's variance")
     # a value fitted at the start of rounds is for the bot that judges there (docs/bots.md)
     seat = f"learned:{LOOK_TABLES}:{args.out}" if args.at == "round" else f"learned:{args.out}"
     print(f"written to {args.out}: play it with --seats {seat}")
     return 0
+
+
+def _many(n: int, word: str) -> str:
+    """`1 game`, `12,400 games`."""
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def _train_out(value: str) -> Path:
+    """The file `train --out` writes: refused where it could not be written, or where it exists and
+    is not a file `train` wrote (a game's file, say), which it would replace."""
+    from ..agents.learned import is_trained_file
+
+    out = writable(value, "--out", "a file name")
+    if out.exists() and not is_trained_file(out):
+        raise Usage(f"--out {value} exists and is not a trained bot: give another file name")
+    return out
 
 
 def cmd_championship(args) -> int:

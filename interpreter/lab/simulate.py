@@ -22,7 +22,7 @@ from ..engine.game import Game
 from ..base.errors import GameTooLong, RoundLimit, RuleError
 from .metrics import game_row, stopped_row, summary, varies
 from ..session.agents import agent_seed
-from ..session.args import seats_fit
+from ..session.args import say_notes, seats_fit
 from ..session.load import load
 from ..session.playing import play
 from ..session.workers import fork_context
@@ -172,10 +172,11 @@ def run(setups: Sequence[Setup], games: Sequence[Sequence[tuple[int, int]]], bac
         progress=None) -> tuple[list[list[dict]], float]:
     """Play `games[k]` of `setups[k]` for each k; the rows of each setup in game order, and the
     seconds it took. Each setup is compiled here first (unless it is already), so that its errors
-    show before any work."""
+    show before any work, and what the seats' bots will make of it is said once (`say_notes`)."""
     for s in setups:
         plan = _plan(s)
         seats_fit(list(s.seats), plan)
+    say_notes([(s.seats, _plan(s)) for s in setups])
     tasks: list[Task] = []
     owner: list[int] = []
     per = [tasks_for(s, g, backend.jobs) for s, g in zip(setups, games)]

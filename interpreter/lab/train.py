@@ -85,17 +85,19 @@ def outcome(result: dict, seat: int, n: int) -> float:
     return 0.5 * won + 0.5 * (n - result["places"][seat]) / (n - 1)
 
 
-def play_for_rows(job: Job) -> tuple[Any, int, int]:
+def play_for_rows(job: Job) -> tuple[Any, int, int, int, str | None]:
     """Play a task's games; the sums of the fit, Z'Z (each row z a table's features, the constant 1
-    and the seat's outcome), the rows and the games that ended."""
+    and the seat's outcome), the rows, the games that ended, the games that failed (a rule error,
+    a game that does not end) and the first failure's message (as `simulate` says it)."""
     import numpy as np
 
     plan = compiled(job.setup)[1]
     feats = Features(plan, job.evaluate)
     n, m = plan.n_seats, len(feats.names) + 2
     zz = np.zeros((m, m))
-    rows_in, ended = 0, 0
-    for _i, gs in job.games:
+    rows_in, ended, failed = 0, 0, 0
+    first: str | None = None
+    for i, gs in job.games:
         rng = random.Random(f"{gs}/rows")
         rows: list[tuple[int, list[float]]] = []
         game = Game(plan, gs)
@@ -118,7 +120,12 @@ def play_for_rows(job: Job) -> tuple[Any, int, int]:
         agents = [_Exploring(_bot(job, plan, agent_seed(gs, s)), f"{gs}/{s}/explore") for s in range(n)]
         try:
             result = play(game, agents, on_decision=seen)
-        except (RoundLimit, GameTooLong, RuleError):
+        except RoundLimit:
+            continue
+        except (GameTooLong, RuleError) as e:
+            failed += 1
+            said = f"does not end: {e}" if isinstance(e, GameTooLong) else str(e)
+            first = first or f"game {i} (seed {gs}): {said}"
             continue
         if not rows:
             continue
@@ -126,7 +133,7 @@ def play_for_rows(job: Job) -> tuple[Any, int, int]:
         zz += z.T @ z
         rows_in += len(rows)
         ended += 1
-    return zz, rows_in, ended
+    return zz, rows_in, ended, failed, first
 
 
 def _bot(job: Job, plan, seed: str):
@@ -255,7 +262,7 @@ def learned_seats(setups, jobs: int | None, say) -> None:
     import json
 
     from ..agents.learned import ModelError, model_at, remember, trained_for
-    from ..base.files import write_atomic
+    from ..base.files import CannotWrite, write_atomic
     from ..session.journal import data_folder
 
     for s in setups:
@@ -270,12 +277,34 @@ def learned_seats(setups, jobs: int | None, say) -> None:
         except ModelError:
             model = None
         if model is None or model.problem(plan) is not None:
+            unkept = _unkept(path.parent)
             say(f"training the learned bot for {plan.name}, {s.players} players ({SEAT_GAMES} games, "
-                f"kept in {path})")
+                + (f"kept in {path})" if unkept is None else "not kept)"))
             model = train(s.ruleset, s.players, SEAT_GAMES, 1, jobs, s.variants, s.modules, s.track)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(path, json.dumps(model.to_json(), indent=1) + "\n")
+            for line in failures(model):
+                say(line)
+            try:
+                if unkept is None:
+                    write_atomic(path, json.dumps(model.to_json(), indent=1) + "\n")
+            except (OSError, CannotWrite) as e:
+                unkept = str(e)
+            if unkept is not None:   # played all the same, as `play` plays a game it cannot record
+                say(f"note: the learned bot is not kept for the next command ({unkept}); set "
+                    "XDG_DATA_HOME to a folder you can write")
         remember(model)
+
+
+def _unkept(folder) -> str | None:
+    """Why a trained bot cannot be kept in `folder` (made where it is missing), or None."""
+    import os
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        return f"the folder {folder} cannot be made: {e.strerror or e}"
+    if not os.access(folder, os.W_OK):
+        return f"the folder {folder} cannot be written"
+    return None
 
 
 def train(ruleset: str, players: int, games: int, seed: int, jobs: int | None = None, variants=(),
@@ -296,7 +325,8 @@ def train(ruleset: str, players: int, games: int, seed: int, jobs: int | None = 
     backend = backend or LocalBackend(jobs)
     m = len(names)
     zz = np.zeros((m + 2, m + 2))
-    rows = ended = done = 0
+    rows = ended = done = failed = 0
+    first: str | None = None
     r2 = 0.0
     model: Model | None = None
     cuts = [games * k // generations for k in range(generations + 1)]
@@ -309,10 +339,12 @@ def train(ruleset: str, players: int, games: int, seed: int, jobs: int | None = 
         # the greedy bot where the game has `evaluate:`; else the learned bot after the first generation
         tasks = [Job(setup, use_eval, model if plan.evaluate is None else None, c, at) for c in chunks]
         answers: Any = backend.map(play_for_rows, tasks)  # type: ignore[arg-type]
-        for task, (z, r, e) in zip(tasks, answers):
+        for task, (z, r, e, f, said) in zip(tasks, answers):
             zz += z
             rows += r
             ended += e
+            failed += f
+            first = first or said
             done += len(task.games)
             if progress:
                 progress(done, games, gen + 1)
@@ -322,7 +354,9 @@ def train(ruleset: str, players: int, games: int, seed: int, jobs: int | None = 
         model = Model(plan.game_id, plan.name, plan.digest, players, list(loaded.variants),
                       list(loaded.modules), loaded.track, use_eval, names, weights, bias)
     if model is None:
-        raise RuleError(f"no game of {plan.name} ended: nothing to learn from")
+        some = f"all {done:,}" if failed == done else f"{failed:,} of {done:,}"
+        why = f"; {some} games played failed, the first: {first}" if first else ""
+        raise RuleError(f"no game of {plan.name} ended: nothing to learn from{why}")
     tuning = {}
     if use_eval and players > 1 and at == "option":
         tuning = tuned(model, zz, setup, seed, games, max(2, min(100, int(games * TUNE_GAMES))), backend)
@@ -330,4 +364,17 @@ def train(ruleset: str, players: int, games: int, seed: int, jobs: int | None = 
     where = {"at": at} if at != AT[0] else {}   # (a file of the one look's training reads as before)
     model.trained = {"games": games, "ended": ended, "rows": rows, "seed": seed, "generations": generations,
                      "explained": round(r2, 4), **where, **tuning}
+    model.failed = (failed, first)
     return model
+
+
+def failures(model: Model) -> list[str]:
+    """What a training whose games broke a rule says of them (nothing where none did): how many
+    failed and were left out, and the first one's error with its place in the game's files."""
+    failed, first = model.failed
+    if not failed:
+        return []
+    t = model.trained
+    return [f"warning: {failed:,} of {t['games']:,} games of the training failed and were left out: the "
+            f"value is learned from the {t['ended']:,} that ended; fix the rule and train again",
+            f"failed {first}"]

@@ -164,6 +164,17 @@ def seats_fit(kinds: list[str], plan) -> None:
             raise Usage(bad)
 
 
+def say_notes(pairs) -> None:
+    """Say on the error stream, once each, the notes on the bots of each (kinds, plan) of `pairs`:
+    greedy at random in a game without `evaluate:`, a learned file of the other form
+    (`kinds.notes`)."""
+    from ..agents.kinds import notes
+
+    said = [n for kinds, plan in pairs for n in notes([k for k in kinds if k != "human"], plan)]
+    for n in dict.fromkeys(said):
+        print(f"note: {n}", file=sys.stderr)
+
+
 def bots(text: str | None, players: int | None, option: str = "--seats") -> list[str] | None:
     """The bots a `--seats` option names (random, greedy, mcts[:BUDGET[:ROLLOUT[:TREES]]] or
     learned[:TABLES]:FILE), checked."""
@@ -186,6 +197,8 @@ def writable(value: str, option: str = "--log", what: str = "the record's file n
     a device, a link to one), which a command never replaces."""
     from ..base.files import target_problem
 
+    if not value.strip():
+        raise Usage(f"{option} needs {what}")
     path = Path(value)
     if path.is_dir():
         raise Usage(f"{option} {value}: that is a folder; give {what}")

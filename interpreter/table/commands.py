@@ -11,8 +11,8 @@ from pathlib import Path
 
 from ..base.diagnostics import Report, RulesetError
 from ..base.errors import RuleError
-from ..session.args import (MAX_PLAYERS, Usage, bounded, game_args, params, players_fit, raw, seat_problem,
-                            seats_fit, writable)
+from ..session.args import (MAX_PLAYERS, Usage, bounded, game_args, params, players_fit, raw, say_notes,
+                            seat_problem, seats_fit, writable)
 
 
 def add_play(sub) -> None:
@@ -20,7 +20,7 @@ def add_play(sub) -> None:
     game_args(pl, optional=True, fresh_seed=True)
     pl.add_argument("--seats",
                     help="who sits at each seat: human, random, greedy, mcts[:BUDGET[:ROLLOUT[:TREES]]] (the "
-                         "search bot) or learned[:TABLES]:FILE (see docs/bots.md), "
+                         "search bot), mcts:BUDGET:learned:FILE or learned[:TABLES]:FILE (see docs/bots.md), "
                          "e.g. human,greedy,mcts:200")
     pl.add_argument("--log", metavar="FILE", help="write the game record (JSONL) here (default: a new "
                                                    "file in ~/.local/share/racecraft/games)")
@@ -103,6 +103,7 @@ class _Setting:
             players_fit(self.loaded.ruleset, len(self.kinds), args)
             self.plan = self.loaded.plan(len(self.kinds))
             seats_fit(self.kinds, self.plan)
+            say_notes([(self.kinds, self.plan)])
             self.seed = args.seed if args.seed is not None else _fresh_seed()
             if self.log is None and not args.no_log:
                 self._journal()
@@ -115,6 +116,7 @@ class _Setting:
             raise Usage(f"--resume {args.resume}: the rules changed since the game was recorded")
         self.kinds = _seated_again(args, head, self.plan)
         seats_fit(self.kinds, self.plan)
+        say_notes([(self.kinds, self.plan)])
         self.seed = head["seed"]
         self.chance = head.get("chance")
 
