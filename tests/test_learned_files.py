@@ -226,3 +226,23 @@ def test_greedy_on_a_game_without_evaluate_is_said_once(files, capsys):
     for game, kinds in ((files["game"], "greedy,mcts:3:greedy"), (files["plain"], "random,mcts:3")):
         assert main(["simulate", game, "--seats", kinds, "--games", "1", "--jobs", "1"]) == 0
         assert "note:" not in capsys.readouterr().err
+
+
+def test_a_fit_a_seat_could_not_read_back_is_said_and_never_written(files, tmp_path, monkeypatch, capsys):
+    """A fit whose weight comes out beyond the bounds a file is read with (a game of numbers too
+    large to weigh) is a rule error of the training, in one line; no file is left to be refused."""
+    import interpreter.lab.train as train_mod
+
+    trained = train_mod.train
+
+    def too_large(*args, **kwargs):
+        model = trained(*args, **kwargs)
+        model.weights = [float("inf")] + model.weights[1:]
+        return model
+    monkeypatch.setattr(train_mod, "train", too_large)
+    out = tmp_path / "huge.json"
+    assert _train(files["game"], out) == 1
+    said = capsys.readouterr().err.splitlines()[-1]   # (after the progress lines)
+    assert said.startswith("rule error: the training's value cannot be used: the weight of `") and \
+        "came out as Infinity, beyond what a bot can weigh" in said and "nothing written" in said, said
+    assert not out.exists()

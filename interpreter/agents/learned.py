@@ -205,6 +205,16 @@ BOUND = (f"weights and the bias lie between -{MAX_WEIGHT:,.0f} and {MAX_WEIGHT:,
          "(a trained file's are far smaller): train it again")
 
 
+def fit_problem(model: Model) -> str | None:
+    """What makes a value just fitted unusable (a weight or the bias not a number, or beyond the
+    bounds a file is read with), or None: such a fit is never written."""
+    for name, w in [*zip(model.features, model.weights), ("the bias", model.bias)]:
+        if not (_finite(w) and _bounded(w)):
+            what = name if name == "the bias" else f"the weight of `{name[:60]}`"
+            return f"{what} came out as {_shown(w)}, beyond what a bot can weigh"
+    return None
+
+
 def _finite(x) -> bool:
     return type(x) in (int, float) and math.isfinite(x)
 

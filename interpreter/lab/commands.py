@@ -404,6 +404,7 @@ def cmd_train(args) -> int:
             bar.stop()
         if backend is not None:
             backend.close()
+    _fitted(model)
     write_atomic(out, json.dumps(model.to_json(), indent=1) + "\n")
     for line in failures(model):   # the games that broke a rule: said, the file written all the same
         print(line, file=sys.stderr)
@@ -416,6 +417,18 @@ def cmd_train(args) -> int:
     seat = f"learned:{LOOK_TABLES}:{args.out}" if args.at == "round" else f"learned:{args.out}"
     print(f"written to {args.out}: play it with --seats {seat}")
     return 0
+
+
+def _fitted(model) -> None:
+    """A fit that a seat could not read back (a game's numbers too large to weigh) is said and
+    never written."""
+    from ..agents.learned import fit_problem
+    from ..base.errors import RuleError
+
+    bad = fit_problem(model)
+    if bad is not None:
+        raise RuleError(f"the training's value cannot be used: {bad} (the game's numbers are too large "
+                        "for the learned bot); nothing written")
 
 
 def _many(n: int, word: str) -> str:
