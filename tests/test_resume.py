@@ -154,3 +154,25 @@ def test_the_hint_to_go_on_names_no_ruleset_where_its_name_finds_it(tmp_path, ca
     monkeypatch.setattr("sys.stdin", io.StringIO("a\n"))
     rc, out, err = run(capsys, "play", "formula5", "--seats", "human,random", "--seed", "3", "--log", log)
     assert rc == 1 and f"game abandoned (go on with: racecraft play --resume {log})" in err
+
+
+def test_a_saved_season_whose_learned_bots_file_is_gone_says_which_seat(tmp_path, capsys):
+    """`championship --resume`: a seat of the save that cannot sit again (its learned bot's file
+    gone) is named with why, in one line, exit 2 (it was "`seats` are 1 to 16 of ..."); a seat of
+    no known kind is still a save that is not one."""
+    save = tmp_path / "s.json"
+    assert main(["championship", "heat", "--season", "1961", "--seats", "random,random", "--seed", "4",
+                 "--save", str(save), "--stop-after", "1"]) == 0
+    capsys.readouterr()
+    head, *rest = save.read_text(encoding="utf-8").split("\n")
+    gone = tmp_path / "gone.json"
+    data = json.loads(head)
+    save.write_text("\n".join([json.dumps(dict(data, seats=[f"learned:{gone}", "random"])), *rest]),
+                    encoding="utf-8")
+    assert main(["championship", "--resume", str(save)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"seat 1 (`learned:{gone}`) cannot sit again: " in err, err
+    assert "no such file" in err and "put the bot's file back as it was" in err, err
+    save.write_text("\n".join([json.dumps(dict(data, seats=["dragon", "random"])), *rest]), encoding="utf-8")
+    assert main(["championship", "--resume", str(save)]) == 1
+    assert "not a saved season: `seats` are 1 to" in capsys.readouterr().err
