@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..agents.kinds import BOTS, FORMS, problem
+from ..agents.kinds import BOTS, FORMS
 from ..engine.game import CHANCE, Game, carried, streams
 from ..ir.models import SeasonFile, Standings
 from ..base.diagnostics import Loc, Report, RulesetError
@@ -34,7 +34,7 @@ from ..load.structure import check_structure
 from ..load.yamlsrc import loc_of
 from ..session.agents import agent_seed
 from ..session.playing import bot_choice
-from ..session.args import MAX_PLAYERS, MAX_SEED, Usage, seats_fit
+from ..session.args import MAX_PLAYERS, MAX_SEED, seats_fit, sit_again
 from ..session.record import TooLong, json_line
 from ..session.load import Loaded, load_from
 
@@ -384,7 +384,8 @@ class Series:
         data = read_save(path, report)
         if data is None:
             raise RulesetError(report)
-        _seated_again(path, data["seats"])
+        sit_again(data["seats"], str(path), "a season goes on with its own seats: put the bot's file back "
+                  "as it was")
         series = cls.start(ruleset or data["game"], data["season"], data["seed"], data["seats"],
                            data["variants"], data["modules"], data["params"])
         series.played = data["played"]
@@ -419,22 +420,6 @@ class SaveFile:
         if self.journal is not None:
             self.journal.close()
             self.journal = None
-
-
-def _filed(kind: str) -> bool:
-    """A bot that reads a file (a learned bot's): a save names it, and the file may since be gone."""
-    return kind.startswith("learned:") or (kind.startswith("mcts:") and ":learned:" in kind)
-
-
-def _seated_again(path: Path, seats: list[str]) -> None:
-    """Usage error where a saved season's seat cannot sit again (a learned bot's file gone or
-    changed): which, and why; a season resumes with its own seats."""
-    for i, k in enumerate(seats, 1):
-        bad = problem(k) if _filed(k) else None
-        if bad is not None:
-            why = shown(bad.removeprefix(f"`{k}`: "), 200)
-            raise Usage(f"--resume {path}: seat {i} (`{shown(k, 200)}`) cannot sit again: {why}; a season "
-                        "goes on with its own seats: put the bot's file back as it was")
 
 
 def read_save(path: Path, report: Report) -> dict | None:
@@ -550,9 +535,9 @@ def _bad_save(data) -> str | None:
         return "`season` is not a season's name"
     if not 0 <= data["seed"] <= MAX_SEED:
         return "`seed` is not from 0 to 2**63-1"
-    if not 1 <= len(data["seats"]) <= MAX_PLAYERS or not all(isinstance(k, str) for k in data["seats"]):
-        return f"`seats` are 1 to {MAX_PLAYERS} of human, {FORMS}"
-    if not all(k == "human" or k in BOTS or _filed(k) for k in data["seats"]):
+    # (a learned bot whose file is gone is a seat all the same: said when the season is resumed)
+    if not 1 <= len(data["seats"]) <= MAX_PLAYERS or not all(isinstance(k, str) and (
+            k == "human" or k in BOTS or ":learned:" in f":{k}") for k in data["seats"]):
         return f"`seats` are 1 to {MAX_PLAYERS} of human, {FORMS}"
     if not all(isinstance(x, str) and NAME_RE.fullmatch(x) for x in [*data["variants"], *data["modules"]]):
         return "`variants` and `modules` are lists of names"

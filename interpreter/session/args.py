@@ -153,6 +153,35 @@ def players_fit(ruleset, n: int, args, option: str = "--seats") -> None:
                 "players")
 
 
+def cannot_sit(kind: str, plan=None) -> str | None:
+    """Why a seat recorded as `kind` (in a game's record, a season's save) cannot sit again, or
+    None: no bot is called that, or its bot cannot play (a learned bot's file gone, changed, or,
+    given the game's `plan`, made for another)."""
+    from ..agents.kinds import FORMS, problem, unfit
+
+    if kind == "human":
+        return None
+    bad = problem(kind)
+    if bad is not None and not kind.startswith(("mcts", "learned")):
+        return f"no bot is called that (bots are {FORMS})"
+    bad = bad or (unfit(kind, plan) if plan is not None else None)
+    if bad is None:
+        return None
+    return bad.removeprefix(f"`{kind}`: ")
+
+
+def sit_again(kinds: list[str], resumed: str, hint: str, plan=None) -> None:
+    """Usage error where a seat recorded in `resumed` (a record, a season's save) cannot sit again
+    (`cannot_sit`): which seat, why, and `hint` (what the person can do)."""
+    from ..load.names import shown
+
+    for i, k in enumerate(kinds, 1):
+        bad = cannot_sit(k, plan)
+        if bad is not None:
+            raise Usage(f"--resume {resumed}: seat {i} (`{shown(k, 200)}`) cannot sit again: "
+                        f"{shown(bad, 200)}; {hint}")
+
+
 def seats_fit(kinds: list[str], plan) -> None:
     """Usage error where a seat's bot cannot play this game (a learned bot's file made for another
     game, other rules or another number of players)."""

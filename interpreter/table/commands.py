@@ -12,7 +12,7 @@ from pathlib import Path
 from ..base.diagnostics import Report, RulesetError
 from ..base.errors import RuleError
 from ..session.args import (MAX_PLAYERS, Usage, bounded, game_args, params, players_fit, raw, say_notes,
-                            seat_problem, seats_fit, writable)
+                            cannot_sit, seat_problem, seats_fit, sit_again, writable)
 
 
 def add_play(sub) -> None:
@@ -183,32 +183,12 @@ def _seated_again(args, head: dict, plan) -> list[str]:
     if "seats" not in head:
         return ["human"] + ["random"] * (players - 1)
     kinds = [str(k) for k in head["seats"]]
-    others = ",".join(k if _cannot_sit(k, plan) is None else "random" for k in kinds)
+    others = ",".join(k if cannot_sit(k, plan) is None else "random" for k in kinds)
     if len(kinds) != players:
         raise Usage(f"--resume {args.resume}: the record names {len(kinds)} seats for a game of {players} "
                     f"players; give --seats, e.g. --seats {','.join(['human'] + ['random'] * (players - 1))}")
-    for i, k in enumerate(kinds):
-        bad = _cannot_sit(k, plan)
-        if bad is not None:
-            raise Usage(f"--resume {args.resume}: seat {i + 1} (`{k}`) cannot sit again: {bad}; give --seats "
-                        f"to seat others, e.g. --seats {others}")
+    sit_again(kinds, args.resume, f"give --seats to seat others, e.g. --seats {others}", plan)
     return kinds
-
-
-def _cannot_sit(kind: str, plan) -> str | None:
-    """Why a seat recorded as `kind` cannot sit at the game `plan` again, or None."""
-    from ..agents.kinds import FORMS, problem, unfit
-
-    if kind == "human":
-        return None
-    bad = problem(kind)
-    if bad is not None and not kind.startswith(("mcts", "learned")):
-        return f"no bot is called that (bots are {FORMS})"
-    bad = bad or unfit(kind, plan)
-    if bad is None:
-        return None
-    own = f"`{kind}`: "
-    return bad[len(own):] if bad.startswith(own) else bad
 
 
 def _fresh_seed() -> int:
