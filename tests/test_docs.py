@@ -143,12 +143,6 @@ def project(request, shared_project, tmp_path, monkeypatch):
     changed (a file written, as `--out` does)."""
     block = request.node.callspec.params["block"]
     folder = _copy_project(tmp_path / "project") if block.notes.get("edit") else shared_project
-    # what this process loaded for another block in the same folder is not reused: a game read
-    # by another path (a scenario's `../game.yaml`) keeps the path it was first read by
-    from interpreter.compile import forget_compiled
-    from interpreter.load.ruleset import forget_loaded
-    forget_compiled()
-    forget_loaded()
     before = _listing(folder) if folder is shared_project else None
     monkeypatch.chdir(folder)
     # progress is drawn on the error stream while games run (a bar on a terminal, gone when they

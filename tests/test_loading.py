@@ -80,6 +80,32 @@ def test_a_game_loaded_again_is_the_one_loaded_while_its_files_are_the_same(tmp_
     assert changed is not None and changed is not again and changed.game.game.name == "Formula Five"
 
 
+def test_a_game_reached_by_another_spelling_of_its_path_names_its_files_so(tmp_path):
+    """A game loaded again is the one loaded only when asked for by the same path: its positions
+    name its files as they were reached (`heat` and a scenario's `heat/scenarios/..`), so the
+    order in which a long-lived process (the editor, a test run) reads them never shows."""
+    import shutil
+
+    shutil.copytree(ROOT / "rulesets" / "formula5", tmp_path / "rulesets" / "formula5")
+    shutil.copytree(ROOT / "tracks" / "formula5", tmp_path / "tracks" / "formula5")
+    shutil.copytree(ROOT / "cards" / "formula5", tmp_path / "cards" / "formula5")
+    game = tmp_path / "rulesets" / "formula5"
+    (game / "scenarios").mkdir(exist_ok=True)
+    around = game / "scenarios" / ".."
+    first = loading.load_ruleset(around, report=Report())
+    direct = loading.load_ruleset(game, report=Report())
+    assert first is not None and direct is not None and direct is not first
+    def named(rs) -> set[str]:   # the files the game's rules are placed in
+        return {r.tree.loc.file.replace("\\", "/") for r in rs.rules.rules.values() if r.tree is not None}
+    assert all("/scenarios/../" not in f for f in named(direct)) and named(direct), named(direct)
+    assert all("/scenarios/../" in f for f in named(first)), named(first)
+    assert loading.load_ruleset(around, report=Report()) is first
+    # ... and compiled apart (the compiled rules place their errors in the files so named)
+    from interpreter.compile import compile_ruleset
+    assert compile_ruleset(first, 2) is not compile_ruleset(direct, 2)
+    assert compile_ruleset(first, 2) is compile_ruleset(loading.load_ruleset(around, report=Report()), 2)
+
+
 def test_a_variant_patches_its_own_copy_of_the_game():
     heat = ROOT / "rulesets" / "heat"
     sprint = loading.load_ruleset(heat, variants=["sprint"], report=Report())

@@ -100,8 +100,9 @@ _SHARED: Bounded[tuple, tuple[Compiler, list[Diagnostic]]] = Bounded(8)
 
 
 def _made_from(rs: Ruleset, n_seats: int) -> tuple | None:
-    """What a compiled game is made from, as a key (None: a ruleset read from no file, made in memory)."""
-    return (tuple(rs.files), rs.given, n_seats) if rs.files else None
+    """What a compiled game is made from, as a key (None: a ruleset read from no file, made in memory):
+    its files, its folder as it was reached (its positions name the files so), params, seats."""
+    return (tuple(rs.files), str(rs.folder), rs.given, n_seats) if rs.files else None
 
 
 def compile_hooked(rs: Ruleset, n_seats: int, report: Report, hooks: Hooks) -> Hooked | None:

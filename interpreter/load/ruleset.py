@@ -353,7 +353,9 @@ def load_ruleset(path: str | Path, variants: Sequence[str] = (), modules: Sequen
     that could not be made is returned without them (with its errors in `report`), so that the
     checker can say the mistakes of the rest in the same run."""
     report = report if report is not None else Report()
-    key = (str(Path(path).resolve()), tuple(map(str, variants)), tuple(map(str, modules)), track,
+    # the path as given too: a game's positions name its files as they were reached (a scenario's
+    # `../game.yaml`), so a game read by another spelling of its path is not the same
+    key = (str(path), str(Path(path).resolve()), tuple(map(str, variants)), tuple(map(str, modules)), track,
            repr(sorted((str(k), repr(v)) for k, v in params.items())) if params else "")
     kept = _LOADED.get(key)
     if kept is not None and _unchanged(kept[0]) and _track_files(kept[0]) == kept[2]:
