@@ -32,6 +32,31 @@ def pytest_runtest_setup(item):
         gc.freeze()
 
 
+def stepping_game(game_id: str, name: str, players: tuple[int, int]) -> str:
+    """A small race for the command line's tests: three rounds, each seat picking one step or two
+    (its score ranks it)."""
+    return f"""\
+game: {{id: {game_id}, name: "{name}", players: {{min: {players[0]}, max: {players[1]}}}}}
+state:
+  score: {{of: seat}}
+phases:
+  - id: main
+    order: "seats"
+    turn: s
+    steps:
+      - id: go
+        do: |
+          choose "step" by s:
+              option "one":
+                  s.score += 1
+              option "two":
+                  s.score += 2
+    rounds: 3
+result:
+  rank: "seat.score"
+"""
+
+
 def serve_in_thread(db):
     """The web table on a free port of 127.0.0.1, in a thread of this process: (its address, a
     function that stops it)."""

@@ -7,29 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from conftest import stepping_game
 from interpreter.cli import main
 
 # a race for two to four seats
-GAME = """\
-game: {id: dash, name: "Dash", players: {min: 2, max: 4}}
-state:
-  score: {of: seat}
-phases:
-  - id: main
-    order: "seats"
-    turn: s
-    steps:
-      - id: go
-        do: |
-          choose "step" by s:
-              option "one":
-                  s.score += 1
-              option "two":
-                  s.score += 2
-    rounds: 3
-result:
-  rank: "seat.score"
-"""
+GAME = stepping_game("dash", "Dash", (2, 4))
 SEASON = """\
 season: {name: Two, description: two games}
 races:

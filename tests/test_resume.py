@@ -8,29 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from conftest import stepping_game
 from interpreter.cli import main
 
 # a race of three rounds for two or three seats, each picking one or two steps
-GAME = """\
-game: {id: stepper, name: "Stepper", players: {min: 2, max: 3}}
-state:
-  score: {of: seat}
-phases:
-  - id: main
-    order: "seats"
-    turn: s
-    steps:
-      - id: go
-        do: |
-          choose "step" by s:
-              option "one":
-                  s.score += 1
-              option "two":
-                  s.score += 2
-    rounds: 3
-result:
-  rank: "seat.score"
-"""
+GAME = stepping_game("stepper", "Stepper", (2, 3))
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:
