@@ -57,6 +57,16 @@ result:
 """
 
 
+def run_cli(capsys, *argv) -> tuple[int, str, str]:
+    """A racecraft command run here: its exit code, output and error stream (never a traceback)."""
+    from interpreter.cli import main
+
+    rc = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return rc, out, err
+
+
 def serve_in_thread(db):
     """The web table on a free port of 127.0.0.1, in a thread of this process: (its address, a
     function that stops it)."""

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import stepping_game
+from conftest import run_cli, stepping_game
 from interpreter.cli import main
 
 # a race for two to four seats
@@ -21,11 +21,7 @@ standings: {by: [score]}
 """
 
 
-def run(capsys, *argv) -> tuple[int, str, str]:
-    rc = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return rc, out, err
+run = run_cli
 
 
 @pytest.fixture

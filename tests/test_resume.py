@@ -8,18 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import stepping_game
+from conftest import run_cli, stepping_game
 from interpreter.cli import main
 
 # a race of three rounds for two or three seats, each picking one or two steps
 GAME = stepping_game("stepper", "Stepper", (2, 3))
 
 
-def run(capsys, *argv) -> tuple[int, str, str]:
-    rc = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return rc, out, err
+run = run_cli
 
 
 @pytest.fixture
