@@ -497,3 +497,24 @@ def test_a_scenario_failing_where_a_declared_change_of_behaviour_matters_is_told
                   "  - choose: \"shift to gear 9\"\n", "other.yaml")
     text = failure(run_scenario(other))
     assert "error[E407]" in text and "change of behaviour" not in text, text
+
+
+def test_an_engine_change_is_named_only_for_a_game_whose_rules_it_touched(tmp_path):
+    """A failing item whose words meet an engine change (`lang.versions.ENGINE_CHANGES`: a trigger's
+    values) is told of it only where the game's rules hold what changed (an event emitted with
+    values): a new game that emits none was told of it at every stop after a trigger."""
+    from test_modules import mini_project
+
+    item = "script:\n  - event: round_end\n    expect: 'round == 7'\n"
+    plain = tmp_path / "plain.yaml"
+    plain.write_text("scenario: {name: a stop, source: a test}\nruleset: "
+                     f"{ROOT / 'rulesets' / 'formula5'}\nplayers: 2\nseed: 1\n{item}", encoding="utf-8")
+    text = failure(run_scenario(plain))
+    assert "error[E410]" in text and "triggers of `round_end`" in text and "change of behaviour" not in text
+    emits = mini_project(tmp_path / "emits")
+    scenario = emits / "stop.yaml"
+    scenario.write_text("scenario: {name: a stop, source: a test}\nruleset: .\nplayers: 2\nseed: 1\n"
+                        + item, encoding="utf-8")
+    text = failure(run_scenario(scenario))
+    assert "a change of behaviour may explain it (2026-11, said in Racecraft's CHANGELOG): each " \
+        "trigger" in text, text

@@ -435,3 +435,42 @@ def test_the_checker_finds_what_a_seats_block_touches(tmp_path, body, once, warn
     assert plan is not None
     game = played(Game(plan, 1, trace=True), lambda s: s[::-1], 1)
     assert game.over
+
+
+ARRANGED = """\
+scenario: {name: arranged secret rolls, source: tests/test_secret.py}
+ruleset: RULESET
+players: 2
+seed: 3
+situation: |
+  for s in seats:
+      set_pile(deck(s), ["e2", "e2", "e3", "e3", "e4", "e4", "e5", "e5"], "face down")
+  next_rolls(wind, [3, 1])
+script:
+  - remember: {seen1: 'seat(1).wind'}
+  - choose: "keep 5"
+  - remember: {seen2: 'seat(2).wind'}
+  - choose: "keep 4"
+  - expect: 'seen1 == 3 and seen2 == 1 and seat(1).distance == 8 and seat(2).distance == 5'
+  - remember: {again1: 'seat(1).wind'}
+  - choose: "keep 3"
+  - remember: {again2: 'seat(2).wind'}
+  - choose: "keep 2"
+  - expect: 'seat(1).distance == 11 + again1 and seat(2).distance == 7 + again2'
+"""
+
+
+@pytest.mark.parametrize("merged", [True, False])
+def test_rolls_a_scenario_arranges_are_taken_once_by_the_seats_blocks_in_turn(tmp_path, monkeypatch, merged):
+    """`next_rolls` before a secret block: each seat's block takes the next arranged face where it
+    rolls, sees it while it chooses, and the reveal reads the same face (taken from its copy, or
+    played again); no face is taken twice (each copy took the first, and the rest were left for
+    later rounds)."""
+    from interpreter.authoring.scenario import run_scenario
+
+    if not merged:   # every block played again at the reveal
+        monkeypatch.setattr(secret, "_merge", lambda st, sim, i: False)
+    path = tmp_path / "arranged.yaml"
+    path.write_text(ARRANGED.replace("RULESET", DRAFT), encoding="utf-8")
+    out = run_scenario(path)
+    assert out.passed, out.report.render()

@@ -161,10 +161,23 @@ def load_scenario(path: Path) -> tuple[Scenario | None, Outcome]:
     final = [condition(code, node) for code, node in zip(sc.expect, final_exprs) if node is not None]
     if not report.ok:
         return None, out
-    changes = [(c, "Racecraft's CHANGELOG") for c in ENGINE_CHANGES] + \
+    changes = [(c, "Racecraft's CHANGELOG") for c in ENGINE_CHANGES if _holds(rs, c.uses)] + \
         [(c, str(as_named(Path(where)))) for c, where in rs.changes]
     return Scenario(path, out.name, sc, comp, items, final, list(report.items), changes), out
 
+
+
+def _holds(rs, uses: tuple[str, ...]) -> bool:
+    """Do the game's rules hold one of `uses`: a built-in called so, or (`emit`) an event emitted
+    with values? (An engine change that did not touch them cannot explain a failure.)"""
+    if not uses:
+        return True
+    for rule in rs.rules.rules.values():
+        for x in n.walk(rule.tree) if rule.tree is not None else ():
+            if (isinstance(x, n.Call) and x.name in uses) or \
+                    (isinstance(x, n.Emit) and x.args and "emit" in uses):
+                return True
+    return False
 
 
 def _stop(src, where: Loc, steps: list[str], report: Report) -> str | None:

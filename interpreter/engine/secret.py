@@ -213,6 +213,9 @@ def start(st: State, sim: SimulRun, i: int) -> State:
         c.tape = sim.stream(i)
     if c.tape is not None:
         sub.rng = c.tape
+        # the faces a scenario arranged are the table's: each seat's block takes the next one
+        # where it rolls (its stream keeps it for the reveal), none sees one twice
+        sub.rolls = st.rolls
     sub.ask = st.ask   # its seat answers in place too (`Game.answer_with`)
     once = sim.secrecy is not None and sim.secrecy.once
     if st.trace is not None:

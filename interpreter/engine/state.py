@@ -95,6 +95,26 @@ class Tape:
     sample = Generator.sample
     uniform = Generator.uniform
 
+    def arranged(self, die: int, rolls: dict[int, list[int]]) -> int | None:
+        """The face a scenario arranged (`next_rolls`) for this roll of `die` in the stream, or
+        None: the face the seat's copy took, read again at the reveal; else the next of the
+        table's arranged faces (which every seat's copy takes from: each face once, in the order
+        the blocks roll), kept with the stream's numbers (as bits -1 - die)."""
+        numbers, at = self.numbers, self.at
+        if at < len(numbers):
+            bits, face = numbers[at]
+            if bits != -1 - die:
+                return None   # the copy drew a number here: so does the block at the reveal
+            self.at = at + 1
+            return face
+        faces = rolls.get(die)
+        if not faces:
+            return None
+        face = faces.pop(0)
+        numbers.append((-1 - die, face))
+        self.at = at + 1
+        return face
+
     def _made(self, numbers: list, at: int, source: Generator | None) -> "Tape":
         t = Tape(self.key, source)
         t.numbers = numbers
@@ -317,6 +337,18 @@ class State:
             b.order(pile)
         cards = self.piles[pile]
         return cards[index] if cards else None
+
+    def arranged(self, die: int) -> int | None:
+        """The next face a scenario arranged for `die` (`next_rolls`), or None. A seat's block in a
+        `simultaneously` (its own stream, a `Tape`) takes it through its stream, so that the
+        reveal reads the same face again."""
+        rolls = self.rolls
+        if rolls is None:
+            return None
+        if type(self.rng) is Tape:
+            return self.rng.arranged(die, rolls)
+        faces = rolls.get(die)
+        return faces.pop(0) if faces else None
 
     # ---- card movement: the only place piles, `where` and `up` change ----------------------
 

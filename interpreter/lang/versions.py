@@ -84,14 +84,19 @@ class Changed:
     said: str
     since: str
     touches: tuple[str, ...]   # words of a failing scenario item or its message that show it matters
+    # what the game's rules must hold for it to matter (a built-in called so, or `emit` of an event
+    # with values); none: any game
+    uses: tuple[str, ...] = ()
 
 
 ENGINE_CHANGES = (
     Changed("two options of one `choose` ranging over `shuffled(...)` each draw their own order "
             "(they shared the first one's): a scenario seeded before it may see other options",
-            "2026-11", ("shuffled",)),
+            "2026-11", ("shuffled",), ("shuffled",)),
     Changed("an event's values (`emit NAME(a, b)`) are worked out once for all its triggers (they were "
-            "worked out again for a trigger after one that waits for a decision)", "2026-11", ("emit",)),
+            "worked out again for a trigger after one that waits for a decision)", "2026-11", ("emit",),
+            ("emit",)),
     Changed("each trigger of an event gets its values under the names it gives them (a second trigger "
-            "naming them otherwise read the first one's and saw nothing)", "2026-11", ("trigger",)),
+            "naming them otherwise read the first one's and saw nothing)", "2026-11", ("trigger",),
+            ("emit",)),
 )

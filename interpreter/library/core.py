@@ -162,10 +162,8 @@ def _piece(st: Fixed, text: str) -> int:
          "a face of the die, at random (each face as likely; from the game's seeded generator)",
          chance=True, rng=True)
 def _roll(st: Table, die: int) -> int:
-    rolls = st.rolls
-    if rolls and rolls.get(die):   # arranged by a scenario (`next_rolls`)
-        face = rolls[die].pop(0)
-    else:
+    face = st.arranged(die) if st.rolls is not None else None   # by a scenario (`next_rolls`)
+    if face is None:
         faces = st.plan.die_faces[die]
         face = faces[st.rng.randrange(len(faces))]
         if st.believe is not None:
