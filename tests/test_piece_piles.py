@@ -115,6 +115,14 @@ def test_piles_of_pieces_are_shown_beside_their_piece(tmp_path):
             assert any(line.startswith("your hand of riders1: ") for line in lines), lines
             assert any(line.startswith("spent of riders2 (seat 2): ") for line in lines), lines
             assert not any("hand of riders2" in line for line in lines)
+    # a label that says `your` already is not said twice (it read "your your hand of riders1")
+    p = plan(tmp_path, VIEW.replace("{label: hand,", "{label: your hand,"))
+    g = Game(p, 3)
+    while g.st.g["round"] < 2 or g.decision().seat != 0:
+        g.choose(0)
+    lines = table_lines(g.view(0), p)
+    assert any(line.startswith("your hand of riders1: ") for line in lines), lines
+    assert not any("your your" in line for line in lines), lines
 
 
 def test_a_pieces_pile_beside_its_seat_is_the_seats_named_by_the_piece_where_it_has_several(tmp_path):

@@ -193,6 +193,9 @@ def test_a_lane_track_without_a_picture_is_an_oval_with_its_cars(tmp_path):
     svg = table_picture(g.view(None), plan, "Italy as an oval", "after 60 decisions")
     assert svg.count('class="piece"') == 4
     assert_labels_apart_and_inside(svg)
+    # its caption in any game's words: how many laps, the pieces (no game's cars), lines it has
+    assert f"{kind.decl.laps} laps" in svg and "lap(s)" not in svg and "the pieces on their spots" in svg
+    assert "lines: kind, name" in svg
 
 
 def test_the_key_lists_the_cars_in_the_race_and_no_colour_nobody_drives():

@@ -109,7 +109,7 @@ def table_lines(view: dict, plan) -> list[str]:
                 own = seat_piece_piles(view, plan, pile, me)
                 for piece, info in own:
                     named = how["label"] if len(own) == 1 else f"{how['label']} of {piece}"
-                    lines.append(OwnPile(f"your {named}: {pile_text(info, plan, pile, how)}"))
+                    lines.append(OwnPile(f"{_yours(named)}: {pile_text(info, plan, pile, how)}"))
             continue
         if plan.pile_per[base] is Per.PIECE:   # each piece's: a line of its own
             for pc, piece in enumerate(plan.piece_names):
@@ -119,7 +119,7 @@ def table_lines(view: dict, plan) -> list[str]:
                 if how["whose"] == "mine":
                     if who(piece, view) == "you":
                         text = pile_text(info, plan, pile, how)
-                        lines.append(OwnPile(f"your {how['label']} of {piece}: {text}"))
+                        lines.append(OwnPile(f"{_yours(how['label'])} of {piece}: {text}"))
                 elif info["count"]:
                     lines.append(PileLine(f"{how['label']} of {piece} ({who(piece, view)}): "
                                           f"{pile_text(info, plan, pile, how)}"))
@@ -130,8 +130,13 @@ def table_lines(view: dict, plan) -> list[str]:
                 lines.append(PileLine(f"{how['label']}: {pile_text(info, plan, pile, how)}"))
         elif how["whose"] == "mine" and me is not None and plan.pile_names[base + me] in piles:
             info = piles[plan.pile_names[base + me]]
-            lines.append(OwnPile(f"your {how['label']}: {pile_text(info, plan, pile, how)}"))
+            lines.append(OwnPile(f"{_yours(how['label'])}: {pile_text(info, plan, pile, how)}"))
     return lines
+
+
+def _yours(label: str) -> str:
+    """A pile of the seat's own as it reads it: `your hand` (a label that says so already is kept)."""
+    return label if label.lower().startswith(("your ", "my ")) else f"your {label}"
 
 
 def _seat_lines(view: dict, plan) -> list[str]:

@@ -2,7 +2,7 @@
 else as a stadium-shaped loop, or an open road as rows that turn back and forth. Spaces as cells
 (the race line's spot shaded, and the spaces with the board's `shade` property tinted, with its
 value), lines across the track with their labels, the start/finish line (a road's start and
-finish), the grid's numbers; in a game, the cars on their spots and the tokens the game keeps by
+finish), the grid's numbers; in a game, the pieces on their spots and the tokens the game keeps by
 a line's name."""
 from __future__ import annotations
 
@@ -248,11 +248,13 @@ def paint(canvas: Canvas, kind: Lanes, board: dict | None, table: Scene | None, 
         canvas.label(p["piece"], (x, y), f, "#000", away=max(lay.car) * 0.6, bold=True)
     # the caption: what the picture shows
     facts = ", ".join(f"{n} {v}" for n, v in d.facts.items())
+    laps = f"{d.laps} lap{'' if d.laps == 1 else 's'}"
     shape = (f"an open road of {d.spaces} spaces, {d.spots} spots, the finish before space {kind.finish}"
-             if kind.open else f"{d.spaces} spaces, {d.spots} spots, {d.laps} lap(s)")
+             if kind.open else f"{d.spaces} spaces, {d.spots} spots, {laps}")
     canvas.lines([f"{kind.name}: {shape}"
                   + (f"; {facts}" if facts else "")
                   + "; shaded spot: the race line"
-                  + (f"; tinted spaces: {d.shade}" if d.shade else "") + "; lines: kind, name (limit); "
-                  + ("green numbers: the start grid" if board is None else "cars on their spots")],
+                  + (f"; tinted spaces: {d.shade}" if d.shade else "")
+                  + ("; lines: kind, name (limit)" if d.lines else "") + "; "
+                  + ("green numbers: the start grid" if board is None else "the pieces on their spots")],
                  f * 0.9)
