@@ -1176,3 +1176,19 @@ def test_no_request_of_odd_values_is_answered_with_a_server_error(tmp_path):
                 if r.status_code >= 400:
                     assert set(r.json()) == {"error"} and r.json()["error"], (path, r.text)
         assert asked == 15 * len(odd)
+
+
+def test_a_seed_past_what_a_browser_reads_exactly_is_taken_as_typed_and_told_in_digits(client):
+    """A page reads a JSON number past 2**53 rounded (it showed 2923996178424279000 for
+    2923996178424278890): the lobby sends the seed as the digits typed, and a table tells it as
+    digits too (`seed_text`), in its view and its result."""
+    big = "2923996178424278890"
+    table = create(client, "formula5", ["human", "random"], seed=big, seed_public=True)
+    view = seen(client, table, 1)
+    assert view["seed"] == int(big) and view["seed_text"] == big
+    rng = random.Random(3)
+    while not view["finished"]:
+        if view["options"]:
+            assert decide(client, table, 1, rng.choice(view["options"])["key"]).status_code == 200
+        view = seen(client, table, 1)
+    assert view["result"]["seed_text"] == big

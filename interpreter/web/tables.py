@@ -610,6 +610,8 @@ class Table(Sitting):
                            "open": k == "human" and self.token_hashes[i] is None}
                           for i, k in enumerate(self.kinds)],
                 "seed": self.setup.seed if self.setup.seed_public else None,
+                # the seed as digits too: a browser reads a number past 2**53 rounded
+                "seed_text": str(self.setup.seed) if self.setup.seed_public else None,
                 "state": self.state, "finished": self.state != "playing",
                 "round": view["game"].get("round"),
                 "decision": self.decision_id(seat) if mine and seat is not None else None,
@@ -643,7 +645,8 @@ class Table(Sitting):
                    "score": p.score, "winner": p.winner} for p in placings(self.result)]
         return {"placings": placed, "rounds": self.result["rounds"],
                 "winners": [s + 1 for s in self.result["winners"]],
-                "seed": self.setup.seed if self.disclosed else None}
+                "seed": self.setup.seed if self.disclosed else None,
+                "seed_text": str(self.setup.seed) if self.disclosed else None}
 
     def picture(self, seat: int | None) -> str:
         """The table as an SVG picture, drawn from the seat's view."""

@@ -112,7 +112,8 @@ const racecraft = (() => {
       list.appendChild(el("li", who + ": " + p.score + (p.winner ? " — winner" : ""), p.winner ? "winner" : ""));
     }
     container.appendChild(list);
-    container.appendChild(el("p", res.rounds + " rounds" + (res.seed !== undefined && res.seed !== null ? ", seed " + res.seed : "")));
+    const seed = res.seed_text ?? res.seed;   // (the digits: a number past 2**53 reads rounded)
+    container.appendChild(el("p", res.rounds + " rounds" + (seed !== undefined && seed !== null ? ", seed " + seed : "")));
   }
 
   // A season: where it stands (its standings, in the columns `racecraft championship` prints) and

@@ -108,7 +108,7 @@
     };
     if (body.season) body.track = null;
     if ($("seed").value !== "") {
-      body.seed = Number($("seed").value);
+      body.seed = $("seed").value.trim();   // as typed: a number past 2**53 would be rounded
       body.seed_public = $("seed-public").checked;
     }
     $("create").disabled = true;

@@ -165,7 +165,7 @@
     $("notice-label").hidden = several || !me || me.kind !== "human" || told.finished;
     $("title").textContent = told.game + (s ? " · " + s.name : "");
     $("facts").textContent = [...(s ? [s.title] : []), ...told.sight.facts, me ? `you are ${who}` : "watching: what the game shows everybody",
-                              ...(told.seed !== null && told.seed !== undefined ? [`seed ${told.seed}`] : [])].join(" · ");
+                              ...(told.seed !== null && told.seed !== undefined ? [`seed ${told.seed_text ?? told.seed}`] : [])].join(" · ");
     const key = JSON.stringify([told.view, told.seat]);
     // the pieces' places are read from the picture only while an option is made for a piece
     const wantSpots = !told.waiting && told.options.some((o) => spotOf(o));
