@@ -624,9 +624,10 @@ def _track_file(ld: _Loader, data: Any, track: str, report: Report,
     have = sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
     path = folder / f"{track}.yaml"
     if not present(path):  # there but not a regular file: reading it says so
-        report.add("E033", f"no track `{track}` for {game_id}: tracks are the files in {folder}",
-                   loc_of(track), did_you_mean(track, have) or (f"tracks: {', '.join(have)}" if have else
-                                                                 f"put track files in {folder}"))
+        # (the message names no folder: a web table's player reads it, the server's paths are not theirs)
+        report.add("E033", f"no track `{track}` for {game_id}: "
+                   + (f"its tracks are {', '.join(have)}" if have else "it has no track files"),
+                   loc_of(track), did_you_mean(track, have) or f"a track is a file in {folder}")
         return None
     tdata = ld.read(path, [ld.tracks()], f"track `{track}`", later=later)
     if tdata is None:
