@@ -1195,7 +1195,8 @@ def test_a_seed_past_what_a_browser_reads_exactly_is_taken_as_typed_and_told_in_
 
 
 def test_a_track_the_game_has_not_is_refused_in_words_without_the_servers_folders(client):
-    r = client.post("/api/tables", json={"game": "formula5", "seats": ["human", "random"], "track": "nowhere"})
+    r = client.post("/api/tables", json={"game": "formula5", "seats": ["human", "random"],
+                                         "track": "nowhere"})
     assert r.status_code == 422, r.text
     said = r.json()["error"]
     assert "no track `nowhere` for formula5: its tracks are monza" in said and "/" not in said, said
