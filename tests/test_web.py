@@ -523,6 +523,41 @@ def test_a_table_whose_rules_changed_says_so_after_a_restart(tmp_path, monkeypat
         assert r.status_code == 410 and "cannot be loaded" in r.json()["error"]
 
 
+def test_a_finished_table_whose_rules_changed_keeps_its_result_and_record(tmp_path, monkeypatch):
+    """A game played to its end, then its rules changed between two runs of the server (a
+    designer's playtests): its result and whole record are kept as they were (the record naming
+    the rules it was played by), its replay says why it cannot be shown; it was "stopped", its
+    result gone."""
+    import shutil
+
+    from conftest import ROOT
+
+    shutil.copytree(ROOT / "tests" / "fixtures" / "canaries" / "rulesets", tmp_path / "rulesets")
+    monkeypatch.chdir(tmp_path)
+    db = tmp_path / "tables.db"
+    rng = random.Random(2)
+    with TestClient(create_app(db)) as c:
+        table = create(c, "canaries", ["human", "random"], seed=1)
+        v = seen(c, table, 1)
+        while not v["finished"]:
+            if v["options"]:
+                assert decide(c, table, 1, rng.choice(v["options"])["key"]).status_code == 200
+            v = seen(c, table, 1)
+        result = v["result"]
+        record = c.get(f"/api/tables/{table['id']}/record").text
+    game = tmp_path / "rulesets" / "canaries" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("rounds: 3", "rounds: 4"), encoding="utf-8")
+    with TestClient(create_app(db)) as c:
+        v = seen(c, table, 1)
+        assert v["state"] == "finished" and v["result"] == result and v["options"] == []
+        assert "rules have changed since it was played" in v["problem"]
+        assert c.get(f"/api/tables/{table['id']}/record").text == record
+        r = c.get(f"/api/tables/{table['id']}/replay", params={"at": 1})
+        assert r.status_code == 409 and "need the rules it was played by" in r.json()["error"]
+        listed = c.get("/api/tables").json()["tables"]
+        assert [t["state"] for t in listed if t["id"] == table["id"]] == ["finished"]
+
+
 def test_a_server_on_loopback_answers_only_requests_addressed_to_it(tmp_path):
     app = create_app(tmp_path / "tables.db", hosts=["127.0.0.1", "localhost"])
     with TestClient(app, base_url="http://localhost:8000") as c:

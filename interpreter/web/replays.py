@@ -20,7 +20,7 @@ from ..table.ask import placings
 from ..table.narrate import lines as narrated
 from ..table.replay import Replay, open_record
 from ..table.sight import sight
-from .tables import Refused, Table
+from .tables import CHANGED_SINCE, Refused, Table
 
 KEPT = 16   # replays kept in memory (the oldest forgotten first)
 
@@ -61,6 +61,8 @@ class Replays:
     # ---- a table's game ----
 
     def _of_table(self, table: Table) -> _Held:
+        if table.played_by is not None:
+            raise Refused(409, CHANGED_SINCE)
         with table.lock:
             playing = not table.disclosed
             decisions = table.known_decisions() if playing else [dict(d) for d in table.decisions]

@@ -261,6 +261,11 @@ def _wake(fut: asyncio.Future) -> None:
         fut.set_result(None)
 
 
+# said of a finished game whose rules changed since (`Table.played_by`)
+CHANGED_SINCE = ("the game's rules have changed since it was played: its result and record are kept; "
+                 "its table and its replay need the rules it was played by")
+
+
 class Table(Sitting):
     """One game at a web table. Every change happens under `lock`: a person's decision, a bot's,
     undo; each is stored before it is taken, and each bumps `changes`."""
@@ -282,6 +287,9 @@ class Table(Sitting):
         self.offered: dict[int, tuple] = {}
         self.narrated: list[str] = []        # the narrated log so far (`log`: a record file, none here)
         self.problem: str | None = None      # why the game stopped, when the rules failed
+        # a game played to its end by rules that have changed since (the digest they had): its
+        # result and decisions are kept as stored; its table and replay need those rules
+        self.played_by: str | None = None
         self.result: dict | None = None
         self.turn = 0                        # counts every change (a page's `as_of` comes with it)
         # the table built again (a restart, an undo): a bot's answer to a decision asked before it
@@ -340,6 +348,12 @@ class Table(Sitting):
         """The stored table (its row of the store) played again from its decisions, or why it cannot
         be: its rules changed, a decision does not fit them, it had stopped."""
         if self.plan.digest != row["setup"].get("digest"):
+            result = row["result"]
+            if row["state"] == "finished" and isinstance(result, dict) and "winners" in result:
+                self.played_by = row["setup"].get("digest")
+                self.result = result
+                self.decisions = [dict(d) for d in decisions]
+                return
             self.problem = "the game's rules have changed since this table was created"
         else:
             try:
@@ -369,6 +383,8 @@ class Table(Sitting):
 
     @property
     def state(self) -> str:
+        if self.played_by is not None:
+            return "finished"
         if self.problem is not None:
             return "stopped"
         return "finished" if self.game.over else "playing"
@@ -621,7 +637,7 @@ class Table(Sitting):
                 "prompt": prompt, "options": options,
                 "can_undo": bool(seat is not None and playing and self.may_undo(seat)),
                 "result": self._result_data(),
-                "problem": self.problem,
+                "problem": self.problem if self.played_by is None else CHANGED_SINCE,
                 "view": view, "sight": asdict(sight(view, self.plan)),
                 "log": log, "log_start": since, "log_end": len(self.narrated),
                 # when this was true (the system's monotonic clock, in nanoseconds): of two answers,
@@ -673,6 +689,8 @@ class Table(Sitting):
         what was chosen, and up to a secret block still collecting; once it is over, whole."""
         with self.lock:
             head = header(self.loaded, self.plan, self.setup.seed, self.kinds)
+            if self.played_by is not None:
+                head["digest"] = self.played_by   # (the rules it was played by: not today's)
             over = self.disclosed
             decisions = [dict(d) for d in self.decisions] if over else self.known_decisions()
             result = self.result

@@ -181,7 +181,7 @@
     }
     showPicks(told);
     let status = "";
-    if (told.state === "finished") status = s ? "The season is over. " + s.said : "The game is over.";
+    if (told.state === "finished") status = (s ? "The season is over. " + s.said : "The game is over.") + (told.problem ? " " + told.problem[0].toUpperCase() + told.problem.slice(1) + "." : "");
     else if (told.state === "stopped") status = (s ? "The season stopped: " : "The game stopped: ") + (told.problem || "");
     else if (told.waiting) status = told.waiting[0].toUpperCase() + told.waiting.slice(1) + (told.secret ? " (deciding in secret)" : "") + "…";
     else if (told.options.length) status = `${who[0].toUpperCase() + who.slice(1)}: your decision` + (told.secret ? " (in secret: the others see it when all have decided)" : "");
