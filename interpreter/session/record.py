@@ -64,7 +64,8 @@ def header(loaded, plan, seed: int, seats: list[str], chance: int | None = CHANC
             **({"params": loaded.params} if loaded.params else {})}
 
 
-def _text(head: dict, decisions: list[dict], result: dict | None = None) -> str:
+def record_text(head: dict, decisions: list[dict], result: dict | None = None) -> str:
+    """A whole record as its text (JSON lines: the header, the decisions, the result if any)."""
     lines = [json.dumps(head), *(json.dumps(d) for d in decisions)]
     if result is not None:
         lines.append(json.dumps({"type": "result", **result}))
@@ -73,7 +74,7 @@ def _text(head: dict, decisions: list[dict], result: dict | None = None) -> str:
 
 def write_record(path: Path, head: dict, decisions: list[dict], result: dict | None) -> None:
     """A whole record written at once (atomically: the old file stays until the new one is whole)."""
-    write_atomic(path, _text(head, decisions, result))
+    write_atomic(path, record_text(head, decisions, result))
 
 
 class RecordFile:
@@ -85,7 +86,7 @@ class RecordFile:
         self.path, self.head = path, head
         self.finished = finished   # the record has its result already
         if not append:
-            write_atomic(path, _text(head, decisions))
+            write_atomic(path, record_text(head, decisions))
         self.journal = Journal(path)
 
     def decision(self, d: dict) -> None:
@@ -95,7 +96,7 @@ class RecordFile:
         """The record again with these decisions (an undo took some back): a new file renamed
         over the old one, then appended to."""
         self.journal.close()
-        write_atomic(self.path, _text(self.head, decisions))
+        write_atomic(self.path, record_text(self.head, decisions))
         self.journal = Journal(self.path)
 
     def result(self, result: dict) -> None:

@@ -13,12 +13,10 @@ import base64
 import hashlib
 import hmac
 import secrets
-import tempfile
 import threading
 from typing import Sequence
 import time
 from dataclasses import asdict, dataclass, field, replace
-from pathlib import Path
 
 from ..agents.kinds import bot, on_file
 from ..engine.game import CHANCE, Game, streams
@@ -27,7 +25,7 @@ from ..base.errors import RuleError
 from ..load.ruleset import is_name
 from ..session.args import MAX_PLAYERS, MAX_SEED
 from ..session.load import load
-from ..session.record import header, write_record
+from ..session.record import header, record_text
 from ..table.ask import asked, lettered, placings
 from ..table.keys import Keys
 from ..table.sight import sight
@@ -261,7 +259,6 @@ def _wake(fut: asyncio.Future) -> None:
         fut.set_result(None)
 
 
-# said of a finished game whose rules changed since (`Table.played_by`)
 CHANGED_SINCE = ("the game's rules have changed since it was played: its result and record are kept; "
                  "its table and its replay need the rules it was played by")
 
@@ -287,9 +284,7 @@ class Table(Sitting):
         self.offered: dict[int, tuple] = {}
         self.narrated: list[str] = []        # the narrated log so far (`log`: a record file, none here)
         self.problem: str | None = None      # why the game stopped, when the rules failed
-        # a game played to its end by rules that have changed since (the digest they had): its
-        # result and decisions are kept as stored; its table and replay need those rules
-        self.played_by: str | None = None
+        self.played_by: str | None = None    # the rules' digest a finished game had, changed since
         self.result: dict | None = None
         self.turn = 0                        # counts every change (a page's `as_of` comes with it)
         # the table built again (a restart, an undo): a bot's answer to a decision asked before it
@@ -350,8 +345,8 @@ class Table(Sitting):
         if self.plan.digest != row["setup"].get("digest"):
             result = row["result"]
             if row["state"] == "finished" and isinstance(result, dict) and "winners" in result:
-                self.played_by = row["setup"].get("digest")
-                self.result = result
+                # its result and decisions kept as stored (its table and replay need those rules)
+                self.played_by, self.result = row["setup"].get("digest"), result
                 self.decisions = [dict(d) for d in decisions]
                 return
             self.problem = "the game's rules have changed since this table was created"
@@ -383,11 +378,9 @@ class Table(Sitting):
 
     @property
     def state(self) -> str:
-        if self.played_by is not None:
-            return "finished"
         if self.problem is not None:
             return "stopped"
-        return "finished" if self.game.over else "playing"
+        return "finished" if self.game.over or self.played_by is not None else "playing"
 
     @property
     def disclosed(self) -> bool:
@@ -689,8 +682,7 @@ class Table(Sitting):
         what was chosen, and up to a secret block still collecting; once it is over, whole."""
         with self.lock:
             head = header(self.loaded, self.plan, self.setup.seed, self.kinds)
-            if self.played_by is not None:
-                head["digest"] = self.played_by   # (the rules it was played by: not today's)
+            head["digest"] = self.played_by or head["digest"]   # (the rules it was played by)
             over = self.disclosed
             decisions = [dict(d) for d in self.decisions] if over else self.known_decisions()
             result = self.result
@@ -700,10 +692,7 @@ class Table(Sitting):
                 if d["seat"] != seat:
                     d.pop("pick", None)
                     d.pop("label", None)
-        with tempfile.TemporaryDirectory() as folder:
-            path = Path(folder) / "record.jsonl"
-            write_record(path, head, decisions, result if over else None)
-            return path.read_text(encoding="utf-8")
+        return record_text(head, decisions, result if over else None)
 
     def record_name(self) -> str:
         """The record's file name, as a browser saves it."""
