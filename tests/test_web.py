@@ -1235,3 +1235,13 @@ def test_a_track_the_game_has_not_is_refused_in_words_without_the_servers_folder
     assert r.status_code == 422, r.text
     said = r.json()["error"]
     assert "no track `nowhere` for formula5: its tracks are monza" in said and "/" not in said, said
+
+
+def test_a_request_that_is_no_json_or_lacks_a_field_says_so_in_words(client):
+    table = create(client, "formula5", ["human", "random"])
+    r = client.post(f"/api/tables/{table['id']}/decide", content=b"not json",
+                    headers={"content-type": "application/json"})
+    assert r.status_code == 422 and r.json()["error"] == ("the request is not valid: the body is not JSON "
+                                                          "(a JSON object is asked for)"), r.text
+    r = client.post(f"/api/tables/{table['id']}/decide", json={"option": "a"})
+    assert r.status_code == 422 and "token: is missing" in r.json()["error"], r.text

@@ -232,8 +232,12 @@ def create_app(db: Path | str, threads: int = 2, processes: int = 1,
     async def invalid(request: Request, e: RequestValidationError):
         parts = []
         for err in e.errors()[:3]:
+            if err.get("type") == "json_invalid":   # (its place is a position in the text: not said)
+                parts.append("the body is not JSON (a JSON object is asked for)")
+                continue
             where = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
-            parts.append(f"{where}: {err.get('msg', 'not valid')}" if where else str(err.get("msg")))
+            said = "is missing" if err.get("type") == "missing" else err.get("msg", "not valid")
+            parts.append(f"{where}: {said}" if where else str(said))
         return JSONResponse({"error": "the request is not valid: " + "; ".join(parts)}, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
