@@ -180,7 +180,7 @@ def test_every_field_of_a_file_is_checked(trained):
 
 
 def test_a_web_table_offers_no_learned_bot():
-    from interpreter.web.tables import _bot_problem
+    from interpreter.web.games import seat_problem as _bot_problem
 
     assert "learned bot plays from a file on the machine" in (_bot_problem("learned:/etc/passwd") or "")
     assert "learned bot plays from a file" in (_bot_problem("mcts:50:learned:/etc/passwd") or "")
@@ -327,7 +327,7 @@ def test_the_learned_bot_looking_on_to_the_next_round(trained, monkeypatch, caps
     round (or the end) and judges the table there with the learned value; the same seed makes the
     same choices; its file is checked as `learned:FILE`'s."""
     from interpreter.agents.learned import LookingAgent
-    from interpreter.web.tables import _bot_problem
+    from interpreter.web.games import seat_problem as _bot_problem
 
     game, out = trained
     kind = f"learned:3:{out}"

@@ -1245,3 +1245,11 @@ def test_a_request_that_is_no_json_or_lacks_a_field_says_so_in_words(client):
                                                           "(a JSON object is asked for)"), r.text
     r = client.post(f"/api/tables/{table['id']}/decide", json={"option": "a"})
     assert r.status_code == 422 and "token: is missing" in r.json()["error"], r.text
+
+
+def test_a_seat_no_table_has_is_refused_naming_what_a_seat_may_be(client):
+    r = client.post("/api/tables", json={"game": "formula5", "seats": ["human", "dragon"]})
+    said = r.json()["error"]
+    assert r.status_code == 422 and said.startswith("unknown seat `dragon`: a web table's seat is human, "
+                                                    "open (a person who joins), random, greedy or mcts"), said
+    assert "learned" not in said, said

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..base.diagnostics import Report, RulesetError
+from ..agents.kinds import bot, on_file
 from ..load.ruleset import PROJECT_ROOT, find_ruleset, is_name, load_ruleset, read_file
 from ..session.load import load
 
@@ -133,3 +134,21 @@ def _header(path: Path, kind: str) -> dict:
     data = read_file(path, Report())
     info = data.get(kind) if isinstance(data, dict) else None
     return info if isinstance(info, dict) else {}
+
+
+# what a web table's seat may be (a learned bot's file is the server's: no seat names one)
+WEB_SEATS = "human, open (a person who joins), random, greedy or mcts[:BUDGET[:ROLLOUT[:TREES]]]"
+
+
+def seat_problem(kind: str) -> str | None:
+    """What is wrong with a web table's seat that is no person (`human`), or None."""
+    if on_file(kind):   # a file on the server, named by whoever opens a table: never read
+        return (f"`{kind}`: a learned bot plays from a file on the machine that trained it, at the "
+                f"terminal and in simulations; a web table's seat is {WEB_SEATS}")
+    try:
+        bot(kind)   # (its budget within what a bot may take at a table: `agents/kinds.py`)
+    except ValueError as e:
+        if str(e).startswith("unknown bot"):   # (the bots listed would name the learned ones)
+            return f"unknown seat `{kind}`: a web table's seat is {WEB_SEATS}"
+        return f"{e}; a web table's seat is {WEB_SEATS}"
+    return None

@@ -18,7 +18,6 @@ from typing import Sequence
 import time
 from dataclasses import asdict, dataclass, field, replace
 
-from ..agents.kinds import bot, on_file
 from ..engine.game import CHANCE, Game, streams
 from ..base.diagnostics import RulesetError
 from ..base.errors import RuleError
@@ -31,7 +30,7 @@ from ..table.keys import Keys
 from ..table.sight import sight
 from ..table.sitting import Sitting
 from .bots import Bots, bot_seed
-from .games import Chosen, first_problem
+from .games import Chosen, first_problem, seat_problem
 from .store import Store
 
 
@@ -135,7 +134,7 @@ class Setup:
             raise Refused(422, f"`players` is {players} but `seats` names {len(seats)}")
         for kind in seats:
             if kind != "human":
-                problem = _bot_problem(kind)
+                problem = seat_problem(kind)
                 if problem:
                     raise Refused(422, problem)
         if not 0 <= seed <= MAX_SEED:
@@ -176,18 +175,6 @@ def viewer_of(table_id: str, basis: object, token_hashes: list[str | None], toke
     if token and hmac.compare_digest(str(token), watch_token(table_id, basis)):
         return None
     return seat_of(token_hashes, token)
-
-
-def _bot_problem(kind: str) -> str | None:
-    if on_file(kind):   # a file on the server, named by whoever opens a table: never read
-        return (f"`{kind}`: a learned bot plays from a file on the machine that trained it, at the "
-                "terminal and in simulations; a web table's seats are human, random, greedy or "
-                "mcts[:BUDGET[:ROLLOUT[:TREES]]]")
-    try:
-        bot(kind)   # (its budget within what a bot may take at a table: `agents/kinds.py`)
-    except ValueError as e:
-        return f"{e}; a seat is human, random, greedy or mcts[:BUDGET[:ROLLOUT[:TREES]]]"
-    return None
 
 
 class Plans:
