@@ -304,9 +304,6 @@ def _forget_other_texts(verdict: dict) -> None:
                 SOURCES.pop(loc[0])
 
 
-# loading, checking and compiling game after game: the collector runs rarely for the whole run
-# (and in its workers), rather than catching up at the end of each game's passes
-@fewer_collections()
 def _not_a_game_file(path: Path, data: dict, r: Report) -> None:
     """A file given to validate that names a `game` but is not a ruleset's game.yaml: a learned
     bot's file, a save, a game file under another name. Said as what it is."""
@@ -324,6 +321,9 @@ def _not_a_game_file(path: Path, data: dict, r: Report) -> None:
     r.add("E001", what, Loc(str(path)), "give the folder that holds game.yaml")
 
 
+# loading, checking and compiling game after game: the collector runs rarely for the whole run
+# (and in its workers), rather than catching up at the end of each game's passes
+@fewer_collections()
 def validate_path(path: Path, variants=(), modules=(), track: str | None = None,
                   params: dict | None = None, play: int = SMOKE_GAMES, jobs: int | None = None,
                   cache: bool = True, progress: Progress | None = None) -> Validation:
