@@ -57,6 +57,16 @@ result:
 """
 
 
+# a season of two games of the game beside it, its standings by each seat's `score`
+TWO_GAMES = """\
+season: {name: Two, description: two games}
+races:
+  - {}
+  - {}
+standings: {by: [score]}
+"""
+
+
 def run_cli(capsys, *argv) -> tuple[int, str, str]:
     """A racecraft command run here: its exit code, output and error stream (never a traceback)."""
     from interpreter.cli import main

@@ -7,18 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli, stepping_game
+from conftest import TWO_GAMES, run_cli, stepping_game
 from interpreter.cli import main
 
 # a race for two to four seats
 GAME = stepping_game("dash", "Dash", (2, 4))
-SEASON = """\
-season: {name: Two, description: two games}
-races:
-  - {}
-  - {}
-standings: {by: [score]}
-"""
 
 
 run = run_cli
@@ -29,7 +22,7 @@ def game(tmp_path, monkeypatch) -> Path:
     folder = tmp_path / "mygame"
     (folder / "seasons").mkdir(parents=True)
     (folder / "game.yaml").write_text(GAME, encoding="utf-8")
-    (folder / "seasons" / "two.yaml").write_text(SEASON, encoding="utf-8")
+    (folder / "seasons" / "two.yaml").write_text(TWO_GAMES, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     return folder
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import TWO_GAMES
 from interpreter.cli import main
 from interpreter.base.files import CannotWrite, write_atomic
 
@@ -44,13 +45,6 @@ result:
 carry:
   seat: [score]
 """
-SEASON = """\
-season: {name: Two, description: two games}
-races:
-  - {}
-  - {}
-standings: {by: [score]}
-"""
 
 
 @pytest.fixture
@@ -59,7 +53,7 @@ def project(tmp_path, monkeypatch) -> Path:
     game = tmp_path / "rulesets" / "tiny"
     (game / "seasons").mkdir(parents=True)
     (game / "game.yaml").write_text(GAME, encoding="utf-8")
-    (game / "seasons" / "two.yaml").write_text(SEASON, encoding="utf-8")
+    (game / "seasons" / "two.yaml").write_text(TWO_GAMES, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
