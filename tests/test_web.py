@@ -1253,3 +1253,70 @@ def test_a_seat_no_table_has_is_refused_naming_what_a_seat_may_be(client):
     assert r.status_code == 422 and said.startswith("unknown seat `dragon`: a web table's seat is human, "
                                                     "open (a person who joins), random, greedy or mcts"), said
     assert "learned" not in said, said
+
+
+FORCED_GAME = """\
+# authored for tests/test_web.py (not from any rulebook): in a secret step, seat 2 has one card
+game:
+  id: forced
+  name: Forced
+  players: {min: 2, max: 2}
+include:
+  - cards.yaml
+piles:
+  deck: {of: seat, visible: nobody}
+  hand: {of: seat, visible: owner}
+  played: {of: seat, visible: all}
+state:
+  score: {of: seat}
+setup: |
+  for s in seats:
+      draw 3 - s.number from deck(s) to hand(s)
+phases:
+  - id: play
+    order: "[seat(1)]"
+    turn: leader
+    steps:
+      - id: commit
+        do: |
+          simultaneously for s in seats:
+              choose "Play a card in secret" by s:
+                  option "play {c}" for c in hand(s):
+                      move c to played(s) face down
+          for s in seats:
+              for c in cards(played(s)):
+                  s.score += c.value
+    rounds: 1
+result:
+  rank: "seat.score"
+"""
+FORCED_CARDS = """\
+source: "authored for tests/test_web.py (not printed data)"
+cards:
+  - {id: low, name: "low", count: 1, per_seat: true, starts_in: deck, props: {value: 1}}
+  - {id: high, name: "high", count: 1, per_seat: true, starts_in: deck, props: {value: 2}}
+"""
+
+
+def test_a_person_with_one_option_in_a_secret_step_is_shown_deciding_until_the_reveal(tmp_path, monkeypatch):
+    """Seat 2 holds one card in a secret step, so its part is taken for it at once: the others are
+    told it is still deciding until the reveal (else they would learn it had no choice); its own
+    page says whom it waits for."""
+    folder = tmp_path / "rulesets" / "forced"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(FORCED_GAME, encoding="utf-8")
+    (folder / "cards.yaml").write_text(FORCED_CARDS, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    with TestClient(create_app(tmp_path / "tables.db")) as c:
+        table = create(c, "forced", ["human", "human"], seed=1)
+        live = c.app.state.tables.get(table["id"])
+        assert live.game.deciding() == [0] and live.game.unasked() == [1]   # what the engine knows
+        first = seen(c, table, 1)
+        assert first["secret"] and first["to_move"] == [1, 2] and len(first["options"]) == 2
+        second = seen(c, table, 2)
+        assert second["to_move"] == [1, 2] and second["options"] == []
+        assert second["waiting"] == "waiting for seat 1"
+        r = decide(c, table, 2, "a")
+        assert r.status_code == 409 and r.json()["error"] == "it is not your decision: waiting for seat 1"
+        assert decide(c, table, 1, first["options"][0]["key"]).status_code == 200
+        assert seen(c, table, 2)["finished"]

@@ -195,6 +195,16 @@ class Game:
         return list(dict.fromkeys(c.st.pending[3] for c in sim.commits
                                   if c.st is not None and c.st.pending is not None))
 
+    def unasked(self) -> list[int]:
+        """The seats of a block still collecting whose part ended without a question asked of
+        them (a single option taken for them, or nothing to choose): a table that tells who is
+        still deciding may show them deciding, so that a forced choice is no secret told."""
+        sim = self.st.simul
+        if sim is None or self.st.pending is not None:
+            return []
+        return list(dict.fromkeys(sim.seats[i] for i, c in enumerate(sim.commits)
+                                  if c.st is not None and not c.st.frames and not c.answers))
+
     @property
     def stopped(self) -> str | None:
         """Where the game stopped for a scenario (`Watch.stop`), or None."""

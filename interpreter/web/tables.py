@@ -507,7 +507,7 @@ class Table(Sitting):
             if at is not None and self._taken(seat, at):
                 # sent again after the table moved on to another seat's decision: said as it is
                 raise Refused(409, "that decision was taken already: the table has moved on")
-            waiting = self.game.deciding()
+            waiting = [s for s in self._to_move() if s != seat]
             who = ", ".join(f"seat {s + 1}" for s in waiting) or "nobody"
             raise Refused(409, f"it is not your decision: waiting for {who}")
         if at is None:  # (a decision sent twice, a double click or a retry, must be taken once)
@@ -580,7 +580,7 @@ class Table(Sitting):
             game = self.game
             view = game.view(seat)
             playing = self.state == "playing"
-            waiting = game.deciding() if playing else []
+            waiting = self._to_move() if playing else []
             mine = playing and seat is not None and seat in self.offered
             options: list[dict] = []
             prompt = None
@@ -625,8 +625,21 @@ class Table(Sitting):
                 "as_of": time.monotonic_ns(),
             }
 
+    def _to_move(self) -> list[int]:
+        """The seats a decision waits for, as told: in a secret block, a person whose part was taken
+        without a question (one option, or none) is shown deciding until the reveal too, or the
+        others would learn it had no choice (a bot's part is taken at once either way)."""
+        game = self.game
+        waiting = game.deciding()
+        if not game.collecting:
+            return waiting
+        forced = [s for s in game.unasked() if self.kinds[s] == "human" and s not in waiting]
+        return sorted(waiting + forced) if forced else waiting
+
     def _waiting(self, seat: int | None, waiting: list[int]) -> str | None:
         """Whom a seat that does not decide now waits for, in words."""
+        if seat in waiting and seat not in self.offered:  # its part was taken for it: the others'
+            waiting = [s for s in waiting if s != seat]
         if not waiting or seat in waiting:
             return None
         who = [self.setup.who(s) + (" (open: someone to join)" if self.setup.seats[s] == "human" and
