@@ -517,6 +517,8 @@ def test_a_table_whose_rules_changed_says_so_after_a_restart(tmp_path, monkeypat
         v = seen(c, table, 2)
         assert v["state"] == "stopped" and "rules have changed" in v["problem"] and v["options"] == []
         assert decide(c, table, 2, "a").status_code == 409
+        listed = c.get("/api/tables").json()["tables"]   # the lobby says so too
+        assert [(t["state"], t["open_seats"]) for t in listed if t["id"] == table["id"]] == [("stopped", 0)]
     shutil.rmtree(tmp_path / "rulesets" / "canaries")
     with TestClient(create_app(db)) as c:  # the game is gone: the server starts all the same
         r = c.get(f"/api/tables/{table['id']}", params={"token": token(table, 1)})
@@ -653,6 +655,8 @@ def test_a_season_is_refused_what_it_cannot_be(client):
         "a game without seasons": {"game": "formula5", "season": "world-tour", "seats": two},
         "a track with a season": {"game": "heat", "season": "1961", "track": "usa", "seats": two},
         "too few players": {"game": "downforce", "season": "world-tour", "seats": ["human"]},
+        "no seats": {"game": "downforce", "season": "world-tour", "seats": []},
+        "a table of no seats": {"game": "formula5", "seats": []},
     }
     said = {}
     for what, body in answers.items():
@@ -662,6 +666,9 @@ def test_a_season_is_refused_what_it_cannot_be(client):
     assert "its seasons are world-tour" in said["an unknown season"]
     assert "has none" in said["a game without seasons"] and "own tracks" in said["a track with a season"]
     assert "not 1" in said["too few players"]
+    # the game's own range, not the server's
+    assert said["a table of no seats"] == "Formula 5 is for 2 to 5 players, not none", said
+    assert said["no seats"] == "World tour is for 2 to 6 players, not none", said
     assert "/" not in said["an unknown season"]   # no folder of the server named
 
 

@@ -205,10 +205,14 @@ class Tables:
         out = []
         for row, races in rows[:limit]:
             s = row["setup"]
+            live = self.live.get(row["id"])
+            # a table rebuilt at the start knows better than its row: rules changed since it began
+            # stop it without its row being rewritten (the same rules again, and it plays on)
+            state = live.state if isinstance(live, Table) else row["state"]
             out.append({"id": row["id"], "game": s["game"], "season": s.get("season"), "seats": s["seats"],
                         "variants": s.get("variants", []), "modules": s.get("modules", []),
-                        "track": s.get("track"), "state": row["state"], "created": row["created"],
-                        "open_seats": _open(s["seats"], row["tokens"]) if row["state"] == "playing" else 0,
+                        "track": s.get("track"), "state": state, "created": row["created"],
+                        "open_seats": _open(s["seats"], row["tokens"]) if state == "playing" else 0,
                         **({"races": races, "result": row["result"]} if races is not None else {})})
         return out, len(rows) > limit
 

@@ -120,7 +120,7 @@ class Season:
                 players = series.loaded(0).ruleset.game.game.players
                 if not players.min <= len(setup.seats) <= players.max:
                     raise Refused(422, f"{series.name} is for {players.min} to {players.max} players, "
-                                       f"not {len(setup.seats)}")
+                                       f"not {len(setup.seats) or 'none'}")
                 for i in range(len(series.legs)):   # every game of the season loads, before any is played
                     series.plan(i)
         except RulesetError as e:

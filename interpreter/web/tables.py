@@ -128,7 +128,7 @@ class Setup:
                 raise Refused(422, f"`{what}` are names of the game's {what}")
         if track is not None and not is_name(track):
             raise Refused(422, "`track` is the name of one of the game's tracks")
-        if not 1 <= len(seats) <= MAX_PLAYERS:
+        if len(seats) > MAX_PLAYERS:   # (too few: said with the game's own range, `Plans.get`)
             raise Refused(422, f"a table has 1 to {MAX_PLAYERS} seats")
         if players is not None and players != len(seats):
             raise Refused(422, f"`players` is {players} but `seats` names {len(seats)}")
@@ -195,7 +195,7 @@ class Plans:
                     players = loaded.ruleset.game.game.players
                     if not players.min <= len(setup.seats) <= players.max:
                         raise Refused(422, f"{loaded.ruleset.game.game.name} is for {players.min} to "
-                                           f"{players.max} players, not {len(setup.seats)}")
+                                           f"{players.max} players, not {len(setup.seats) or 'none'}")
                     self.cache[key] = (loaded, loaded.plan(len(setup.seats)))
                 except RulesetError as e:
                     raise Refused(422, first_problem(e, Chosen(setup.game, setup.variants, setup.modules,
