@@ -462,6 +462,10 @@ def _seasons(folder: Path, v) -> None:
             counts.append(f"{name} ({len(legs)} game{'s' if len(legs) != 1 else ''})")
     if counts:
         v.summary.append(f"  seasons: {', '.join(counts)} (validate a season's file to compile its games)")
+    scenarios = folder / "scenarios"
+    n = sum(1 for _ in scenarios.glob("*.yaml")) if scenarios.is_dir() else 0
+    if n:  # (not run here: `check` runs them, a minute for a game with a hundred)
+        v.summary.append(f"  scenarios: {n} (racecraft check {as_named(scenarios)} runs them)")
 
 
 def _ruleset(folder: Path, v: Validation, only: dict | None = None, track: str | None = None) -> None:
