@@ -361,6 +361,10 @@ def test_two_named_people_and_a_spectator_each_in_their_own_browser(server, brow
     one.goto(server + "/")
     expect(one.locator("#mine")).to_contain_text("Ana (seat 1)")
     assert "Bo" not in one.text_content("#mine")
+    # and its list of tables says the game's name and the names the people gave
+    row = one.locator("#tables tbody tr", has_text="Ana, Bo")
+    expect(row).to_have_count(1)
+    assert row.locator("td").first.text_content() == "Formula 5"
 
 
 def test_the_lobby_offers_what_each_choice_allows_in_words(server, page):

@@ -209,7 +209,9 @@ class Tables:
             # a table rebuilt at the start knows better than its row: rules changed since it began
             # stop it without its row being rewritten (the same rules again, and it plays on)
             state = live.state if isinstance(live, Table) else row["state"]
+            names = list(s.get("names") or [])[:len(s["seats"])]
             out.append({"id": row["id"], "game": s["game"], "season": s.get("season"), "seats": s["seats"],
+                        "names": names + [None] * (len(s["seats"]) - len(names)),
                         "variants": s.get("variants", []), "modules": s.get("modules", []),
                         "track": s.get("track"), "state": state, "created": row["created"],
                         "open_seats": _open(s["seats"], row["tokens"]) if state == "playing" else 0,

@@ -177,14 +177,18 @@
     for (const t of tables) {
       const row = el("tr");
       const extras = [...(t.season ? [seasonName(t)] : []), ...t.modules, ...t.variants, ...(t.track ? [t.track] : [])];
-      row.appendChild(el("td", t.game + (extras.length ? " (" + extras.join(", ") + ")" : "")));
-      row.appendChild(el("td", t.seats.join(", ")));
-      const champions = t.result && t.result.champions ? ": champion " + t.result.champions.map((s) => "seat " + s).join(" and ") : "";
+      const game = games.find((x) => x.id === t.game);
+      row.appendChild(el("td", (game ? game.name : t.game) + (extras.length ? " (" + extras.join(", ") + ")" : "")));
+      // each seat by the name its person gave, else by what sits there
+      const names = t.names || [];
+      const seatWords = (s) => names[s - 1] || (t.seats[s - 1] === "human" ? "seat " + s : `seat ${s} (${t.seats[s - 1]})`);
+      row.appendChild(el("td", t.seats.map((kind, i) => names[i] || kind).join(", ")));
+      const champions = t.result && t.result.champions ? ": champion " + t.result.champions.map(seatWords).join(" and ") : "";
       const state = t.state === "archived" ? "archived: untouched for long (a seat's link plays on)" : t.state;
       row.appendChild(el("td", state + champions));
       const cell = el("td");
       // a season's games are replayed one by one, each at its own table
-      const games = t.races ? t.races : [t.id];
+      const ids = t.races ? t.races : [t.id];
       if (t.open_seats) {
         const join = el("button", `Join (${t.open_seats} open seat${t.open_seats > 1 ? "s" : ""})`, "join",
                         {type: "button", "data-table": t.id});
@@ -192,7 +196,7 @@
         cell.appendChild(join);
       }
       if (t.state === "finished" || t.state === "stopped") {
-        games.forEach((id, i) => {
+        ids.forEach((id, i) => {
           const text = t.races ? `replay ${i + 1}` : "replay";
           cell.appendChild(el("a", text, null, {href: `/replay/${encodeURIComponent(id)}`}));
           cell.appendChild(document.createTextNode(" "));
