@@ -736,7 +736,7 @@ def test_variant_patch_with_two_operations(capsys, variants):
 def test_error_in_a_variant_rule_points_into_the_variant(capsys, project, variants):
     quick(project)
     path = variants / "short-race.yaml"
-    edit(path, 'around: "round == 6', 'around: "rund == 6')
+    edit(path, 'if: "round == 6', 'if: "rund == 6')
     expect_one(capsys, path, path, find(path, "rund"), "E110", "unknown name `rund`", hint="`round`")
 
 

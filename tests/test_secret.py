@@ -410,6 +410,10 @@ result:
     ("for c in theirs:\n    move c to hand(s)", False, True),
     # a piece not known to be the seat's
     ("riders[1].effort = 1", False, False),
+    # one name for the cards of two options: each option's own (the shared deck only read)
+    ("choose by s:\n    option \"eye {c}\" for c in cards(deck):\n        s.bid = 1\n"
+     "choose by s:\n    option \"turn {c}\" for c in hand(s):\n        move c to hand(s) face up\n"
+     "    option \"none\":\n        pass", True, False),
 ])
 def test_the_checker_finds_what_a_seats_block_touches(tmp_path, body, once, warned):
     """On a game invented here (riders with bags of their own): which blocks are played once, and

@@ -109,6 +109,8 @@ _WORDS = {"seat": "`{}` of another seat", "piece": "`{}` of a piece", "pile": "p
 
 def _place(key: tuple[str, str], own: bool = False) -> str:
     kind, name = key
+    if name == "*":   # (a pile only: a card moved from where the analysis cannot tell)
+        return "a pile not known before the game (a card or pile the rules compute)"
     if own and kind == "seat":
         return f"`{name}` of its seat"
     if own and kind == "pile":
@@ -365,10 +367,18 @@ class _Walk(Visitor):
         if s.orelse is not None:
             self.block(s.orelse)
 
-    def going(self, var: str, source: n.Expr) -> None:
+    def going(self, var: str, source: n.Expr, saved: list[tuple[str, Any]]) -> None:
         """A loop's (an option's, a comprehension's) `for VAR in SOURCE`: what it goes through is
-        read, and VAR is each of its items."""
-        self.bind(var, item_of(self.read_all(source)))
+        read, and VAR is each of its items inside it (what VAR was before is put in `saved`, for
+        `gone`): two options of one block may each go through another pile with the same name."""
+        item = item_of(self.read_all(source))
+        saved.append((var, self.env.get(var, _UNSET)))
+        self.env[var] = item
+
+    def gone(self, saved: list[tuple[str, Any]]) -> None:
+        """After a loop: its names as they were before, or as it left them (either may be read)."""
+        for var, before in reversed(saved):
+            self.env[var] = join(before, self.env.get(var, _UNSET))
 
     def read_all(self, source: n.Expr) -> Any:
         value = self.expr(source)
@@ -376,8 +386,10 @@ class _Walk(Visitor):
         return value
 
     def s_For(self, s: n.For) -> None:
-        self.going(s.var, s.source)
+        saved: list[tuple[str, Any]] = []
+        self.going(s.var, s.source, saved)
         self.block(s.body)
+        self.gone(saved)
 
     def s_While(self, s: n.While) -> None:
         self.expr(s.cond)
@@ -389,10 +401,11 @@ class _Walk(Visitor):
         if s.by is not None:
             self.expr(s.by)
         for o in s.options:
+            saved: list[tuple[str, Any]] = []
             if o.var is not None and o.source is not None:
-                self.going(o.var, o.source)
+                self.going(o.var, o.source, saved)
             for clause in o.inner:
-                self.going(clause.var, clause.source)
+                self.going(clause.var, clause.source, saved)
             if o.cond is not None:
                 self.expr(o.cond)
             for at in (o.board, o.place):
@@ -400,6 +413,7 @@ class _Walk(Visitor):
                     self.expr(at)
             self.expr(o.label)
             self.block(o.body)
+            self.gone(saved)
 
     def s_Simultaneously(self, s: n.Simultaneously) -> None:
         self.stop(s, "`simultaneously` blocks cannot nest")
@@ -475,14 +489,16 @@ class _Walk(Visitor):
         return None if v is _UNSET or v is None else Many(v)
 
     def x_Comp(self, e: n.Comp) -> Any:
-        self.going(e.var, e.source)
+        saved: list[tuple[str, Any]] = []
+        self.going(e.var, e.source, saved)
         for clause in e.inner:
-            self.going(clause.var, clause.source)
+            self.going(clause.var, clause.source, saved)
             if clause.cond is not None:
                 self.expr(clause.cond)
         if e.cond is not None:
             self.expr(e.cond)
         item = self.expr(e.item)
+        self.gone(saved)
         return None if item is None else Many(item)
 
     def x_IfExpr(self, e: n.IfExpr) -> Any:
