@@ -156,3 +156,42 @@ def test_the_shipped_track_and_variants_that_require_others(scenario):
 
     out = run_scenario(ROOT / "rulesets" / "formula5" / "scenarios" / f"{scenario}.yaml")
     assert out.passed, out.report.render()
+
+
+def _heat(variants: list[str]):
+    report = Report()
+    rs = load_ruleset(ROOT / "rulesets" / "heat", variants=variants, report=report)
+    return rs, report
+
+
+@pytest.mark.parametrize("order", [["team", "legends-pro"], ["legends-pro", "team"]])
+def test_a_module_a_variant_requires_is_applied_with_the_modules(order):
+    """`legends-pro` requires the Legends module (1-6 players); `team` makes a game of 2 or 3: the
+    module is applied before both variants, so `team`'s count holds listed either way (listed
+    first, the module came after it and let 4 players in, who broke the setup)."""
+    rs, report = _heat(order)
+    assert rs is not None, report.render()
+    players = rs.game.game.players
+    assert (players.min, players.max) == (2, 3)
+
+
+@pytest.mark.parametrize("order", [["sprint", "event-5"], ["event-5", "sprint"]])
+def test_a_change_applies_after_every_set_in_either_order(order):
+    """`sprint` sets a race of one lap, event 5 makes it one lap longer: two laps whichever is
+    listed first (listed first, the event's lap was undone by the sprint's `set`)."""
+    rs, report = _heat(order)
+    assert rs is not None, report.render()
+    assert rs.game.boards["track"].laps == 2
+
+
+def test_two_add_ons_that_set_one_value_differently_are_not_played_together():
+    """Two event cards (one is raced at a time): each sets the sponsors dealt at the start, and
+    neither requires the other, so the order would decide: E055 at the second one's patch."""
+    path = ROOT / "rulesets" / "heat" / "variants" / "event-2.yaml"
+    rs, report = _heat(["event-1", "event-2"])
+    assert rs is None
+    found = [d for d in report.items if d.code == "E055"]
+    assert found and found[0].loc.file == str(path)
+    assert found[0].loc.line == find(path, "params.sponsors_at_start")[0]
+    assert found[0].message == ("variant `event-2` sets `params.sponsors_at_start` to 1, variant `event-1` "
+                                "to 2: played together, the order they are listed in would decide")

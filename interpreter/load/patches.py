@@ -209,12 +209,12 @@ def is_rule_patch(patch: Any, op: str, address: Address) -> bool:
     return op == "extend" or address.head in RULE_PARTS
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
     """A value of a file as plain data (to compare two of them, wherever they were written)."""
     if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
+        return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_plain(v) for v in value]
+        return [plain(v) for v in value]
     return str(value) if isinstance(value, str) else value
 
 
@@ -298,7 +298,7 @@ def _apply(data: Any, patch: Any, op: str, address: Address, target: Any, report
         return
     if op == "set":
         where = (getattr(container, "key_locs", None) or {}).get(key) or loc_of(container[key])
-        if _plain(container[key]) == _plain(patch.get("to")) and not (from_track and from_track(where)):
+        if plain(container[key]) == plain(patch.get("to")) and not (from_track and from_track(where)):
             report.warn("W040", f"`set: {target}` gives it the value it has already: the patch does "
                         "nothing", loc_of(target), "remove the patch, or give another value")
         container[key] = patch.get("to")
@@ -329,7 +329,7 @@ def _change(container: Any, key: Any, patch: Any, target: Any, report: Report) -
                    "by: -1")
         return
     if not isinstance(value, int) or isinstance(value, bool):
-        report.add("E043", f"`change: {target}` changes a whole number; it holds {_plain(value)!r}",
+        report.add("E043", f"`change: {target}` changes a whole number; it holds {plain(value)!r}",
                    loc_of(target), "use `set` for other values")
         return
     container[key] = value + by

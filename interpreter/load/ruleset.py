@@ -27,6 +27,7 @@ from ..base.collect import fewer_collections
 from ..lang.parser import words_as_names
 from .extend import apply_rule_patches
 from .nesting import check_extended_loops
+from .order import Clashes, modules_first
 from .oldforms import read_in_version
 from .names import is_name, shown
 from .params import set_params, track_params
@@ -420,9 +421,11 @@ def _load(path: Path, variants: Sequence[str], modules: Sequence[str], report: R
             if kind is None:
                 continue
             _add_patch_file(ld, folder, kind, needed, files, applied, report, [f"track {track}"])
+    first = len(files)   # (what the track requires stays first)
     for kind, names in (("module", modules), ("variant", variants)):
         for name in names:
             _add_patch_file(ld, folder, kind, name, files, applied, report, [])
+    files[first:] = modules_first(ld.needs, files[first:])
     # 1. what the game includes may itself be patched (`add: include`, `remove: include`)
     ill_formed = report.errors
     prepared = [prepare(pdata["patches"], report) for _kind, _name, _path, pdata in files]
@@ -450,10 +453,16 @@ def _load(path: Path, variants: Sequence[str], modules: Sequence[str], report: R
     # 4. every other patch, on the merged game: its rules, cards and boards alike (a mistake before
     # them leaves the game unread; a patch that cannot be made is left out, and the rest checked)
     read_whole = report.errors - ill_formed == at_start
-    for patches in prepared:
+    clashes = Clashes(ld.needs, files)
+    for i, patches in enumerate(prepared):
         data = apply_patches(data, patches, report, changed=changed, from_track=in_tracks,
-                             only=lambda p, op, a: a.head != "include" and not is_rule_patch(p, op, a))
+                             only=lambda p, op, a: a.head != "include" and op != "change" and
+                             not is_rule_patch(p, op, a))
         data = track_params(data, pending, report, changed)  # those the patches just declared
+        clashes.clash(i, patches, report)
+    for patches in prepared:  # every `change:` last: the same numbers in any order (`order.py`)
+        data = apply_patches(data, patches, report, changed=changed, from_track=in_tracks,
+                             only=lambda p, op, a: op == "change" and a.head != "include")
     have = data.get("params") if isinstance(data.get("params"), dict) else {}
     for name in pending:
         report.add("E042", f"the track sets param `{shown(name)}`, which the game does not have",
