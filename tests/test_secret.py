@@ -478,3 +478,46 @@ def test_rolls_a_scenario_arranges_are_taken_once_by_the_seats_blocks_in_turn(tm
     path.write_text(ARRANGED.replace("RULESET", DRAFT), encoding="utf-8")
     out = run_scenario(path)
     assert out.passed, out.report.render()
+
+
+MARKET = """\
+language: 2
+game: {id: market, name: Market, players: {min: 2, max: 3}}
+cards:
+  x: {count: 1, starts_in: market}
+  b: {count: 2, starts_in: market}
+piles:
+  market: {visible: all}
+  kept: {of: seat, visible: all}
+phases:
+  - id: main
+    order: "[seat(1)]"
+    turn: leader
+    steps:
+      - id: pick
+        do: |
+          simultaneously for s in seats:
+              choose "Take a card of the market" by s:
+                  option "take {c}" for c in distinct(market):
+                      move c to kept(s) face up
+                  option "take nothing":
+                      pass
+    rounds: 1
+result:
+  rank: "size(kept(seat))"
+"""
+
+
+def test_a_committed_choice_still_offered_at_another_place_in_the_list_is_taken(tmp_path):
+    """Seat 1 takes x, seat 2 one of the two b's: at the reveal x is gone, so "take b" is the first
+    option, no longer the second; it is still offered, and taken (it was said no longer an option)."""
+    folder = tmp_path / "rulesets" / "market"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(MARKET, encoding="utf-8")
+    game = Game(load(str(folder)).plan(2), 1)
+    assert game.decision(0).labels() == game.decision(1).labels() == ["take x", "take b", "take nothing"]
+    game.choose(0, seat=0)
+    game.choose(1, seat=1)
+    assert game.over
+    view = game.view(None)
+    assert game.result()["winners"] == [0, 1], (game.result(), view)

@@ -105,11 +105,15 @@ def _recommit(st: State, spec: ChooseSpec, opts: list, env: dict, pick: int, com
     bot's belief (an imagined table, where the seats' copies were imagined too) the nearest
     option is taken instead of stopping the bot's game."""
     label = spec.label(st, env, committed)
-    if pick >= len(opts) or opts[pick][0] != committed[0] or spec.label(st, env, opts[pick]) != label:
-        if st.believe is not None:
-            return min(pick, len(opts) - 1)
-        raise RuleError(_gone(st, label), spec.loc, spec.rule)
-    return pick
+    if pick < len(opts) and opts[pick][0] == committed[0] and spec.label(st, env, opts[pick]) == label:
+        return pick
+    # the options before it may be fewer now (a card another seat took before): where it went
+    for i, opt in enumerate(opts):
+        if opt[0] == committed[0] and spec.label(st, env, opt) == label:
+            return i
+    if st.believe is not None:
+        return min(pick, len(opts) - 1)
+    raise RuleError(_gone(st, label), spec.loc, spec.rule)
 
 
 def _gone(st: State, label: str | None) -> str:
