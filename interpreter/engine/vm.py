@@ -107,8 +107,9 @@ def _recommit(st: State, spec: ChooseSpec, opts: list, env: dict, pick: int, com
     label = spec.label(st, env, committed)
     if pick < len(opts) and opts[pick][0] == committed[0] and spec.label(st, env, opts[pick]) == label:
         return pick
-    # the options before it may be fewer now (a card another seat took before): where it went
-    for i, opt in enumerate(opts):
+    # the options before it may be fewer now (a card another seat took before): where it went (a
+    # record from before streams replays as it was played: there only, it stopped)
+    for i, opt in enumerate(opts if st.streams else ()):
         if opt[0] == committed[0] and spec.label(st, env, opt) == label:
             return i
     if st.believe is not None:
