@@ -1088,3 +1088,69 @@ def test_a_track_that_requires_a_module_is_not_combined_with_every_add_on(capsys
     assert "variant sprint: ok" in out and "5 tracks" in out and "6 tracks" not in out
     rc, out, err = validate(capsys, wet)   # the track itself: raced with the module it requires
     assert (rc, err) == (0, "") and "games ended" in out
+
+
+# ---- every mistake of a variant's patches in one run --------------------------------------------
+
+NAMED = """\
+game: {id: named, name: Named, players: {min: 2, max: 2}}
+params:
+  reach: 3
+state:
+  score: {of: seat}
+phases:
+  - id: main
+    order: "[seat(1), seat(2)]"
+    turn: seat
+    steps:
+      - id: go
+        do: |
+          choose "How far?" by seat as pace:
+              option "steady" as steady:
+                  seat.score += 1
+              option "sprint" as sprint:
+                  seat.score += reach - 1
+    rounds: 2
+result:
+  rank: "seat.score"
+"""
+
+
+def _named_game(tmp_path: Path, patches: str) -> Path:
+    folder = tmp_path / "rulesets" / "named"
+    (folder / "variants").mkdir(parents=True)
+    (folder / "game.yaml").write_text(NAMED, encoding="utf-8")
+    (folder / "variants" / "v.yaml").write_text(
+        "variant: {id: v, name: V, description: authored for a test}\npatches:\n" + patches, encoding="utf-8")
+    return folder / "variants" / "v.yaml"
+
+
+def test_a_type_error_is_said_beside_a_patch_of_rules_that_aims_at_nothing(capsys, tmp_path):
+    """A patch of rules that cannot be made is left out and the rest is checked, as for a patch of
+    data: the param given a text is said in the same run (it was said only once the other was
+    mended)."""
+    path = _named_game(tmp_path, "  - extend: functions.energy\n    around: \"base + 1\"\n"
+                                 "  - set: params.reach\n    to: \"three\"\n")
+    rc, _out, err = validate(capsys, path)
+    codes = [(d.code, d.line) for d in parse(err)]
+    assert rc == 1 and codes == [("E050", 3), ("E120", 5)], err
+
+
+def test_an_option_a_choice_has_not_is_said_with_the_names_it_has(capsys, tmp_path):
+    path = _named_game(tmp_path, "  - remove: choices.pace.attack\n")
+    d = expect_one(capsys, path, path, find(path, "choices.pace.attack"), "E042",
+                   "choice `pace` has no option named `attack`")
+    assert d.hint == "its options are named `steady`, `sprint`"
+
+
+def test_a_list_item_picked_by_a_key_is_said_with_the_keys_of_those_there():
+    """Items with neither `id` nor `name` (a track's segments) are said by the key asked for, not
+    as `None`s."""
+    from interpreter.base.diagnostics import Report
+    from interpreter.load.patches import _pick
+
+    report = Report()
+    assert _pick([{"rows": 3}, {"rows": 5}, {"rows": 5}], {"rows": "99"}, "boards.track.segments",
+                 "boards.track.segments[rows=99]", report) is None
+    (d,) = report.items
+    assert d.hint == "there: [rows=3], [rows=5]", d.hint

@@ -404,8 +404,7 @@ def _choices(rules: Rules, patch: Any, op: str, steps: list, target: Any, report
         if str(anchor) not in names:
             report.add("E042", f"choice `{steps[1]}` has no option named `{anchor}`",
                        loc_of(anchor, loc_of(target)),
-                       did_you_mean(str(anchor), [x for x in names if x])
-                       or "name its options with `as NAME`")
+                       _no_option(str(anchor), names))
             return
         at = names.index(str(anchor))
         choose.options.insert(at + 1 if patch.get("after") else at, option)
@@ -413,7 +412,7 @@ def _choices(rules: Rules, patch: Any, op: str, steps: list, target: Any, report
     if op in ("replace", "remove") and len(steps) == 3 and isinstance(steps[2], str):
         if steps[2] not in names:
             report.add("E042", f"choice `{steps[1]}` has no option named `{steps[2]}`", loc_of(target),
-                       did_you_mean(steps[2], [x for x in names if x]) or "name its options with `as NAME`")
+                       _no_option(steps[2], names))
             return
         at = names.index(steps[2])
         if op == "remove":
@@ -425,6 +424,15 @@ def _choices(rules: Rules, patch: Any, op: str, steps: list, target: Any, report
         return
     report.add("E050", f"`{op}: {target}`: options are added to `choices.NAME`, replaced or removed at "
                        "`choices.NAME.OPTION`", loc_of(target))
+
+
+def _no_option(name: str, names: list) -> str:
+    """The hint for an option name a choice has not: a near one, the names it has, or how to give
+    its options names."""
+    named = [x for x in names if x]
+    if not named:
+        return "name its options with `as NAME`"
+    return did_you_mean(name, named) or f"its options are named {', '.join(f'`{x}`' for x in named)}"
 
 
 def _option(patch: Any, target: Any, report: Report) -> n.Option | None:

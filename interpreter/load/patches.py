@@ -99,15 +99,29 @@ def _pick(items: list, step: Any, where: str, target: Any, report: Report) -> An
     if len(found) == 1:
         return found[0]
     if not found:
-        have = [str(it.get("id", it.get("name"))) for it in items if isinstance(it, dict)] or \
-            [str(it) for it in items if not isinstance(it, dict)]
+        have = list(dict.fromkeys(x for x in (_called(it, step) for it in items if isinstance(it, dict))
+                                  if x is not None)) or [str(it) for it in items if not isinstance(it, dict)]
         report.add("E042", f"patch aims at `{where}` {what}, which does not exist", loc_of(target),
-                   did_you_mean(str(step if isinstance(step, str) else what), have)
-                   or (f"there: {', '.join(have[:12])}" if have else f"`{where}` is empty"))
+                   (did_you_mean(str(step if isinstance(step, str) else what), have)
+                    if not isinstance(step, dict) else None)
+                   or (f"there: {', '.join(have[:12])}" if have else
+                       f"`{where}` is empty" if not items else
+                       "its items have no `id` or `name`: pick one by a key it has, `[key=value]`"))
     else:
         report.add("E042", f"{what} names {len(found)} items of `{where}`", loc_of(target),
                    "say which with more keys: `[kind=turn,name=A]`")
     return None
+
+
+def _called(item: dict, step: Any) -> str | None:
+    """How a list item is picked, in the words of a pick that found none: by the selector's keys
+    where it has them (`[rows=3]`), else by its id or name; None: by none of these."""
+    if isinstance(step, dict):
+        keys = [k for k in step if k in item]
+        if keys:
+            return "[" + ",".join(f"{k}={plain(item[k])}" for k in keys) + "]"
+    ident = item.get("id", item.get("name"))
+    return None if ident is None else str(ident)
 
 
 class Owned:

@@ -487,16 +487,17 @@ def _load(path: Path, variants: Sequence[str], modules: Sequence[str], report: R
     rules = parse_rules(game, report)
     # 5. patches inside the rules' text: `extend`, options of named choices, named statements (not
     # when a rule could not be read: an extension of it would only say it is missing)
-    if report.errors == mark:
-        rule_patches = [[x for x in patches if is_rule_patch(*x)] for patches in prepared]
-        for each in rule_patches:
-            apply_rule_patches(rules, each, report)
-        if report.errors == mark and any(rule_patches):  # each text alone was counted as it was read
-            check_extended_loops(rules, report)
     if report.errors > mark:
         # (the checker, which says such a declaration is wrong, does not run when a rule cannot be read)
         words_as_names(report, first, declared_words(game))
         return None
+    rule_patches = [[x for x in patches if is_rule_patch(*x)] for patches in prepared]
+    for each in rule_patches:
+        apply_rule_patches(rules, each, report)
+    if report.errors == mark and any(rule_patches):  # each text alone was counted as it was read
+        check_extended_loops(rules, report)
+    # a patch of rules that cannot be made is left out, as one of data is: the rest is checked
+    # (`whole` is false: the game is not played)
     if not read_whole:
         return None
     cards = [CardType.model_construct(id=ident, **dict(spec)) for ident, spec in game.cards.items()]
