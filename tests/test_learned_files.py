@@ -246,3 +246,27 @@ def test_a_fit_a_seat_could_not_read_back_is_said_and_never_written(files, tmp_p
     assert said.startswith("rule error: the training's value cannot be used: the weight of `") and \
         "came out as Infinity, beyond what a bot can weigh" in said and "nothing written" in said, said
     assert not out.exists()
+
+
+def test_a_season_whose_game_the_bot_was_not_trained_for_is_refused_before_it_starts(files, tmp_path, capsys):
+    """A season of two games, the second with a variant: a bot trained for the game alone is refused
+    at the start, naming the game (it was refused after the first game had been played)."""
+    import shutil
+
+    folder = tmp_path / "rulesets" / "nim"
+    shutil.copytree(files["game"], folder)
+    (folder / "variants").mkdir()
+    (folder / "variants" / "gems.yaml").write_text(
+        "variant: {id: gems, name: Gems count double, description: authored for a test}\n"
+        "patches:\n  - set: cards.gem.count\n    to: 6\n")
+    (folder / "seasons").mkdir()
+    (folder / "seasons" / "two.yaml").write_text(
+        "season: {name: Two, description: two games}\nraces:\n  - {}\n  - {variants: [gems]}\n"
+        "standings: {by: [won]}\n")
+    save = tmp_path / "season.json"
+    rc = main(["championship", str(folder), "--season", "two", "--seats", f"learned:{files['out']},random",
+               "--save", str(save)])
+    err = capsys.readouterr().err
+    assert rc == 2 and not save.exists(), err
+    assert "in the season's game 2 of 2: Gems count double, `learned:" in err
+    assert "trained for other rules" in err

@@ -13,7 +13,8 @@ import sys
 from pathlib import Path
 
 from ..session.args import (JOBS_PER_CORE, MAX_GAMES, MAX_JOBS, MAX_PLAYERS, MAX_SEED, Usage, bots, bounded,
-                            game_args, max_jobs, params, players_fit, raw, seat_problem, writable)
+                            game_args, max_jobs, params, players_fit, raw, seat_problem, seats_fit,
+                            writable)
 from .extras import install_hint
 
 
@@ -108,8 +109,10 @@ def _championship(ch) -> None:
     ch.add_argument("ruleset", nargs="?", help="a ruleset: a folder name under rulesets/, or a path (with "
                     "--resume: only where the save's game is not found by its name or path)")
     ch.add_argument("--season", metavar="NAME", help="the season: rulesets/<game>/seasons/NAME.yaml")
-    ch.add_argument("--seats", help="who sits at each seat: human, random, greedy or "
-                    "mcts[:BUDGET[:ROLLOUT[:TREES]]] (default human,random)")
+    ch.add_argument("--seats", help="who sits at each seat: human, random, greedy, "
+                    "mcts[:BUDGET[:ROLLOUT[:TREES]]], mcts:BUDGET:learned:FILE or learned[:TABLES]:FILE "
+                    "(a learned bot plays the rules it was trained for: every game of the season must have "
+                    "them) (default human,random)")
     ch.add_argument("--seed", type=bounded(0, MAX_SEED), default=1,
                     help="the seed of the season: every game's shuffles and bots (default 1)")
     ch.add_argument("--variant", action="append", default=[], metavar="NAME",
@@ -492,4 +495,17 @@ def _season(args):
                           params(args))
     if series.legs:
         players_fit(series.loaded(0).ruleset, len(kinds), args)
+    _bots_fit(series)
     return series
+
+
+def _bots_fit(series) -> None:
+    """Usage error, before any game is played, where a seat's bot cannot play one of the season's
+    games (a learned bot trained for other rules than that game's)."""
+    bots = [k for k in series.seats if k.startswith(("learned", "mcts")) and "learned" in k]
+    for i in range(len(series.legs) if bots else 0):
+        try:
+            seats_fit(bots, series.plan(i))
+        except Usage as e:
+            raise Usage(f"in the season's {series.title(i)}, {e}; a learned bot plays one game's rules: "
+                        "seat another bot for a season whose games differ") from None

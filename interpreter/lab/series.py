@@ -248,9 +248,13 @@ class Series:
         return self.played[i - 1]["carried"] if i > 0 else None
 
     def title(self, i: int) -> str:
-        """How a person names game i: its track's and its own variants' names."""
+        """How a person names game i: its track's and its own modules' and variants' names."""
         leg = self.legs[i]
-        names = [_name_in(self.folder / "variants" / f"{v}.yaml", "variant") or v for v in leg.variants]
+        # (a module every game has is the season's, not this game's)
+        every = set.intersection(*(set(x.modules) for x in self.legs))
+        names = [_name_in(self.folder / "modules" / f"{m}.yaml", "module") or m for m in leg.modules
+                 if m not in every] + \
+            [_name_in(self.folder / "variants" / f"{v}.yaml", "variant") or v for v in leg.variants]
         track = _name_in(self.folder.parent.parent / "tracks" / self.folder.name / f"{leg.track}.yaml",
                          "track") if leg.track else None
         return f"game {i + 1} of {len(self.legs)}" + (f", {track or leg.track}" if leg.track else "") + \
