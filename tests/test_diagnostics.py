@@ -313,7 +313,7 @@ def test_misspelt_enum_value_did_you_mean(capsys, game):
 def test_value_below_the_minimum_of_an_optional_number(capsys, game):
     # `rounds: int | None` given 0: the number is of the right type, too small
     edit(game, "    turn: car\n", "    turn: car\n    rounds: 0\n")
-    expect_one(capsys, game, game, find(game, "rounds"), "E026", "phases.0.rounds",
+    expect_one(capsys, game, game, find(game, "rounds"), "E026", "phases.race.rounds",
                "less than the minimum of 1")
 
 
@@ -912,7 +912,7 @@ def test_a_cards_file_no_game_includes_is_checked_for_its_form_only(capsys, proj
 
 def test_validate_a_broken_cards_file(capsys, cards):
     edit(cards, "name: \"pit stop\", count: 6,", "name: \"pit stop\", cuont: 6,")
-    expect_one(capsys, cards, cards, find(cards, "cuont"), "E021", "unknown key `cuont` in cards.5",
+    expect_one(capsys, cards, cards, find(cards, "cuont"), "E021", "unknown key `cuont` in cards.pit_stop",
                hint="did you mean `count`?")
 
 

@@ -121,9 +121,26 @@ def _alternative(err: Any) -> Any:
     return min(fitting, key=len) if fitting else None
 
 
+def _said_path(data: Any, path: list) -> str:
+    """A path into the file as a person reads it: an item of a list by its id (`phases.race`),
+    else by its place counted from 1 (`segments.#3`)."""
+    parts, at = [], data
+    for step in path:
+        if isinstance(step, int) and isinstance(at, list) and 0 <= step < len(at):
+            item = at[step]
+            ident = item.get("id") if isinstance(item, dict) else None
+            parts.append(str(ident) if isinstance(ident, (str, int)) and not isinstance(ident, bool)
+                         else f"#{step + 1}")
+            at = item
+        else:
+            parts.append(str(step))
+            at = at.get(step) if isinstance(at, dict) else None
+    return ".".join(parts)
+
+
 def _report_error(err: Any, data: Any, schema: dict, report: Report) -> None:
     path = list(err.absolute_path)
-    where = ".".join(map(str, path)) or "the file"
+    where = _said_path(data, path) or "the file"
     if err.validator in ("anyOf", "oneOf") and err.context:
         disc = err.schema.get("discriminator")
         leaves = _alternative(err)
