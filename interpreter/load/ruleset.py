@@ -310,17 +310,19 @@ class _Loader:
             if target in self.seen_includes:
                 continue
             self.seen_includes.add(target)
-            data = self.read(target, self.include_areas(), f"include `{shown(entry)}`")
+            # said as the game's own path is, joined with the include (relative where it is)
+            name = os.path.normpath(base.parent / str(entry))
+            data = self.read(target, self.include_areas(), f"include `{shown(entry)}`", name)
             if data is None:
                 continue
             kind = kind_of(data) if isinstance(data, dict) else None
             if kind == "cards":
-                model = self.structure(data, "cards", str(target))
+                model = self.structure(data, "cards", name)
                 if isinstance(model, CardsFile):
                     for entry in data["cards"]:
                         self.add_card(entry)
             elif kind == "track":
-                model = self.structure(data, "track", str(target))
+                model = self.structure(data, "track", name)
                 if isinstance(model, TrackFile):
                     for name in model.boards:
                         self.boards[name] = data["boards"][name]
