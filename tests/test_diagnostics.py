@@ -916,6 +916,16 @@ def test_validate_a_broken_cards_file(capsys, cards):
                hint="did you mean `count`?")
 
 
+def test_a_problem_of_an_included_file_is_said_at_the_path_the_game_was_given_by(capsys, cards, project,
+                                                                                 monkeypatch):
+    """The game named relative to the current folder: its cards file's problem is said relative
+    too (`cards/formula5/cards.yaml`), as the game's own would be, not at its absolute path."""
+    edit(cards, "name: \"pit stop\", count: 6,", "name: \"pit stop\", cuont: 6,")
+    monkeypatch.chdir(project)
+    rc, _out, err = validate(capsys, "rulesets/formula5")
+    assert rc == 1 and parse(err)[0].file == "cards/formula5/cards.yaml", err
+
+
 def test_validate_a_scenario_file(capsys, scenario):
     rc, out, err = validate(capsys, scenario)
     assert (rc, err) == (0, "")
