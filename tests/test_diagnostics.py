@@ -1164,3 +1164,16 @@ def test_a_list_item_picked_by_a_key_is_said_with_the_keys_of_those_there():
                  "boards.track.segments[rows=99]", report) is None
     (d,) = report.items
     assert d.hint == "there: [rows=3], [rows=5]", d.hint
+
+
+def test_a_game_a_variant_keeps_from_ending_is_said_at_the_variants_patch(capsys, project, variants):
+    """E201 (the smoke game does not end) where a variant changed the phase: at the patch, with the
+    phase as the place the game has it (it was said at the game's phase alone)."""
+    quick(project)
+    path = variants / "forever.yaml"
+    path.write_text("variant: {id: forever, name: Forever, description: authored for a test}\n"
+                    "patches:\n  - set: phases.race.until\n    to: \"false\"\n", encoding="utf-8")
+    rc, _out, err = validate(capsys, path)
+    (d,) = [d for d in parse(err) if d.code == "E201"]
+    assert rc == 1 and (d.file, d.line) == (str(path), 3), err
+    assert "where the game has `phases.race`, which this patch changes" in err

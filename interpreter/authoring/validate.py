@@ -36,6 +36,7 @@ from ..engine.game import Game, reading
 from ..ir.models import kind_of
 from ..lab.metrics import game_row
 from ..lab.series import Series, season_legs, seasons_of
+from ..load.patches import blame_patches
 from ..load.ruleset import load_ruleset, read_file
 from ..load.structure import check_structure
 from ..load.yamlsrc import loc_of
@@ -155,7 +156,9 @@ def check_game(folder: Path, params: dict | None, job: Job, games: int) -> dict:
                 r.extend(e.report)
                 break
             out["counts"].append(n)
+            start = len(r.items)
             ended, more, lasting = playouts(plan, games, r, job.track)
+            _blame_endless(r, start, rs.changed)
             out["ended"] += ended
             rounds += more
             out["cacheable"] = out["cacheable"] and lasting
@@ -240,6 +243,17 @@ _RUN: dict = {}
 
 def _worker(job: Job) -> dict:
     return check_game(_RUN["folder"], _RUN["params"], job, _RUN["games"])
+
+
+def _blame_endless(r: Report, start: int, changed: dict) -> None:
+    """A game that does not end (E201) where a module or variant changed a phase (its `until`, its
+    steps): said at that patch, with the phase as the place the game has it."""
+    phases = frozenset(k for k in changed if k.startswith("phases."))
+    if phases:
+        for d in r.items[start:]:
+            if d.code == "E201":
+                d.about = phases
+        blame_patches(r, start, changed)
 
 
 def check_games(folder: Path, v: Validation, jobs: list[Job]) -> list[dict]:
