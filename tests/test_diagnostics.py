@@ -1177,3 +1177,40 @@ def test_a_game_a_variant_keeps_from_ending_is_said_at_the_variants_patch(capsys
     (d,) = [d for d in parse(err) if d.code == "E201"]
     assert rc == 1 and (d.file, d.line) == (str(path), 3), err
     assert "where the game has `phases.race`, which this patch changes" in err
+
+
+def test_a_card_type_compared_with_a_text_no_type_has_is_warned(capsys, tmp_path):
+    """W110: `c.type == "gme"` is never true (a misspelt type), and nothing else would say so; a
+    type the game has, and a text compared with anything else, are not warned about."""
+    folder = tmp_path / "rulesets" / "types"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text("""\
+game: {id: types, name: Types, players: {min: 2, max: 2}}
+cards:
+  gem: {count: 2, starts_in: row}
+  token: {count: 2, starts_in: row}
+piles:
+  row: {visible: all}
+state:
+  score: {of: seat}
+  word: {type: text}
+phases:
+  - id: main
+    order: "seats"
+    turn: s
+    steps:
+      - id: go
+        do: |
+          s.score += size([c for c in row if c.type == "gme"]) + size([c for c in row if c.type == "gem"])
+          s.score += size([c for c in row if c.type in ["token", "tokn"]])
+          if word == "gme":
+              pass
+    rounds: 1
+result:
+  rank: "seat.score"
+""", encoding="utf-8")
+    rc, _out, err = validate(capsys, folder)
+    warned = re.findall(r"game\.yaml:(\d+):\d+: warning\[W110\]: no card type of the game is called `(\w+)`",
+                        err)
+    assert rc == 0 and warned == [("17", "gme"), ("18", "tokn")], err
+    assert err.count("hint: did you mean `gem`?") == 1 and err.count("hint: did you mean `token`?") == 1

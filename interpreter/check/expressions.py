@@ -333,6 +333,8 @@ class Expressions(Visitor):
         if e.op in ("==", "!="):
             if not compatible(a, b):
                 return self.type_error(f"cannot compare {a} with {b}", e)
+            self.card_type_named(e.left, [e.right])
+            self.card_type_named(e.right, [e.left])
         elif not (compatible(a, INT) and compatible(b, INT)):
             return self.type_error(f"`{e.op}` compares numbers, not {a} and {b}", e)
         return BOOL
@@ -345,7 +347,24 @@ class Expressions(Visitor):
             return self.type_error(f"`in` looks inside a list or pile, not {b}", e.container)
         if not compatible(a, et):
             return self.type_error(f"a {a} is never in a list of {et}", e)
+        if isinstance(e.container, n.ListLit):
+            self.card_type_named(e.item, e.container.items)
         return BOOL
+
+    def card_type_named(self, typed: n.Expr, texts: list) -> None:
+        """W110: a card's `type` compared with a text that names no card type of the game (a
+        misspelt `"bidn"` is never equal, and nothing else would say so)."""
+        ref = getattr(typed, "ref", None)
+        if not (isinstance(typed, n.Attr) and isinstance(ref, Ref) and ref.kind is RefKind.CARD_TYPE):
+            return
+        types = self.sym.card_types
+        for t in texts:
+            name = t.constant if isinstance(t, n.Text) else None
+            if name is not None and name not in types:
+                self.problems.report.warn(
+                    "W110", f"no card type of the game is called `{name}`: a card's `type` is never that",
+                    t.loc, self.suggest(name, types) or f"its card types: {', '.join(types[:12])}"
+                    + (" ..." if len(types) > 12 else ""))
 
     def x_Range(self, e: n.Range, sc: Scope) -> Type:
         a = self.expr(e.lo, sc)
