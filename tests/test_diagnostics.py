@@ -1214,3 +1214,12 @@ result:
                         err)
     assert rc == 0 and warned == [("17", "gme"), ("18", "tokn")], err
     assert err.count("hint: did you mean `gem`?") == 1 and err.count("hint: did you mean `token`?") == 1
+
+
+def test_a_card_type_a_scenario_arranges_that_the_game_has_not_is_said_with_the_nearest(capsys, project):
+    path = project / "rulesets" / "formula5" / "scenarios" / "misspelt.yaml"
+    path.write_text("scenario: {name: misspelt, source: a test}\nruleset: ..\nplayers: 2\nseed: 1\n"
+                    "situation: |\n  set_pile(hand(seat(1)), [\"rde\"])\n", encoding="utf-8")
+    rc, out, err = run(capsys, "check", path)
+    said = out + err
+    assert rc == 1 and "error[E404]: rule error: no card type `rde` (did you mean `red`?)" in said, said

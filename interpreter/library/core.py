@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..base.diagnostics import did_you_mean
 from ..base.errors import RuleError
 from ..lang.show import show
 from ..lang.types import ANY, BOOL, CARD, DIE, INT, PIECE, PILE, SEAT, TEXT, Type, elem, listof
@@ -262,7 +263,8 @@ def _arranger(name: str, exact: bool, doc: str) -> Builtin:
         chosen: set[int] = set()
         for tname in names:
             if tname not in plan.card_types:
-                raise RuleError(f"no card type `{tname}`")
+                near = did_you_mean(str(tname), plan.card_types)
+                raise RuleError(f"no card type `{tname}`" + (f" ({near})" if near else ""))
             ti = plan.card_types.index(tname)
             cards = [k for k, t in enumerate(plan.card_type) if t == ti and k not in chosen]
             # this pile's own first, then those in their starting pile (one of the same seat or
