@@ -441,6 +441,14 @@ def test_each_misuse_of_an_extension_is_one_error_at_the_patch(mini, patch, code
     assert d.loc.line == find(path, needle)[0], d
 
 
+def test_an_around_without_proceed_is_said_at_its_first_statement(mini):
+    """Written as a block, the extension's first statement is where it is said (it was the block's
+    first column)."""
+    path = variant(mini, "  - extend: steps.look\n    around: |\n      pass\n")
+    d = one(refused(mini, "v"), "E052")
+    assert d.loc is not None and (d.loc.line, d.loc.col) == find(path, "pass"), d
+
+
 def test_a_name_given_twice_must_say_which(mini):
     (mini / "game.yaml").write_text(MINI.replace("s.best_seen = b", "s.best_seen = b as gain"),
                                     encoding="utf-8")

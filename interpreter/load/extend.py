@@ -268,8 +268,9 @@ def _combined(own: list[n.Stmt], new: list[n.Stmt], how: str, text: Any, report:
                        "write `proceed` (or `proceed(...)`) alone on its line; what the rule computes, "
                        "it shows with `let visible NAME = ...`")
             return own
-        report.add("E052", "an `around:` extension says where the rule runs with `proceed`", loc_of(text),
-                   "without it, `replace` the rule instead")
+        first = getattr(new[0], "loc", None) if new else None   # (the text's first statement, where written)
+        report.add("E052", "an `around:` extension says where the rule runs with `proceed`",
+                   first or loc_of(text), "without it, `replace` the rule instead")
         return own
     for p in proceeds:
         if p.args is not None and not _fits(p, params, report):
