@@ -210,3 +210,28 @@ def test_the_key_lists_the_cars_in_the_race_and_no_colour_nobody_drives():
     assert sorted(keyed(load("heat").plan(2))) == ["black", "blue"]
     with_legends = keyed(load("heat", modules=["legends"]).plan(2))
     assert len(with_legends) > 2 and {"black", "blue"} <= set(with_legends)
+
+
+def test_each_tag_of_a_cell_board_has_its_own_tint_named_in_the_legend(tmp_path, capsys):
+    """A designer's track tags cells for two rules (curves, cobbles): each tag is shaded in its own
+    tint, which the legend names (they were all one blue)."""
+    import shutil
+
+    for part in ("rulesets", "cards", "tracks"):
+        shutil.copytree(ROOT / part / "downforce", tmp_path / part / "downforce")
+    track = tmp_path / "tracks" / "downforce" / "lakeshore-bay.yaml"
+    text = track.read_text(encoding="utf-8")
+    plain = re.search(r"      - \{id: (\w+), front: \d+, lane: \d+, touch:", text)
+    assert plain is not None
+    tagged = plain.group(0).replace("touch:", "tags: [cobbles], touch:")
+    track.write_text(text.replace(plain.group(0), tagged), encoding="utf-8")
+    out = tmp_path / "t.svg"
+    assert main(["render", str(track), "-o", str(out)]) == 0, capsys.readouterr().err
+    svg = out.read_text(encoding="utf-8")
+    from interpreter.boards.cells.picture import TINTS
+
+    named = dict(re.findall(r"(\w+): (curve|cobbles)[,;]", svg))
+    assert set(named) == {"blue", "orange"}, named   # two tags, two tints
+    cobbles = dict(TINTS)[next(tint for tint, tag in named.items() if tag == "cobbles")]
+    cell = re.search(rf'<polygon [^>]*fill="([^"]+)"[^>]*data-cell="{plain.group(1)}"', svg)
+    assert cell is not None and cell.group(1) == cobbles, cell

@@ -12,8 +12,16 @@ def _centre(points: list[tuple[float, float]]) -> tuple[float, float]:
     return sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points)
 
 
+# each tag its own tint (a cell of several takes its first tag's), named in the legend; green is
+# the start grid's
+TINTS = (("blue", "#dde8f6"), ("orange", "#fbe3c8"), ("purple", "#eadcf4"), ("grey", "#e6e6e6"),
+         ("yellow", "#f8f1c4"), ("pink", "#f7dde6"))
+
+
 def paint(canvas: Canvas, kind: Cells, board: dict | None, table: Scene | None, top: float) -> None:
     d = kind.decl
+    tags = list(dict.fromkeys(str(t) for c in d.cells for t in c.tags))
+    tint = {t: TINTS[i % len(TINTS)] for i, t in enumerate(tags)}
     outline = {c.id: c.points() for c in d.cells}
     if not any(outline.values()):  # no outlines: nothing to draw but the words
         canvas.frame(1.0, 0.0, top)
@@ -30,7 +38,7 @@ def paint(canvas: Canvas, kind: Cells, board: dict | None, table: Scene | None, 
         shape = outline[c.id]
         if not shape:
             continue
-        fill = "#e3f3dc" if c.grid is not None else ("#dde8f6" if c.tags else "#ffffff")
+        fill = "#e3f3dc" if c.grid is not None else (tint[str(c.tags[0])][1] if c.tags else "#ffffff")
         canvas.polygon(shape, fill, "#666", 0.8,
                        attrs=f' class="cell" data-cell="{c.id}" data-place="{kind.name}:{c.id}"')
         key = c.front % lap if lap else c.front
@@ -62,8 +70,7 @@ def paint(canvas: Canvas, kind: Cells, board: dict | None, table: Scene | None, 
     if board is not None:
         for p in board["pieces"]:
             canvas.label(p["piece"], _centre(outline[p["cell"]]), 12.0, bold=True, away=10.0)
-    tags = list(dict.fromkeys(str(t) for c in d.cells for t in c.tags))
-    tagged = f"blue: tagged ({', '.join(tags)})" if tags else "no cell tagged"
+    tagged = ", ".join(f"{tint[t][0]}: {t}" for t in tags) if tags else "no cell tagged"
     grid = "green: the start grid [number]" if board is None else "green: the start grid"
     canvas.lines([f"{kind.name}: {len(d.cells)} cells; white: untagged, {tagged}, {grid}; "
                   "thick lines: the finish (black) and the other lines (yellow)"], 12.0)
