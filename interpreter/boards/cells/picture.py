@@ -12,7 +12,7 @@ def _centre(points: list[tuple[float, float]]) -> tuple[float, float]:
     return sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points)
 
 
-# each tag its own tint (a cell of several takes its first tag's), named in the legend; green is
+# each tag its own tint (a cell of several takes its first tag's), named under the picture; green is
 # the start grid's
 TINTS = (("blue", "#dde8f6"), ("orange", "#fbe3c8"), ("purple", "#eadcf4"), ("grey", "#e6e6e6"),
          ("yellow", "#f8f1c4"), ("pink", "#f7dde6"))
