@@ -523,3 +523,50 @@ def test_a_running_game_calls_no_compiler_code():
                 else [value]
             found += [f"plan.{name}" for v in inner if compiler_code(v)]
         assert not found, f"{game}: {found}"
+
+
+ITEM_IN_OPTION = """\
+language: 2
+game: {id: itemset, name: Item set, players: {min: 1, max: 1}}
+state:
+  out: {type: "list[int]"}
+  nested: {type: "list[list[int]]"}
+phases:
+  - id: p
+    do: |
+      let xs = [1, 2, 3]
+      let grid = [[0, 0], [0, 0]]
+      let n = 0
+      choose "pick" by seat(1):
+          option "a":
+              xs[1] = 9
+              grid[2][1] = 5
+              n += 1
+          option "b":
+              xs[1] = 8
+              n += 1
+      out = xs + [n]
+      nested = grid
+result:
+  rank: "0"
+"""
+
+
+@pytest.mark.parametrize("pick, out, nested", [(0, [9, 2, 3, 1], [[0, 0], [5, 0]]),
+                                                (1, [8, 2, 3, 1], [[0, 0], [0, 0]])])
+def test_an_item_of_a_list_given_a_value_in_an_option_is_kept_after_the_choice(tmp_path, pick, out, nested):
+    """`xs[1] = 9` in an option's statements: the list the rule goes on with has it (the option's
+    statements, compiled on their own for the bots' looks ahead, gave back the locals they assign,
+    not those they give an item: the change was lost, silently)."""
+    from interpreter.engine.game import Game
+
+    folder = tmp_path / "rulesets" / "itemset"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(ITEM_IN_OPTION, encoding="utf-8")
+    rs = load_ruleset(folder, report=Report())
+    assert rs is not None
+    game = Game(compile_ruleset(rs, 1, Report()), 1)
+    game.choose(pick)
+    assert game.over
+    view = game.view(None)["game"]
+    assert (view["out"], view["nested"]) == (out, nested), view

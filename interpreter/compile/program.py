@@ -393,8 +393,13 @@ class Compiler:
                     name = node.name if isinstance(node, n.Let) else node.var
                     outer[name] = None
                     changed.add(name)
-                elif isinstance(node, (n.Assign, n.AugAssign)) and isinstance(node.target, n.Name):
-                    changed.add(node.target.id)
+                elif isinstance(node, (n.Assign, n.AugAssign)):
+                    # `xs = ...`, and `xs[i] = ...` (an item given a value makes the local a new list)
+                    root = node.target
+                    while isinstance(root, n.Index):
+                        root = root.obj
+                    if isinstance(root, n.Name):
+                        changed.add(root.id)
         back = {k: None for k in outer if k in changed}
         back.update((s.name, None) for s in stmts if isinstance(s, n.Let))
         env = P.name("env")
