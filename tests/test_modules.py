@@ -647,3 +647,13 @@ def test_a_misspelt_board_event_gets_a_did_you_mean(heat_project):
     assert rs is not None and check(rs, report) is None
     (d,) = [d for d in report.items if d.code == "E131"]
     assert d.hint is not None and d.hint.startswith("did you mean `piece_moved`")
+
+
+def test_a_variant_adds_a_fact_to_a_view_the_game_has_not_written_and_a_die(mini):
+    """`add: view.game` in a game with no `view:` (it said `game` does not exist there), and `add:
+    dice` (a section a game may not have) work as other mapping sections do."""
+    variant(mini, "  - add: view.game\n    id: bonus\n    item: {value: \"3 + 4\", label: \"bonus\"}\n"
+                  "  - add: dice\n    id: d3\n    item: [1, 2, 3]\n")
+    assert loaded(mini, "v").game.dice == {"d3": [1, 2, 3]}
+    g = game(mini, "v")
+    assert g.view(None)["game_facts"] == ["bonus 7"]

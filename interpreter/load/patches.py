@@ -24,7 +24,10 @@ from .yamlsrc import SrcList, SrcMap, loc_of
 
 _LISTS = ("phases", "triggers")
 _MAPPINGS = ("params", "pieces", "boards", "piles", "state", "functions", "procedures", "record", "show",
-             "cards", "carry", "metrics", "view")
+             "cards", "carry", "metrics", "view", "dice")
+# mappings inside a section that a game may not have written yet (`add: view.game` in a game
+# without `view:`, or whose `view:` has no `game:`)
+_INNER_MAPPINGS = {"view": ("game", "seats", "piles", "lines", "colours")}
 OPS = ("set", "replace", "update", "remove", "add", "extend", "change")
 # the addresses whose patches change rule text (applied to the parsed rules, load/extend.py)
 RULE_PARTS = ("choices", "statements")
@@ -403,6 +406,10 @@ def _add(data: Any, patch: Any, address: Address, target: Any, report: Report, o
         return
     if steps[0] in _MAPPINGS and len(steps) == 1 and steps[0] not in data:
         data[steps[0]] = SrcMap()  # the game has none yet: the module or variant brings the first
+    if len(steps) == 2 and steps[1] in _INNER_MAPPINGS.get(steps[0], ()):
+        outer = data.setdefault(steps[0], SrcMap())
+        if isinstance(outer, dict) and steps[1] not in outer:
+            owned.take(data, steps[0])[steps[1]] = SrcMap()
     found = find(data, address, report, target, owned)
     if found is None:
         return
