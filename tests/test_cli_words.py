@@ -138,3 +138,16 @@ def test_simulate_columns_of_short_seat_names_are_as_before(game, capsys):
     at = lines.index("wins by seat (alone)  rate   95% CI            tied first")
     assert lines[at + 1].startswith("  seat 1  greedy ") and lines[at + 2][:17] == "  seat 2  random "
     assert len(_columns(lines[at + 1:at + 3])) == 1 and len(lines[at]) == len(lines[at + 1])
+
+
+def test_one_player_and_a_range_below_zero_read_as_words(tmp_path, capsys):
+    """`play` of a game for one says "1 player"; a range with a negative end reads "from -2 to 2"
+    (it was "1 players" and "-2-2")."""
+    from interpreter.lab.simulate import _span
+
+    folder = tmp_path / "rulesets" / "solo"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(stepping_game("solo", "Solo", (1, 1)), encoding="utf-8")
+    rc, out, _err = run_cli(capsys, "play", str(folder), "--seats", "random", "--no-log")
+    assert rc == 0 and "Solo: 1 player (seat 1 random), seed" in out, out
+    assert (_span(-2, 2), _span(0, 3)) == ("from -2 to 2", "0-3")

@@ -306,7 +306,7 @@ def render(stats: dict) -> str:
     m = stats.get("margin")
     if varies(m):
         lines.append(f"margin of victory (result, first to second): {m['mean']:.2f} on average "
-                     f"(median {_num(m['median'])}, {_num(m['min'])}-{_num(m['max'])})")
+                     f"(median {_num(m['median'])}, {_span(m['min'], m['max'])})")
     lead = stats.get("lead")
     if lead:
         ch, tk, gap, fs = lead["changes"], lead["taken"], lead["gap"], lead["from_start"]
@@ -321,7 +321,7 @@ def render(stats: dict) -> str:
                             if lead["behind_at_end"] else ""))
         if varies(gap):
             lines.append(f"the winner's final gap (progress): {gap['mean']:.2f} on average "
-                         f"(median {_num(gap['median'])}, {_num(gap['min'])}-{_num(gap['max'])})")
+                         f"(median {_num(gap['median'])}, {_span(gap['min'], gap['max'])})")
     if stats.get("metrics"):
         lines += ["", "metrics (the game's `metrics:`)"]
         named = max([24] + [len(name) for name in stats["metrics"]])
@@ -332,7 +332,7 @@ def render(stats: dict) -> str:
             elif m.get("games"):
                 lo, hi = m["ci95"]
                 lines.append(f"  {name:<{named}} {m['mean']:>9.2f} a game  [{lo:.2f}, {hi:.2f}]  "
-                             f"(median {_num(m['median'])}, {_num(m['min'])}-{_num(m['max'])})")
+                             f"(median {_num(m['median'])}, {_span(m['min'], m['max'])})")
     if stats.get("counts") is not None:
         width = max([len(c["name"]) for c in stats["counts"]] + [15])
         lines += ["", f"{'fired or chosen':<{width + 2}} per game  games  seats    won  95% CI"]
@@ -357,3 +357,8 @@ def render_outcomes(stats: dict) -> list[str]:
             continue
         lines.append(f"  {OUTCOME_WORDS[key]:<42} {o['games']:>6}  {_pct(o['rate'])}  {_ci(o['ci95'])}")
     return lines
+
+
+def _span(lo, hi) -> str:
+    """A range of numbers in words: `2-5`, and with a negative end `from -2 to 2` (not `-2-2`)."""
+    return f"from {_num(lo)} to {_num(hi)}" if lo < 0 else f"{_num(lo)}-{_num(hi)}"

@@ -181,7 +181,7 @@ def _faces(st: Fixed, die: int) -> list[int]:
 
 
 @builtin("next_rolls", [(DIE, "the die `next_rolls` arranges"),
-                        ("list[int]", "the faces the die shows next, in order")], None,
+                        ("list[int]", "the faces of `next_rolls` (the die shows them next, in order)")], None,
          "arrange the next rolls of a die (a scenario's situation): each a face of it")
 def _next_rolls(st: Table, die: int, faces: list[int]) -> None:
     plan = st.plan

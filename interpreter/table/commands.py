@@ -151,7 +151,8 @@ class _Setting:
             + [f"{k}={_said(v)}" for k, v in (ld.params or {}).items()]
         with_ = f" ({', '.join(extras)})" if extras else ""
         seats = ", ".join(f"seat {i + 1} {k}" for i, k in enumerate(self.kinds))
-        return f"{self.plan.name}{with_}: {len(self.kinds)} players ({seats}), seed {self.seed}"
+        n = len(self.kinds)
+        return f"{self.plan.name}{with_}: {n} player{'s' if n != 1 else ''} ({seats}), seed {self.seed}"
 
     def open_log(self, decisions: list[dict]):
         """The record the game is written to as it goes (`RecordFile`), None without --log. A game
