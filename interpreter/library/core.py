@@ -139,6 +139,12 @@ def _sorted_by(st: Table, xs: list[Any], keys: list[int]) -> list[Any]:
     return [xs[i] for i in order]
 
 
+@builtin("sorted", [("list[int]", "the numbers `sorted` orders")], "list[int]",
+         "the numbers, the smallest first", pure=True)
+def _sorted(st: Table, xs: list[int]) -> list[int]:
+    return sorted(xs)
+
+
 @builtin("seat", [(INT, "the seat number of `seat`")], SEAT,
          "the seat numbered n (from 1); an error outside 1..players", pure=True)
 def _seat(st: Fixed, k: int | None) -> int:
@@ -290,7 +296,7 @@ def _arranger(name: str, exact: bool, doc: str) -> Builtin:
 
 CORE: list[Builtin] = [
     _size, _top, _bottom, _cards, _sum, _extreme("min", min), _extreme("max", max), _any, _all,
-    _count, _first, _last, _distinct, _shuffled, _reversed, _sorted_by, _seat, _piece, _abs,
+    _count, _first, _last, _distinct, _shuffled, _reversed, _sorted_by, _sorted, _seat, _piece, _abs,
     _roll, _faces, _next_rolls,
     _arranger("set_pile", True, "the pile holds exactly cards of these types, bottom to top, face up (or as "
                                 "the third argument says: \"face down\")"),
