@@ -140,7 +140,8 @@ def open_record(path: Path, ruleset: str | None, purpose: str = "replay") -> tup
     if plan.digest != head["digest"] and not upgraded_since(loaded, head["digest"]):
         report.add("E304", "the ruleset has changed since this game was recorded "
                    f"(recorded {shown(head['digest'])}, now {plan.digest})", Loc(str(path), 1, 1),
-                   f"{purpose} with the rules the game was played by")
+                   f"{purpose} with the rules the game was played by: a copy of the ruleset's folder as it "
+                   "was then, named with `--ruleset FOLDER`")
         raise RulesetError(report)
     return rec, plan
 
