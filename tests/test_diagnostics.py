@@ -745,7 +745,7 @@ def test_folder_validation_reaches_a_broken_variant(capsys, project, variants):
     path = variants / "chain-overtakes.yaml"
     edit(path, "s > speed(at(grid", "s > sped(at(grid")
     expect_one(capsys, project / "rulesets" / "formula5", path, find(path, "sped"), "E110",
-               "unknown function `sped`", hint="did you mean `speed`?")
+               "unknown function `sped`", hint="did you mean `speed` or `sorted`?")
 
 
 def test_include_of_a_missing_file(capsys, game):
