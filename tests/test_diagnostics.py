@@ -1102,34 +1102,28 @@ def test_a_track_that_requires_a_module_is_not_combined_with_every_add_on(capsys
 
 # ---- every mistake of a variant's patches in one run --------------------------------------------
 
-NAMED = """\
-game: {id: named, name: Named, players: {min: 2, max: 2}}
-params:
-  reach: 3
-state:
-  score: {of: seat}
-phases:
-  - id: main
-    order: "[seat(1), seat(2)]"
-    turn: seat
-    steps:
-      - id: go
-        do: |
-          choose "How far?" by seat as pace:
+def _named() -> str:
+    """conftest's small race with a param and its choice and options named (`pace`: `steady`,
+    `sprint`)."""
+    from conftest import stepping_game
+
+    race = stepping_game("named", "Named", (2, 2))
+    return race.replace("state:\n", "params:\n  reach: 3\nstate:\n").replace(
+        """choose "step" by s:
+              option "one":
+                  s.score += 1
+              option "two":
+                  s.score += 2""", """choose "How far?" by s as pace:
               option "steady" as steady:
-                  seat.score += 1
+                  s.score += 1
               option "sprint" as sprint:
-                  seat.score += reach - 1
-    rounds: 2
-result:
-  rank: "seat.score"
-"""
+                  s.score += reach - 1""")
 
 
 def _named_game(tmp_path: Path, patches: str) -> Path:
     folder = tmp_path / "rulesets" / "named"
     (folder / "variants").mkdir(parents=True)
-    (folder / "game.yaml").write_text(NAMED, encoding="utf-8")
+    (folder / "game.yaml").write_text(_named(), encoding="utf-8")
     (folder / "variants" / "v.yaml").write_text(
         "variant: {id: v, name: V, description: authored for a test}\npatches:\n" + patches, encoding="utf-8")
     return folder / "variants" / "v.yaml"
@@ -1184,35 +1178,32 @@ def test_a_card_type_compared_with_a_text_no_type_has_is_warned(capsys, tmp_path
     type the game has, and a text compared with anything else, are not warned about."""
     folder = tmp_path / "rulesets" / "types"
     folder.mkdir(parents=True)
-    (folder / "game.yaml").write_text("""\
-game: {id: types, name: Types, players: {min: 2, max: 2}}
+    from conftest import stepping_game
+
+    # the small race of conftest, with cards, and a step that compares their types with texts
+    text = stepping_game("types", "Types", (2, 2)).replace("state:\n", """\
 cards:
   gem: {count: 2, starts_in: row}
   token: {count: 2, starts_in: row}
 piles:
   row: {visible: all}
 state:
-  score: {of: seat}
   word: {type: text}
-phases:
-  - id: main
-    order: "seats"
-    turn: s
-    steps:
-      - id: go
-        do: |
+""")
+    body = text[text.index('          choose "step"'):text.index("    rounds: 3")]
+    text = text.replace(body, """\
           s.score += size([c for c in row if c.type == "gme"]) + size([c for c in row if c.type == "gem"])
           s.score += size([c for c in row if c.type in ["token", "tokn"]])
           if word == "gme":
               pass
-    rounds: 1
-result:
-  rank: "seat.score"
-""", encoding="utf-8")
+""")
+    (folder / "game.yaml").write_text(text, encoding="utf-8")
+    lines = text.splitlines()
+    at = [str(i + 1) for i, line in enumerate(lines) if '"gme"]' in line or '"tokn"]' in line]
     rc, _out, err = validate(capsys, folder)
     warned = re.findall(r"game\.yaml:(\d+):\d+: warning\[W110\]: no card type of the game is called `(\w+)`",
                         err)
-    assert rc == 0 and warned == [("17", "gme"), ("18", "tokn")], err
+    assert rc == 0 and warned == [(at[0], "gme"), (at[1], "tokn")], err
     assert err.count("hint: did you mean `gem`?") == 1 and err.count("hint: did you mean `token`?") == 1
 
 

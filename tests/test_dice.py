@@ -170,27 +170,18 @@ def test_an_arranged_roll_that_is_not_a_face_of_the_die_is_said_at_its_line(tmp_
 
 def test_sorted_orders_numbers_so_that_dice_read_smallest_first(tmp_path):
     """`sorted(xs)`: a roll of several dice in order (a designer wrote `sorted_by(xs, xs)`)."""
-    plan = compiled(tmp_path, "sorting", """\
-game: {id: sorting, name: Sorting, players: {min: 1, max: 1}}
+    from conftest import stepping_game
+
+    text = stepping_game("sorting", "Sorting", (1, 1)).replace("state:\n", """\
 dice:
   d6: [1, 2, 3, 4, 5, 6]
-state:
-  rolled: {type: "list[int]"}
-  ordered: {type: "list[int]"}
 setup: |
   rolled = [roll(d6) for i in 1..5]
   ordered = sorted(rolled)
-phases:
-  - id: p
-    order: "seats"
-    turn: s
-    steps:
-      - id: go
-        do: |
-          pass
-    rounds: 1
-result:
-  rank: "0"
+state:
+  rolled: {type: "list[int]"}
+  ordered: {type: "list[int]"}
 """)
+    plan = compiled(tmp_path, "sorting", text)
     view = Game(plan, 3).view(None)["game"]
     assert view["ordered"] == sorted(view["rolled"]) and view["ordered"] != view["rolled"], view

@@ -480,32 +480,24 @@ def test_rolls_a_scenario_arranges_are_taken_once_by_the_seats_blocks_in_turn(tm
     assert out.passed, out.report.render()
 
 
-MARKET = """\
-language: 2
-game: {id: market, name: Market, players: {min: 2, max: 3}}
-cards:
-  x: {count: 1, starts_in: market}
-  b: {count: 2, starts_in: market}
-piles:
-  market: {visible: all}
-  kept: {of: seat, visible: all}
-phases:
-  - id: main
-    order: "[seat(1)]"
-    turn: leader
-    steps:
-      - id: pick
-        do: |
-          simultaneously for s in seats:
+# the shared deck's game with a market of three cards (two of one type) instead of the deck
+MARKET = SHARED_DECK.replace("id: shared, name: Shared deck", "id: market, name: Market").replace(
+    "include:\n  - ../../cards/shared/cards.yaml\n",
+    "cards:\n  x: {count: 1, starts_in: market}\n  b: {count: 2, starts_in: market}\n").replace(
+    "  deck: {visible: nobody}\n  drawn: {of: seat, visible: owner}\n", "  market: {visible: all}\n").replace(
+    "setup: |\n  shuffle deck\n", "").replace("""\
+              draw 2 from deck to drawn(s) face down
+              choose "Keep one" by s:
+                  option "keep {c}" for c in distinct(drawn(s)):
+                      move c to kept(s) face up
+              move drawn(s) to deck face down at bottom
+    rounds: 2""", """\
               choose "Take a card of the market" by s:
                   option "take {c}" for c in distinct(market):
                       move c to kept(s) face up
                   option "take nothing":
                       pass
-    rounds: 1
-result:
-  rank: "size(kept(seat))"
-"""
+    rounds: 1""")
 
 
 def test_a_committed_choice_still_offered_at_another_place_in_the_list_is_taken(tmp_path):
