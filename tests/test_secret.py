@@ -513,3 +513,57 @@ def test_a_committed_choice_still_offered_at_another_place_in_the_list_is_taken(
     assert game.over
     view = game.view(None)
     assert game.result()["winners"] == [0, 1], (game.result(), view)
+
+
+# one x and one b, and no "take nothing": what a seat committed may be the one option left
+LAST_CARDS = MARKET.replace("b: {count: 2,", "b: {count: 1,").replace(
+    '                  option "take nothing":\n                      pass\n', "")
+
+
+def _last_cards(tmp_path: Path) -> Game:
+    folder = tmp_path / "rulesets" / "market"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(LAST_CARDS, encoding="utf-8")
+    game = Game(load(str(folder)).plan(2), 1)
+    assert game.decision(0).labels() == game.decision(1).labels() == ["take x", "take b"]
+    return game
+
+
+def test_a_committed_choice_left_as_the_only_option_is_taken_at_the_reveal(tmp_path):
+    """Seat 1 takes x, seat 2 b: at the reveal b is the one option left, which is what seat 2
+    committed (it stopped the game: "made fewer choices when revealed than it committed")."""
+    game = _last_cards(tmp_path)
+    game.choose(0, seat=0)
+    game.choose(1, seat=1)
+    assert game.over and game.result()["winners"] == [0, 1]
+
+
+def test_a_committed_choice_gone_with_one_other_option_left_is_said_gone(tmp_path):
+    """Both take b: at the reveal seat 2's one option is x, which it did not choose: its choice is
+    said no longer an option (x was taken for it, and the error said "fewer choices")."""
+    game = _last_cards(tmp_path)
+    game.choose(1, seat=0)
+    said = ('seat 2\'s committed choice "take b" is no longer an option when revealed: '
+            "seat 1's block, revealed before it, took b from market")
+    with pytest.raises(RuleError, match=said):
+        game.choose(1, seat=1)
+
+
+def test_a_choice_in_a_seats_block_asked_of_another_seat_is_a_rule_error(tmp_path):
+    """Asked on seat 2's own copy, seat 1 would see what seat 2 did in secret (its score, its
+    cards): each seat's block asks its own seat only, said at the choice."""
+    folder = tmp_path / "rulesets" / "market"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(MARKET.replace(
+        '                  option "take nothing":\n                      pass\n',
+        '                  option "take nothing":\n                      pass\n'
+        '              choose "Seat 1 sees this block" by seat(1):\n'
+        '                  option "yes":\n                      pass\n'
+        '                  option "no":\n                      pass\n'), encoding="utf-8")
+    game = Game(load(str(folder)).plan(2), 1)
+    game.choose(0, seat=0)      # seat 1's block: its two choices are its own
+    game.choose(0, seat=0)
+    said = (r"game\.yaml:22:15: a choice in seat 2's block of a `simultaneously` is "
+            "asked of seat 1: each seat's block asks its own seat only")
+    with pytest.raises(RuleError, match=said):
+        game.choose(1, seat=1)

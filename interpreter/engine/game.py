@@ -199,11 +199,13 @@ class Game:
         """The seats of a block still collecting whose part ended without a question asked of
         them (a single option taken for them, or nothing to choose): a table that tells who is
         still deciding may show them deciding, so that a forced choice is no secret told."""
-        sim = self.st.simul
-        if sim is None or self.st.pending is not None:
+        st = self.st
+        sim = st.simul
+        if sim is None or st.pending is not None:
             return []
+        asked = {i for _seat, block, i in self.committed.values() if block == st.blocks}
         return list(dict.fromkeys(sim.seats[i] for i, c in enumerate(sim.commits)
-                                  if c.st is not None and not c.st.frames and not c.answers))
+                                  if c.st is not None and not c.st.frames and i not in asked))
 
     @property
     def stopped(self) -> str | None:
@@ -313,14 +315,13 @@ class Game:
 
     def _committed(self, sub: State, pick: int) -> None:
         """A seat answered `pick` on its own commitment copy `sub`: what it took is kept for the
-        reveal (a single option, asked only when a scenario watches, is taken then), and the
+        reveal (with the single options its block took without asking, `vm.decide`), and the
         table is told that the seat decided, not what."""
         spec, opts, _env, seat = sub.pending
         real = self.st
         for i, c in enumerate(real.simul.commits):
             if c.st is sub:
-                if len(opts) > 1:
-                    c.answers.append((pick, opts[pick]))
+                c.answers.append((pick, opts[pick]))
                 self.committed[len(self.answers)] = (seat, real.blocks, i)
                 break
         if real.trace is not None:

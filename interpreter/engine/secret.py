@@ -41,7 +41,8 @@ class Commit:
 
     def __init__(self) -> None:
         self.st: State | None = None
-        self.answers: list[tuple[int, tuple]] = []   # (pick, the option picked), in order
+        # (pick, the option picked), in order, for every choice of its block (a single option too)
+        self.answers: list[tuple[int, tuple]] = []
         self.tape: Tape | None = None
 
     @property
@@ -60,6 +61,7 @@ class Commit:
             c.tape = tape.believed(believe) if believe is not None else tape.copy()
         if self.st is not None:
             c.st = self.st.clone(believe)
+            c.st.taking, c.st.block_seat = c.answers, self.st.block_seat
             if c.tape is not None:
                 c.st.rng = c.tape
         return c
@@ -228,7 +230,8 @@ def start(st: State, sim: SimulRun, i: int) -> State:
     local[sim.var] = sim.seats[i]
     sub.frames = [[sim.body, 0, local]]
     c.st = sub
-    c.answers = []
+    c.answers = sub.taking = []
+    sub.block_seat = sim.seats[i] if type(sim.seats[i]) is int else -1
     return sub
 
 

@@ -170,7 +170,7 @@ class State:
     generator, and where the flow waits. Copied cheaply for previews, bots and secret blocks."""
     __slots__ = ("plan", "piles", "where", "up", "mine", "cards_mine", "g", "v", "bd", "rng", "frames",
                  "pending", "trace", "ended", "steps", "feed", "simul", "believe", "watch", "tally", "ask",
-                 "seed", "blocks", "streams", "revealing", "rolls", "memo")
+                 "seed", "blocks", "streams", "revealing", "rolls", "memo", "taking", "block_seat")
 
     def __init__(self, plan: Plan, seed: int, streams: bool = True):
         self.plan = plan
@@ -193,6 +193,10 @@ class State:
         self.ended = False
         self.steps = 0
         self.feed: list | None = None   # a seat's commitments fed to its block at a reveal
+        # on a seat's copy while it commits: its commitments, every choice its block meets (a
+        # single option too, so that the reveal takes each in turn: `vm.decide`)
+        self.taking: list | None = None
+        self.block_seat = -1   # ... and the seat it is (a choice there is that seat's alone)
         self.simul: Any = None           # a `simultaneously` block collecting commitments (`secret.py`)
         self.revealing: Any = None       # ... and being revealed
         # the seats of a `simultaneously` block draw from streams of their own, keyed by the seed
@@ -248,6 +252,8 @@ class State:
         c.pending = None
         c.trace = None
         c.feed = None
+        c.taking = None
+        c.block_seat = -1
         c.simul = None
         c.watch = None
         c.memo = None

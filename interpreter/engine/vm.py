@@ -65,24 +65,35 @@ def decide(st: State, spec: ChooseSpec, opts: list, env: dict, fr: list, k: int)
     one its seat's answerer gives in place, `st.ask`), or -1 when its seat must be asked
     (`st.pending`: the choice, its options, the locals, the seat). The caller has kept its
     locals in `env`; `fr` is its frame and `k` this waiting point."""
-    if len(opts) == 1 and (st.watch is None or not st.watch.forced or st.feed is not None):
-        return 0  # taken at once (at a reveal too: a commitment never records it)
     if not opts:
         raise RuleError("no option of this choice is allowed here")
     feed = st.feed
-    if feed is not None:  # a seat's block played at a reveal: answered from its commitments
-        if feed:
-            pick, committed = feed.pop(0)
-            if pick >= len(opts) or opts[pick] != committed:
-                pick = _recommit(st, spec, opts, env, pick, committed)
-            return pick
-        if st.believe is None:
-            raise RuleError(_gone(st, None), spec.loc, spec.rule)
+    if feed:  # a seat's block played at a reveal: answered from its commitments, each in turn
+        pick, committed = feed.pop(0)
+        if pick < 0:  # taken on the seat's copy without asking: a single option here is taken
+            if len(opts) == 1:
+                return 0
+            pick = 0   # (several now: the one that reads as the copy's did, if it is there)
+        if pick >= len(opts) or opts[pick] != committed:
+            pick = _recommit(st, spec, opts, env, pick, committed)
+        return pick
+    if len(opts) == 1 and (st.watch is None or not st.watch.forced or feed is not None):
+        taking = st.taking
+        if taking is not None:  # a seat's copy: noted, -1 for "not asked" (the reveal keeps its turn)
+            taking.append((-1, opts[0]))
+        return 0  # taken at once
+    if feed is not None and st.believe is None:
+        raise RuleError(_gone(st, None), spec.loc, spec.rule)
     seat = spec.seat(st, env)
     if seat is None:
         if len(opts) > 1:
             raise RuleError("nobody is to make this choice: its seat is none", spec.loc, spec.rule)
         return 0
+    if st.block_seat >= 0 and seat != st.block_seat:
+        # asked on that seat's own copy, another seat would see what it has done in secret
+        raise RuleError(f"a choice in seat {st.block_seat + 1}'s block of a `simultaneously` is asked of "
+                        f"seat {seat + 1}: each seat's block asks its own seat only (ask the others "
+                        "after the block)", spec.loc, spec.rule)
     st.pending = (spec, opts, env, seat)
     ask = st.ask
     if ask is not None:
