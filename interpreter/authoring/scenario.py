@@ -8,6 +8,7 @@ other (`Scenario.play`): `racecraft check --seeds 1..20` tries an arrangement on
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+import os
 from pathlib import Path
 from typing import Any
 
@@ -106,7 +107,7 @@ def load_scenario(path: Path) -> tuple[Scenario | None, Outcome]:
     if sc is None:
         return None, out
     out.name = str(sc.scenario.name)
-    rs = _ruleset(path.parent / sc.ruleset, sc, report)
+    rs = _ruleset(_tidy(path.parent / sc.ruleset), sc, report)
     if rs is None:
         return None, out
     # the scenario's own rules are parsed here, once, like the game's
@@ -528,3 +529,13 @@ def _item_loc(data, index: int, path: Path):
         return data["script"][index].loc
     except (KeyError, IndexError, AttributeError, TypeError):
         return Loc(str(path))
+
+
+def _tidy(folder: Path) -> Path:
+    """The scenario's ruleset folder without `..` in it (`rulesets/g/scenarios/..` is said
+    `rulesets/g`), where that names the same folder (not through a link)."""
+    tidy = Path(os.path.normpath(folder))
+    try:
+        return tidy if tidy.resolve() == folder.resolve() else folder
+    except (OSError, RuntimeError):
+        return folder
