@@ -518,3 +518,18 @@ def test_an_engine_change_is_named_only_for_a_game_whose_rules_it_touched(tmp_pa
     text = failure(run_scenario(scenario))
     assert "a change of behaviour may explain it (2026-11, said in Racecraft's CHANGELOG): each " \
         "trigger" in text, text
+
+
+def test_the_rule_a_failure_names_is_no_word_of_the_failure_for_the_engine_changes(tmp_path):
+    """A rule error in a trigger ends "(in rule `triggers.count`)": that is where it failed, not
+    what the scenario was about, and the engine change about triggers' values is not named for
+    it (it was: a designer's market failure got a note about `emit`)."""
+    from test_modules import MINI, mini_project
+
+    broken = MINI.replace("marks[s.number] += 1", "marks[s.number + 9] += 1")
+    emits = mini_project(tmp_path / "emits", broken)
+    scenario = emits / "fails.yaml"
+    scenario.write_text("scenario: {name: a rule fails, source: a test}\nruleset: .\nplayers: 2\nseed: 1\n"
+                        "until: end\n", encoding="utf-8")
+    text = failure(run_scenario(scenario))
+    assert "(in rule `triggers.count`)" in text and "change of behaviour" not in text, text

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -234,7 +235,9 @@ class _Run:
         return self.out
 
     def fail(self, code: str, message: str, loc, hint: str | None = None, notes: tuple = ()) -> None:
-        said = " ".join([message, hint or "", *notes, _text_of(self.item)]).casefold()
+        # (not the rule a message names at its end, "(in rule `triggers.x`)": no word of the failure)
+        said = re.sub(r"\(in rule `[^`]*`\)", "", " ".join([message, hint or "", *notes,
+                                                            _text_of(self.item)])).casefold()
         for change, where in self.sc.changes:
             if any(word.casefold() in said for word in change.touches):
                 notes = (*notes, f"a change of behaviour may explain it ({change.since}, said in "
