@@ -560,6 +560,13 @@ def test_a_choice_in_a_seats_block_asked_of_another_seat_is_a_rule_error(tmp_pat
         '              choose "Seat 1 sees this block" by seat(1):\n'
         '                  option "yes":\n                      pass\n'
         '                  option "no":\n                      pass\n'), encoding="utf-8")
+    from interpreter.check import check
+
+    report = Report()   # validate says it first, at the `by`
+    rs = load_ruleset(folder, report=report)
+    assert rs is not None and check(rs, report) is not None
+    (warned,) = [d for d in report.items if d.code == "W161"]
+    assert warned.loc.line == 22 and "asked by something else than `s`" in warned.message
     game = Game(load(str(folder)).plan(2), 1)
     game.choose(0, seat=0)      # seat 1's block: its two choices are its own
     game.choose(0, seat=0)

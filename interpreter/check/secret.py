@@ -576,7 +576,21 @@ def analyse(checked: Checked, rs: Any, report: Report) -> dict[int, Secrecy]:
                 out[id(node)] = secrecy(rules, node)
                 for read_at, what, write_at in out[id(node)].conflicts:
                     _warn(report, read_at, what, write_at)
+                _asked_of_others(report, node)
     return out
+
+
+def _asked_of_others(report: Report, block: n.Simultaneously) -> None:
+    """W161: a `choose` written in the block asked `by` anything but the block's own seat (a rule
+    error when it is another seat: asked on the seat's own copy, it would show what the seat did
+    in secret)."""
+    for x in n.walk(n.Block(block.loc, block.body)):
+        by = x.by if isinstance(x, n.Choose) else None
+        if by is not None and not (isinstance(by, n.Name) and by.id == block.var):
+            report.warn("W161", "a choice in each seat's block of a `simultaneously` is asked by "
+                        f"something else than `{block.var}`: when it is another seat, the game stops with "
+                        "a rule error (each seat's block asks its own seat only)", by.loc,
+                        f"ask the others after the block, or write `by {block.var}`")
 
 
 def _warn(report: Report, read_at: Loc | None, what: str, write_at: Loc | None) -> None:
