@@ -1219,11 +1219,11 @@ def test_a_card_type_a_scenario_arranges_that_the_game_has_not_is_said_with_the_
 def test_a_scenarios_ruleset_is_named_without_dotdot(tmp_path, monkeypatch):
     """`ruleset: ..` of `rulesets/g/scenarios/s.yaml` names `rulesets/g` in what is said of the game
     (it said `rulesets/g/scenarios/../game.yaml`); through a link, the path stays as written."""
-    from interpreter.authoring.scenario import _tidy
+    from interpreter.base.files import tidy
 
     (tmp_path / "rulesets" / "g" / "scenarios").mkdir(parents=True)
     monkeypatch.chdir(tmp_path)
-    assert _tidy(Path("rulesets/g/scenarios/..")) == Path("rulesets/g")
+    assert tidy(Path("rulesets/g/scenarios/..")) == Path("rulesets/g")
     (tmp_path / "elsewhere" / "deep").mkdir(parents=True)
     (tmp_path / "rulesets" / "link").symlink_to(tmp_path / "elsewhere" / "deep")
-    assert _tidy(Path("rulesets/link/..")) == Path("rulesets/link/..")
+    assert tidy(Path("rulesets/link/..")) == Path("rulesets/link/..")

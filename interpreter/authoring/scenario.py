@@ -8,7 +8,6 @@ other (`Scenario.play`): `racecraft check --seeds 1..20` tries an arrangement on
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-import os
 import re
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from ..lang import nodes as n
 from ..lang import unparse
 from ..base.diagnostics import Loc, Report, did_you_mean
 from ..base.errors import RuleError
+from ..base.files import tidy
 from ..lang.parser import parse_block, parse_expr
 from ..lang.show import show
 from ..lang.types import INT, SEAT, Type, compatible
@@ -108,7 +108,7 @@ def load_scenario(path: Path) -> tuple[Scenario | None, Outcome]:
     if sc is None:
         return None, out
     out.name = str(sc.scenario.name)
-    rs = _ruleset(_tidy(path.parent / sc.ruleset), sc, report)
+    rs = _ruleset(tidy(path.parent / sc.ruleset), sc, report)
     if rs is None:
         return None, out
     # the scenario's own rules are parsed here, once, like the game's
@@ -533,12 +533,3 @@ def _item_loc(data, index: int, path: Path):
     except (KeyError, IndexError, AttributeError, TypeError):
         return Loc(str(path))
 
-
-def _tidy(folder: Path) -> Path:
-    """The scenario's ruleset folder without `..` in it (`rulesets/g/scenarios/..` is said
-    `rulesets/g`), where that names the same folder (not through a link)."""
-    tidy = Path(os.path.normpath(folder))
-    try:
-        return tidy if tidy.resolve() == folder.resolve() else folder
-    except (OSError, RuntimeError):
-        return folder

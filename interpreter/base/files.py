@@ -81,6 +81,16 @@ def overlaid(texts: dict[Path, str]) -> Iterator[None]:
         _OVERLAY.update(before)
 
 
+def tidy(path: Path) -> Path:
+    """`path` as a person would write it, without `..` (`rulesets/g/scenarios/../game.yaml` is
+    `rulesets/g/game.yaml`), where that names the same file (not through a link); else as given."""
+    short = Path(os.path.normpath(path))
+    try:
+        return short if short.resolve() == path.resolve() else path
+    except (OSError, RuntimeError, ValueError):
+        return path
+
+
 def present(path: Path) -> bool:
     """Whether there is a file to read at `path`: one on the disk, or a text standing for it
     (`overlaid`: a file an editor holds that was never saved)."""

@@ -502,7 +502,9 @@ def _season(args):
 def _bots_fit(series) -> None:
     """Usage error, before any game is played, where a seat's bot cannot play one of the season's
     games (a learned bot trained for other rules than that game's)."""
-    bots = [k for k in series.seats if k.startswith(("learned", "mcts")) and "learned" in k]
+    from ..agents.kinds import on_file
+
+    bots = [k for k in series.seats if on_file(k)]
     for i in range(len(series.legs) if bots else 0):
         try:
             seats_fit(bots, series.plan(i))

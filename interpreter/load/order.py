@@ -75,7 +75,6 @@ class Clashes:
             self.set[address.text] = (i, value)
 
 
-
 def _said(value: Any) -> str:
     """A value as a file writes it (YAML's flow style: `[1, 2]`, `"text"`)."""
     try:

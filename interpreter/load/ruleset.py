@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..ir.models import CardsFile, CardType, Change, GameFile, TrackFile, kind_of
 from ..base.cache import Bounded
-from ..base.files import present
+from ..base.files import present, tidy
 from ..base.diagnostics import SOURCES, Diagnostic, Loc, Report, did_you_mean
 from ..lang import versions
 from ..base.collect import fewer_collections
@@ -311,18 +311,18 @@ class _Loader:
                 continue
             self.seen_includes.add(target)
             # said as the game's own path is, joined with the include (relative where it is)
-            name = os.path.normpath(base.parent / str(entry))
-            data = self.read(target, self.include_areas(), f"include `{shown(entry)}`", name)
+            said_as = str(tidy(base.parent / str(entry)))
+            data = self.read(target, self.include_areas(), f"include `{shown(entry)}`", said_as)
             if data is None:
                 continue
             kind = kind_of(data) if isinstance(data, dict) else None
             if kind == "cards":
-                model = self.structure(data, "cards", name)
+                model = self.structure(data, "cards", said_as)
                 if isinstance(model, CardsFile):
                     for entry in data["cards"]:
                         self.add_card(entry)
             elif kind == "track":
-                model = self.structure(data, "track", name)
+                model = self.structure(data, "track", said_as)
                 if isinstance(model, TrackFile):
                     for name in model.boards:
                         self.boards[name] = data["boards"][name]
