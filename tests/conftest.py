@@ -49,26 +49,27 @@ def pytest_runtest_setup(item):
         gc.freeze()
 
 
-def stepping_game(game_id: str, name: str, players: tuple[int, int]) -> str:
-    """A small race for the command line's tests: three rounds, each seat picking one step or two
-    (its score ranks it)."""
+def stepping_game(game_id: str, name: str, players: tuple[int, int], prompt: str = "step",
+                  rounds: int = 3, before_phases: str = "") -> str:
+    """A small race for the tests: `rounds` rounds, each seat asked `prompt`, picking one step or
+    two (its score ranks it); `before_phases`: sections of the game's own (params, functions)."""
     return f"""\
 game: {{id: {game_id}, name: "{name}", players: {{min: {players[0]}, max: {players[1]}}}}}
 state:
   score: {{of: seat}}
-phases:
+{before_phases}phases:
   - id: main
     order: "seats"
     turn: s
     steps:
       - id: go
         do: |
-          choose "step" by s:
+          choose "{prompt}" by s:
               option "one":
                   s.score += 1
               option "two":
                   s.score += 2
-    rounds: 3
+    rounds: {rounds}
 result:
   rank: "seat.score"
 """

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import stepping_game
 from interpreter.cli import main
 from interpreter.compile import compile_ruleset, forget_compiled
 from interpreter.ir.models import GameFile
@@ -22,13 +23,10 @@ from interpreter.load.rules import blocks, parse_rules
 from interpreter.load.ruleset import Ruleset, load_ruleset
 from test_diagnostics import find
 
-TINY = """\
-game: {id: tiny, name: Tiny, players: {min: 2, max: 2}}
+TINY = stepping_game("tiny", "Tiny", (2, 2), prompt="pick", rounds=2, before_phases="""\
 params:
   zero: 0
   big: 1000000000000
-state:
-  score: {of: seat}
 functions:
   half:
     params: {x: int}
@@ -39,22 +37,7 @@ functions:
   square:
     params: {x: int}
     value: "x * x"
-phases:
-  - id: main
-    order: "seats"
-    turn: s
-    steps:
-      - id: go
-        do: |
-          choose "pick" by s:
-              option "one":
-                  s.score += 1
-              option "two":
-                  s.score += 2
-    rounds: 2
-result:
-  rank: "seat.score"
-"""
+""")
 
 
 def game_file(tmp_path: Path, text: str = TINY, **replace: str) -> Path:

@@ -16,35 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TWO_GAMES
+from conftest import TWO_GAMES, stepping_game
 from interpreter.cli import main
 from interpreter.base.files import CannotWrite, write_atomic
 
 ROOT = Path(__file__).resolve().parents[1]
 
 # A small two-seat game of six decisions a game, that carries its score from game to game.
-GAME = """\
-game: {id: tiny, name: "Tiny", players: {min: 2, max: 2}}
-state:
-  score: {of: seat}
-phases:
-  - id: main
-    order: "seats"
-    turn: s
-    steps:
-      - id: go
-        do: |
-          choose "pick" by s:
-              option "one":
-                  s.score += 1
-              option "two":
-                  s.score += 2
-    rounds: 3
-result:
-  rank: "seat.score"
-carry:
-  seat: [score]
-"""
+GAME = stepping_game("tiny", "Tiny", (2, 2), prompt="pick") + "carry:\n  seat: [score]\n"
 
 
 @pytest.fixture
