@@ -8,6 +8,7 @@ other (`Scenario.play`): `racecraft check --seeds 1..20` tries an arrangement on
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 import re
 from pathlib import Path
 from typing import Any
@@ -74,8 +75,17 @@ class Scenario:
     items: list[_Item]
     final: list[_Check]
     warnings: list = field(default_factory=list)
-    # the changes of behaviour of the engine and of the ruleset's files: (what changed, where said)
-    changes: list = field(default_factory=list)
+    ruleset: Ruleset | None = None
+
+    @cached_property
+    def changes(self) -> list:
+        """The changes of behaviour of the engine and of the ruleset's files that may explain a
+        failure: (what changed, where said). Worked out when a failure asks (a walk of every rule)."""
+        rs = self.ruleset
+        if rs is None:
+            return []
+        return [(c, "Racecraft's CHANGELOG") for c in ENGINE_CHANGES if _holds(rs, c.uses)] + \
+            [(c, str(as_named(Path(where)))) for c, where in rs.changes]
 
     def play(self, seed: int | None = None) -> Outcome:
         return _Run(self, self.sc.seed if seed is None else seed).go()
@@ -163,9 +173,7 @@ def load_scenario(path: Path) -> tuple[Scenario | None, Outcome]:
     final = [condition(code, node) for code, node in zip(sc.expect, final_exprs) if node is not None]
     if not report.ok:
         return None, out
-    changes = [(c, "Racecraft's CHANGELOG") for c in ENGINE_CHANGES if _holds(rs, c.uses)] + \
-        [(c, str(as_named(Path(where)))) for c, where in rs.changes]
-    return Scenario(path, out.name, sc, comp, items, final, list(report.items), changes), out
+    return Scenario(path, out.name, sc, comp, items, final, list(report.items), rs), out
 
 
 

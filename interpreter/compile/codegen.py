@@ -139,12 +139,15 @@ class Codegen:
             col = max((loc.col or 1) - 1, 0)
             above = (loc.line, col, loc.line, col + 1, loc.file)
         numbered, lines, AST = self._numbered, self._lines, ast.AST
+        shapes = _SHAPES
         # (node, its parent's file, its parent's lineno, col_offset, end_lineno, end_col_offset,
         # the position above it as written by the lowering)
         stack: list[tuple[Any, ...]] = [(root, main, 1, 0, 1, 0, above)]
+        pop, push = stack.pop, stack.extend
         while stack:
-            node, file, pl, pc, pel, pec, above = stack.pop()
-            if "lineno" in node._attributes:
+            node, file, pl, pc, pel, pec, above = pop()
+            shape = shapes.get(node.__class__) or _shape(node.__class__)
+            if shape[0]:
                 at = getattr(node, "lineno", None)
                 if at is None and above is not None:
                     at, node.col_offset, node.end_lineno, node.end_col_offset, node.rc_file = above
@@ -161,7 +164,7 @@ class Codegen:
                         n = numbered[(file, at)] = _FOREIGN + len(numbered)
                         lines[n] = (file, at)
                     node.lineno = node.end_lineno = n
-                if not hasattr(node, "lineno"):
+                if at is None:
                     node.lineno = pl
                 if not hasattr(node, "col_offset"):
                     node.col_offset = pc
@@ -171,16 +174,17 @@ class Codegen:
                     node.end_col_offset = pec
                 pl, pc, pel, pec = node.lineno, node.col_offset, node.end_lineno, node.end_col_offset
             kids = []
-            for name in node._fields:
+            for name in shape[1]:
                 v = getattr(node, name, None)
-                if isinstance(v, AST):
-                    kids.append((v, file, pl, pc, pel, pec, above))
-                elif v.__class__ is list:
+                if v.__class__ is list:
                     for x in v:
-                        if isinstance(x, AST):
+                        if isinstance(x, AST) and (x._fields or x._attributes):
                             kids.append((x, file, pl, pc, pel, pec, above))
-            kids.reverse()
-            stack.extend(kids)
+                elif isinstance(v, AST) and (v._fields or v._attributes):
+                    kids.append((v, file, pl, pc, pel, pec, above))
+            if kids:
+                kids.reverse()
+                push(kids)
 
     def const(self, obj: Any, hint: str = "") -> ast.expr:
         """A reference to `obj` in generated code: a literal when it is one, else a constant."""
@@ -282,6 +286,14 @@ class Codegen:
 
 # the first line number given to code from another file than its function's (`Codegen._lines`)
 _FOREIGN = 10_000_000
+
+# each kind of Python node: whether it has a position, and its fields (`Codegen._locate`)
+_SHAPES: dict[type, tuple[bool, tuple[str, ...]]] = {}
+
+
+def _shape(cls: Any) -> tuple[bool, tuple[str, ...]]:
+    shape = _SHAPES[cls] = ("lineno" in cls._attributes, cls._fields)
+    return shape
 
 
 def _ident(text: str) -> str:

@@ -99,9 +99,10 @@ def place(node: Any, loc: Loc | None) -> Any:
         return node
     line, col, file = loc.line, max((loc.col or 1) - 1, 0), loc.file
     stack: list[Any] = [node]
+    pop, push = stack.pop, stack.append
     AST = ast.AST
     while stack:
-        x = stack.pop()
+        x = pop()
         if "lineno" in x._attributes:
             if getattr(x, "lineno", None) is not None:
                 continue
@@ -110,8 +111,10 @@ def place(node: Any, loc: Loc | None) -> Any:
             x.rc_file = file  # the file of the line (`Codegen.define` numbers other files' own)
         for name in x._fields:
             v = getattr(x, name, None)
-            if isinstance(v, AST):
-                stack.append(v)
-            elif v.__class__ is list:
-                stack.extend(c for c in v if isinstance(c, AST))
+            if v.__class__ is list:
+                for c in v:
+                    if isinstance(c, AST) and (c._fields or c._attributes):
+                        push(c)
+            elif isinstance(v, AST) and (v._fields or v._attributes):
+                push(v)
     return node

@@ -22,22 +22,31 @@ class Node:
 
     def children(self) -> list["Node"]:
         """The nodes directly inside this one, in source order."""
-        names = _FIELDS.get(type(self))
+        names = _FIELDS.get(self.__class__)
         if names is None:
-            names = _FIELDS[type(self)] = tuple(f for f in self.__dataclass_fields__
-                                                if f not in ("loc", "typ", "ref"))
+            names = _FIELDS[self.__class__] = _node_fields(self.__class__)
+        fields = self.__dict__
         out: list[Node] = []
         for name in names:
-            value = getattr(self, name)
+            value = fields[name]
             if isinstance(value, Node):
                 out.append(value)
-            elif isinstance(value, list):
-                out.extend(item for item in value if isinstance(item, Node))
+            elif value.__class__ is list:
+                out.extend([item for item in value if isinstance(item, Node)])
         return out
 
 
-# each kind of node's fields that may hold nodes (all but its position, type and reference)
+# each kind of node's fields that may hold nodes: all but its position, type and reference and
+# those declared to hold only words, numbers or yes/no (every pass walks trees: a third of compiling)
 _FIELDS: dict[type, tuple[str, ...]] = {}
+_SCALAR = frozenset({"str", "str | None", "int", "int | None", "bool", "Loc | None", "Type",
+                     "tuple[tuple[str, int, int], ...]"})
+
+
+def _node_fields(cls: Any) -> tuple[str, ...]:
+    fields = cls.__dataclass_fields__
+    return tuple(f for f, spec in fields.items()
+                 if f not in ("loc", "typ", "ref") and str(spec.type) not in _SCALAR)
 
 
 N = TypeVar("N", bound="Node")
