@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from functools import cache
 
 from .authoring import commands as authoring
 from .lab import commands as lab
@@ -57,6 +58,7 @@ class _Visible:
         return getattr(self.stream, name)
 
 
+@cache  # one per process: a process that runs many commands (the tests, a shell) builds it once
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="racecraft", description="Racing board games from text: "
                                 "check rulesets, play them, simulate thousands of games.")

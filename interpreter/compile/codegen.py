@@ -138,16 +138,17 @@ class Codegen:
             assert loc is not None
             col = max((loc.col or 1) - 1, 0)
             above = (loc.line, col, loc.line, col + 1, loc.file)
-        numbered, lines, AST = self._numbered, self._lines, ast.AST
+        numbered, lines = self._numbered, self._lines
         shapes = _SHAPES
-        # (node, its parent's file, its parent's lineno, col_offset, end_lineno, end_col_offset,
-        # the position above it as written by the lowering)
-        stack: list[tuple[Any, ...]] = [(root, main, 1, 0, 1, 0, above)]
-        pop, push = stack.pop, stack.extend
+        # (node, what it takes from above: (its parent's file, lineno, col_offset, end_lineno,
+        # end_col_offset, the position above it as written by the lowering)), one tuple for siblings
+        stack: list[tuple[Any, tuple]] = [(root, (main, 1, 0, 1, 0, above))]
+        pop, push = stack.pop, stack.append
         while stack:
-            node, file, pl, pc, pel, pec, above = pop()
+            node, context = pop()
             shape = shapes.get(node.__class__) or _shape(node.__class__)
             if shape[0]:
+                file, pl, pc, pel, pec, above = context
                 at = getattr(node, "lineno", None)
                 if at is None and above is not None:
                     at, node.col_offset, node.end_lineno, node.end_col_offset, node.rc_file = above
@@ -158,13 +159,13 @@ class Codegen:
                 file = getattr(node, "rc_file", None) or file
                 if at is not None:
                     above = (at, node.col_offset, node.end_lineno, node.end_col_offset, file)
-                if at is not None and file != main:
-                    n = numbered.get((file, at))
-                    if n is None:
-                        n = numbered[(file, at)] = _FOREIGN + len(numbered)
-                        lines[n] = (file, at)
-                    node.lineno = node.end_lineno = n
-                if at is None:
+                    if file != main:
+                        n = numbered.get((file, at))
+                        if n is None:
+                            n = numbered[(file, at)] = _FOREIGN + len(numbered)
+                            lines[n] = (file, at)
+                        node.lineno = node.end_lineno = n
+                else:
                     node.lineno = pl
                 if not hasattr(node, "col_offset"):
                     node.col_offset = pc
@@ -172,19 +173,17 @@ class Codegen:
                     node.end_lineno = pel
                 if getattr(node, "end_col_offset", None) is None:
                     node.end_col_offset = pec
-                pl, pc, pel, pec = node.lineno, node.col_offset, node.end_lineno, node.end_col_offset
+                context = (file, node.lineno, node.col_offset, node.end_lineno, node.end_col_offset, above)
             kids = []
             for name in shape[1]:
                 v = getattr(node, name, None)
                 if v.__class__ is list:
-                    for x in v:
-                        if isinstance(x, AST) and (x._fields or x._attributes):
-                            kids.append((x, file, pl, pc, pel, pec, above))
-                elif isinstance(v, AST) and (v._fields or v._attributes):
-                    kids.append((v, file, pl, pc, pel, pec, above))
-            if kids:
-                kids.reverse()
-                push(kids)
+                    kids += v
+                elif v is not None:
+                    kids.append(v)
+            for x in reversed(kids):
+                if (shapes.get(x.__class__) or _shape(x.__class__))[2]:
+                    push((x, context))
 
     def const(self, obj: Any, hint: str = "") -> ast.expr:
         """A reference to `obj` in generated code: a literal when it is one, else a constant."""
@@ -287,12 +286,15 @@ class Codegen:
 # the first line number given to code from another file than its function's (`Codegen._lines`)
 _FOREIGN = 10_000_000
 
-# each kind of Python node: whether it has a position, and its fields (`Codegen._locate`)
-_SHAPES: dict[type, tuple[bool, tuple[str, ...]]] = {}
+# each kind of Python node: whether it has a position, its fields, and whether the walk visits it
+# (`Codegen._locate`; a value that is no node, as a constant's, is not visited)
+_SHAPES: dict[type, tuple[bool, tuple[str, ...], bool]] = {}
 
 
-def _shape(cls: Any) -> tuple[bool, tuple[str, ...]]:
-    shape = _SHAPES[cls] = ("lineno" in cls._attributes, cls._fields)
+def _shape(cls: Any) -> tuple[bool, tuple[str, ...], bool]:
+    node = issubclass(cls, ast.AST)
+    shape = _SHAPES[cls] = (node and "lineno" in cls._attributes, cls._fields if node else (),
+                            node and bool(cls._fields or cls._attributes))
     return shape
 
 
