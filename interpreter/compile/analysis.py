@@ -19,7 +19,7 @@ from ..base.limits import MAX_INT
 from ..lang.types import ANY, BOARD, BOOL, CARD, DIE, HELD, INT, PIECE, PILE, SEAT, TEXT, is_list, is_map
 from ..library.api import NOT_CONST, Fixed, Items
 from ..ir.sites import FUNCTION
-from .flownodes import FLOW, Stop
+from .flownodes import FLOW, HookCall, Stop
 
 _GROW = {"+", "-", "*"}
 
@@ -166,7 +166,7 @@ class Analysis:
         return _anywhere(self._waits, node, self._waits_here)
 
     def _waits_here(self, x: n.Node) -> bool:
-        if isinstance(x, (n.Choose, n.Simultaneously, Stop)):
+        if isinstance(x, (n.Choose, n.Simultaneously, Stop, HookCall)):
             return True
         waits = self.ck.waits
         if isinstance(x, n.Call) and isinstance(x.ref, Ref) and x.ref.kind is RefKind.PROCEDURE:
@@ -479,7 +479,7 @@ class Liveness:
             return self.block(s.body, after, None, s.decider)
         if isinstance(s, (Mark, Records)):
             return after
-        if isinstance(s, Stop):
+        if isinstance(s, (Stop, HookCall)):
             self.at[id(s)] = frozenset(after)
             return after
         if isinstance(s, Rounds):

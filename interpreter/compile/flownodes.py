@@ -50,6 +50,14 @@ class Stop(n.Stmt):
 
 
 @dataclass(eq=False)
+class HookCall(n.Stmt):
+    """A scenario's block (`before_setup`, `situation`) run where the flow reaches it: a call of
+    the unit the plan holds under `rule` (`Plan.hooks`), so that the flow itself is the same code
+    for every scenario of a game (compiled once: `Compiler.hooked`). A waiting point."""
+    rule: str
+
+
+@dataclass(eq=False)
 class Rounds(n.Stmt):
     """A phase's rounds: `round` set to `first`, then each round counted (and checked against the
     round limit) and `body` run, until `until` holds or `rounds` rounds are played."""
@@ -66,4 +74,4 @@ class Records(n.Stmt):
     entries: dict[str, Callable[..., Any]] = field(default_factory=dict)
 
 
-FLOW = (RuleBlock, Mark, Stop, Rounds, Records)
+FLOW = (RuleBlock, Mark, Stop, HookCall, Rounds, Records)

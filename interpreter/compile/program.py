@@ -36,7 +36,7 @@ from .analysis import PLAIN, analyse
 from .chains import by_value
 from .codegen import Codegen, ident
 from .context import Fn, Unit, local_name
-from .flownodes import Mark, Records, Rounds, RuleBlock, StepIf, Stop, Turns
+from .flownodes import HookCall, Mark, Records, Rounds, RuleBlock, StepIf, Stop, Turns
 from .layout import layout
 from .statements import Statements
 
@@ -70,6 +70,9 @@ class Compiler:
         self.rs = rs
         self.rules = checked.rules
         self._procs: dict[str, Callable[..., Any]] = {}
+        # the flow compiled for scenarios, by what of a scenario it is made from (`hooked`): its
+        # unit and the rules' positions it adds to the plan
+        self._flows: dict[tuple, tuple[Any, dict]] = {}
         self._trigs: dict[str, Callable[..., Any]] = {}
         self.hooks = Hooks()
         plan.codegen = cg
@@ -122,9 +125,7 @@ class Compiler:
         """The game's flow (`main`), with what a scenario adds."""
         p = self.plan
         self.hooks = hooks = hooks or Hooks()
-        for block, name in ((hooks.before_setup, "before_setup"), (hooks.situation, "situation")):
-            if block is not None:
-                self.cg.attribute(name, block)
+        self._hook_fns(hooks)
         where = self.rules.phases[0].loc if self.rules.phases else None
         main = self._main()
         low = self.low
@@ -133,15 +134,45 @@ class Compiler:
                                                                ast.Return(P.const(True))], [])
         return p
 
+    def _hook_fns(self, hooks: Hooks) -> None:
+        """A scenario's blocks, each a unit of its own that the flow calls (`HookCall`)."""
+        p = self.plan
+        p.hooks = {}
+        for block, rule in ((hooks.before_setup, "before_setup"), (hooks.situation, "situation")):
+            if block is not None:
+                self.cg.attribute(rule, block)
+                p.rules[rule] = block.loc
+                p.hooks[rule] = self._hook_fn(rule, block)
+
+    def _hook_fn(self, rule: str, block: n.Block) -> Callable[..., Any]:
+        stmts: list[n.Stmt] = [RuleBlock(block.loc, rule, block.body, block.loc)]
+
+        def build(fx: Fn) -> list[ast.stmt]:
+            return self.low.block(stmts, fx, rule) + self.end()
+        return self.unit_fn(rule, block.loc, stmts, build, [], returns=True)
+
     @fewer_collections()
     def hooked(self, hooks: Hooks) -> Plan:
         """A plan of its own with a scenario's flow, sharing every other rule compiled already
-        (`build_rules`): scenarios of one game compile the game once."""
+        (`build_rules`): scenarios of one game compile the game once, and its flow once for each
+        way a scenario shapes it (which blocks it has, its first round, its stops): a scenario's
+        blocks are units of their own the flow calls."""
         base = self.plan
         self.plan = self.low.plan = copy(base)
         self.plan.rules = dict(base.rules)
+        shape = (hooks.before_setup is not None, hooks.situation is not None, hooks.first_round,
+                 hooks.stops, hooks.after_setup)
         try:
-            return self.build_flow(hooks)
+            kept = self._flows.get(shape)
+            if kept is None:
+                plan = self.build_flow(hooks)
+                self._flows[shape] = (plan.main, {k: v for k, v in plan.rules.items() if k not in base.rules})
+                return plan
+            self.hooks = hooks
+            self.plan.main = kept[0]
+            self.plan.rules.update(kept[1])
+            self._hook_fns(hooks)
+            return self.plan
         finally:
             self.plan = self.low.plan = base
 
@@ -152,7 +183,9 @@ class Compiler:
         main: list[n.Stmt] = []
         for block, rule in ((hooks.before_setup, "before_setup"), (rules.tree("setup"), "setup"),
                             (hooks.situation, "situation")):
-            if block is not None:
+            if block is not None and rule != "setup":
+                main.append(HookCall(None, rule))   # (written nowhere: the flow is every scenario's)
+            elif block is not None:
                 self.plan.rules[rule] = block.loc
                 main.append(RuleBlock(block.loc, rule, block.body, block.loc))
             if rule == "setup" and hooks.after_setup:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import ast
 import copy
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar
 
 from ..check.checked import Callee, Ref, RefKind
 from ..lang import nodes as n
@@ -35,7 +35,7 @@ from . import choices
 from . import pyast as P
 from .codegen import ident
 from .context import Fn, not_pc, pc, resumed, within
-from .flownodes import Mark, Records, Rounds, RuleBlock, StepIf, Stop, Turns
+from .flownodes import HookCall, Mark, Records, Rounds, RuleBlock, StepIf, Stop, Turns
 from .lower import Lowerer
 
 # Where the `return VALUE` of a procedure that waits goes in the caller's frame, for
@@ -50,7 +50,7 @@ class Statements(Lowerer):
     """Statements (this class) and expressions (`Lowerer`) to Python `ast`: the lowering, one
     object the compiler's driver (`program.py`) owns and is asked by (`lower.Driver`)."""
     walks: ClassVar[tuple[type, ...]] = (n.Stmt, n.Expr)
-    extra = (Mark, Records, Rounds, RuleBlock, StepIf, Stop, Turns)   # the game's flow (flownodes.py)
+    extra = (HookCall, Mark, Records, Rounds, RuleBlock, StepIf, Stop, Turns)   # the flow (flownodes.py)
     absent = frozenset({"Proceed"})   # an extension's `proceed` is the rule's own statements (load/extend.py)
 
     # ---- blocks ------------------------------------------------------------------------------------
@@ -170,16 +170,16 @@ class Statements(Lowerer):
         return [self.save(fx, k), P.assign(P.sub_store(P.name("fr"), P.const(1)), P.const(k)),
                 ast.Return(P.const(result))]
 
-    def call_point(self, fx: Fn, key: Any, target: Callable[..., Any], hint: str, names: list[str],
+    def call_point(self, fx: Fn, key: Any, target: ast.expr, names: list[str],
                    args: list[ast.expr], pre: list[ast.stmt], result: str | None) -> list[ast.stmt]:
-        """A call of a procedure or trigger that waits (in statement `key`): its frame goes on
-        top (with its arguments, and where its `return` goes), and this one goes on after it."""
+        """A call of a procedure or trigger that waits (in statement `key`; `target`: the unit
+        called): its frame goes on top (with its arguments, and where its `return` goes), and this
+        one goes on after it."""
         k = fx.unit.point(key)  # type: ignore[union-attr]
         local = ast.Dict([P.const(x) for x in names], args)
         # run from here (`vm.call_in`): on when it ends, else back to the machine with its answer
         went = fx.tmp("went")
-        call = P.call(self.h("call_in"), self.st(), self.cg.const(target, hint), local, P.const(result),
-                      P.name("fr"))
+        call = P.call(self.h("call_in"), self.st(), target, local, P.const(result), P.name("fr"))
         go = [self.save(fx, k), P.assign(P.sub_store(P.name("fr"), P.const(1)), P.const(k)),
               P.assign(P.store(went), call),
               P.if_(P.compare(P.name(went), ast.IsNot(), P.const(None)), [ast.Return(P.name(went))])]
@@ -198,8 +198,8 @@ class Statements(Lowerer):
             t = fx.tmp("a")
             pre += [*p, P.assign(P.store(t), v)]
             args.append(P.name(t))
-        return self.call_point(fx, id(s), self.driver.procedure_fn(call.name), ident("p", call.name),
-                               list(self.sym.procedures[call.name]), args, pre, result)
+        target = self.cg.const(self.driver.procedure_fn(call.name), ident("p", call.name))
+        return self.call_point(fx, id(s), target, list(self.sym.procedures[call.name]), args, pre, result)
 
     # ---- statements -------------------------------------------------------------------------------
 
@@ -423,7 +423,8 @@ class Statements(Lowerer):
             if waits and Callee.trigger(tr.id) in self.ck.waits:
                 lo = fx.unit.points + 1  # type: ignore[union-attr]
                 names = self.ck.trigger_params.get(tr.id, [])
-                code = self.call_point(fx, key, target, ident("t", tr.id), names, list(args), [], None)
+                unit = self.cg.const(target, ident("t", tr.id))
+                code = self.call_point(fx, key, unit, names, list(args), [], None)
                 out.append((code, lo, lo))
             else:
                 call = P.call(self.cg.const(target, ident("t", tr.id)), self.st(), *args)
@@ -602,6 +603,10 @@ class Statements(Lowerer):
 
     def s_Mark(self, s: Mark, fx: Fn, rule: str, wl: int) -> list[ast.stmt]:
         return self.traced([P.const("phase"), P.const(s.rule), self.where(s.loc)])
+
+    def s_HookCall(self, s: HookCall, fx: Fn, rule: str, wl: int) -> list[ast.stmt]:
+        hooks = P.attr(P.attr(self.st(), "plan"), "hooks")
+        return self.call_point(fx, id(s), P.sub(hooks, P.const(s.rule)), [], [], [], None)
 
     def s_Stop(self, s: Stop, fx: Fn, rule: str, wl: int) -> list[ast.stmt]:
         k = fx.unit.point(id(s))  # type: ignore[union-attr]

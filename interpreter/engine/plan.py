@@ -255,6 +255,8 @@ class Plan(Piles, Dice, Cards, Pieces, Variables, Entries, Limits):
     digest: str
     n_seats: int
     main: Unit | None = None                                   # the game's flow (a resumable function)
+    # a scenario's blocks the flow calls by name (`before_setup`, `situation`: `flownodes.HookCall`)
+    hooks: dict[str, Unit] = field(default_factory=dict)
     rules: dict[str, Loc | None] = field(default_factory=dict)  # rule id -> where it is written
     codegen: Compiled | None = None                            # what was generated (`explain --python`)
 
