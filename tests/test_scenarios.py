@@ -447,6 +447,8 @@ def test_check_runs_a_scenario_under_other_seeds(tmp_path, capsys):
     assert "FAIL" in out and "(fails with seed " in out and err.startswith("with seed "), (out, err)
     assert main(["check", str(steady), "--seed", "7"]) == 0
     assert "(seed 7)" in capsys.readouterr().out
+    assert main(["test", str(fragile), "--seed", "1"]) == 1   # `test` is `check` under the name people type
+    assert "FAIL" in capsys.readouterr().out
     seeds = [o.seed for o in run_seeds(steady, [3, 4])]
     assert seeds == [3, 4] and run_scenario(steady, seed=11).seed == 11
 

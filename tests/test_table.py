@@ -371,6 +371,20 @@ def test_hot_seat_hides_a_hand_behind_a_pass_screen(monkeypatch, capsys):
     assert out.rfind("Pass to seat 2", 0, first_two) > out.rfind("you are seat 1", 0, first_two)
 
 
+def test_a_hot_seat_game_resumed_shows_no_hand_before_its_seat_is_ready(tmp_path, monkeypatch, capsys):
+    """Whoever resumes a game of several people, the first hand shown waits behind a pass screen."""
+    log = tmp_path / "g.jsonl"
+    monkeypatch.setattr("sys.stdin", io.StringIO("a\n\na\n"))   # seat 1 plays, seat 2 is handed the keyboard
+    main(["play", "formula5", "--seats", "human,human", "--seed", "3", "--log", str(log)])
+    capsys.readouterr()
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(f"\n{'abcdefghi'[i % 9]}\n" for i in range(400))))
+    assert main(["play", "--resume", str(log)]) == 0
+    out = capsys.readouterr().out
+    resumed = out.index("resumed after")
+    asked = out.index("you are seat", resumed)
+    assert out.find("Pass to seat", resumed, asked) > 0, out[resumed:asked]
+
+
 # ---- replay you can step through ------------------------------------------------------------------
 
 def test_replay_at_a_decision_and_stepping_back_and_forth(tmp_path, monkeypatch, capsys):

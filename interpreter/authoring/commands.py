@@ -34,7 +34,8 @@ def add_validate(sub) -> None:
 
 
 def add_check(sub) -> None:
-    c = sub.add_parser("check", help="run scenario files (a file or a folder of them)")
+    # `test` too: what designers (and testers of other tools) type first
+    c = sub.add_parser("check", aliases=["test"], help="run scenario files (a file or a folder of them)")
     c.add_argument("files", nargs="+")
     cs = c.add_mutually_exclusive_group()
     cs.add_argument("--seed", type=bounded(0, MAX_SEED),

@@ -18,6 +18,9 @@ class Table(Sitting):
         self.stdin = stdin
         self.verbose = verbose
         self.shown_to: int | None = None   # the seat whose screen was shown last (hot-seat)
+        # a game resumed at a table of several people: whoever sits at the keyboard now, the first
+        # screen waits for its seat behind a pass screen too
+        self.pass_first = False
         self.thought: int | None = None    # the seat said to be thinking, since the log last said anything
         if game.plan.colours:
             term.set_colours(game.plan.colours)
@@ -31,13 +34,14 @@ class Table(Sitting):
     def before_screen(self, seat: int) -> None:
         """Before a person's screen: at a table of several people, the last one's hand is hidden and
         the keyboard passed; then what happened since is told."""
-        if len(self.humans) > 1 and self.shown_to is not None and seat != self.shown_to:
+        handed = self.pass_first or (self.shown_to is not None and seat != self.shown_to)
+        if len(self.humans) > 1 and handed:
             self.term.clear()
             self.term.line(f"Pass to seat {seat + 1}: press Enter when seat {seat + 1} is ready.", "pass")
             if not self.stdin.readline():
                 raise EOFError("no more input")
             self.term.clear()
-        self.shown_to = seat
+        self.shown_to, self.pass_first = seat, False
         self.tell()
 
     def show_screen(self, game: Game, a: Asked) -> None:
@@ -56,8 +60,13 @@ class Table(Sitting):
         self.term.line(f"(seat {seat + 1} takes back its last decision)")
         return kept
 
+    def resume(self, recorded: list[dict], path, guard) -> None:
+        super().resume(recorded, path, guard)
+        self.pass_first = True
+
     def resumed(self, n: int) -> None:
         self.term.line(f"resumed after {n} decisions")
+        self.pass_first = True
 
     def thinking(self, seat: int, agent):
         """A spinner on a terminal, with the games played forward so far; where the output is not
