@@ -376,6 +376,12 @@ def test_dsl_block_header_without_colon(capsys, game):
     expect_one(capsys, game, game, (line, col), "E101", "unexpected end of line", hint="ends with `:`")
 
 
+def test_dsl_a_name_where_no_name_goes_says_where_as_goes(capsys, game):
+    edit(game, "      for i in slots(grid):\n", "      for i in slots(grid) as each:\n")
+    expect_one(capsys, game, game, find(game, "as each"), "E101", "unexpected `as`",
+               hint="names an `option` right after its text")
+
+
 def test_dsl_bad_dedent_points_at_the_line(capsys, game):
     edit(game, "          elif s > speed(ahead):", "            elif s > speed(ahead):")
     expect_one(capsys, game, game, find(game, "elif"), "E101", "indentation matches no enclosing block",

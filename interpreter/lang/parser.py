@@ -182,6 +182,10 @@ def _syntax_error(e: UnexpectedInput, text: str, locate: Locate, report: Report)
             hint = "indent the lines of a block by the same amount"
         elif e.token.type == "_NL" and "COLON" in e.expected:
             hint = "a block header (`if`, `for`, `option`, ...) ends with `:`"
+        elif e.token.value == "as":
+            hint = ('`as NAME` names an `option` right after its text (`option "keep {c}" as keep for c '
+                    'in cards(hand(s)):`), a `choose` before its `:` and a statement at its end; a `for`, '
+                    '`if` or `while` takes no name')
     else:  # pragma: no cover - lark has no other kinds
         msg = "syntax error"
     report.add("E101", f"syntax error in rule: {msg}", locate(line, col), hint)
