@@ -382,6 +382,14 @@ def test_dsl_a_name_where_no_name_goes_says_where_as_goes(capsys, game):
                hint="names an `option` right after its text")
 
 
+def test_a_name_declared_twice_is_said_once_not_at_each_use(capsys, game):
+    # a die and a state variable of one name: the second declaration is the mistake, and the rules
+    # that use the name (as either) are not told a type error or an unknown name besides
+    edit(game, "\nstate:\n", "\ndice:\n  wind: [1, 2, 3]\n\nstate:\n  wind: {type: int}\n")
+    edit(game, "setup: |\n", "setup: |\n  wind = roll(wind) + 1\n  say \"{wind - 1}\"\n")
+    expect_one(capsys, game, game, find(game, "wind: {type"), "E118", "`wind` names a die already")
+
+
 def test_dsl_bad_dedent_points_at_the_line(capsys, game):
     edit(game, "          elif s > speed(ahead):", "            elif s > speed(ahead):")
     expect_one(capsys, game, game, find(game, "elif"), "E101", "indentation matches no enclosing block",

@@ -60,6 +60,7 @@ class Problems:
     def __init__(self, rs: Ruleset, report: Report):
         self.rs = rs
         self.report = report
+        self.clashed: set[str] = set()   # names declared twice (`Symbols.clashed`), set by the checker
         self._hints = 200
         # what a patch changed: each local's declarations (by the `Local`'s id), each function's
         self._local_reads: dict[int, set[str]] = {}
@@ -78,7 +79,7 @@ class Problems:
     def unknown(self, name: str, msg: str, node: n.Node, hint: str | None = None) -> None:
         """E110 for a name nothing declares, unless a patch that would have declared it could not
         be made (said at the patch: a rule using it is no second mistake)."""
-        if name not in self.rs.left_out:
+        if name not in self.rs.left_out and name not in self.clashed:
             self.error("E110", msg, node, hint)
 
     def type_error(self, msg: str, node: n.Node | Loc | None, hint: str | None = None,

@@ -48,6 +48,7 @@ class Checker:
         self.problems = problems = Problems(rs, report)
         self.error, self.type_error, self.suggest = problems.error, problems.type_error, problems.suggest
         self.sym = Declarations(rs, report).build()
+        problems.clashed = self.sym.clashed
         self.rules: Rules = typed_copy(rs.rules)   # the checker types its own copy of the trees
         self.out = Checked(self.sym, self.rules)
         self.graph = CallGraph()

@@ -143,6 +143,8 @@ class Expressions(Visitor):
             e.ref = Ref(RefKind.LOCAL, name, sc.names[name])
             self.hidden(e, sc.names[name])
             return sc.names[name].typ
+        if name in sym.clashed:
+            return ANY   # declared twice (E118): which one a use means is not known
         if name in sym.params:
             value, typ = sym.params[name]
             e.ref = Ref(RefKind.PARAM, name, value)

@@ -73,6 +73,8 @@ class Symbols:
     builtins: dict[str, Builtin] = field(default_factory=lambda: BUILTINS)
     # the events the game's boards raise as pieces move (`boards/base.py`): event -> its values
     board_events: dict[str, Any] = field(default_factory=dict)
+    # names declared twice (E118 at the second): a rule using one is no second mistake
+    clashed: set[str] = field(default_factory=set)
 
     def global_names(self) -> list[str]:
         return (list(self.params) + list(self.globals) + ["round"] + list(self.piles) + list(self.dice)
@@ -168,6 +170,7 @@ class Declarations:
                                 "choose another name")
                 return False
             if text in self.owner:
+                self.sym.clashed.add(text)
                 self.report.add("E118", f"`{text}` names a {self.owner[text]} already: "
                                         f"it cannot also be a {what}",
                                 loc, "choose another name")
