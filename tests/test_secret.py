@@ -8,6 +8,7 @@ cards from its own deck in secret (its recycled cards shuffled back mid-draw), r
 one card; the blocks are revealed together."""
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -574,3 +575,26 @@ def test_a_choice_in_a_seats_block_asked_of_another_seat_is_a_rule_error(tmp_pat
             "asked of seat 1: each seat's block asks its own seat only")
     with pytest.raises(RuleError, match=said):
         game.choose(1, seat=1)
+
+
+# ---- the one-move bots in a secret step ---------------------------------------------------------------
+
+def test_simulate_says_where_greedy_cannot_tell_a_secret_choices_options_apart(capsys, tmp_path):
+    """The draft's `evaluate:` reads only the distance driven, which a seat's choice of energy in its
+    secret block does not change before the reveal: greedy chose at random there, and is told so."""
+    from conftest import run_cli
+
+    rows = tmp_path / "games.jsonl"
+    rc, _out, err = run_cli(capsys, "simulate", DRAFT, "--players", 3, "--seats", "greedy,greedy,random",
+                            "--games", 30, "--seed", 1, "--jobs", 1, "--export", rows)
+    assert rc == 0
+    notes = [line for line in err.splitlines() if "chose at random" in line]
+    assert len(notes) == 1, err
+    assert "draft/game.yaml:37:15 (steps.energy)" in notes[0] and "before the reveal" in notes[0], notes
+    judged = [r["ties"] for r in map(json.loads, rows.read_text().splitlines())]
+    key = next(k for k in judged[0] if k.endswith("(steps.energy)"))
+    assert all(r[key][0] == r[key][1] > 0 and r[key][2] == 1 for r in judged)
+    # a game whose evaluation tells its choices apart is said nothing of
+    rc, _out, err = run_cli(capsys, "simulate", "formula5", "--players", 3, "--seats", "greedy,greedy,greedy",
+                            "--games", 20, "--seed", 1, "--jobs", 1)
+    assert rc == 0 and "chose at random" not in err, err

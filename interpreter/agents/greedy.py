@@ -50,6 +50,10 @@ class GreedyAgent:
         # the tables on which it took an option that changed nothing (a pass): taking it again on
         # the same table would go round without end when every seat prefers to wait
         self.idle: set[int] = set()
+        # each choice (its rule and place) where it judged more than one option: how often, and how
+        # often every option was worth the same to it (`lab/metrics.tie_notes`: an evaluation that
+        # cannot tell a choice's options apart leaves the bot choosing at random there)
+        self.ties: dict[tuple, list[int]] = {}   # (rule, place, in a secret step) -> [judged, tied]
 
     def evaluator(self, game):
         """How the bot scores a table for a seat, `fn(st, {"seat": seat})` -> a whole number, or
@@ -70,6 +74,13 @@ class GreedyAgent:
         scored, idle = look.options(base, decision.count, self.depth)
         if not scored:
             return self.rng.randrange(decision.count)
+        if len(scored) > 1:
+            key = (decision.rule, decision.loc, decision.simultaneous)
+            count = self.ties.get(key)
+            if count is None:
+                count = self.ties[key] = [0, 0]
+            count[0] += 1
+            count[1] += min(scored)[0] == max(scored)[0]
         pick = self._best(scored)
         if pick in idle:
             pick = self._idle(decision, pick, [(v, i) for v, i in scored if i not in idle])

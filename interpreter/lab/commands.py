@@ -314,6 +314,7 @@ def cmd_simulate(args) -> int:
         print(json.dumps(stats, indent=2))
     else:
         print(render(stats))
+    _say_ties(rows)
     title = f"{stats['game']}: {stats['games']} games"
     lines = [f"{players} players, seats {', '.join(stats['seats'])}, seed {args.seed}"
              + (f", track {stats['track']}" if stats.get("track") else "")
@@ -364,6 +365,7 @@ def cmd_compare(args) -> int:
         print(json.dumps(result, indent=2))
     else:
         print(render(result))
+    _say_ties([r for _side, r in rows])
     series = [("base", result["base"], [r for side, r in rows if side == "base"]),
               ("variant", result["variant"], [r for side, r in rows if side == "variant"])]
     title = f"{result['game']}: compare"
@@ -371,6 +373,14 @@ def cmd_compare(args) -> int:
              f"{args.games} games a side, seed {args.seed}"]
     written = _write_outputs(args, rows, series, title, lines, result)
     return 0 if result["base"]["failed"] == 0 and result["variant"]["failed"] == 0 and written else 1
+
+
+def _say_ties(rows: list[dict]) -> None:
+    """The choices the greedy and learned seats could not tell apart, said on the error stream."""
+    from .metrics import tie_notes
+
+    for note in tie_notes(rows):
+        print(f"note: {note}", file=sys.stderr)
 
 
 def _backend(args):

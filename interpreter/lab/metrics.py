@@ -14,8 +14,11 @@ balanced because its draws are shared out.
 from __future__ import annotations
 
 import statistics
+from pathlib import Path
 from typing import TypeGuard
 
+from ..base.diagnostics import Loc
+from ..base.files import tidy
 from ..engine.game import reading
 from .stats import mean_interval, wilson
 
@@ -53,6 +56,58 @@ def game_row(game, result: dict, index: int, seed: int, bots: list[str], counts:
             row["counts"] = dict(sorted(tally.counts.items()))
             row["chose"] = [sorted(keys) for keys in tally.chosen]
     return row
+
+
+def judged_alike(agents) -> dict[str, list[int]]:
+    """For a game's row: each choice where a greedy or learned seat judged more than one option,
+    as "FILE:LINE:COL (RULE)": how many times, how many times every option was worth the same
+    (summed over the seats), and 1 where it was judged in a secret step (on the seat's own table)."""
+    out: dict[str, list[int]] = {}
+    for agent in agents:
+        for (rule, loc, secret), (judged, tied) in getattr(agent, "ties", {}).items():
+            both = out.setdefault(f"{_place(loc)} ({rule})", [0, 0, 0])
+            both[0] += judged
+            both[1] += tied
+            both[2] |= bool(secret)
+    return out
+
+
+def _place(loc) -> str:
+    if loc is None or not getattr(loc, "file", ""):
+        return "an unwritten place"
+    return str(Loc(str(tidy(Path(loc.file))), loc.line, loc.col))
+
+
+# A choice is said to be judged alike (`tie_notes`) when every option was worth the same at least
+# this often, over at least so many times it was judged (measured on the shipped games: a choice
+# the evaluation sees is tied at most 86% of the time; one it cannot see at all, every time).
+ALIKE_SHARE, ALIKE_LEAST = 0.95, 30
+
+
+def tie_notes(rows: list[dict]) -> list[str]:
+    """Notes on the choices where the greedy or learned seats of these rows found every option worth
+    the same almost always: there they chose at random, and the game's evaluation (or the learned
+    value) cannot tell those options apart."""
+    total: dict[str, list[int]] = {}
+    for row in rows:
+        for key, (judged, tied, secret) in (row.get("ties") or {}).items():
+            both = total.setdefault(key, [0, 0, 0])
+            both[0] += judged
+            both[1] += tied
+            both[2] |= secret
+    out = []
+    for key, (judged, tied, secret) in total.items():
+        if judged >= ALIKE_LEAST and tied >= ALIKE_SHARE * judged:
+            out.append(f"the one-move bots (greedy, learned) chose at random at the choice at {key}: "
+                       f"every option was worth the same to them {_times(tied, judged)}, as their evaluation "
+                       "cannot tell those options apart"
+                       + ("; in a secret step a choice is judged on the seat's own table, before the reveal: "
+                          "make `evaluate:` score what the seat plans (docs/bots.md)" if secret else ""))
+    return out
+
+
+def _times(tied: int, judged: int) -> str:
+    return f"all {judged:,} times they judged it" if tied == judged else f"{tied:,} of the {judged:,} times"
 
 
 def stopped_row(index: int, seed: int, bots: list[str], outcome: str, error: str, game=None) -> dict:

@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence
 from ..agents.kinds import BOTS, thinks
 from ..engine.game import Game
 from ..base.errors import GameTooLong, RoundLimit, RuleError
-from .metrics import game_row, stopped_row, summary, varies
+from .metrics import game_row, judged_alike, stopped_row, summary, varies
 from ..session.agents import agent_seed
 from ..session.args import say_notes, seats_fit
 from ..session.load import load
@@ -122,6 +122,9 @@ def play_games(task: Task) -> list[dict]:
             agents = [BOTS[kinds[s]](agent_seed(gs, s)) for s in range(plan.n_seats)]
             result = play(game, agents)
             rows.append(game_row(game, result, i, gs, kinds, setup.counts))
+            ties = judged_alike(agents)
+            if ties:
+                rows[-1]["ties"] = ties
         except RoundLimit as e:
             rows.append(stopped_row(i, gs, kinds, "round_limit", e.message, game))
         except GameTooLong as e:
