@@ -79,8 +79,17 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout, sys.stderr = out, err
 
 
+def _own_lists(args: argparse.Namespace) -> argparse.Namespace:
+    """An option not given holds the parser's own default list: each command gets lists of its
+    own, so that none changes what the one parser (`parser`) gives the next."""
+    for name, value in vars(args).items():
+        if isinstance(value, list):
+            setattr(args, name, list(value))
+    return args
+
+
 def _main(argv: list[str] | None) -> int:
-    args = parser().parse_args(argv)
+    args = _own_lists(parser().parse_args(argv))
     try:
         return args.fn(args)
     except RulesetError as e:
