@@ -149,6 +149,10 @@ def project(request, shared_project, tmp_path, monkeypatch):
     # end): no part of a transcript
     monkeypatch.setattr("interpreter.lab.commands._progress_bar", lambda args, total, what: (None, None))
     monkeypatch.setenv("COLUMNS", "80")
+    # one process a command: the suite's workers keep the cores busy already, and each command's own
+    # workers (simulate's, validate's) were a quarter of these tests' processor time (the processes
+    # are tested on their own: test_validate, test_engine)
+    monkeypatch.setattr("os.cpu_count", lambda: 1)
     # a home of its own: what `play` keeps in the user's data folder is shown as a reader's would be
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.delenv("XDG_DATA_HOME", raising=False)
