@@ -70,8 +70,8 @@ class Compiler:
         self.rs = rs
         self.rules = checked.rules
         self._procs: dict[str, Callable[..., Any]] = {}
-        # the flow compiled for scenarios, by what of a scenario it is made from (`hooked`): its
-        # unit and the rules' positions it adds to the plan
+        # the flow compiled, by what of a scenario it is made from (`build_flow`): its unit and the
+        # rules' positions it adds to the plan
         self._flows: dict[tuple, tuple[Any, dict]] = {}
         self._trigs: dict[str, Callable[..., Any]] = {}
         self.hooks = Hooks()
@@ -122,16 +122,27 @@ class Compiler:
                 self.plan.readings[rule.name] = (Per.SEAT if params[0] == SEAT else Per.PIECE, fn)
 
     def build_flow(self, hooks: Hooks | None = None) -> Plan:
-        """The game's flow (`main`), with what a scenario adds."""
+        """The game's flow (`main`), with what a scenario adds: compiled once for each way a
+        scenario shapes it (which blocks it has, its first round, its stops); a scenario's blocks
+        are units of their own the flow calls (`HookCall`)."""
         p = self.plan
         self.hooks = hooks = hooks or Hooks()
         self._hook_fns(hooks)
-        where = self.rules.phases[0].loc if self.rules.phases else None
-        main = self._main()
-        low = self.low
-        p.main = self.unit_fn("game", where, main, lambda fx: [*low.block(main, fx, "game"),
-                                                               P.expr_stmt(P.call(low.h("halt"), low.st())),
-                                                               ast.Return(P.const(True))], [])
+        shape = (hooks.before_setup is not None, hooks.situation is not None, hooks.first_round,
+                 hooks.stops, hooks.after_setup)
+        kept = self._flows.get(shape)
+        if kept is None:
+            before = set(p.rules)
+            where = self.rules.phases[0].loc if self.rules.phases else None
+            main = self._main()
+            low = self.low
+            halt = P.expr_stmt(P.call(low.h("halt"), low.st()))
+            p.main = self.unit_fn("game", where, main, lambda fx: [*low.block(main, fx, "game"), halt,
+                                                                   ast.Return(P.const(True))], [])
+            kept = self._flows[shape] = (p.main, {k: v for k, v in p.rules.items() if k not in before})
+        else:
+            p.main = kept[0]
+            p.rules.update(kept[1])
         return p
 
     def _hook_fns(self, hooks: Hooks) -> None:
@@ -154,25 +165,12 @@ class Compiler:
     @fewer_collections()
     def hooked(self, hooks: Hooks) -> Plan:
         """A plan of its own with a scenario's flow, sharing every other rule compiled already
-        (`build_rules`): scenarios of one game compile the game once, and its flow once for each
-        way a scenario shapes it (which blocks it has, its first round, its stops): a scenario's
-        blocks are units of their own the flow calls."""
+        (`build_rules`): scenarios of one game compile the game once."""
         base = self.plan
         self.plan = self.low.plan = copy(base)
         self.plan.rules = dict(base.rules)
-        shape = (hooks.before_setup is not None, hooks.situation is not None, hooks.first_round,
-                 hooks.stops, hooks.after_setup)
         try:
-            kept = self._flows.get(shape)
-            if kept is None:
-                plan = self.build_flow(hooks)
-                self._flows[shape] = (plan.main, {k: v for k, v in plan.rules.items() if k not in base.rules})
-                return plan
-            self.hooks = hooks
-            self.plan.main = kept[0]
-            self.plan.rules.update(kept[1])
-            self._hook_fns(hooks)
-            return self.plan
+            return self.build_flow(hooks)
         finally:
             self.plan = self.low.plan = base
 
