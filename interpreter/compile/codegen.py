@@ -139,15 +139,15 @@ class Codegen:
             col = max((loc.col or 1) - 1, 0)
             above = (loc.line, col, loc.line, col + 1, loc.file)
         numbered, lines = self._numbered, self._lines
-        shapes = _SHAPES
+        shapes, shape, kids = P.SHAPES, P.shape, P.kids
         # (node, what it takes from above: (its parent's file, lineno, col_offset, end_lineno,
         # end_col_offset, the position above it as written by the lowering)), one tuple for siblings
         stack: list[tuple[Any, tuple]] = [(root, (main, 1, 0, 1, 0, above))]
         pop, push = stack.pop, stack.append
         while stack:
             node, context = pop()
-            shape = shapes.get(node.__class__) or _shape(node.__class__)
-            if shape[0]:
+            placed, fields, _ = shapes.get(node.__class__) or shape(node.__class__)
+            if placed:
                 file, pl, pc, pel, pec, above = context
                 at = getattr(node, "lineno", None)
                 if at is None and above is not None:
@@ -174,16 +174,8 @@ class Codegen:
                 if getattr(node, "end_col_offset", None) is None:
                     node.end_col_offset = pec
                 context = (file, node.lineno, node.col_offset, node.end_lineno, node.end_col_offset, above)
-            kids = []
-            for name in shape[1]:
-                v = getattr(node, name, None)
-                if v.__class__ is list:
-                    kids += v
-                elif v is not None:
-                    kids.append(v)
-            for x in reversed(kids):
-                if (shapes.get(x.__class__) or _shape(x.__class__))[2]:
-                    push((x, context))
+            for x in reversed(kids(node, fields)):
+                push((x, context))
 
     def const(self, obj: Any, hint: str = "") -> ast.expr:
         """A reference to `obj` in generated code: a literal when it is one, else a constant."""
@@ -285,17 +277,6 @@ class Codegen:
 
 # the first line number given to code from another file than its function's (`Codegen._lines`)
 _FOREIGN = 10_000_000
-
-# each kind of Python node: whether it has a position, its fields, and whether the walk visits it
-# (`Codegen._locate`; a value that is no node, as a constant's, is not visited)
-_SHAPES: dict[type, tuple[bool, tuple[str, ...], bool]] = {}
-
-
-def _shape(cls: Any) -> tuple[bool, tuple[str, ...], bool]:
-    node = issubclass(cls, ast.AST)
-    shape = _SHAPES[cls] = (node and "lineno" in cls._attributes, cls._fields if node else (),
-                            node and bool(cls._fields or cls._attributes))
-    return shape
 
 
 def _ident(text: str) -> str:

@@ -100,21 +100,39 @@ def place(node: Any, loc: Loc | None) -> Any:
     line, col, file = loc.line, max((loc.col or 1) - 1, 0), loc.file
     stack: list[Any] = [node]
     pop, push = stack.pop, stack.append
-    AST = ast.AST
     while stack:
         x = pop()
-        if "lineno" in x._attributes:
+        placed, fields, _ = SHAPES.get(x.__class__) or shape(x.__class__)
+        if placed:
             if getattr(x, "lineno", None) is not None:
                 continue
             x.lineno, x.col_offset = line, col
             x.end_lineno, x.end_col_offset = line, col + 1
             x.rc_file = file  # the file of the line (`Codegen.define` numbers other files' own)
-        for name in x._fields:
-            v = getattr(x, name, None)
-            if v.__class__ is list:
-                for c in v:
-                    if isinstance(c, AST) and (c._fields or c._attributes):
-                        push(c)
-            elif isinstance(v, AST) and (v._fields or v._attributes):
-                push(v)
+        for c in reversed(kids(x, fields)):
+            push(c)
     return node
+
+
+# each kind of Python node: whether it has a position, its fields, and whether a walk visits it (a
+# leaf such as `Load()` holds nothing to place; a value that is no node, a constant's, is not one)
+SHAPES: dict[type, tuple[bool, tuple[str, ...], bool]] = {}
+
+
+def shape(cls: Any) -> tuple[bool, tuple[str, ...], bool]:
+    node = issubclass(cls, ast.AST)
+    found = SHAPES[cls] = (node and "lineno" in cls._attributes, cls._fields if node else (),
+                           node and bool(cls._fields or cls._attributes))
+    return found
+
+
+def kids(x: Any, fields: tuple[str, ...]) -> list[Any]:
+    """The nodes directly inside `x` that a walk visits, in order (`fields`: its kind's)."""
+    out: list[Any] = []
+    for name in fields:
+        v = getattr(x, name, None)
+        if v.__class__ is list:
+            out += v
+        elif v is not None:
+            out.append(v)
+    return [c for c in out if (SHAPES.get(c.__class__) or shape(c.__class__))[2]]
