@@ -584,7 +584,7 @@ def _asked_of_others(report: Report, block: n.Simultaneously) -> None:
     """W161: a `choose` written in the block asked `by` anything but the block's own seat (a rule
     error when it is another seat: asked on the seat's own copy, it would show what the seat did
     in secret)."""
-    for x in n.walk(n.Block(block.loc, block.body)):
+    for x in n.walk(block):
         by = x.by if isinstance(x, n.Choose) else None
         if by is not None and not (isinstance(by, n.Name) and by.id == block.var):
             report.warn("W161", "a choice in each seat's block of a `simultaneously` is asked by "

@@ -65,11 +65,16 @@ def judged_alike(agents) -> dict[str, list[int]]:
     out: dict[str, list[int]] = {}
     for agent in agents:
         for (rule, loc, secret), (judged, tied) in getattr(agent, "ties", {}).items():
-            both = out.setdefault(f"{_place(loc)} ({rule})", [0, 0, 0])
-            both[0] += judged
-            both[1] += tied
-            both[2] |= bool(secret)
+            _count(out, f"{_place(loc)} ({rule})", judged, tied, int(secret))
     return out
+
+
+def _count(into: dict[str, list[int]], key: str, judged: int, tied: int, secret: int) -> None:
+    """One more [judged, tied, in a secret step] added into `into[key]`."""
+    both = into.setdefault(key, [0, 0, 0])
+    both[0] += judged
+    both[1] += tied
+    both[2] |= secret
 
 
 def _place(loc) -> str:
@@ -91,10 +96,7 @@ def tie_notes(rows: list[dict]) -> list[str]:
     total: dict[str, list[int]] = {}
     for row in rows:
         for key, (judged, tied, secret) in (row.get("ties") or {}).items():
-            both = total.setdefault(key, [0, 0, 0])
-            both[0] += judged
-            both[1] += tied
-            both[2] |= secret
+            _count(total, key, judged, tied, secret)
     out = []
     for key, (judged, tied, secret) in total.items():
         if judged >= ALIKE_LEAST and tied >= ALIKE_SHARE * judged:

@@ -263,7 +263,7 @@ def _resume(table, recorded: list[dict], record: str, guard) -> None:
         table.resume(recorded, Path(record), guard)
     except RuleError as e:
         raise Usage(f"--resume {record}: its decisions do not fit these rules ({e})") from None
-    print(f"resumed after {len(recorded)} decisions")
+    table.resumed(len(recorded))
 
 
 def _played(table, agents, at: _Setting, guard) -> dict | None:

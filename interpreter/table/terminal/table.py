@@ -60,10 +60,6 @@ class Table(Sitting):
         self.term.line(f"(seat {seat + 1} takes back its last decision)")
         return kept
 
-    def resume(self, recorded: list[dict], path, guard) -> None:
-        super().resume(recorded, path, guard)
-        self.pass_first = True
-
     def resumed(self, n: int) -> None:
         self.term.line(f"resumed after {n} decisions")
         self.pass_first = True
