@@ -540,4 +540,3 @@ def _item_loc(data, index: int, path: Path):
         return data["script"][index].loc
     except (KeyError, IndexError, AttributeError, TypeError):
         return Loc(str(path))
-
