@@ -479,3 +479,94 @@ def test_an_error_of_an_agent_answering_in_place_is_its_own():
     game.answer_with(pick)
     with pytest.raises(KeyError, match="the agent's own"):
         game.choose(0)
+
+
+RAID = """\
+# (authored for this test, not from any rulebook) seat 1 may raid: its car gains the highest card
+# of seat 2's hand, which seat 1 cannot see, less 3
+game: {id: raid, name: Raid, players: {min: 2, max: 2}}
+include: [cards.yaml]
+pieces:
+  cars: {count: 2}
+boards:
+  grid: {kind: ranking, slots: 2}
+piles:
+  deck: {visible: nobody}
+  hand: {of: seat, visible: owner}
+state:
+  gain: {of: piece, type: int}
+setup: |
+  for s in seats:
+      cars[s.number].owner = s
+  for c in cars:
+      place(c, grid)
+  shuffle deck
+  for s in seats:
+      draw 2 from deck to hand(s)
+phases:
+  - id: race
+    order: "[seat(1)]"
+    turn: leader
+    steps:
+      - id: raid
+        do: |
+          choose "Raid seat 2?" by seat(1):
+              option "raid":
+                  cars[1].gain = max([c.value for c in hand(seat(2))]) - 3
+              option "wait":
+                  pass
+    rounds: 1
+result:
+  rank: "sum([p.gain for p in seat.pieces])"
+show:
+  gain: "piece.gain"
+evaluate: "sum([p.gain for p in seat.pieces])"
+"""
+RAID_CARDS = """\
+source: "authored for Racecraft's tests"
+cards:
+  - {id: low, name: low, count: 3, props: {value: 1}, starts_in: deck}
+  - {id: high, name: high, count: 3, props: {value: 5}, starts_in: deck}
+"""
+
+
+def _raid(tmp_path):
+    folder = tmp_path / "raid"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(RAID, encoding="utf-8")
+    (folder / "cards.yaml").write_text(RAID_CARDS, encoding="utf-8")
+    return load(str(folder)).plan(2)
+
+
+def _raid_dealt(plan, value: int) -> Game:
+    """A game of Raid at its first decision, seat 2 holding two cards of `value`."""
+    hand, deck = plan.pile_names.index("hand(seat 2)"), plan.pile_names.index("deck")
+    game = Game(plan, 3)
+    st = game.st
+    for c in list(st.piles[hand]):
+        st.move(c, deck)
+    for c in [c for c in list(st.piles[deck]) if plan.card_props["value"][c] == value][:2]:
+        st.move(c, hand)
+    return game
+
+
+def test_an_options_preview_sees_only_what_the_seat_may(tmp_path):
+    """Seat 2's hand, two of six cards, is any two of the cards seat 1 has not seen: whether it
+    holds the low cards or the high ones, seat 1's preview of its raid is the same (it ran on the
+    true hand: "gain -2" against "gain 2")."""
+    from interpreter.table.preview import previews
+
+    plan = _raid(tmp_path)
+    seen = []
+    for value in (1, 5):
+        game = _raid_dealt(plan, value)
+        seen.append(previews(game, game.decision()))
+    assert seen[0] == seen[1] and seen[0][0] in ("gain -2", "gain 2")
+
+
+def test_a_fact_the_game_shows_is_said_once_though_its_variable_has_the_same_name(tmp_path):
+    """Raid has no `view:` (its pieces' visible variables are shown by name) and shows `gain` itself."""
+    from interpreter.engine.game import table_view
+
+    game = _raid_dealt(_raid(tmp_path), 1)
+    assert table_view(game.plan, game.st, 0)["pieces"]["cars1"]["facts"] == ["gain 0"]

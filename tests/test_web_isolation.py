@@ -187,14 +187,19 @@ def hidden_slots(plan, st, seat: int) -> list[tuple[int, int]]:
 
 def swap_hidden(table, seat: int, rng: random.Random) -> int:
     """Deal the cards `seat` cannot see among the places it cannot see, anew: each such card takes
-    another's place, on the real table and on a seat's copy while it commits. How many cards now
-    read otherwise where they lie."""
+    the place of another that began the game in the same pile (a tile never takes a token's place: the
+    seat knows which kind of card can lie where), on the real table and on a seat's copy while it
+    commits. How many cards now read otherwise where they lie."""
     game = table.game
     slots = hidden_slots(table.plan, game.st, seat)
     cards = [game.st.piles[p][i] for p, i in slots]
-    dealt = cards[:]
-    rng.shuffle(dealt)
-    becomes = dict(zip(cards, dealt))
+    becomes: dict[int, int] = {}
+    start = table.plan.card_start
+    for pile in sorted({start[c] for c in cards}):
+        kin = [c for c in cards if start[c] == pile]
+        dealt = kin[:]
+        rng.shuffle(dealt)
+        becomes.update(zip(kin, dealt))
     for st in [game.st] + game.copies():
         up = list(st.up)
         for pid, pile in enumerate(st.piles):

@@ -70,6 +70,8 @@ def layout(rs: Ruleset, checked: Checked, n_seats: int) -> Plan:
     p.pile_board.append(None)
     p.n_piles += 1
     p.unseen_piles = frozenset(i for i, vis in enumerate(p.pile_visible) if vis is Visibility.NOBODY)
+    p.owned_piles = tuple(i for i, vis in enumerate(p.pile_visible) if vis is Visibility.OWNER)
+    p.secret_piles = tuple(sorted(p.unseen_piles.union(p.owned_piles)))
     p.seat_piles = [0] * n_seats
     p.piece_piles = [0] * p.n_pieces
     for pid, (per, who) in enumerate(zip(p.pile_per, p.pile_owner)):

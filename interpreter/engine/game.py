@@ -519,7 +519,9 @@ def table_view(p: Plan, st: State, seat: int | None) -> dict:
         info = pieces[name]
         shown = _facts(p, "show", p.shown, st, {"piece": pc}, seat is not None and owner == seat)
         if p.view is None:  # a game without a view: its pieces' visible variables too, by name
-            shown = [fact_text(p, ANY, v, k) for k, v in info.items() if k != "owner"] + shown
+            # (but one the game's own `show:` says under the same name)
+            shown = [fact_text(p, ANY, v, k) for k, v in info.items() if k != "owner" and k not in p.shown] \
+                + shown
         info["facts"] = [f for f in shown if f]
     seat_facts = [_facts(p, "view.seats", p.seat_facts, st, {"seat": s}, s == seat) for s in range(p.n_seats)]
     if p.line_facts:  # what the game says of each line ahead of a piece (`view.lines`)

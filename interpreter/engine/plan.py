@@ -115,6 +115,8 @@ class Piles:
     pile_decl: list[str] = field(default_factory=list)         # per pile id: declared name
     pile_visible: list[Visibility] = field(default_factory=list)  # per pile id: who sees its cards
     unseen_piles: frozenset[int] = frozenset()                 # pile ids that nobody sees
+    owned_piles: tuple[int, ...] = ()                          # ... that only their owner sees
+    secret_piles: tuple[int, ...] = ()                         # both, in order
     pile_owner: list[int | None] = field(default_factory=list)  # per pile id: seat, piece or None
     pile_per: list[Per] = field(default_factory=list)          # per pile id: one per game, seat, piece, place
     pile_board: list[str | None] = field(default_factory=list)  # per pile id: the board of a place's pile

@@ -3,7 +3,8 @@
 
 Each option's own effects are played on a copy of the table as the deciding seat may believe it
 (`vm.preview`, the greedy bot's look-ahead: hidden order and chance come from a generator of the
-preview's own, and face-down tiles are shuffled first), and the seat's pieces are compared before
+preview's own, and what the seat cannot see, other seats' hands and face-down tiles, is dealt anew
+first: `engine/hidden.py`), and the seat's pieces are compared before
 and after: the facts the game shows about them, where they stand, whom they passed. An option
 that meets chance (a draw from a deck nobody sees, a shuffle) is not previewed: its outcome is
 not known until it happens."""
@@ -13,6 +14,7 @@ import random
 import re
 
 from ..engine import vm
+from ..engine.hidden import hides, redeal
 from ..engine.game import reading, table_view
 from ..base.errors import RuleError
 
@@ -67,10 +69,9 @@ def previews(game, decision, seed: int = 0) -> list[str]:
     if seat is None or base.pending is None:
         return [""] * decision.count
     rng = random.Random(seed)
-    if plan.hiding_kinds:
+    if hides(plan):
         base = base.clone()
-        for k in plan.hiding_kinds:
-            k.redeal_hidden(base, seat, rng)
+        redeal(base, seat, rng)
     labels = decision.labels()
     before = reading(base, lambda: _summary(plan, base, seat))
     out = []
