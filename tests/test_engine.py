@@ -564,6 +564,48 @@ def test_an_options_preview_sees_only_what_the_seat_may(tmp_path):
     assert seen[0] == seen[1] and seen[0][0] in ("gain -2", "gain 2")
 
 
+def test_the_greedy_bots_look_deals_other_seats_hands_anew_when_it_reads_them(tmp_path):
+    """The greedy bot's raid is judged on seat 2's hand as seat 1 may believe it: its choices are
+    the same whichever cards seat 2 truly holds (on the true hand it waited on the low cards and
+    raided on the high ones); the deal is seeded by the bot's seed alone."""
+    from interpreter.agents.greedy import GreedyAgent
+
+    plan = _raid(tmp_path)
+    picks = []
+    for value in (1, 5):
+        game = _raid_dealt(plan, value)
+        picks.append([GreedyAgent(s).choose(game, game.decision()) for s in range(24)])
+    assert picks[0] == picks[1]
+    assert 0 < sum(picks[0]) < 24   # (a belief dealt per bot: some raid, some wait)
+
+
+def test_a_veiled_copy_deals_what_the_seat_cannot_see_when_it_first_reads_it(tmp_path):
+    """On copies of one look (`hidden.Veil`): reading seat 2's hand, or the deck its cards can
+    come from, deals them anew on that copy only; every copy deals the same whatever the truth; a
+    read of a pile everybody may count (its size) deals nothing; the table itself is left as it was."""
+    import random
+
+    from interpreter.engine.hidden import veil
+
+    plan = _raid(tmp_path)
+    hand, deck = plan.pile_names.index("hand(seat 2)"), plan.pile_names.index("deck")
+    dealt = []
+    for value in (1, 5):
+        st = _raid_dealt(plan, value).st
+        before = repr((st.piles, st.where, st.up))
+        st.veil = veil(st, 0, random.Random(9))
+        a, b, c = st.scratch(random.Random(1)), st.scratch(random.Random(2)), st.scratch(random.Random(3))
+        assert len(a.piles[hand]) == 2 and a.veil is not None      # (what `size` reads)
+        seen = sorted(a.seen(hand))
+        assert a.veil is None and b.veil is not None
+        assert sorted(b.seen(deck)) == sorted(a.piles[deck]) and b.veil is None   # the same deal
+        assert sorted(c.clone().seen(hand)) == seen
+        st.veil = None
+        assert repr((st.piles, st.where, st.up)) == before
+        dealt.append(seen)
+    assert dealt[0] == dealt[1]
+
+
 def test_a_fact_the_game_shows_is_said_once_though_its_variable_has_the_same_name(tmp_path):
     """Raid has no `view:` (its pieces' visible variables are shown by name) and shows `gain` itself."""
     from interpreter.engine.game import table_view

@@ -6,6 +6,7 @@ import random
 from authored import compiled
 from interpreter.agents.greedy import GreedyAgent
 from interpreter.engine.game import Game
+from interpreter.session.load import load
 from interpreter.session.playing import play
 
 # Each seat may wait or step; a step tires the seat more than it gains, by the game's `evaluate:`,
@@ -152,3 +153,31 @@ def test_a_quick_look_plays_each_option_once(monkeypatch):
             looked += 1
         game.choose(rng.randrange(d.count))
     assert looked == 60 and more > 0
+
+
+def test_the_greedy_look_leaves_the_table_as_it_was_where_it_deals_hidden_cards(monkeypatch):
+    """Downforce's look reads other seats' face-down power cards (whether a car's owner is Sly):
+    the copies deal them anew (`hidden.Veil`), the real table stays as it was and unveiled."""
+    from interpreter.engine import hidden
+
+    plan = load("downforce").plan(3)
+    game = Game(plan, 4)
+    bots = [GreedyAgent(s) for s in range(3)]
+    deals = [0]
+    real = hidden._redeal_cards
+
+    def counted(st, seat, rng):
+        deals[0] += 1
+        return real(st, seat, rng)
+
+    monkeypatch.setattr(hidden, "_redeal_cards", counted)
+    for _ in range(150):
+        if game.over:
+            break
+        d = game.decision()
+        st = d._st
+        before = repr((st.piles, st.where, st.up, st.g, st.v))
+        pick = bots[d.seat].choose(game, d)
+        assert repr((st.piles, st.where, st.up, st.g, st.v)) == before and st.veil is None
+        game.choose(pick)
+    assert deals[0] > 0

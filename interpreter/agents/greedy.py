@@ -9,15 +9,16 @@ at once (an action menu whose option then asks which bet or which space) is wort
 its follow-up answers, judged the same way a few questions deep (`DEPTH`, `LOOKS`): scoring the
 table before the second answer would judge the action by a table it has not changed yet. It
 sees no more than its seat may: on the copies, chance and the order of piles nobody sees come
-from the bot's own generator (`state.Belief`), and before looking ahead each board kind
-rearranges what the seat cannot see (`redeal_hidden`: face-down tiles), so that what lies hidden
-never steers it.
+from the bot's own generator (`state.Belief`), before looking ahead each board kind rearranges what
+the seat cannot see (`redeal_hidden`: face-down tiles), and other seats' hidden cards are dealt
+anew the first time the look reads them (`hidden.Veil`), so that what lies hidden never steers it.
 """
 from __future__ import annotations
 
 import random
 
 from ..engine import vm
+from ..engine.hidden import veil
 from ..engine.game import reading
 from ..base.errors import RuleError
 from ..lang.show import show
@@ -44,6 +45,9 @@ class GreedyAgent:
 
     def __init__(self, seed: int | str = 0, samples: int = SAMPLES, depth: int = DEPTH):
         self.rng = random.Random(seed)
+        # seeds the deal of what its seat cannot see (`hidden.Veil`): a generator of its own, so
+        # that a game where the bot never looks at another seat's hidden cards plays as without it
+        self.dealer = random.Random(f"{seed}/dealt")
         # believed outcomes of an option that meets chance, and questions followed: the search
         # bot's play-on asks for one of each (a quick look, `mcts.py`)
         self.samples, self.depth = samples, depth
@@ -71,7 +75,13 @@ class GreedyAgent:
             for k in hiding:
                 k.redeal_hidden(base, decision.seat, self.rng)
         look = _Look(game.plan, evaluate, decision.seat, self.rng, self.samples)
-        scored, idle = look.options(base, decision.count, self.depth)
+        # other seats' hidden cards: each copy the look plays on deals them anew the first time it
+        # reads them (the table itself is only copied while veiled, never read: `_Look.options`)
+        base.veil = veil(base, decision.seat, self.dealer)
+        try:
+            scored, idle = look.options(base, decision.count, self.depth)
+        finally:
+            base.veil = None
         if not scored:
             return self.rng.randrange(decision.count)
         if len(scored) > 1:
@@ -134,7 +144,9 @@ class _Look:
                 continue
             if st is base:  # on the real table (an option that does nothing) the evaluation only looks
                 idle.add(i)
-                value = reading(base, lambda: self.judge(base))  # noqa: B023 - called at once
+                # (on a copy while what the seat cannot see is not dealt yet: it may deal it)
+                seen = base if base.veil is None else base.scratch(rng)
+                value = reading(seen, lambda: self.judge(seen))  # noqa: B023 - called at once
             else:
                 value = self.value(st, depth)
             if st.believe is not None and st.believe.chance:

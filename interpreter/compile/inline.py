@@ -32,6 +32,8 @@ class Lowerer(Protocol):
 
     def items(self, e: n.Expr, fx: Fn, copy: bool) -> ast.expr: ...
 
+    def pile(self, pile: ast.expr, e: n.Expr) -> ast.expr: ...
+
 
 # A special form of a built-in: the Python of a call, or None for the generic call.
 Special = Callable[[Lowerer, n.Call, Fn], "ast.expr | None"]
@@ -45,6 +47,8 @@ def _reduce(python: str, count: bool) -> Special:
             table = _card_sum(lo, arg, fx, count=count)
             if table is not None:
                 return table
+        if count and arg.typ == PILE:   # how many cards a pile holds: told to everybody
+            return P.call(P.name("len"), P.sub(P.attr(lo.st(), "piles"), lo.expr(arg, fx)))
         return P.call(P.name(python), lo.items(arg, fx, copy=False))
     return build
 
@@ -56,7 +60,7 @@ def _end(index: int) -> Special:
 
 
 def _cards(lo: Lowerer, e: n.Call, fx: Fn) -> ast.expr | None:
-    return P.sub(P.sub(P.attr(lo.st(), "piles"), lo.expr(e.args[0], fx)), ast.Slice(None, None, None))
+    return P.sub(lo.pile(lo.expr(e.args[0], fx), e.args[0]), ast.Slice(None, None, None))
 
 
 def _extreme(name: str) -> Special:

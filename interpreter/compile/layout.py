@@ -72,6 +72,7 @@ def layout(rs: Ruleset, checked: Checked, n_seats: int) -> Plan:
     p.unseen_piles = frozenset(i for i, vis in enumerate(p.pile_visible) if vis is Visibility.NOBODY)
     p.owned_piles = tuple(i for i, vis in enumerate(p.pile_visible) if vis is Visibility.OWNER)
     p.secret_piles = tuple(sorted(p.unseen_piles.union(p.owned_piles)))
+    p.owned_by_piece = any(p.pile_per[i] is Per.PIECE for i in p.owned_piles)
     p.seat_piles = [0] * n_seats
     p.piece_piles = [0] * p.n_pieces
     for pid, (per, who) in enumerate(zip(p.pile_per, p.pile_owner)):
@@ -116,6 +117,11 @@ def layout(rs: Ruleset, checked: Checked, n_seats: int) -> Plan:
                     props[k].append(ct.props.get(k, {} if is_map(sym.card_props[k]) else None))
     p.card_props = props
     p.card_type_names = [p.card_types[t] for t in p.card_type]
+    types: dict[int, set[int]] = {}
+    for c, at in enumerate(p.card_start):
+        types.setdefault(at, set()).add(p.card_type[c])
+    p.mixed_starts = frozenset(at for at, ts in types.items()
+                               if at in p.unseen_piles and (len(ts) > 1 or sym.card_vars))
     if g.carry is not None:  # checked by the symbols: these exist
         p.carry_seat = [str(x) for x in g.carry.seat]
         p.carry_game = [str(x) for x in g.carry.game]

@@ -29,6 +29,7 @@ from ..base.limits import MAX_INT, Steps
 from ..lang.show import words
 from ..lang.types import ANY, HELD, INT, PILE, TEXT, Type, is_list, is_map
 from ..library.api import NOT_CONST, Items, Read
+from ..ir.models import Visibility
 from ..ir.sites import FUNCTION
 from . import pyast as P
 from .analysis import Analysis, _Static
@@ -233,15 +234,31 @@ class Lowerer(Visitor):
     def x_MapLit(self, e: n.MapLit, fx: Fn) -> ast.expr:
         return ast.Dict([self.expr(k, fx) for k in e.keys], [self.expr(v, fx) for v in e.values])
 
+    def pile(self, pile: ast.expr, e: n.Expr) -> ast.expr:
+        """The list of pile `e` (`pile`, its Python), to read: in a game with piles only their owner
+        sees, one that may hide cards is asked of the state (a bot's copy deals what its seat cannot
+        see before it is read: `State.seen`)."""
+        if self.plan.owned_piles and not self._open(e):
+            return P.call(P.attr(self.st(), "seen"), pile)
+        return P.sub(P.attr(self.st(), "piles"), pile)
+
+    def _open(self, e: n.Expr) -> bool:
+        """Whether `e` names a pile declared to be seen by everybody (whole or its top)."""
+        ref = getattr(e, "ref", None)
+        if isinstance(ref, Ref) and ref.kind in (RefKind.PILE, RefKind.PILE_OF):
+            return self.plan.pile_visible[self.plan.pile_base[ref.name]] not in (Visibility.OWNER,
+                                                                                  Visibility.NOBODY)
+        return False
+
     def items(self, e: n.Expr, fx: Fn, copy: bool) -> ast.expr:
         """A list or a pile as a list: a pile's own list when only read meanwhile (`copy` false),
         else a copy of it (the caller may move its cards)."""
         if isinstance(e, n.Call) and isinstance(e.ref, Ref) and e.ref.name == "cards" and not copy:
             pile = self.expr(e.args[0], fx)
-            return P.place(P.sub(P.attr(self.st(), "piles"), pile), e.loc)
+            return P.place(self.pile(pile, e.args[0]), e.loc)
         value = self.expr(e, fx)
         if e.typ == PILE:
-            lst = P.sub(P.attr(self.st(), "piles"), value)
+            lst = self.pile(value, e)
             if copy:
                 lst = P.sub(lst, ast.Slice(None, None, None))
             return P.place(lst, e.loc)

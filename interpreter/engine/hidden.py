@@ -15,6 +15,7 @@ are read as they are: the engine cannot know what other values they could believ
 from __future__ import annotations
 
 import random
+from itertools import chain
 
 from ..lang.types import Per
 from .plan import Plan
@@ -24,6 +25,73 @@ from .state import State
 def hides(plan: Plan) -> bool:
     """Whether the game has anything for `redeal` to deal again (else a copy is not needed)."""
     return bool(plan.hiding_kinds or plan.owned_piles)
+
+
+class Veil:
+    """Other seats' hidden cards on a bot's copy of the table, not dealt anew yet: the copy (and
+    every copy made of it) deals them (`redeal`'s cards, with a generator of the look's own seed,
+    so that every copy deals the same) the first time it reads or changes a pile where some of
+    them lie: another seat's hidden pile, or a pile nobody sees holding cards of the same kind
+    (`State.seen`, `pile_w`, `end`, `draw`). A look that never reads them (the greedy bot's, in
+    most games) costs no deal; one that does reads only what the seat may believe.
+
+    What it does not cover: a card reached other than through its pile (a variable holding it)
+    is read where it truly lies."""
+
+    __slots__ = ("seat", "seed", "others", "watch", "need")
+
+    def __init__(self, seat: int, seed: int, others: frozenset[int], watch: frozenset[int]):
+        self.seat = seat
+        self.seed = seed
+        self.others = others   # the other seats' hidden piles
+        # those and the piles nobody sees: the state asks `lift` before it reads or changes one
+        # (a pile nobody sees found to hold none of their kind is left out: no card of theirs can
+        # come there unasked, from another seat's hidden pile or a pile nobody sees, each watched)
+        self.watch = set(watch)
+        # the starting piles of their cards that can be told apart (found when first asked: every
+        # copy not dealt yet holds the same there)
+        self.need: frozenset[int] | None = None
+
+    def lift(self, st: State, pile: int) -> None:
+        """Deal `st`'s hidden cards anew, if reading or changing `pile` (one of `watch`) could
+        tell them: another seat's hidden pile, or a pile nobody sees holding some of their kind."""
+        plan = st.plan
+        if pile not in self.others:
+            need = self.need
+            if need is None:
+                piles = st.piles
+                need = self.need = plan.mixed_starts.intersection(map(
+                    plan.card_start.__getitem__, chain.from_iterable(piles[p] for p in self.others)))
+            if need.isdisjoint(map(plan.card_start.__getitem__, st.piles[pile])):
+                self.watch.discard(pile)
+                return
+        st.veil = None
+        _redeal_cards(st, self.seat, random.Random(self.seed))
+
+
+def veil(st: State, seat: int, rng: random.Random) -> Veil | None:
+    """What `seat` cannot see on `st`, to be dealt anew when a copy first reads it; None when
+    the game hides nothing from it that could be told apart."""
+    plan = st.plan
+    if not plan.mixed_starts or not plan.owned_piles:
+        return None
+    others, watch = _others(st, seat)
+    return Veil(seat, rng.getrandbits(64), others, watch)
+
+
+def _others(st: State, seat: int) -> tuple[frozenset[int], frozenset[int]]:
+    """The other seats' hidden piles (those of their pieces too), empty or not, and those with the
+    piles nobody sees: the same while the pieces keep their owners (kept by the plan)."""
+    plan = st.plan
+    owners = tuple(st.values("owner")) if plan.owned_by_piece else ()
+    key = (seat, owners)
+    found = plan.others_piles.get(key)
+    if found is None:
+        if len(plan.others_piles) > 1000:
+            plan.others_piles.clear()
+        others = frozenset(_others_piles(st, seat, True))
+        found = plan.others_piles[key] = (others, others | plan.unseen_piles)
+    return found
 
 
 def redeal(st: State, seat: int, rng: random.Random) -> None:
@@ -39,7 +107,7 @@ def _redeal_cards(st: State, seat: int, rng: random.Random) -> None:
     owner sees and the piles nobody sees, in the order of the piles)."""
     plan = st.plan
     start, piles = plan.card_start, st.piles
-    others = _others_piles(st, seat)
+    others = _others_piles(st, seat, False)
     need = {start[c] for p in others for c in piles[p]} & plan.unseen_piles
     if not need:
         return
@@ -67,15 +135,15 @@ def _redeal_cards(st: State, seat: int, rng: random.Random) -> None:
             up[c] = face
 
 
-def _others_piles(st: State, seat: int) -> list[int]:
+def _others_piles(st: State, seat: int, empty_too: bool) -> list[int]:
     """The piles only their owner sees that belong to another seat (or to another seat's piece),
-    with cards in them."""
+    with cards in them (or also those without)."""
     plan = st.plan
     per, owner_of, piles = plan.pile_per, plan.pile_owner, st.piles
     owners = None
     out = []
     for p in plan.owned_piles:
-        if not piles[p]:
+        if not piles[p] and not empty_too:
             continue
         if per[p] is Per.SEAT:
             owner = owner_of[p]

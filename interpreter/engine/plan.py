@@ -117,6 +117,14 @@ class Piles:
     unseen_piles: frozenset[int] = frozenset()                 # pile ids that nobody sees
     owned_piles: tuple[int, ...] = ()                          # ... that only their owner sees
     secret_piles: tuple[int, ...] = ()                         # both, in order
+    # the piles nobody sees whose cards (those that start there) can be told apart: of more than
+    # one type, or with variables of their own (`hidden.Veil`: a look that reads only cards alike
+    # learns nothing it should not)
+    mixed_starts: frozenset[int] = frozenset()
+    owned_by_piece: bool = False   # some pile only its owner sees is a piece's
+    # (seat, the pieces' owners) -> the other seats' hidden piles, and with the unseen piles
+    # (`hidden._others`)
+    others_piles: dict[tuple, tuple[frozenset[int], frozenset[int]]] = field(default_factory=dict)
     pile_owner: list[int | None] = field(default_factory=list)  # per pile id: seat, piece or None
     pile_per: list[Per] = field(default_factory=list)          # per pile id: one per game, seat, piece, place
     pile_board: list[str | None] = field(default_factory=list)  # per pile id: the board of a place's pile

@@ -170,7 +170,7 @@ class State:
     generator, and where the flow waits. Copied cheaply for previews, bots and secret blocks."""
     __slots__ = ("plan", "piles", "where", "up", "mine", "cards_mine", "g", "v", "bd", "rng", "frames",
                  "pending", "trace", "ended", "steps", "feed", "simul", "believe", "watch", "tally", "ask",
-                 "seed", "blocks", "streams", "revealing", "rolls", "memo", "taking", "block_seat")
+                 "seed", "blocks", "streams", "revealing", "rolls", "memo", "taking", "block_seat", "veil")
 
     def __init__(self, plan: Plan, seed: int, streams: bool = True):
         self.plan = plan
@@ -205,6 +205,9 @@ class State:
         self.seed = seed
         self.blocks = 0
         self.streams = streams
+        # on a bot's copy: what its seat cannot see, dealt anew when the copy first reads it
+        # (`hidden.Veil`); None on the real table
+        self.veil: Any = None
         self.rolls: dict[int, list[int]] | None = None   # arranged rolls by die (`next_rolls`)
         self.believe: Belief | None = None   # a bot's lookahead copy (see `Belief`)
         self.watch: Any = None   # what a scenario watches for (`vm.Watch`); a copy is not watched
@@ -257,12 +260,15 @@ class State:
         c.simul = None
         c.watch = None
         c.memo = None
+        c.veil = self.veil
         return c
 
-    def clone(self, believe: random.Random | None = None) -> "State":
+    def clone(self, believe: random.Random | None = None, share: bool = False) -> "State":
         """A copy to play on. With `believe`, the copy is a bot's belief (see `self.believe`):
-        chance and the order of unseen piles come from that generator."""
-        c = self._copy(False)
+        chance and the order of unseen piles come from that generator. `share`: the copy shares
+        the piles, `where` and `up` until it changes them (see `scratch`): this state must not
+        change while the copy is in use."""
+        c = self._copy(share)
         if believe is not None:
             c.rng = believe
             c.believe = Belief(believe)
@@ -334,6 +340,9 @@ class State:
 
     def end(self, pile: int, index: int) -> int | None:
         """The top (-1) or bottom (0) card of a pile, or None."""
+        veil = self.veil
+        if veil is not None and pile in veil.watch:
+            veil.lift(self, pile)
         b = self.believe
         # in a belief, a pile nobody sees and not yet put in a believed order
         if b is not None and pile in self.plan.unseen_piles and pile not in b.ordered:
@@ -358,8 +367,19 @@ class State:
 
     # ---- card movement: the only place piles, `where` and `up` change ----------------------
 
+    def seen(self, pile: int) -> list:
+        """Pile `pile` to read (the rules list its cards): on a bot's copy, what the seat cannot
+        see is dealt anew first if some of it lies there (`hidden.Veil`)."""
+        veil = self.veil
+        if veil is not None and pile in veil.watch:
+            veil.lift(self, pile)
+        return self.piles[pile]
+
     def pile_w(self, pile: int) -> list:
         """Pile `pile` as a list this state may change (copied first if it is shared)."""
+        veil = self.veil
+        if veil is not None and pile in veil.watch:
+            veil.lift(self, pile)
         if not self.mine >> pile & 1:
             self.piles[pile] = self.piles[pile][:]
             self.mine |= 1 << pile
@@ -455,6 +475,9 @@ class State:
             self.steps += 1
             if self.steps > limit:
                 raise too_many(Steps.DRAW, limit)
+            veil = self.veil
+            if veil is not None and src in veil.watch:
+                veil.lift(self, src)
             pile = self.piles[src]   # read again each time: a move may have copied it
             if not pile:
                 refill = self.plan.refill.get(src)

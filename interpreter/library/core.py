@@ -33,7 +33,7 @@ def _bottom(st: Table, pile: int) -> int | None:
 
 @builtin("cards", [(PILE, "the pile `cards` lists")], "list[card]", "the cards of a pile, bottom to top")
 def _cards(st: Table, pile: int) -> list[int]:
-    return st.piles[pile][:]
+    return st.seen(pile)[:]
 
 
 @builtin("sum", [("items[int]", "what `sum` adds up")], INT, "the total of a list of ints")
