@@ -181,3 +181,51 @@ def test_the_greedy_look_leaves_the_table_as_it_was_where_it_deals_hidden_cards(
         assert repr((st.piles, st.where, st.up, st.g, st.v)) == before and st.veil is None
         game.choose(pick)
     assert deals[0] > 0
+
+
+# The choice sets only how far the runner will go (a local the next statement reads): every option
+# leaves the very same table.
+STRIDE = """\
+language: 2
+game: {id: stride, name: Stride, players: {min: 1, max: 1}}
+state:
+  pos: {of: seat, type: int}
+phases:
+  - id: race
+    order: "seats"
+    turn: s
+    steps:
+      - id: move
+        do: |
+          let n = 1
+          choose "Stride?" by s:
+              option "short":
+                  n = 1
+              option "long":
+                  n = 3
+              option "middle":
+                  n = 2
+          s.pos += n
+    rounds: 3
+result:
+  rank: "seat.pos"
+evaluate: "seat.pos"
+"""
+
+
+def test_options_that_leave_the_same_table_are_judged_played_on(tmp_path):
+    """Right after the choice the table is the same whichever stride: greedy plays each option on
+    to the next decision and takes the long one every time (it chose at random, a third of the
+    time the long one)."""
+    plan = compiled(tmp_path, "stride", STRIDE, players=1)
+    picks = []
+    for seed in range(12):
+        game = Game(plan, seed)
+        bot = GreedyAgent(seed)
+        while not game.over:
+            d = game.decision()
+            pick = bot.choose(game, d)
+            picks.append(d.labels()[pick])
+            game.choose(pick)
+        assert game.result()["scores"][0] == 9
+    assert set(picks) == {"long"} and bot.ties[("steps.move", d.loc, False)] == [3, 0]

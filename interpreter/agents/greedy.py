@@ -133,32 +133,69 @@ class _Look:
     def options(self, base, count: int, depth: int) -> tuple[list[tuple[float, int]], set[int]]:
         """Each option of the decision pending on `base` with its value, the options whose
         consequences break a rule left out (never preferred; an error in `evaluate` itself is
-        the ruleset's, and is not hidden); and the options that change nothing."""
+        the ruleset's, and is not hidden); and the options that change nothing. Where every
+        option leaves the very same table (they differ only in what the rules do next: a number
+        the next statements use), each is judged again played on to the next decision."""
         scored: list[tuple[float, int]] = []
         idle: set[int] = set()
-        preview, rng = vm.preview, self.rng
+        tables = []
+        preview = vm.preview
         for i in range(count):
             try:
-                st = preview(base, i, rng)
+                st = preview(base, i, self.rng)
             except RuleError:
                 continue
-            if st is base:  # on the real table (an option that does nothing) the evaluation only looks
+            if st is base:
                 idle.add(i)
-                # (on a copy while what the seat cannot see is not dealt yet: it may deal it)
-                seen = base if base.veil is None else base.scratch(rng)
-                value = reading(seen, lambda: self.judge(seen))  # noqa: B023 - called at once
-            else:
-                value = self.value(st, depth)
-            if st.believe is not None and st.believe.chance:
-                # the option met chance: score the mean of a few believed outcomes
-                try:
-                    for _ in range(self.samples - 1):
-                        value += self.value(preview(base, i, rng), depth)
-                except RuleError:
-                    continue
-                value /= self.samples
-            scored.append((value, i))
+            value = self._score(base, i, st, depth, preview)
+            if value is not None:
+                tables.append(st)
+                scored.append((value, i))
+        if depth > 1 and 1 < len(scored) <= self.left and min(scored)[0] == max(scored)[0] \
+                and all(_unchanged(st, base) for st in tables):
+            scored = self._played_on(base, scored, depth)
         return scored, idle
+
+    def _played_on(self, base, scored: list[tuple[float, int]], depth: int) -> list[tuple[float, int]]:
+        """The options, each judged on the game played on to the next decision (their own
+        questions after it followed within an equal share of the tables left, so that each is
+        judged as far ahead as the others); as they were if one of them breaks a rule."""
+        self.left -= len(scored)
+        share, left = divmod(self.left, len(scored))
+        again: list[tuple[float, int]] = []
+        try:
+            for _value, i in scored:
+                self.left = share
+                try:
+                    st = vm.play_on(base, i, self.rng)
+                except RuleError:
+                    return scored
+                value = self._score(base, i, st, depth, vm.play_on)
+                if value is None:
+                    return scored
+                again.append((value, i))
+                left += self.left
+        finally:
+            self.left = left
+        return again
+
+    def _score(self, base, i: int, st, depth: int, look) -> float | None:
+        """The value of option `i`, whose table `look(base, i, rng)` gave as `st`: on a table that
+        met chance, the mean of a few believed outcomes (None when one of those breaks a rule: the
+        option is left out). An error in `evaluate` itself is the ruleset's: not caught here."""
+        if st is base:  # on the real table (an option that does nothing) the evaluation only looks
+            # (on a copy while what the seat cannot see is not dealt yet: it may deal it)
+            seen = base if base.veil is None else base.scratch(self.rng)
+            return reading(seen, lambda: self.judge(seen))
+        value = self.value(st, depth)
+        if st.believe is not None and st.believe.chance:
+            try:
+                for _ in range(self.samples - 1):
+                    value += self.value(look(base, i, self.rng), depth)
+            except RuleError:
+                return None
+            value /= self.samples
+        return value
 
     def value(self, st, depth: int) -> float:
         """The table's worth to the seat: its evaluation, or, when it waits on the seat's next
@@ -184,6 +221,13 @@ class _Look:
         if type(value) is not int:
             _number(self.plan, value, self.seat)
         return value
+
+
+def _unchanged(st, base) -> bool:
+    """Whether an option's table (`vm.preview`) is `base`'s as it was: no card moved or turned,
+    no variable or board changed (it set only the rules' own local names)."""
+    return st is base or (st.mine == 0 and not st.cards_mine and st.g == base.g and st.v == base.v
+                          and st.bd == base.bd)
 
 
 _NOT_THE_TABLE = frozenset(("round", "__rounds", "__records"))

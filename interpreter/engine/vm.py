@@ -228,6 +228,14 @@ def answer(st: State, pick: int) -> None:
     run(st)
 
 
+def play_on(st: State, pick: int, rng: random.Random | None = None) -> State:
+    """A copy of the game with option `pick` taken, played on up to the next decision (or its
+    end); with `rng`, the copy is the bot's belief (see `preview`). `st` is left as it was."""
+    c = st.clone(rng)
+    answer(c, pick)
+    return c
+
+
 def preview(st: State, pick: int, rng: random.Random | None = None) -> State:
     """The table right after the pending option `pick` has had its own effects (its afterstate),
     for a bot to score: `st` itself when the option does nothing, else a copy. An option that
@@ -240,9 +248,7 @@ def preview(st: State, pick: int, rng: random.Random | None = None) -> State:
     if effects is Effects.NONE:
         return st
     if effects is Effects.PLAY:
-        c = st.clone(rng)
-        answer(c, pick)
-        return c
+        return play_on(st, pick, rng)
     c = st.scratch(rng) if rng is not None else st.clone()
     local = dict(env)  # the option's locals in a copy of their own (the copy has no frames)
     alt = spec.alts[opt[0]]
