@@ -113,7 +113,7 @@ def test_an_error_inside_a_function_is_placed_in_its_body_with_the_call_as_conte
     assert rc == 1
     # `half` is small: it is written into `twice`, whose call from the step is the context
     assert f"{where(path, '10 // x')}: division by zero (`//` or `%` by 0) (in rule `functions.half`, " \
-           "called from `functions.twice`)" in text, text
+           f"called from `functions.twice`, from `steps.go` at {where(path, 'twice(zero)')})" in text, text
 
 
 def test_the_context_of_an_error_in_a_function_names_where_it_was_called(capsys, tmp_path):
@@ -122,7 +122,18 @@ def test_the_context_of_an_error_in_a_function_names_where_it_was_called(capsys,
     rc, text = play(capsys, path)
     assert rc == 1
     assert f"{where(path, '10 // abs(x)')}: division by zero (`//` or `%` by 0) (in rule `functions.half`, " \
-           f"called from `functions.twice` at {where(path, 'half(x) + half(x)')})" in text, text
+           f"called from `functions.twice` at {where(path, 'half(x) + half(x)')}, from `steps.go` at " \
+           f"{where(path, 'twice(zero)')})" in text, text
+
+
+def test_a_rule_error_names_its_callers_nearest_first_and_counts_the_rest():
+    from interpreter.base.diagnostics import Loc
+    from interpreter.base.errors import RuleError
+
+    e = RuleError("boom", Loc("g.yaml", 9, 1), "functions.f")
+    e.calls = [(Loc("g.yaml", n, 5), f"functions.c{n}") for n in range(1, 6)]
+    assert str(e) == ("g.yaml:9:1: boom (in rule `functions.f`, called from `functions.c5` at g.yaml:5:5, "
+                      "from `functions.c4` at g.yaml:4:5, from `functions.c3` at g.yaml:3:5 (and 2 more))")
 
 
 def test_a_scenario_expectation_that_fails_is_placed_in_the_scenario(tmp_path):

@@ -9,6 +9,9 @@ from __future__ import annotations
 from .diagnostics import Loc
 
 
+CALLERS = 3   # the calls a rule error names, nearest first
+
+
 class RuleError(Exception):
     """A rule did something impossible while playing (the ruleset's fault, with its position)."""
 
@@ -21,11 +24,14 @@ class RuleError(Exception):
         self.calls: list[tuple[Loc | None, str]] = []
 
     def context(self) -> str:
-        """Where the failing rule was called from, for a person: empty when it was not."""
-        if not self.calls:
+        """Where the failing rule was called from, for a person, the nearest call first (at most
+        `CALLERS` of them, the outermost last): empty when it was not."""
+        said = [f"`{rule}` at {loc}" if loc is not None else f"`{rule}`"
+                for loc, rule in reversed(self.calls[-CALLERS:])]
+        if not said:
             return ""
-        loc, rule = self.calls[-1]
-        return f"called from `{rule}` at {loc}" if loc is not None else f"called from `{rule}`"
+        more = len(self.calls) - CALLERS
+        return "called from " + ", from ".join(said) + (f" (and {more} more)" if more > 0 else "")
 
     def __str__(self) -> str:
         where = f"{self.loc}: " if self.loc else ""
