@@ -530,16 +530,16 @@ cards:
 """
 
 
-def _raid(tmp_path):
+def _raid(tmp_path, text=RAID):
     folder = tmp_path / "raid"
     folder.mkdir()
-    (folder / "game.yaml").write_text(RAID, encoding="utf-8")
+    (folder / "game.yaml").write_text(text, encoding="utf-8")
     (folder / "cards.yaml").write_text(RAID_CARDS, encoding="utf-8")
     return load(str(folder)).plan(2)
 
 
 def _raid_dealt(plan, value: int) -> Game:
-    """A game of Raid at its first decision, seat 2 holding two cards of `value`."""
+    """A game of Raid at its raid, seat 2 holding two cards of `value`."""
     hand, deck = plan.pile_names.index("hand(seat 2)"), plan.pile_names.index("deck")
     game = Game(plan, 3)
     st = game.st
@@ -547,30 +547,54 @@ def _raid_dealt(plan, value: int) -> Game:
         st.move(c, deck)
     for c in [c for c in list(st.piles[deck]) if plan.card_props["value"][c] == value][:2]:
         st.move(c, hand)
+    if game.decision().rule == "steps.ready":
+        game.choose(0)
     return game
 
 
-def test_an_options_preview_sees_only_what_the_seat_may(tmp_path):
-    """Seat 2's hand, two of six cards, is any two of the cards seat 1 has not seen: whether it
-    holds the low cards or the high ones, seat 1's preview of its raid is the same (it ran on the
-    true hand: "gain -2" against "gain 2")."""
+# (seat 1 says it is ready first: the test deals seat 2's hand there, before the rules take its card)
+LOOT = RAID.replace("""      - id: raid
+        do: |
+          choose "Raid seat 2?" by seat(1):
+              option "raid":
+                  cars[1].gain = max([c.value for c in hand(seat(2))]) - 3
+""", """      - id: ready
+        do: |
+          choose "Ready?" by seat(1):
+              option "ready":
+                  pass
+              option "set":
+                  pass
+      - id: raid
+        do: |
+          let loot = first([c for c in hand(seat(2)) if c.value == max([d.value for d in hand(seat(2))])])
+          choose "Raid seat 2?" by seat(1):
+              option "raid":
+                  move loot to hand(seat(1))
+                  cars[1].gain = loot.value - 3
+""")
+
+
+@pytest.mark.parametrize("text", [RAID, LOOT], ids=["read in the option", "taken before the choice"])
+def test_an_option_that_reads_another_seats_hand_shows_no_preview(tmp_path, text):
+    """Seat 1's raid reads seat 2's hand, which seat 1 cannot see (in the option, or in a card the
+    rules took before asking): its preview says nothing, whatever seat 2 holds (it said the true
+    gain: "gain -2" against "gain 2"); waiting says nothing either (it changes nothing)."""
     from interpreter.table.preview import previews
 
-    plan = _raid(tmp_path)
-    seen = []
-    for value in (1, 5):
-        game = _raid_dealt(plan, value)
-        seen.append(previews(game, game.decision()))
-    assert seen[0] == seen[1] and seen[0][0] in ("gain -2", "gain 2")
+    plan = _raid(tmp_path, text)
+    assert [previews(_raid_dealt(plan, v), _raid_dealt(plan, v).decision()) for v in (1, 5)] == [["", ""]] * 2
 
 
-def test_the_greedy_bots_look_deals_other_seats_hands_anew_when_it_reads_them(tmp_path):
+@pytest.mark.parametrize("text", [RAID, LOOT], ids=["read in the option", "taken before the choice"])
+def test_the_greedy_bots_look_deals_other_seats_hands_anew_when_it_reads_them(tmp_path, text):
     """The greedy bot's raid is judged on seat 2's hand as seat 1 may believe it: its choices are
     the same whichever cards seat 2 truly holds (on the true hand it waited on the low cards and
-    raided on the high ones); the deal is seeded by the bot's seed alone."""
+    raided on the high ones; the card taken before the choice made its look fail and leave the
+    raid out); the deal is seeded by the bot's seed alone."""
     from interpreter.agents.greedy import GreedyAgent
 
-    plan = _raid(tmp_path)
+    plan = _raid(tmp_path, text)
     picks = []
     for value in (1, 5):
         game = _raid_dealt(plan, value)

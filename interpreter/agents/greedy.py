@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 
 from ..engine import vm
-from ..engine.hidden import veil
+from ..engine.hidden import believe_held, held, veil
 from ..engine.game import reading
 from ..base.errors import RuleError
 from ..lang.show import show
@@ -74,6 +74,10 @@ class GreedyAgent:
             base = base.clone()  # look ahead on a table the seat could believe in
             for k in hiding:
                 k.redeal_hidden(base, decision.seat, self.rng)
+        cards = held(base, decision.seat)
+        if cards:   # the choice's locals hold cards the seat cannot see: dealt anew at once, with them
+            base = base.clone() if base is decision._st else base
+            believe_held(base, decision.seat, random.Random(self.dealer.getrandbits(64)), cards)
         look = _Look(game.plan, evaluate, decision.seat, self.rng, self.samples)
         # other seats' hidden cards: each copy the look plays on deals them anew the first time it
         # reads them (the table itself is only copied while veiled, never read: `_Look.options`)

@@ -26,7 +26,7 @@ from ..lang import nodes as n
 from ..lang import unparse
 from ..base.diagnostics import Loc
 from ..base.limits import MAX_LIST, Steps
-from ..lang.types import BOOL, CARD, INT, PIECE, SEAT, TEXT, Type, iterable_elem
+from ..lang.types import BOOL, CARD, INT, PIECE, SEAT, TEXT, Type, holds_card, iterable_elem
 from . import pyast as P
 from .chains import exclusive
 from .analysis import Analysis, reads_only_card
@@ -107,6 +107,8 @@ def choose(lower: Lowering, s: n.Choose, fx: Fn, rule: str, wl: int) -> list[ast
     k = unit.point(id(s))
     prompt = s.prompt if s.prompt is not None else n.Text(s.loc, ["Choose"])
     spec = ChooseSpec(lower.driver.value_fn(prompt, rule), _seat_fn(lower, s, fx, rule), [], s.loc, rule)
+    # the locals it keeps that hold cards (a bot's look, an option's preview: `engine/hidden.py`)
+    spec.cards = tuple((x, unit.types[x]) for x in sorted(unit.kept[k]) if holds_card(unit.types.get(x)))
     choice = f"choices.{s.name_tag}" if s.name_tag is not None else rule  # its name in statistics
     # The legal options, listed here: each option's list computed once per decision (a list
     # written alike for two options once, unless computing it draws chance), its `if`

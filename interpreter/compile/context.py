@@ -47,6 +47,7 @@ class Unit:
     def __init__(self, live: dict[Any, frozenset[str]], returns: bool = False):
         self.points = 0                 # waiting points so far (numbered from 1, in the order written)
         self.locals: dict[str, str] = {}   # its locals and own temporaries: env key -> Python name
+        self.types: dict[str, Any] = {}    # its locals' types (of those written so far): env key -> Type
         self.live = live                # the locals live at each waiting statement (`Analysis.liveness`)
         self.temps: list[str] = []      # its own temporaries live here (a loop's list and place)
         self.kept: dict[int, set[str]] = {}   # at each waiting point: what it keeps in `env` (env keys)

@@ -70,7 +70,7 @@ def layout(rs: Ruleset, checked: Checked, n_seats: int) -> Plan:
     p.pile_board.append(None)
     p.n_piles += 1
     p.unseen_piles = frozenset(i for i, vis in enumerate(p.pile_visible) if vis is Visibility.NOBODY)
-    p.owned_piles = tuple(i for i, vis in enumerate(p.pile_visible) if vis is Visibility.OWNER)
+    p.owned_piles = frozenset(i for i, vis in enumerate(p.pile_visible) if vis is Visibility.OWNER)
     p.secret_piles = tuple(sorted(p.unseen_piles.union(p.owned_piles)))
     p.owned_by_piece = any(p.pile_per[i] is Per.PIECE for i in p.owned_piles)
     p.seat_piles = [0] * n_seats

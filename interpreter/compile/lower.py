@@ -109,6 +109,7 @@ class Lowerer(Visitor):
             python = local_name(local.name)
             if fx.unit is not None:
                 fx.unit.keep(local.name, python)
+                fx.unit.types[local.name] = local.typ
             return P.store(python) if store else P.name(python)
         key = P.const(local.name)
         return P.sub_store(P.name("env"), key) if store else P.sub(P.name("env"), key)

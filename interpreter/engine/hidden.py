@@ -16,15 +16,10 @@ from __future__ import annotations
 
 import random
 from itertools import chain
+from typing import Any
 
-from ..lang.types import Per
-from .plan import Plan
+from ..lang.types import CARD, Per, Type, elem, is_list, is_map, map_types
 from .state import State
-
-
-def hides(plan: Plan) -> bool:
-    """Whether the game has anything for `redeal` to deal again (else a copy is not needed)."""
-    return bool(plan.hiding_kinds or plan.owned_piles)
 
 
 class Veil:
@@ -35,8 +30,8 @@ class Veil:
     (`State.seen`, `pile_w`, `end`, `draw`). A look that never reads them (the greedy bot's, in
     most games) costs no deal; one that does reads only what the seat may believe.
 
-    What it does not cover: a card reached other than through its pile (a variable holding it)
-    is read where it truly lies."""
+    A card the pending choice's locals hold is dealt before the look (`held`, `believe_held`); one a
+    state variable holds is read where it truly lies."""
 
     __slots__ = ("seat", "seed", "others", "watch", "need")
 
@@ -92,6 +87,67 @@ def _others(st: State, seat: int) -> tuple[frozenset[int], frozenset[int]]:
         others = frozenset(_others_piles(st, seat, True))
         found = plan.others_piles[key] = (others, others | plan.unseen_piles)
     return found
+
+
+def held(st: State, seat: int) -> list[int]:
+    """The cards that the locals of the choice pending on `st` hold (a card a rule took before it
+    asked: `let loot = best(hand(s))`) and that `seat` cannot see where they lie: in a pile nobody
+    sees or in another seat's hidden pile."""
+    pending = st.pending
+    if pending is None or not pending[0].cards:
+        return []
+    env, plan, where = pending[2], st.plan, st.where
+    cards = [c for name, typ in pending[0].cards for c in _cards(typ, env.get(name))
+             if where[c] in plan.unseen_piles or where[c] in plan.owned_piles]
+    if not cards:
+        return []
+    hidden = _others(st, seat)[1]   # (the other seats' hidden piles and the piles nobody sees)
+    return [c for c in cards if where[c] in hidden]
+
+
+def believe_held(st: State, seat: int, rng: random.Random, cards: list[int]) -> None:
+    """On `st` (a copy), what `seat` cannot see dealt anew (`redeal`), the piles nobody sees that
+    hold some of `cards` put in a believed order, and the pending choice's locals made to hold,
+    for each such card, the card that now lies where it lay."""
+    before = [list(p) for p in st.piles]
+    redeal(st, seat, rng)
+    for p in sorted({st.where[c] for c in cards} & st.plan.unseen_piles):
+        pile = st.pile_w(p)
+        pile.sort()
+        rng.shuffle(pile)
+    now = {a: b for old, new in zip(before, st.piles) if old != new for a, b in zip(old, new) if a != b}
+    spec, _opts, env, _seat = st.pending
+    for name, typ in spec.cards:
+        if name in env:
+            env[name] = _mapped(typ, env[name], now)
+
+
+def _cards(typ: Type, value: Any) -> list[int]:
+    """The cards in a value of type `typ`."""
+    if value is None:
+        return []
+    if typ == CARD:
+        return [value]
+    if is_list(typ):
+        return [c for x in value for c in _cards(elem(typ), x)]
+    if is_map(typ):
+        k, v = map_types(typ)
+        return [c for key, x in value.items() for c in _cards(k, key) + _cards(v, x)]
+    return []
+
+
+def _mapped(typ: Type, value: Any, now: dict[int, int]) -> Any:
+    """`value` (of type `typ`) with each card `now` maps replaced."""
+    if value is None:
+        return None
+    if typ == CARD:
+        return now.get(value, value)
+    if is_list(typ):
+        return [_mapped(elem(typ), x, now) for x in value]
+    if is_map(typ):
+        k, v = map_types(typ)
+        return {_mapped(k, key, now): _mapped(v, x, now) for key, x in value.items()}
+    return value
 
 
 def redeal(st: State, seat: int, rng: random.Random) -> None:

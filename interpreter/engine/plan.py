@@ -58,6 +58,9 @@ class ChooseSpec:
     alts: list[Alternative]
     loc: Loc | None
     rule: str
+    # the locals it keeps while it waits that hold cards (a card, a list of cards, ...), with their
+    # types: a card of them the deciding seat cannot see is dealt anew with the others (`hidden.held`)
+    cards: tuple[tuple[str, Any], ...] = ()
 
     def label(self, st: Any, env: dict[str, Any], option: tuple[int, Any]) -> str:
         i, v = option
@@ -115,7 +118,7 @@ class Piles:
     pile_decl: list[str] = field(default_factory=list)         # per pile id: declared name
     pile_visible: list[Visibility] = field(default_factory=list)  # per pile id: who sees its cards
     unseen_piles: frozenset[int] = frozenset()                 # pile ids that nobody sees
-    owned_piles: tuple[int, ...] = ()                          # ... that only their owner sees
+    owned_piles: frozenset[int] = frozenset()                  # ... that only their owner sees
     secret_piles: tuple[int, ...] = ()                         # both, in order
     # the piles nobody sees whose cards (those that start there) can be told apart: of more than
     # one type, or with variables of their own (`hidden.Veil`: a look that reads only cards alike

@@ -393,6 +393,12 @@ class State:
             self.cards_mine = True
 
     def move(self, card: int, dest: int, face_up: bool | None = None, bottom: bool = False) -> None:
+        veil = self.veil
+        if veil is not None:   # (what the seat cannot see is dealt before the card is found)
+            if self.where[card] in veil.watch:
+                veil.lift(self, self.where[card])
+            if self.veil is not None and dest in veil.watch:
+                veil.lift(self, dest)
         if not self.cards_mine:
             self.own_cards()
         where = self.where

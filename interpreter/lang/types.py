@@ -164,6 +164,19 @@ def elem(t: Type) -> Type:
     return t.elem if isinstance(t, ListType) else ANY
 
 
+def holds_card(t: Type | None) -> bool:
+    """Whether a value of type `t` is or holds a card (a list of cards, a map to cards, ...)."""
+    if t is None:
+        return False
+    if t == CARD:
+        return True
+    if is_list(t):
+        return holds_card(elem(t))
+    if is_map(t):
+        return any(holds_card(x) for x in map_types(t))
+    return False
+
+
 def map_types(t: Type) -> tuple[Type, Type]:
     """(key type, value type) of a map type."""
     return (t.key, t.value) if isinstance(t, MapType) else (ANY, ANY)

@@ -3,18 +3,19 @@
 
 Each option's own effects are played on a copy of the table as the deciding seat may believe it
 (`vm.preview`, the greedy bot's look-ahead: hidden order and chance come from a generator of the
-preview's own, and what the seat cannot see, other seats' hands and face-down tiles, is dealt anew
-first: `engine/hidden.py`), and the seat's pieces are compared before
-and after: the facts the game shows about them, where they stand, whom they passed. An option
-that meets chance (a draw from a deck nobody sees, a shuffle) is not previewed: its outcome is
-not known until it happens."""
+preview's own, face-down tiles are shuffled first), and the seat's pieces are compared before and
+after: the facts the game shows about them, where they stand, whom they passed. An option that
+meets chance (a draw from a deck nobody sees, a shuffle) is not previewed, nor one that reads
+what the seat cannot see (another seat's hand: the copy deals it anew when it first reads it,
+`engine/hidden.py`, and that tells it was read), nor any option of a choice whose rules took such a
+card before asking: their outcome is not known until it happens."""
 from __future__ import annotations
 
 import random
 import re
 
 from ..engine import vm
-from ..engine.hidden import hides, redeal
+from ..engine.hidden import held, veil
 from ..engine.game import reading, table_view
 from ..base.errors import RuleError
 
@@ -62,23 +63,26 @@ def _changes(piece: str, many: bool, before: dict, after: dict, label: str) -> l
 
 def previews(game, decision, seed: int = 0) -> list[str]:
     """For each option of the decision, what it would change for the deciding seat ("" when
-    nothing the seat can see, or when it meets chance)."""
+    nothing the seat can see, or when it meets chance or reads what the seat cannot see)."""
     plan = game.plan
     seat = decision.seat
     base = decision._st
-    if seat is None or base.pending is None:
+    if seat is None or base.pending is None or held(base, seat):
+        # (a card the rules took before asking, which the seat cannot see: any option may use it)
         return [""] * decision.count
     rng = random.Random(seed)
-    if hides(plan):
-        base = base.clone()
-        redeal(base, seat, rng)
+    base = base.clone()
+    for k in plan.hiding_kinds:
+        k.redeal_hidden(base, seat, rng)
     labels = decision.labels()
     before = reading(base, lambda: _summary(plan, base, seat))
+    base.veil = veil(base, seat, rng)
     out = []
     for i in range(decision.count):
         try:
             st = vm.preview(base, i, rng)
-            if st is base or (st.believe is not None and st.believe.chance):
+            if st is base or (st.believe is not None and st.believe.chance) \
+                    or (base.veil is not None and st.veil is None):   # (it dealt: it read a hidden card)
                 out.append("")
                 continue
             after = reading(st, lambda st=st: _summary(plan, st, seat))
