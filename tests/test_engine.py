@@ -636,3 +636,36 @@ def test_a_fact_the_game_shows_is_said_once_though_its_variable_has_the_same_nam
 
     game = _raid_dealt(_raid(tmp_path), 1)
     assert table_view(game.plan, game.st, 0)["pieces"]["cars1"]["facts"] == ["gain 0"]
+
+
+def test_a_board_in_a_text_reads_as_its_name(tmp_path):
+    """`say "{b}"` of a board value said its number (`the board: 0`)."""
+    from interpreter.lang.show import show, words
+    from interpreter.lang.types import BOARD, listof
+
+    plan = _raid(tmp_path)
+    assert show(plan, BOARD, 0) == "grid" and words(plan, listof(BOARD), [0, 0]) == "grid and grid"
+
+
+GAIN = RAID.replace("""          choose "Raid seat 2?" by seat(1):
+              option "raid":
+                  cars[1].gain = max([c.value for c in hand(seat(2))]) - 3
+              option "wait":
+                  pass
+""", """          let n = 0
+          choose "How much?" by seat(1):
+              option "a little":
+                  n = 1
+              option "a lot":
+                  n = 4
+          cars[1].gain = n
+""")
+
+
+def test_an_option_that_sets_only_what_the_next_statements_read_is_previewed_played_on(tmp_path):
+    """Each option sets only how much the next statement gives: right after it the table is the
+    same, so the preview says what the rules then do (it said nothing)."""
+    from interpreter.table.preview import previews
+
+    game = Game(_raid(tmp_path, GAIN), 3)
+    assert previews(game, game.decision()) == ["gain 1", "gain 4"]

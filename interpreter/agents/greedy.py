@@ -156,7 +156,7 @@ class _Look:
                 tables.append(st)
                 scored.append((value, i))
         if depth > 1 and 1 < len(scored) <= self.left and min(scored)[0] == max(scored)[0] \
-                and all(_unchanged(st, base) for st in tables):
+                and all(vm.unchanged(st, base) for st in tables):
             scored = self._played_on(base, scored, depth)
         return scored, idle
 
@@ -225,13 +225,6 @@ class _Look:
         if type(value) is not int:
             _number(self.plan, value, self.seat)
         return value
-
-
-def _unchanged(st, base) -> bool:
-    """Whether an option's table (`vm.preview`) is `base`'s as it was: no card moved or turned,
-    no variable or board changed (it set only the rules' own local names)."""
-    return st is base or (st.mine == 0 and not st.cards_mine and st.g == base.g and st.v == base.v
-                          and st.bd == base.bd)
 
 
 _NOT_THE_TABLE = frozenset(("round", "__rounds", "__records"))

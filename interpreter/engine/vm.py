@@ -228,6 +228,14 @@ def answer(st: State, pick: int) -> None:
     run(st)
 
 
+def unchanged(st: State, base: State) -> bool:
+    """Whether an option's table (`preview`) is `base`'s as it was: no card moved or turned, no
+    variable or board changed (it set only the rules' own local names, which the next statements
+    read: `play_on` shows what they do)."""
+    return st is base or (st.mine == 0 and not st.cards_mine and st.g == base.g and st.v == base.v
+                          and st.bd == base.bd)
+
+
 def play_on(st: State, pick: int, rng: random.Random | None = None) -> State:
     """A copy of the game with option `pick` taken, played on up to the next decision (or its
     end); with `rng`, the copy is the bot's belief (see `preview`). `st` is left as it was."""

@@ -6,16 +6,17 @@ from typing import Any, Iterable, Protocol
 
 from ..base.errors import RuleError
 from ..base.limits import MAX_INT, MAX_TEXT
-from .types import ANY, BOOL, CARD, DIE, PIECE, PILE, SEAT, Type, elem, is_list, is_map, map_types
+from .types import ANY, BOARD, BOOL, CARD, DIE, PIECE, PILE, SEAT, Type, elem, is_list, is_map, map_types
 
 
 class Names(Protocol):
-    """What a game calls its cards, pieces and piles (a compiled `Plan`)."""
+    """What a game calls its cards, pieces, piles, dice and boards (a compiled `Plan`)."""
     card_names: list[str]
     card_type: list[int]
     piece_names: list[str]
     pile_names: list[str]
     die_names: list[str]
+    board_names: list[str]
 
 
 def show(plan: Names, typ: Type, v: Any) -> str:
@@ -31,6 +32,8 @@ def show(plan: Names, typ: Type, v: Any) -> str:
         return plan.pile_names[v]
     if typ == DIE:
         return plan.die_names[v]
+    if typ == BOARD:
+        return plan.board_names[v]
     if typ == BOOL:
         return "yes" if v else "no"
     if is_list(typ) or (typ == ANY and isinstance(v, list)):

@@ -81,6 +81,9 @@ def previews(game, decision, seed: int = 0) -> list[str]:
     for i in range(decision.count):
         try:
             st = vm.preview(base, i, rng)
+            if st is not base and vm.unchanged(st, base):
+                # it sets only what the next statements read (how far to go): what they do
+                st = vm.play_on(base, i, rng)
             if st is base or (st.believe is not None and st.believe.chance) \
                     or (base.veil is not None and st.veil is None):   # (it dealt: it read a hidden card)
                 out.append("")
