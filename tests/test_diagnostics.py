@@ -720,6 +720,13 @@ def test_variant_with_an_unknown_patch_operation(capsys, variants):
                hint="did you mean `set`?")
 
 
+def test_a_variant_key_written_at_the_top_says_where_it_goes(capsys, variants):
+    path = variants / "short-race.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + "requires: [pit-lane]\n", encoding="utf-8")
+    expect_one(capsys, path, path, find(path, "requires"), "E021", "unknown key `requires`",
+               hint="`requires` goes under `variant:`")
+
+
 def test_variant_patch_without_an_operation(capsys, variants):
     # (this raised StopIteration out of `apply_patches`)
     bad = _bad_variant(variants, "  - to: 8\n")

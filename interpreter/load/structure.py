@@ -162,8 +162,10 @@ def _report_error(err: Any, data: Any, schema: dict, report: Report) -> None:
     if err.validator == "additionalProperties":
         allowed = set(err.schema.get("properties", {})) or _props_at(schema, schema, path)
         for key in sorted(set(err.instance) - allowed, key=str):
-            report.add("E021", f"unknown key `{key}` in {where}", loc_at(data, path + [key], key=True),
-                       did_you_mean(key, allowed) or f"allowed keys: {', '.join(sorted(allowed))}")
+            under = sorted(k for k in allowed if key in _props_at(schema, schema, list(path) + [k]))
+            hint = (f"`{key}` goes under `{under[0]}:`" if len(under) == 1 else None) \
+                or did_you_mean(key, allowed) or f"allowed keys: {', '.join(sorted(allowed))}"
+            report.add("E021", f"unknown key `{key}` in {where}", loc_at(data, path + [key], key=True), hint)
     elif err.validator == "required":
         missing = err.message.split("'")[1] if "'" in err.message else err.message
         report.add("E022", f"missing key `{missing}` in {where}", loc_at(data, path, key=True))
