@@ -669,3 +669,31 @@ def test_an_option_that_sets_only_what_the_next_statements_read_is_previewed_pla
 
     game = Game(_raid(tmp_path, GAIN), 3)
     assert previews(game, game.decision()) == ["gain 1", "gain 4"]
+
+
+@pytest.mark.parametrize("fact, said", [
+    ('best: "max([c.value for c in hand(piece.owner)] + [0])"', ["hand"]),
+    ('best: {value: "max([c.value for c in hand(piece.owner)] + [0])", seen_by: owner}', []),
+    ('held: "size(hand(piece.owner)) + size(cards(deck))"', []),
+    ('next: "top_value()"', ["deck"]),
+])
+def test_a_fact_everybody_sees_that_reads_a_hidden_pile_is_said(tmp_path, fact, said):
+    """W162 at the fact, also through a function it calls; not for its owner's eyes only, nor for
+    how many cards a pile holds (told to everybody)."""
+    from interpreter.check import check
+    from interpreter.load.ruleset import load_ruleset
+    from interpreter.base.diagnostics import Report
+
+    text = RAID.replace('show:\n  gain: "piece.gain"\n', f'show:\n  gain: "piece.gain"\n  {fact}\n') + \
+        'functions:\n  top_value:\n    value: "if size(deck) == 0 then 0 else top(deck).value"\n'
+    folder = tmp_path / "raid"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(text, encoding="utf-8")
+    (folder / "cards.yaml").write_text(RAID_CARDS, encoding="utf-8")
+    report = Report()
+    rs = load_ruleset(folder, report=report)
+    assert rs is not None and check(rs, report) is not None, report.render()
+    warned = [d for d in report.items if d.code == "W162"]
+    assert [d.message.split("lies in ")[1].split(",")[0].strip("`") for d in warned] == said
+    if said:
+        assert warned[0].loc.line == text.splitlines().index(f"  {fact}") + 1

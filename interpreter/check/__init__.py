@@ -19,7 +19,7 @@ from ..load.patches import blame_patches
 from .calls import check_calls
 from .checked import Checked
 from .checker import Checker
-from .lint import lint_numbers
+from .lint import lint_hidden_facts, lint_numbers
 from .scenarios import Scenarios
 from .secret import analyse
 
@@ -33,6 +33,7 @@ def check(rs: Ruleset, report: Report) -> Checked | None:
     checked = typer.run()
     checked.waits = check_calls(typer.graph, checked.rules, checked.handlers, report)
     lint_numbers(rs, checked.symbols, checked.rules, report)
+    lint_hidden_facts(rs, checked.rules, report)
     checked.checker = Scenarios(typer.st, typer.problems, checked)
     if report.errors == errors:   # (the analysis reads typed trees: only those of a game that checks)
         checked.secrets = analyse(checked, rs, report)

@@ -192,3 +192,56 @@ def lint_numbers(rs: Ruleset, sym: Symbols, rules: Rules, report: Report) -> Non
                     "that changes the param would leave this number as it is", x.loc,
                     f"write {shown if len(names) <= 3 else 'one of them'}; if the number is "
                     f"another thing, end the line with `{AS_WRITTEN}`")
+
+
+def lint_hidden_facts(rs: Ruleset, rules: Rules, report: Report) -> None:
+    """W162: a fact that everybody sees (`show:`, `view:`, not `seen_by: owner`) reads what lies
+    in a pile only its owner sees, or nobody, directly or through the functions it calls (not only
+    how many cards it holds: `size` of it is said to everybody): every seat is told what it holds."""
+    hidden = {str(k) for k, pile in rs.game.piles.items() if pile.visible in ("owner", "nobody")}
+    if not hidden:
+        return
+    found: dict[str, frozenset[str]] = {}   # function -> the hidden piles it reads
+
+    def reads(tree: n.Node) -> set[str]:
+        out: set[str] = set()
+        stack = [tree]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, n.Call) and x.name == "size" and len(x.args) == 1 and _counted(x.args[0]):
+                continue
+            ref = getattr(x, "ref", None)
+            if isinstance(ref, Ref):
+                if ref.kind in (RefKind.PILE, RefKind.PILE_OF) and ref.name in hidden:
+                    out.add(ref.name)
+                elif ref.kind is RefKind.FUNCTION:
+                    out |= through(ref.name)
+            stack.extend(x.children())
+        return out
+
+    def through(name: str) -> frozenset[str]:
+        if name not in found:
+            found[name] = frozenset()   # (a function that calls itself adds nothing more)
+            tree = rules.tree(f"functions.{name}")
+            found[name] = frozenset(reads(tree)) if tree is not None else frozenset()
+        return found[name]
+
+    for rule_id, (_label, _unit, owner_only) in rules.fact_meta.items():
+        tree = rules.tree(rule_id)
+        if owner_only or tree is None:
+            continue
+        piles = sorted(reads(tree))
+        if piles:
+            named = ", ".join(f"`{p}`" for p in piles)
+            report.warn("W162", f"`{rule_id}` is shown to every seat but reads what lies in {named}, "
+                        "which not everybody may see: every seat is told it", tree.loc,
+                        "show it only to its owner (`seen_by: owner`), or show what everybody knows "
+                        "(how many cards: `size(...)`)")
+
+
+def _counted(e: n.Expr) -> bool:
+    """`size` of it tells only how many cards: a pile, or `cards(pile)`."""
+    ref = getattr(e, "ref", None)
+    if isinstance(ref, Ref) and ref.kind in (RefKind.PILE, RefKind.PILE_OF):
+        return True
+    return isinstance(e, n.Call) and e.name == "cards" and len(e.args) == 1 and _counted(e.args[0])
