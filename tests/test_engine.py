@@ -575,7 +575,14 @@ LOOT = RAID.replace("""      - id: raid
 """)
 
 
-@pytest.mark.parametrize("text", [RAID, LOOT], ids=["read in the option", "taken before the choice"])
+# (the card taken into a state variable of the game, not a local)
+KEPT = LOOT.replace("""          let loot = first(""", """          loot = first(""").replace(
+    "state:\n", "state:\n  loot: {of: game, type: card}\n", 1)
+HIDDEN_READS = [RAID, LOOT, KEPT]
+HOW = ["read in the option", "taken before the choice", "kept in a state variable"]
+
+
+@pytest.mark.parametrize("text", HIDDEN_READS, ids=HOW)
 def test_an_option_that_reads_another_seats_hand_shows_no_preview(tmp_path, text):
     """Seat 1's raid reads seat 2's hand, which seat 1 cannot see (in the option, or in a card the
     rules took before asking): its preview says nothing, whatever seat 2 holds (it said the true
@@ -586,7 +593,7 @@ def test_an_option_that_reads_another_seats_hand_shows_no_preview(tmp_path, text
     assert [previews(_raid_dealt(plan, v), _raid_dealt(plan, v).decision()) for v in (1, 5)] == [["", ""]] * 2
 
 
-@pytest.mark.parametrize("text", [RAID, LOOT], ids=["read in the option", "taken before the choice"])
+@pytest.mark.parametrize("text", HIDDEN_READS, ids=HOW)
 def test_the_greedy_bots_look_deals_other_seats_hands_anew_when_it_reads_them(tmp_path, text):
     """The greedy bot's raid is judged on seat 2's hand as seat 1 may believe it: its choices are
     the same whichever cards seat 2 truly holds (on the true hand it waited on the low cards and
@@ -697,3 +704,21 @@ def test_a_fact_everybody_sees_that_reads_a_hidden_pile_is_said(tmp_path, fact, 
     assert [d.message.split("lies in ")[1].split(",")[0].strip("`") for d in warned] == said
     if said:
         assert warned[0].loc.line == text.splitlines().index(f"  {fact}") + 1
+
+
+def test_an_empty_list_in_one_branch_is_a_list_of_what_the_other_holds(tmp_path):
+    """`if ... then [] else cards(hand(s))` is a list of cards: its cards keep their properties
+    and their names (it was a list of anything: `first(a).value` read none, `{a}` said numbers)."""
+    text = RAID.replace('''      - id: raid
+        do: |
+''', '''      - id: raid
+        do: |
+          let a = if size(deck) < 0 then [] else cards(hand(seat(1)))
+          say "{a}: {first(a).value}"
+''')
+    plan = _raid(tmp_path, text)
+    game = Game(plan, 3, trace=True)
+    said = [e for e in game.st.trace if e[0] == "say"]
+    hand = game.st.piles[plan.pile_names.index("hand(seat 1)")]
+    names = " and ".join(plan.card_names[plan.card_type[c]] for c in hand)
+    assert said and said[-1][-1] == f"{names}: {plan.card_props['value'][hand[0]]}"

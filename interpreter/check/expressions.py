@@ -308,6 +308,13 @@ class Expressions(Visitor):
         b = self.expr(e.orelse, sc)
         if not compatible(a, b):
             return self.type_error(f"the two branches give {a} and {b}", e)
+        # an empty `[]` or `{}` is a list or map of what the other branch holds (`if c then [] else
+        # cards(hand(s))` is a list of cards: read as a list of anything, its cards lost their
+        # properties)
+        if _empty(e.then):
+            return b
+        if _empty(e.orelse):
+            return a
         return join(a, b)
 
     def _logic(self, e: n.And | n.Or, sc: Scope, word: str) -> Type:
@@ -563,3 +570,8 @@ def _bind(returns: Type | None, bound: Type) -> Type:
         return listof(bound)
     return returns
 
+
+
+def _empty(e: n.Expr) -> bool:
+    """`[]` or `{}` as written."""
+    return (isinstance(e, n.ListLit) and not e.items) or (isinstance(e, n.MapLit) and not e.keys)

@@ -11,7 +11,7 @@ from ..ir.models import Visibility
 from ..engine.plan import Plan
 from ..base.limits import MAX_ROUNDS, MAX_STEPS
 from ..load.ruleset import Ruleset
-from ..lang.types import ANY, BOOL, HELD, INT, SEAT, Owner, Per, is_list, is_map
+from ..lang.types import ANY, BOOL, HELD, INT, SEAT, Owner, Per, holds_card, is_list, is_map
 
 
 def layout(rs: Ruleset, checked: Checked, n_seats: int) -> Plan:
@@ -146,6 +146,8 @@ def layout(rs: Ruleset, checked: Checked, n_seats: int) -> Plan:
         p.var_visible[key] = Visibility(var.visible)
     p.piece_init.setdefault("owner", None)
     p.var_types[(Per.PIECE, "owner")] = SEAT
+    p.card_state = [(per, name, t) for (per, name), t in p.var_types.items()
+                    if per in (Per.GAME, Per.SEAT, Per.PIECE) and holds_card(t)]
     # seat and piece variables live in one flat list: a variable's values for each seat (or
     # piece) side by side from its offset
     for inits, n in ((p.seat_init, n_seats), (p.piece_init, p.n_pieces), (p.card_init, len(p.card_type))):

@@ -30,8 +30,8 @@ class Veil:
     (`State.seen`, `pile_w`, `end`, `draw`). A look that never reads them (the greedy bot's, in
     most games) costs no deal; one that does reads only what the seat may believe.
 
-    A card the pending choice's locals hold is dealt before the look (`held`, `believe_held`); one a
-    state variable holds is read where it truly lies."""
+    A card the pending choice's locals or a state variable hold is dealt before the look (`held`,
+    `believe_held`); a number the rules worked out of hidden cards before asking is read as it is."""
 
     __slots__ = ("seat", "seed", "others", "watch", "need")
 
@@ -91,14 +91,17 @@ def _others(st: State, seat: int) -> tuple[frozenset[int], frozenset[int]]:
 
 def held(st: State, seat: int) -> list[int]:
     """The cards that the locals of the choice pending on `st` hold (a card a rule took before it
-    asked: `let loot = best(hand(s))`) and that `seat` cannot see where they lie: in a pile nobody
-    sees or in another seat's hidden pile."""
+    asked: `let loot = best(hand(s))`), or the game's state variables, and that `seat` cannot see
+    where they lie: in a pile nobody sees or in another seat's hidden pile."""
     pending = st.pending
-    if pending is None or not pending[0].cards:
+    plan, where = st.plan, st.where
+    if pending is None or not (pending[0].cards or plan.card_state):
         return []
-    env, plan, where = pending[2], st.plan, st.where
-    cards = [c for name, typ in pending[0].cards for c in _cards(typ, env.get(name))
-             if where[c] in plan.unseen_piles or where[c] in plan.owned_piles]
+    env = pending[2]
+    cards = [c for name, typ in pending[0].cards for c in _cards(typ, env.get(name))]
+    for _slot, typ, value in _state_cards(st):
+        cards.extend(_cards(typ, value))
+    cards = [c for c in cards if where[c] in plan.unseen_piles or where[c] in plan.owned_piles]
     if not cards:
         return []
     hidden = _others(st, seat)[1]   # (the other seats' hidden piles and the piles nobody sees)
@@ -120,6 +123,23 @@ def believe_held(st: State, seat: int, rng: random.Random, cards: list[int]) -> 
     for name, typ in spec.cards:
         if name in env:
             env[name] = _mapped(typ, env[name], now)
+    for (where, key), typ, value in _state_cards(st):
+        where[key] = _mapped(typ, value, now)
+
+
+def _state_cards(st: State) -> list[tuple[tuple[Any, Any], Type, Any]]:
+    """Each state variable that holds cards, one per game, seat or piece: ((its container, its key
+    there), its type, its value)."""
+    plan = st.plan
+    out: list[tuple[tuple[Any, Any], Type, Any]] = []
+    for per, name, typ in plan.card_state:
+        if per is Per.GAME:
+            out.append(((st.g, name), typ, st.g.get(name)))
+        else:
+            at = plan.var_at[name]
+            for i in range(plan.n_seats if per is Per.SEAT else plan.n_pieces):
+                out.append(((st.v, at + i), typ, st.v[at + i]))
+    return out
 
 
 def _cards(typ: Type, value: Any) -> list[int]:

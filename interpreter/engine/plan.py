@@ -125,6 +125,8 @@ class Piles:
     # learns nothing it should not)
     mixed_starts: frozenset[int] = frozenset()
     owned_by_piece: bool = False   # some pile only its owner sees is a piece's
+    # the state variables that hold cards (of the game, each seat, each piece): (per, name, type)
+    card_state: list[tuple[Any, str, Any]] = field(default_factory=list)
     # (seat, the pieces' owners) -> the other seats' hidden piles, and with the unseen piles
     # (`hidden._others`)
     others_piles: dict[tuple, tuple[frozenset[int], frozenset[int]]] = field(default_factory=dict)
