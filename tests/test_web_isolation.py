@@ -176,8 +176,7 @@ def hidden_slots(plan, st, seat: int) -> list[tuple[int, int]]:
     for pid, cards in enumerate(st.piles):
         if pid == plan.aside:
             continue
-        vis, per, owner = plan.pile_visible[pid], plan.pile_per[pid], plan.pile_owner[pid]
-        owner_seat = owner if per == "seat" else (owners[owner] if per == "piece" else None)
+        vis, owner_seat = plan.pile_visible[pid], plan.pile_seat(pid, owners)
         for i, c in enumerate(cards):
             if vis == "nobody" or (vis == "owner" and owner_seat != seat) \
                     or (vis == "top" and i < len(cards) - 1) or (vis == "all" and not st.up[c]):

@@ -479,10 +479,7 @@ def table_view(p: Plan, st: State, seat: int | None) -> dict:
         if pid == p.aside:
             continue  # out of the game
         vis = p.pile_visible[pid]
-        owner = p.pile_owner[pid]
-        per = p.pile_per[pid]
-        owner_seat = owner if per is Per.SEAT else (owners[owner] if per is Per.PIECE and owner is not None
-                                                    else None)
+        owner_seat = p.pile_seat(pid, owners)
         if vis is Visibility.ALL or (vis is Visibility.OWNER and seat is not None and owner_seat == seat):
             own = vis is Visibility.OWNER   # (its owner sees even the cards face down)
             shown = [p.card_label(c) if (st.up[c] or own) else "(face down)" for c in cards]

@@ -84,7 +84,7 @@ def _others(st: State, seat: int) -> tuple[frozenset[int], frozenset[int]]:
     if found is None:
         if len(plan.others_piles) > 1000:
             plan.others_piles.clear()
-        others = frozenset(_others_piles(st, seat, True))
+        others = frozenset(p for p in plan.owned_piles if plan.pile_seat(p, owners) != seat)
         found = plan.others_piles[key] = (others, others | plan.unseen_piles)
     return found
 
@@ -183,11 +183,10 @@ def _redeal_cards(st: State, seat: int, rng: random.Random) -> None:
     owner sees and the piles nobody sees, in the order of the piles)."""
     plan = st.plan
     start, piles = plan.card_start, st.piles
-    others = _others_piles(st, seat, False)
+    others, hidden = _others(st, seat)
     need = {start[c] for p in others for c in piles[p]} & plan.unseen_piles
     if not need:
         return
-    hidden = plan.unseen_piles.union(others)
     places: dict[int, list] = {s: [] for s in need}   # start pile -> [(pile, index)] its cards fill
     for p in plan.secret_piles:
         cards = piles[p]
@@ -209,25 +208,3 @@ def _redeal_cards(st: State, seat: int, rng: random.Random) -> None:
             w[i] = c
             where[c] = p
             up[c] = face
-
-
-def _others_piles(st: State, seat: int, empty_too: bool) -> list[int]:
-    """The piles only their owner sees that belong to another seat (or to another seat's piece),
-    with cards in them (or also those without)."""
-    plan = st.plan
-    per, owner_of, piles = plan.pile_per, plan.pile_owner, st.piles
-    owners = None
-    out = []
-    for p in plan.owned_piles:
-        if not piles[p] and not empty_too:
-            continue
-        if per[p] is Per.SEAT:
-            owner = owner_of[p]
-        elif per[p] is Per.PIECE:
-            owners = owners if owners is not None else st.values("owner")
-            owner = owners[owner_of[p]]  # type: ignore[index]  # (a piece's pile has its piece)
-        else:
-            owner = None
-        if owner != seat:
-            out.append(p)
-    return out

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Protocol, Sequence
 
 from ..boards.base import BoardKind
 from ..base.diagnostics import Loc
@@ -151,6 +151,14 @@ class Piles:
 
     def pile_label(self, pile: int) -> str:
         return self.pile_names[pile]
+
+    def pile_seat(self, pile: int, owners: Sequence[int | None]) -> int | None:
+        """The seat whose pile it is (a piece's pile: its owner's, from the pieces' `owners`), or
+        None for one of the game or of a board's place."""
+        per, owner = self.pile_per[pile], self.pile_owner[pile]
+        if per is Per.SEAT:
+            return owner
+        return owners[owner] if per is Per.PIECE and owner is not None else None
 
 
 @dataclass(kw_only=True)

@@ -263,12 +263,10 @@ class State:
         c.veil = self.veil
         return c
 
-    def clone(self, believe: random.Random | None = None, share: bool = False) -> "State":
+    def clone(self, believe: random.Random | None = None) -> "State":
         """A copy to play on. With `believe`, the copy is a bot's belief (see `self.believe`):
-        chance and the order of unseen piles come from that generator. `share`: the copy shares
-        the piles, `where` and `up` until it changes them (see `scratch`): this state must not
-        change while the copy is in use."""
-        c = self._copy(share)
+        chance and the order of unseen piles come from that generator."""
+        c = self._copy(False)
         if believe is not None:
             c.rng = believe
             c.believe = Belief(believe)
