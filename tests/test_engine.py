@@ -9,6 +9,7 @@ import pytest
 from interpreter.agents.base import RandomAgent
 from interpreter.cli import main
 from interpreter.engine.game import Game
+from interpreter.base.diagnostics import RulesetError
 from interpreter.base.errors import RuleError
 from interpreter.session.load import load
 from interpreter.session.playing import play
@@ -722,3 +723,43 @@ def test_an_empty_list_in_one_branch_is_a_list_of_what_the_other_holds(tmp_path)
     hand = game.st.piles[plan.pile_names.index("hand(seat 1)")]
     names = " and ".join(plan.card_names[plan.card_type[c]] for c in hand)
     assert said and said[-1][-1] == f"{names}: {plan.card_props['value'][hand[0]]}"
+
+@pytest.mark.parametrize("lines", [
+    # a list first given [] and then grown, in a loop or at once
+    ["let a = []", "for c in hand(seat(1)):", "    a = a + [c]"],
+    ["let a = []", "a = a + cards(hand(seat(1)))"],
+    ["let a = [] + cards(hand(seat(1)))"],
+    ["let a = []", "if size(deck) >= 0:", "    a = cards(hand(seat(1)))"],
+    ["let m = {}", "for c in hand(seat(1)):", "    m[c] = 1", "let a = [c for c in m]"],
+], ids=["grown in a loop", "grown at once", "joined to []", "given in a block", "a map's keys"])
+def test_a_list_first_given_empty_is_a_list_of_what_is_put_in_it(tmp_path, lines):
+    """`let a = []` then `a = a + [c]`: a list of cards (it stayed a list of anything: `{a}` said
+    numbers and `first(a).value` read none, with no warning)."""
+    body = "".join(f"          {line}\n" for line in lines)
+    text = RAID.replace('''      - id: raid
+        do: |
+''', f'''      - id: raid
+        do: |
+{body}          say "{{a}}: {{first(a).value}}"
+''')
+    plan = _raid(tmp_path, text)
+    game = Game(plan, 3, trace=True)
+    said = [e for e in game.st.trace if e[0] == "say"]
+    hand = game.st.piles[plan.pile_names.index("hand(seat 1)")]
+    names = " and ".join(plan.card_names[plan.card_type[c]] for c in hand)
+    assert said and said[-1][-1] == f"{names}: {plan.card_props['value'][hand[0]]}"
+
+
+def test_a_list_first_given_empty_keeps_the_type_it_was_given(tmp_path):
+    """Once a list first given [] holds cards, numbers put in it are a type error at their line."""
+    text = RAID.replace('''      - id: raid
+        do: |
+''', '''      - id: raid
+        do: |
+          let a = []
+          a = a + cards(hand(seat(1)))
+          a = a + [3]
+''')
+    with pytest.raises(RulesetError) as err:
+        _raid(tmp_path, text)
+    assert "list[card]" in str(err.value) and "list[int]" in str(err.value)

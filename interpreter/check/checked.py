@@ -25,6 +25,8 @@ class Local:
     # `let` it does not declare visible
     hidden_from: tuple[tuple[str, int, int], ...] = ()
     turn: bool = False  # whose turn it is, in a step: every step of the turn reads the same one
+    # first given an empty `[]` or `{}`: a list or map of what is first stored in it (`a = a + [c]`)
+    open: bool = False
 
 
 class CallKind(str, Enum):

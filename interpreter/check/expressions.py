@@ -311,9 +311,9 @@ class Expressions(Visitor):
         # an empty `[]` or `{}` is a list or map of what the other branch holds (`if c then [] else
         # cards(hand(s))` is a list of cards: read as a list of anything, its cards lost their
         # properties)
-        if _empty(e.then):
+        if blank(e.then):
             return b
-        if _empty(e.orelse):
+        if blank(e.orelse):
             return a
         return join(a, b)
 
@@ -390,6 +390,12 @@ class Expressions(Visitor):
         if e.op == "+" and is_list(a) and is_list(b):
             if not compatible(a, b):
                 return self.type_error(f"cannot join {a} and {b}", e)
+            # `[] + cards(...)`, `a + [c]` while `a` is still the `[]` it was first given: a list
+            # of what the other side holds
+            if blank(e.left):
+                return b
+            if blank(e.right):
+                return a
             return join(a, b)
         if not (compatible(a, INT) and compatible(b, INT)):
             return self.type_error(f"`{e.op}` works on ints, not {a} and {b}", e)
@@ -572,6 +578,14 @@ def _bind(returns: Type | None, bound: Type) -> Type:
 
 
 
-def _empty(e: n.Expr) -> bool:
+def empty_literal(e: n.Expr) -> bool:
     """`[]` or `{}` as written."""
     return (isinstance(e, n.ListLit) and not e.items) or (isinstance(e, n.MapLit) and not e.keys)
+
+
+def blank(e: n.Expr) -> bool:
+    """`[]` or `{}` as written, or a local first given one and nothing else yet (`Local.open`)."""
+    if empty_literal(e):
+        return True
+    ref = getattr(e, "ref", None)
+    return isinstance(e, n.Name) and isinstance(ref, Ref) and ref.kind == RefKind.LOCAL and ref.extra.open

@@ -15,14 +15,14 @@ from typing import ClassVar
 from ..lang import nodes as n
 from ..lang.parser import keywords
 from ..lang.visit import Visitor
-from ..lang.types import (ANY, BOARD, CARD, INT, NONE, PIECE, PILE, SEAT, TEXT, Type, compatible, elem,
-                          is_list, is_map, map_types, parse_type, zero)
+from ..lang.types import (ANY, BOARD, CARD, INT, KEY_TYPES, NONE, PIECE, PILE, SEAT, TEXT, Type, compatible,
+                          elem, is_list, is_map, map_types, mapof, parse_type, zero)
 from ..load.rules import Rules
 from ..ir.sites import FUNCTION
 from .blame import Problems
 from .calls import CallGraph
 from .checked import Callee, Checked, Ref, RefKind
-from .expressions import Expressions, Scope
+from .expressions import Expressions, Scope, blank, empty_literal
 from .oldforms import OldForms
 from .symbols import BUILTIN_EVENTS, Symbols
 
@@ -73,6 +73,7 @@ class Statements(Visitor):
         s.rebinds = s.name in sc.names
         s.ref = sc.bind(s.name, typ)
         s.ref.hidden_from = s.hidden_from
+        s.ref.open = s.declared is None and empty_literal(s.value)
         self.problems.local_reads(s.ref, s.value)
 
     def _keeps_turn(self, name: str, sc: Scope, node: n.Node) -> None:
@@ -177,6 +178,31 @@ class Statements(Visitor):
         vt = self.ex.value_of_statement(s.value, sc)
         if typ is not None and not compatible(typ, vt):
             self.type_error(f"cannot store a {vt} in a {typ}", s)
+        elif typ is not None:
+            self._fill(s.target, vt)
+
+    @staticmethod
+    def _fill(t: n.Expr, vt: Type) -> None:
+        """A local first given `[]` or `{}` becomes a list or map of what is first stored in it
+        (`a = a + [c]`, `m[c] = 1`): the lines after read its cards as cards (as a list of
+        anything, `{a}` said numbers and `first(a).value` read none)."""
+        key: Type | None = None
+        place = t
+        if isinstance(t, n.Index):
+            place, key = t.obj, t.index.typ
+        elif isinstance(t, n.Attr):
+            place, key = t.obj, TEXT
+        if not (isinstance(place, n.Name) and blank(place)):
+            return
+        local = place.ref.extra
+        if key is None:
+            filled = vt
+        elif is_map(local.typ) and key in KEY_TYPES and vt != ANY:
+            filled = mapof(key, vt)
+        else:
+            return
+        if filled != local.typ:
+            local.typ, local.open = filled, False
 
     def s_AugAssign(self, s: n.AugAssign, sc: Scope) -> None:
         typ = self.target(s.target, sc)
