@@ -409,3 +409,12 @@ def test_a_place_property_beyond_what_a_rule_holds_is_refused_at_its_line(tmp_pa
     [d] = refused(folder).items
     assert d.code == "E026" and words in d.message
     assert (d.loc.file, d.loc.line) == (str(path), find(path, new[:12])[0])
+
+
+def test_a_lapped_car_fills_its_spot_in_the_space(tmp_path):
+    # blue and gray stand in space 2, red a lap ahead wants the same space (progress 22): it is
+    # full (a lapped car fills its spot as any car does), so red stops in space 1 of its lap
+    g = game(strip(tmp_path, 'advance(piece("red"), 22)\n'
+                             'heard = heard + ["{pieces_in_space(track, 22)}"]', HEAR))
+    assert where(g, "red") == (21, 1)
+    assert g.st.g["heard"][-2:] == ["red blocked at 21, not 22", "blue and gray"]

@@ -128,3 +128,16 @@ def test_a_stack_track_written_as_segments_is_its_spaces_and_properties(tmp_path
     assert k.decl.spaces == 16
     assert [s for s in range(16) if k.props[s]] == [6, 7, 8]
     assert stacks(g)[7] == ["white"]
+
+
+def test_on_a_loop_pieces_a_lap_apart_share_a_stack_and_each_keeps_its_lap(tmp_path):
+    text = GAME.replace("    finish: 14\n", "    loop: true\n")
+    # white goes round to progress 16, the space where red, blue and green stand: on top of them
+    g = game(tmp_path, 'stack_move(track, piece("white"), 14)', text=text)
+    assert stacks(g)[0] == ["red", "blue", "green", "white"]
+    # green carries white on: each moves 2 spaces, white still a lap ahead of green
+    g = game(tmp_path / "b", 'stack_move(track, piece("white"), 14)\nstack_move(track, piece("green"), 2)',
+             text=text)
+    data, names = g.st.bd[0], g.plan.piece_names
+    assert (data[0][names.index("green")], data[0][names.index("white")]) == (2, 18)
+    assert stacks(g)[2] == ["green", "white"] and stacks(g)[0] == ["red", "blue"]

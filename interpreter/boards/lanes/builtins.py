@@ -80,7 +80,8 @@ def _race_order(k: Lanes, st: Table, _b: int) -> list[int]:
 
 
 @on_board(Lanes, "pieces_in_space", [(INT, "the progress of `pieces_in_space`")], listof(PIECE),
-          "the pieces at this progress, the one ahead first")
+          "the pieces in the space of this progress (on a loop, a piece a lap ahead or behind too), "
+          "the one ahead in the space first")
 def _pieces_in_space(k: Lanes, st: Table, _b: int, d: int) -> list[int]:
     data = st.bd[k.index]
     pcs = k.occupants(data, d)
@@ -220,8 +221,11 @@ def _put_at_run(st: Table, p: int | None, b: int, d: int, spot: int) -> None:
     for i, _k in _lanes(st.plan):
         st.bd[i][0][p] = None
     data = st.bd[b]
-    if any(data[0][q] == d and data[1][q] == spot for q in range(len(data[0]))):
-        raise RuleError(f"spot {spot} of progress {d} is taken")
+    # (exactly there only: a scenario arranging the table may put a car where one still on the
+    # start grid, a lap behind, will have left)
+    for q in range(len(data[0])):
+        if data[0][q] == d and data[1][q] == spot:
+            raise RuleError(f"spot {spot} of progress {d} is taken by `{st.plan.piece_names[q]}`")
     data[0][p], data[1][p] = d, spot
 
 

@@ -169,12 +169,23 @@ class Lanes(BoardKind):
     # ---- pieces ---------------------------------------------------------------------------
 
     def occupants(self, data: Data, d: int, but: int | None = None) -> list[int]:
+        """The pieces standing in the space of progress d: on a loop, a piece a lap (or more) ahead
+        or behind stands in that space too (a lapped car fills its spot)."""
         pos = data[0]
-        return [pc for pc, p in enumerate(pos) if p == d and pc != but]
+        if self.open:
+            return [pc for pc, p in enumerate(pos) if p == d and pc != but]
+        L = self.L
+        r = d % L
+        return [pc for pc, p in enumerate(pos) if p is not None and p % L == r and pc != but]
 
     def free_spot(self, data: Data, d: int, but: int | None = None) -> int | None:
         pos, spot = data
-        taken = {spot[pc] for pc, p in enumerate(pos) if p == d and pc != but}
+        if self.open:
+            taken = {spot[pc] for pc, p in enumerate(pos) if p == d and pc != but}
+        else:
+            L = self.L
+            r = d % L
+            taken = {spot[pc] for pc, p in enumerate(pos) if p is not None and p % L == r and pc != but}
         if not taken:
             return self.prefer[d % self.L][0]
         for k in self.prefer[d % self.L]:

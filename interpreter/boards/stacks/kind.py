@@ -122,16 +122,26 @@ class Stacks(BoardKind):
 
     # ---- the stacks ---------------------------------------------------------------------------
 
+    def _here(self, data: Data, d: int) -> list[int]:
+        """The pieces in the space of progress d: on a loop, a piece a lap ahead or behind stands
+        in that space too (in the same stack)."""
+        pos = data[0]
+        if not self.loop:
+            return [pc for pc, p in enumerate(pos) if p == d]
+        L = self.L
+        r = d % L
+        return [pc for pc, p in enumerate(pos) if p is not None and p % L == r]
+
     def stack(self, data: Data, d: int) -> list[int]:
         """The pieces stacked at progress d, bottom to top (markers aside)."""
-        pos, height = data
-        on = [pc for pc, p in enumerate(pos) if p == d and height[pc] > 0]
+        height = data[1]
+        on = [pc for pc in self._here(data, d) if height[pc] > 0]
         on.sort(key=height.__getitem__)
         return on
 
     def markers(self, data: Data, d: int) -> list[int]:
-        pos, height = data
-        return [pc for pc, p in enumerate(pos) if p == d and height[pc] == 0]
+        height = data[1]
+        return [pc for pc in self._here(data, d) if height[pc] == 0]
 
     def _restack(self, data: Data, pieces: list[int]) -> None:
         for h, pc in enumerate(pieces, 1):
@@ -208,7 +218,12 @@ class Stacks(BoardKind):
         the board's order with where they stand."""
         data = st.bd[self.index]
         names = self.plan.piece_names
-        spaces = sorted({p for p in data[0] if p is not None})
+        # one entry a space (on a loop, pieces a lap apart stand in one stack: it is named by the
+        # progress of the farthest)
+        first: dict[int, int] = {}
+        for p in sorted((p for p in data[0] if p is not None), reverse=True):
+            first.setdefault(p % self.L if self.loop else p, p)
+        spaces = sorted(first.values())
         return {"kind": self.kind, "spaces": self.L, "loop": self.loop, "finish": self.finish,
                 "stacks": [{"progress": d, "space": d % self.L,
                             "stack": [names[pc] for pc in self.stack(data, d)],
@@ -309,7 +324,12 @@ def _mover(name: str, under: bool, doc: str) -> Builtin:
         if data[1][p] == 0:
             raise RuleError(f"`{name}`: `{st.plan.piece_names[p]}` is a marker: put it with `stack_put`")
         d = data[0][p]
-        k.land(data, k.lift(data, p), d + n, under)
+        was = data[0][:]
+        carried = k.lift(data, p)
+        k.land(data, carried, d + n, under)
+        if k.loop:   # on a loop each keeps its own lap: a piece a lap ahead stays a lap ahead
+            for q in carried:
+                data[0][q] = was[q] + n
     return move
 
 
