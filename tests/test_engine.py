@@ -594,6 +594,42 @@ def test_an_option_that_reads_another_seats_hand_shows_no_preview(tmp_path, text
     assert [previews(_raid_dealt(plan, v), _raid_dealt(plan, v).decision()) for v in (1, 5)] == [["", ""]] * 2
 
 
+# seat 2 keeps a number only it sees; seat 1's raid takes it, its own count reads seat 1's
+STASH = RAID.replace("  gain: {of: piece, type: int}\n", "  gain: {of: piece, type: int}\n"
+                     "  stash: {of: seat, type: int, visible: owner}\n"
+                     "  spare: {of: piece, type: int, visible: owner}\n"
+                     ).replace("""              option "raid":
+                  cars[1].gain = max([c.value for c in hand(seat(2))]) - 3
+              option "wait":
+                  pass
+""", """              option "raid":
+                  cars[1].gain = seat(2).stash
+              option "raid the spare":
+                  cars[1].gain = cars[2].spare
+              option "count mine":
+                  cars[1].gain = seat(1).stash + cars[1].spare
+""")
+
+
+def test_an_option_that_reads_a_number_only_another_seat_sees_shows_no_preview(tmp_path):
+    """A seat's or a piece's variable only its owner sees (`visible: owner`), read by an option
+    of another seat: its preview says nothing, whatever the number (it said it: "gain 5"); the
+    seat's own numbers are previewed."""
+    from interpreter.table.preview import previews
+
+    plan = _raid(tmp_path, STASH)
+    shown = []
+    for value in (2, 5):
+        game = Game(plan, 3)
+        st = game.st
+        st.v[plan.var_at["stash"] + 1] = value
+        st.v[plan.var_at["spare"] + 1] = value
+        st.v[plan.var_at["stash"]] = 1
+        st.v[plan.var_at["spare"]] = 2
+        shown.append(previews(game, game.decision()))
+    assert shown == [["", "", "gain 3"]] * 2
+
+
 @pytest.mark.parametrize("text", HIDDEN_READS, ids=HOW)
 def test_the_greedy_bots_look_deals_other_seats_hands_anew_when_it_reads_them(tmp_path, text):
     """The greedy bot's raid is judged on seat 2's hand as seat 1 may believe it: its choices are

@@ -146,6 +146,8 @@ def layout(rs: Ruleset, checked: Checked, n_seats: int) -> Plan:
         p.var_visible[key] = Visibility(var.visible)
     p.piece_init.setdefault("owner", None)
     p.var_types[(Per.PIECE, "owner")] = SEAT
+    p.secret_vars = any(v is Visibility.OWNER for (per, _n), v in p.var_visible.items()
+                        if per in (Per.SEAT, Per.PIECE))
     p.card_state = [(per, name, t) for (per, name), t in p.var_types.items()
                     if per in (Per.GAME, Per.SEAT, Per.PIECE) and holds_card(t)]
     # seat and piece variables live in one flat list: a variable's values for each seat (or

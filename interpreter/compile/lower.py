@@ -27,7 +27,7 @@ from ..load.rules import TriggerDef
 from ..base.errors import RuleError
 from ..base.limits import MAX_INT, Steps
 from ..lang.show import words
-from ..lang.types import ANY, HELD, INT, PILE, TEXT, Type, is_list, is_map
+from ..lang.types import ANY, HELD, INT, PILE, TEXT, Per, Type, is_list, is_map
 from ..library.api import NOT_CONST, Items, Read
 from ..ir.models import Visibility
 from ..ir.sites import FUNCTION
@@ -207,7 +207,14 @@ class Lowerer(Visitor):
         if kind is RefKind.PIECE_NAME:
             return P.sub(self.cg.const(p.piece_names, "piece_names"), obj)
         if kind in (RefKind.PIECE_VAR, RefKind.SEAT_VAR, RefKind.CARD_VAR):
-            return P.sub(P.attr(self.st(), "v"), P.binop(P.const(p.var_at[ref.name]), ast.Add(), obj))
+            at = P.const(p.var_at[ref.name])
+            per = Per.SEAT if kind is RefKind.SEAT_VAR else Per.PIECE
+            if kind is not RefKind.CARD_VAR and p.var_visible.get((per, ref.name)) is Visibility.OWNER:
+                # only its owner sees it: a preview that reads another seat's says nothing
+                if kind is RefKind.SEAT_VAR:
+                    return P.call(self.h("peek_seat"), self.st(), at, obj)
+                return P.call(self.h("peek_piece"), self.st(), at, P.const(p.var_at["owner"]), obj)
+            return P.sub(P.attr(self.st(), "v"), P.binop(at, ast.Add(), obj))
         if kind is RefKind.SEAT_NUMBER:
             return P.binop(obj, ast.Add(), P.const(1))
         if kind is RefKind.SEAT_PIECES:

@@ -65,6 +65,25 @@ def said(st: State, rule: str, steps: int, text: str) -> None:
         st.trace.append(("say", rule, text))
 
 
+def peek_seat(st: State, at: int, seat: int) -> Any:
+    """A seat's variable only that seat sees (`visible: owner`), read. On a copy a preview or a
+    bot looks ahead on (`st.veil`, for the seat looking), read of another seat: the copy deals
+    what that seat cannot see and drops its veil, so that a preview of it says nothing (as of an
+    option that reads another seat's hand); the value itself is read as it is."""
+    veil = st.veil
+    if veil is not None and seat != veil.seat:
+        veil.deal(st)
+    return st.v[at + seat]
+
+
+def peek_piece(st: State, at: int, owner_at: int, pc: int) -> Any:
+    """A piece's variable only its owner sees, read (`peek_seat`; a piece nobody owns: nobody)."""
+    veil = st.veil
+    if veil is not None and st.v[owner_at + pc] != veil.seat:
+        veil.deal(st)
+    return st.v[at + pc]
+
+
 def pieces_of(at: int, n: int) -> Callable[[State, int], list[int]]:
     """A seat's pieces: those whose `owner` (the variables from `at`, one per piece) is the seat."""
     def pieces(st: State, seat: int) -> list[int]:
@@ -155,7 +174,8 @@ def limited(limit: int) -> dict[str, Callable[..., Any]]:
     return {"each": each, "each_w": each_weighing, "big": big, "int": checked_int, "ints": checked_ints,
             "range": number_range, "join_list": join_list, "join_text": join_text, "index": index,
             "options": too_many_options, "put_item": put_item, "put_key": put_key, "template": template,
-            "end": end_game, "too_many": too_many, "hush": hush, "said": said}
+            "end": end_game, "too_many": too_many, "hush": hush, "said": said, "peek_seat": peek_seat,
+            "peek_piece": peek_piece}
 
 
 def trace_round_of(kinds: list[Any]) -> Callable[[State, str, str], None]:

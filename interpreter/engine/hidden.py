@@ -60,6 +60,11 @@ class Veil:
             if need.isdisjoint(map(plan.card_start.__getitem__, st.piles[pile])):
                 self.watch.discard(pile)
                 return
+        self.deal(st)
+
+    def deal(self, st: State) -> None:
+        """Deal `st`'s hidden cards anew now, and leave the copy unveiled (it read what the seat
+        cannot see: a card, or a variable only another seat sees, `helpers.peek_seat`)."""
         st.veil = None
         _redeal_cards(st, self.seat, random.Random(self.seed))
 
@@ -68,7 +73,7 @@ def veil(st: State, seat: int, rng: random.Random) -> Veil | None:
     """What `seat` cannot see on `st`, to be dealt anew when a copy first reads it; None when
     the game hides nothing from it that could be told apart."""
     plan = st.plan
-    if not plan.mixed_starts or not plan.owned_piles:
+    if not (plan.mixed_starts and plan.owned_piles) and not plan.secret_vars:
         return None
     others, watch = _others(st, seat)
     return Veil(seat, rng.getrandbits(64), others, watch)

@@ -119,6 +119,8 @@ class Piles:
     pile_visible: list[Visibility] = field(default_factory=list)  # per pile id: who sees its cards
     unseen_piles: frozenset[int] = frozenset()                 # pile ids that nobody sees
     owned_piles: frozenset[int] = frozenset()                  # ... that only their owner sees
+    # a seat's or a piece's variable only its owner sees (read through `helpers.peek_seat`)
+    secret_vars: bool = False
     secret_piles: tuple[int, ...] = ()                         # both, in order
     # the piles nobody sees whose cards (those that start there) can be told apart: of more than
     # one type, or with variables of their own (`hidden.Veil`: a look that reads only cards alike
