@@ -12,7 +12,7 @@ from interpreter.cli import main
 from interpreter.engine.game import Game
 from interpreter.lab import stats
 from interpreter.lab.compare import compare
-from interpreter.lab.metrics import _lead
+from interpreter.lab.metrics import _lead, _lead_summary
 from interpreter.session.load import load
 from interpreter.session.playing import play
 from interpreter.lab.simulate import Setup, simulate
@@ -71,6 +71,18 @@ def test_lead_changes_and_when_the_winner_took_the_lead():
     assert _lead(samples, 1) == {"lead_changes": 2, "lead_taken": None, "gap": -4}   # behind at the end
     assert _lead([(0, [3, 1]), (5, [9, 1])], 0)["lead_taken"] == 0                  # from the start
     assert _lead(samples, None)["gap"] is None
+
+
+def test_a_winner_level_at_the_end_is_not_said_to_be_behind():
+    """Won on the result's tie-break with the same progress as another seat: level, not behind
+    (`simulate` said "behind at the end" of every winner not leading alone)."""
+    rows = [{"outcome": "won", **_lead(samples, w)} for samples, w in [
+        ([(0, [1, 1]), (1, [4, 4])], 0),    # level
+        ([(0, [1, 1]), (1, [2, 4])], 0),    # behind
+        ([(0, [1, 1]), (1, [5, 4])], 0),    # ahead
+    ]]
+    found = _lead_summary(rows)
+    assert found is not None and (found["level_at_end"], found["behind_at_end"]) == (1, 1)
 
 
 # ---- what the engine counts -----------------------------------------------------------------------

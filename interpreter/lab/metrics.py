@@ -254,7 +254,10 @@ def _lead_summary(ended: list[dict]) -> dict | None:
             "taken": _spread(taken), "gap": _spread([r.get("gap") for r in won]),
             "from_start": {"games": from_start, "of": len(won), "rate": from_start / len(won) if won else 0.0,
                            "ci95": [lo, hi]},
-            "behind_at_end": len(won) - len(taken)}
+            # not leading alone at the end: level with another seat's progress (won on the
+            # result's tie-break, or the result counts otherwise), or behind it
+            "level_at_end": sum(1 for r in won if r.get("lead_taken") is None and r.get("gap") == 0),
+            "behind_at_end": sum(1 for r in won if r.get("lead_taken") is None and (r.get("gap") or 0) < 0)}
 
 
 def _metrics(ended: list[dict]) -> dict:

@@ -320,6 +320,8 @@ def render(stats: dict) -> str:
             lines.append(f"the winner took the lead for good after round {tk['mean']:.1f} on average "
                          f"(median {_num(tk['median'])}); led from the start in {fs['games']} of {fs['of']} "
                          f"games won ({_pct(fs['rate']).strip()})"
+                         + (f"; level at the end in {lead['level_at_end']}"
+                            if lead.get("level_at_end") else "")
                          + (f"; behind at the end in {lead['behind_at_end']}"
                             if lead["behind_at_end"] else ""))
         if varies(gap):
