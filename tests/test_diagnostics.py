@@ -200,6 +200,19 @@ def test_yaml_unclosed_quote_points_at_the_opening_quote(capsys, game):
                hint="end it with the same quote")
 
 
+def test_yaml_a_control_character_is_said_at_its_line_and_column(capsys, game):
+    # (YAML said where only as a position in the text: `position 3530`)
+    edit(game, "  name: Formula 5\n", "  name: Formula\x075\n")
+    at = find(game, "\x075")
+    rc, out, err = validate(capsys, game)
+    diags = parse(err)
+    assert rc == 1 and len(diags) == 1 and diags[0].code == "E010", err
+    assert (diags[0].line, diags[0].col) == at and "the character 0x0007" in diags[0].message, err
+    # (the line is shown with the character escaped, the caret under it)
+    assert diags[0].source == "  name: Formula\\x075" and diags[0].caret == at[1], err
+    assert diags[0].hint is not None and "write it as an escape" in diags[0].hint, err
+
+
 def test_yaml_tab_indentation(capsys, game):
     edit(game, "  hand_size: 12\n", "\thand_size: 12\n")
     expect_one(capsys, game, game, find(game, "\thand_size"), "E010", "YAML syntax error",

@@ -270,3 +270,12 @@ def test_a_season_whose_game_the_bot_was_not_trained_for_is_refused_before_it_st
     assert rc == 2 and not save.exists(), err
     assert "in the season's game 2 of 2: Gems count double, `learned:" in err
     assert "trained for other rules" in err
+
+
+def test_a_simulation_whose_every_game_fails_measures_nothing(tmp_path, capsys):
+    """No rates of no games, no length of 0 rounds: that nothing ran to its end, and each error."""
+    buggy = _nim(tmp_path / "all", NIM.replace("player.taken += n", "player.taken += n // 0"))
+    assert main(["simulate", buggy, "--games", "3", "--jobs", "1"]) == 1
+    out = capsys.readouterr().out
+    assert "no game ran to its end: nothing to measure" in out
+    assert "wins by seat" not in out and "length:" not in out and out.count("failed game ") == 3

@@ -290,6 +290,11 @@ def render(stats: dict) -> str:
              + (f", modules {', '.join(stats['modules'])}" if stats["modules"] else ""),
              f"completed {stats['completed']} / {stats['games']}"
              + (f"  ({stats['failed']} failed)" if stats["failed"] else ""), ""]
+    if not stats["completed"]:
+        # (rates of no games, and a length of 0 rounds, would read as measured)
+        lines.append("no game ran to its end: nothing to measure (each game's error below)")
+        lines += [f"failed game {f['game']} (seed {f['seed']}): {f['error']}" for f in stats["failures"]]
+        return "\n".join(lines)
     lines += render_outcomes(stats)
     # the bot's column as wide as its longest name (7 at least: the table as it always was)
     bot = max([7] + [len(row["bot"]) for row in stats["wins_by_seat"]])

@@ -269,6 +269,13 @@ def parse_yaml(text: str, name: str, report: Report) -> Any:
         loc = Loc(name, mark.line + 1, mark.column + 1) if mark else Loc(name)
         report.add("E010", f"YAML syntax error: {problem}", loc, hint)
         return None
+    except yaml.reader.ReaderError as e:   # a character YAML refuses: said at its line and column
+        before = text[:e.position]
+        line, col = before.count("\n") + 1, e.position - (before.rfind("\n") + 1) + 1
+        report.add("E010", f"YAML syntax error: the character {e.character:#06x} cannot stand in a file",
+                   Loc(name, line, col),
+                   "delete it, or write it as an escape inside a \"double-quoted\" string (a tab as `\\t`)")
+        return None
     except yaml.YAMLError as e:
         report.add("E010", f"YAML syntax error: {e}", Loc(name))
         return None
