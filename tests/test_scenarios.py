@@ -294,6 +294,21 @@ situation: |
     assert "(in rule `situation`)" in text
 
 
+def test_set_pile_takes_a_card_the_game_dealt_to_another_hand_and_gives_that_hand_another(tmp_path):
+    """Downforce deals every card: whichever hand the seed dealt the card to, seat 1 gets it, and
+    that hand as many cards as before, one from the deck where they start (set_pile refused:
+    the scenario passed with some seeds only)."""
+    path = write(tmp_path, "downforce", """players: 3
+situation: |
+  set_pile(hand(seat(1)), ["blue6-orange4-white2-yellow1", "red6-white4-green2-orange1"])
+expect:
+  - '[c.type for c in hand(seat(1))] == ["blue6-orange4-white2-yellow1", "red6-white4-green2-orange1"]'
+  - 'size(hand(seat(2))) == size(hand(seat(3))) and size(hand(seat(2))) > 0'
+""")
+    outcomes = run_seeds(path, list(range(1, 13)))
+    assert all(o.passed for o in outcomes), [o.report.render() for o in outcomes if not o.passed][0]
+
+
 def test_set_pile_lays_an_ordered_face_down_stack_and_sets_aside_what_started_there(tmp_path):
     path = write(tmp_path, "heat", """players: 2
 seed: 4

@@ -170,7 +170,8 @@ class State:
     generator, and where the flow waits. Copied cheaply for previews, bots and secret blocks."""
     __slots__ = ("plan", "piles", "where", "up", "mine", "cards_mine", "g", "v", "bd", "rng", "frames",
                  "pending", "trace", "ended", "steps", "feed", "simul", "believe", "watch", "tally", "ask",
-                 "seed", "blocks", "streams", "revealing", "rolls", "memo", "taking", "block_seat", "veil")
+                 "seed", "blocks", "streams", "revealing", "rolls", "memo", "taking", "block_seat", "veil",
+                 "arranged_piles")
 
     def __init__(self, plan: Plan, seed: int, streams: bool = True):
         self.plan = plan
@@ -209,6 +210,8 @@ class State:
         # (`hidden.Veil`); None on the real table
         self.veil: Any = None
         self.rolls: dict[int, list[int]] | None = None   # arranged rolls by die (`next_rolls`)
+        # the piles a scenario's situation arranged (`set_pile`, `stack_pile`): never a copy's
+        self.arranged_piles: set[int] | None = None
         self.believe: Belief | None = None   # a bot's lookahead copy (see `Belief`)
         self.watch: Any = None   # what a scenario watches for (`vm.Watch`); a copy is not watched
         self.tally: Any = None   # what the engine counts when asked (`tally.Tally`); never in a copy
@@ -250,6 +253,7 @@ class State:
         c.revealing = None
         rolls = self.rolls
         c.rolls = None if rolls is None else {d: faces[:] for d, faces in rolls.items()}
+        c.arranged_piles = None
         c.tally = None
         c.ask = None
         c.pending = None

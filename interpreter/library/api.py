@@ -101,6 +101,7 @@ class Table(Fixed, Protocol):
     """The game's table as a built-in or a board kind sees it: `engine/state.py`'s State (or a
     bot's copy of it). Read-only members are properties (the engine's own types may be narrower)."""
     rolls: dict[int, list[int]] | None   # arranged rolls by die (`next_rolls` sets them)
+    arranged_piles: set[int] | None      # the piles `set_pile`/`stack_pile` arranged
 
     @property
     def bd(self) -> list[Any]: ...            # each board's run-time data, as its kind keeps it

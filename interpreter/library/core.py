@@ -251,10 +251,12 @@ def _arranger(name: str, exact: bool, doc: str) -> Builtin:
     Both lay them face up, or as a third argument says ("face down").
 
     A card is taken from the pile itself, else from the pile it started in, else from the cards
-    set aside; never from another pile (a hand, a discard), which would change that pile without
-    a word: a card that is only there is a rule error saying where it is. With set_pile, cards
-    the pile held that are not named go back to the pile they started in, or, when that is this
-    pile, are set aside: out of the game, where no rule sees them.
+    set aside, else from a pile the game dealt it to and no `set_pile`/`stack_pile` has arranged
+    (another seat's hand): that pile gets in its place the top card of the pile the card started
+    in, so that it holds as many (a scenario arranges what it needs whatever its seed dealt).
+    Never from a pile arranged before: that is a rule error saying where the cards are. With
+    set_pile, cards the pile held that are not named go back to the pile they started in, or,
+    when that is this pile, are set aside: out of the game, where no rule sees them.
     """
     @builtin(name, [(PILE, f"the pile `{name}` fills"),
                     ("list[text]", f"the card types `{name}` puts there"),
@@ -279,8 +281,13 @@ def _arranger(name: str, exact: bool, doc: str) -> Builtin:
             free.sort(key=lambda k: (st.where[k] != dest, st.where[k] == plan.aside,
                                      plan.pile_owner[plan.card_start[k]] != owner))
             if not free:
-                raise RuleError(_missing(st, name, dest, tname, names.count(tname),
-                                         sum(1 for k in taken if plan.card_type[k] == ti), cards))
+                arranged = st.arranged_piles or set()
+                dealt = [k for k in cards if st.where[k] not in arranged]
+                if not dealt:
+                    raise RuleError(_missing(st, name, dest, tname, names.count(tname),
+                                             sum(1 for k in taken if plan.card_type[k] == ti), cards))
+                _replace(st, dealt[0], chosen, dest if exact else None, names)
+                free = dealt
             taken.append(free[0])
             chosen.add(free[0])
         if exact:
@@ -291,7 +298,25 @@ def _arranger(name: str, exact: bool, doc: str) -> Builtin:
         up = _FACES[face]
         for card in taken:
             st.move(card, dest, up)
+        if st.arranged_piles is None:
+            st.arranged_piles = set()
+        st.arranged_piles.add(dest)
     return arrange
+
+
+def _replace(st: Table, card: int, chosen: set[int], dest: int | None, names: list[str]) -> None:
+    """`card` leaves the pile the game dealt it to: the top card of the pile it started in (one not
+    chosen for the arrangement) takes its place there, as it lay; with none there (a game that
+    deals every card), a card that `set_pile` (`dest`) is not to keep in the pile it arranges (an
+    exchange)."""
+    plan = st.plan
+    where = st.where[card]
+    kept = {plan.card_types.index(t) for t in names}
+    spare = [k for k in reversed(st.piles[plan.card_start[card]]) if k not in chosen] + \
+        [k for k in reversed(st.piles[dest] if dest is not None else ()) if k not in chosen
+         and plan.card_type[k] not in kept]
+    if spare:
+        st.move(spare[0], where, st.up[card])
 
 
 CORE: list[Builtin] = [
