@@ -1241,6 +1241,35 @@ state:
     assert err.count("hint: did you mean `gem`?") == 1 and err.count("hint: did you mean `token`?") == 1
 
 
+def test_a_card_property_compared_with_a_text_no_card_has_is_warned(capsys, tmp_path):
+    """W163: `c.kind == "sprnt"` is never true where every card's `kind` is another text; a text
+    some card has is not warned about."""
+    folder = tmp_path / "rulesets" / "kinds"
+    folder.mkdir(parents=True)
+    from conftest import stepping_game
+
+    text = stepping_game("kinds", "Kinds", (2, 2)).replace("state:\n", """\
+cards:
+  sprint: {count: 2, starts_in: row, props: {kind: sprint, value: 2}}
+  draft: {count: 2, starts_in: row, props: {kind: draft, value: 3}}
+piles:
+  row: {visible: all}
+state:
+""")
+    body = text[text.index('          choose "step"'):text.index("    rounds: 3")]
+    text = text.replace(body, """\
+          s.score += size([c for c in row if c.kind == "sprnt"]) + size([c for c in row if c.kind == "draft"])
+          s.score += size([c for c in row if c.kind in ["sprint", "drafft"]])
+""")
+    (folder / "game.yaml").write_text(text, encoding="utf-8")
+    lines = text.splitlines()
+    at = [str(i + 1) for i, line in enumerate(lines) if '"sprnt"]' in line or '"drafft"]' in line]
+    rc, _out, err = validate(capsys, folder)
+    warned = re.findall(r'game\.yaml:(\d+):\d+: warning\[W163\]: no card has `kind` "(\w+)"', err)
+    assert rc == 0 and warned == [(at[0], "sprnt"), (at[1], "drafft")], err
+    assert err.count("hint: did you mean `sprint`?") == 1 and err.count("hint: did you mean `draft`?") == 1
+
+
 def test_a_card_type_a_scenario_arranges_that_the_game_has_not_is_said_with_the_nearest(capsys, project):
     path = project / "rulesets" / "formula5" / "scenarios" / "misspelt.yaml"
     path.write_text("scenario: {name: misspelt, source: a test}\nruleset: ..\nplayers: 2\nseed: 1\n"

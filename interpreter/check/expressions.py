@@ -362,9 +362,22 @@ class Expressions(Visitor):
 
     def card_type_named(self, typed: n.Expr, texts: list) -> None:
         """W110: a card's `type` compared with a text that names no card type of the game (a
-        misspelt `"bidn"` is never equal, and nothing else would say so)."""
+        misspelt `"bidn"` is never equal, and nothing else would say so); W163: the same of a
+        card property that is a text (`c.kind == "sprnt"`)."""
         ref = getattr(typed, "ref", None)
-        if not (isinstance(typed, n.Attr) and isinstance(ref, Ref) and ref.kind is RefKind.CARD_TYPE):
+        if not (isinstance(typed, n.Attr) and isinstance(ref, Ref)):
+            return
+        if ref.kind is RefKind.CARD_PROP and ref.name in self.sym.card_prop_texts:
+            values = self.sym.card_prop_texts[ref.name]
+            for t in texts:
+                name = t.constant if isinstance(t, n.Text) else None
+                if name is not None and name not in values:
+                    self.problems.report.warn(
+                        "W163", f"no card has `{ref.name}` \"{name}\": a card's `{ref.name}` is never that",
+                        t.loc, self.suggest(name, values) or f"its values: {', '.join(values[:12])}"
+                        + (" ..." if len(values) > 12 else ""))
+            return
+        if ref.kind is not RefKind.CARD_TYPE:
             return
         types = self.sym.card_types
         for t in texts:

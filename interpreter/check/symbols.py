@@ -67,6 +67,8 @@ class Symbols:
     pieces: dict[str, list[str]] = field(default_factory=dict)     # kind -> piece names
     piece_names: list[str] = field(default_factory=list)
     card_props: dict[str, Type] = field(default_factory=dict)      # property -> type
+    # a property that is a text on every card type that has it -> the texts it takes (W163)
+    card_prop_texts: dict[str, list[str]] = field(default_factory=dict)
     card_types: list[str] = field(default_factory=list)
     functions: dict[str, dict[str, Type]] = field(default_factory=dict)   # name -> {param: type}
     procedures: dict[str, dict[str, Type]] = field(default_factory=dict)
@@ -329,6 +331,8 @@ class Declarations:
                                                          if more else ""),
                                 same[0].loc, same[0].hint, about=frozenset().union(*(d.about for d in same)))
             self.sym.card_props[k] = self._prop_type(k, have)
+            if all(isinstance(v, str) for _key, v, _ct in have):
+                self.sym.card_prop_texts[k] = list(dict.fromkeys(str(v) for _key, v, _ct in have))
         for k in self.sym.card_vars:
             if k in self.sym.card_props:
                 where = loc_of(next(n for n in self.g.state if str(n) == k))
