@@ -743,6 +743,36 @@ def test_a_fact_everybody_sees_that_reads_a_hidden_pile_is_said(tmp_path, fact, 
         assert warned[0].loc.line == text.splitlines().index(f"  {fact}") + 1
 
 
+@pytest.mark.parametrize("line, said", [
+    ('say "seat 2 holds {cards(hand(seat(2)))}"', ["hand"]),
+    ('say "the deck: {size(deck)} cards, seat 2 {size(hand(seat(2)))}"', []),
+    ('say "next: {top_value()}"', []),   # through a function: a rule may tell (a bid's value)
+])
+def test_a_line_said_that_tells_a_hidden_pile_is_warned(tmp_path, line, said):
+    """W164 at the `say` whose own text reads a pile only its owner sees (or nobody); not for how
+    many cards it holds."""
+    from interpreter.check import check
+    from interpreter.load.ruleset import load_ruleset
+    from interpreter.base.diagnostics import Report
+
+    text = RAID.replace("""              option "wait":
+                  pass
+""", f"""              option "wait":
+                  {line}
+""") + 'functions:\n  top_value:\n    value: "if size(deck) == 0 then 0 else top(deck).value"\n'
+    folder = tmp_path / "raid"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(text, encoding="utf-8")
+    (folder / "cards.yaml").write_text(RAID_CARDS, encoding="utf-8")
+    report = Report()
+    rs = load_ruleset(folder, report=report)
+    assert rs is not None and check(rs, report) is not None, report.render()
+    warned = [d for d in report.items if d.code == "W164"]
+    assert [d.message.split("lies in ")[1].split(",")[0].strip("`") for d in warned] == said
+    if said:
+        assert warned[0].loc.line == next(i for i, t in enumerate(text.splitlines(), 1) if line in t)
+
+
 def test_an_empty_list_in_one_branch_is_a_list_of_what_the_other_holds(tmp_path):
     """`if ... then [] else cards(hand(s))` is a list of cards: its cards keep their properties
     and their names (it was a list of anything: `first(a).value` read none, `{a}` said numbers)."""

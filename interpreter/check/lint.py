@@ -28,7 +28,7 @@ from typing import Any, Callable
 from ..lang import nodes as n
 from ..base.diagnostics import Loc, Report, source_line
 from ..lang.types import INT
-from ..load.rules import Rules
+from ..load.rules import Rules, blocks
 from ..load.ruleset import Ruleset
 from ..load.yamlsrc import loc_of
 from .checked import Ref, RefKind
@@ -197,7 +197,8 @@ def lint_numbers(rs: Ruleset, sym: Symbols, rules: Rules, report: Report) -> Non
 def lint_hidden_facts(rs: Ruleset, rules: Rules, report: Report) -> None:
     """W162: a fact that everybody sees (`show:`, `view:`, not `seen_by: owner`) reads what lies
     in a pile only its owner sees, or nobody, directly or through the functions it calls (not only
-    how many cards it holds: `size` of it is said to everybody): every seat is told what it holds."""
+    how many cards it holds: `size` of it is said to everybody): every seat is told what it holds.
+    W164: the same of a line a rule says (`say`), of what its text reads itself."""
     hidden = {str(k) for k, pile in rs.game.piles.items() if pile.visible in ("owner", "nobody")}
     if not hidden:
         return
@@ -226,6 +227,23 @@ def lint_hidden_facts(rs: Ruleset, rules: Rules, report: Report) -> None:
             found[name] = frozenset(reads(tree)) if tree is not None else frozenset()
         return found[name]
 
+    # W164: a line said aloud that names what lies in such a pile itself (through a function it
+    # may be a rule of the game that tells, as a bid of 0 says its bidder holds no card of that
+    # colour: only the text's own reads are said)
+    for _rule_id, body in blocks(rules):
+        stack: list[n.Node] = list(body)
+        while stack:
+            x = stack.pop()
+            if isinstance(x, n.Say):
+                piles = sorted(_reads_here(x.message, hidden))
+                if piles:
+                    named = ", ".join(f"`{p}`" for p in piles)
+                    report.warn("W164", f"this line is said to every seat and tells what lies in {named}, "
+                                "which not everybody may see", x.loc,
+                                "say what everybody may know (how many cards: `size(...)`), or move the "
+                                "cards where everybody sees them first (`move c to ... face up`)")
+            else:
+                stack.extend(x.children())
     for rule_id, (_label, _unit, owner_only) in rules.fact_meta.items():
         tree = rules.tree(rule_id)
         if owner_only or tree is None:
@@ -237,6 +255,22 @@ def lint_hidden_facts(rs: Ruleset, rules: Rules, report: Report) -> None:
                         "which not everybody may see: every seat is told it", tree.loc,
                         "show it only to its owner (`seen_by: owner`), or show what everybody knows "
                         "(how many cards: `size(...)`)")
+
+
+def _reads_here(tree: n.Node, hidden: set[str]) -> set[str]:
+    """The hidden piles an expression reads itself (not through the functions it calls; not only
+    their size)."""
+    out: set[str] = set()
+    stack = [tree]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, n.Call) and x.name == "size" and len(x.args) == 1 and _counted(x.args[0]):
+            continue
+        ref = getattr(x, "ref", None)
+        if isinstance(ref, Ref) and ref.kind in (RefKind.PILE, RefKind.PILE_OF) and ref.name in hidden:
+            out.add(ref.name)
+        stack.extend(x.children())
+    return out
 
 
 def _counted(e: n.Expr) -> bool:
