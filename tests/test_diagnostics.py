@@ -814,6 +814,17 @@ def test_loop_that_never_ends(capsys, project, game):
                "`while` loop", hint="loops that wait for a condition")
 
 
+def test_a_read_rule_whose_loops_run_too_long_is_said_at_it_with_its_own_hint(capsys, project, game):
+    # `evaluate:` is read at every greedy decision: the hint speaks of it, not of a phase's `until`
+    quick(project, keep_variants=False)
+    edit(game, 'evaluate: "0 - 10 * min(', 'evaluate: "sum([i for i in 1..100000]) + 0 * size([j for j in '
+         '1..100000 for k in 1..100]) - 10 * min(')
+    edit(game, "max_rounds: 100", "max_rounds: 100\n  max_steps: 200000")
+    rc, _out, err = validate(capsys, game)
+    (d,) = [d for d in parse(err) if d.code == "E201"]
+    assert rc == 1 and d.hint is not None and "`evaluate` is read as the game goes" in d.hint, err
+
+
 def test_rule_that_fails_while_playing(capsys, project, game):
     quick(project, keep_variants=False)
     edit(game, "pit_cards_by_position[slot_of(c)]", "pit_cards_by_position[slot_of(c) + 1]")

@@ -49,6 +49,8 @@ from .related import as_named, includers, racers, required_by, requiring
 from .scenario import run_scenario
 
 SMOKE_GAMES = 1  # seeded games at each player count a game is played at (`--play N`)
+# the rules read as the game goes, not the flow that waits for a condition (E201's hint)
+_READ = frozenset(("show", "view", "evaluate", "progress", "metrics", "record", "result"))
 
 
 @dataclass
@@ -189,8 +191,10 @@ def playouts(plan, games: int = SMOKE_GAMES, report: Report | None = None,
             ended += 1
         except GameTooLong as e:
             if report is not None:
+                read = (e.rule or "").split(".")[0] in _READ
                 report.add("E201", f"the game does not end: {e.message} ({which})", e.loc,
-                           "check the `until` of each phase and the loops that wait for a condition")
+                           f"`{e.rule}` is read as the game goes: make its loops and lists shorter" if read
+                           else "check the `until` of each phase and the loops that wait for a condition")
             return ended, rounds, not isinstance(e, OutOfTime)
         except RuleError as e:
             if report is not None:

@@ -298,8 +298,8 @@ class Statements(Visitor):
         # draw chance, or a game told aloud would not be the game played in silence
         drawn = self._draws_chance(s.message, set())
         if drawn is not None:
-            self.error("E147", f"`say` may not draw chance: `{drawn}` shuffles or draws at random",
-                       s, "compute the value before the `say`, with `let`")
+            self.error("E147", f"`say` may not draw chance: `{drawn}` does (a roll, a shuffle or a random "
+                       "draw)", s, "compute the value before the `say`, with `let`")
 
     def _draws_chance(self, e: n.Expr, seen: set[str]) -> str | None:
         """The built-in drawing from the game's generator that evaluating `e` may call (directly or
