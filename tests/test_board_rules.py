@@ -418,3 +418,18 @@ def test_a_lapped_car_fills_its_spot_in_the_space(tmp_path):
                              'heard = heard + ["{pieces_in_space(track, 22)}"]', HEAR))
     assert where(g, "red") == (21, 1)
     assert g.st.g["heard"][-2:] == ["red blocked at 21, not 22", "blue and gray"]
+
+
+@pytest.mark.parametrize("grid, said", [
+    ("[[19, 1], [19, 3]]", "grid place [19, 3] is not a spot of the track"),
+    ("[[19, 1], [18, 1], [19, 1]]", "the grid names the spot [19, 1] twice"),
+])
+def test_a_grid_place_that_does_not_fit_is_said_at_it(tmp_path, grid, said):
+    folder = strip(tmp_path, "pass")
+    path = folder / "game.yaml"
+    text = path.read_text(encoding="utf-8").replace("    laps: 2\n", f"    laps: 2\n    grid: {grid}\n")
+    path.write_text(text, encoding="utf-8")
+    (d,) = [d for d in refused(folder).items if d.code == "E026"]
+    line = text.splitlines().index(f"    grid: {grid}") + 1
+    place = grid.rindex("[19, 3]" if "3]" in grid else "[19, 1]")
+    assert said in d.message and (d.loc.line, d.loc.col) == (line, len("    grid: ") + place + 1)

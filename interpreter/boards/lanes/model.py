@@ -128,14 +128,17 @@ class LanesModel(BaseModel):
                     given.add((space, name))
         if self.race_line > self.spots:
             raise ValueError(f"race_line {self.race_line} is not one of the {self.spots} spots")
-        for place in self.grid:
+        # (`grid.N: ...`: said at that place of the grid, not at the board)
+        seen: set[tuple] = set()
+        for i, place in enumerate(self.grid):
             if len(place) != 2:
-                raise ValueError(f"a grid place is [space, spot], not {place}")
+                raise ValueError(f"grid.{i}: a grid place is [space, spot], not {place}")
             space, spot = place
             if not (0 <= space < self.spaces and 1 <= spot <= self.spots):
-                raise ValueError(f"grid place [{space}, {spot}] is not a spot of the track")
-        if len({tuple(g) for g in self.grid}) != len(self.grid):
-            raise ValueError("the grid names a spot twice")
+                raise ValueError(f"grid.{i}: grid place [{space}, {spot}] is not a spot of the track")
+            if (space, spot) in seen:
+                raise ValueError(f"grid.{i}: the grid names the spot [{space}, {spot}] twice")
+            seen.add((space, spot))
         if self.picture is not None:
             self._picture_fits(self.picture)
         return self
