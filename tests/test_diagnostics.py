@@ -213,6 +213,16 @@ def test_yaml_a_control_character_is_said_at_its_line_and_column(capsys, game):
     assert diags[0].hint is not None and "write it as an escape" in diags[0].hint, err
 
 
+def test_a_type_error_in_a_params_value_names_where_the_param_is_written(capsys, project, game):
+    # the rule that reads it is where the type error is found; the param's line is the other place
+    quick(project, keep_variants=False)
+    edit(game, "  hand_size: 12\n", "  hand_size: twelve\n")
+    rc, _out, err = validate(capsys, game)
+    line, col = find(game, "hand_size: twelve")
+    assert rc == 1 and "error[E120]" in err, err
+    assert f"= note: `hand_size` is the param written here: {game}:{line}:{col}" in err, err
+
+
 def test_yaml_tab_indentation(capsys, game):
     edit(game, "  hand_size: 12\n", "\thand_size: 12\n")
     expect_one(capsys, game, game, find(game, "\thand_size"), "E010", "YAML syntax error",

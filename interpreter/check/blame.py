@@ -22,6 +22,7 @@ from ..lang import versions
 from ..base.diagnostics import Loc, Report, did_you_mean
 from ..lang.types import ANY, Type
 from ..load.ruleset import Ruleset
+from ..load.yamlsrc import loc_of
 from ..ir.sites import FUNCTION
 from .checked import Local, Ref, RefKind
 
@@ -75,6 +76,32 @@ class Problems:
         if isinstance(tree, n.Node) and self.rs.changed:
             about = self.reads(tree)
         self.report.add(code, msg, loc, hint, about=about)
+        param = self._param_read(tree)
+        if param is not None:   # the value is the param's: where it is written is the other place
+            self.report.items[-1].also = param
+
+    def _param_read(self, tree: object) -> tuple[str, Loc] | None:
+        """Where the game's params write the one param `tree` reads by its name (`hand_size -
+        pits`), if it reads one: its value may be what is wrong."""
+        if not isinstance(tree, n.Node):
+            return None
+        names: set[str] = set()
+        stack = [tree]
+        while stack and len(names) < 2:
+            x = stack.pop()
+            ref = getattr(x, "ref", None)
+            if isinstance(x, n.Name) and isinstance(ref, Ref) and ref.kind is RefKind.PARAM:
+                names.add(x.id)
+            stack.extend(x.children())
+        if len(names) != 1:
+            return None
+        (name,) = names
+        params = self.rs.game.params
+        for key, value in params.items():
+            if str(key) == name:
+                at = loc_of(value) or loc_of(key)
+                return (f"`{name}` is the param written here", at) if at is not None else None
+        return None
 
     def unknown(self, name: str, msg: str, node: n.Node, hint: str | None = None) -> None:
         """E110 for a name nothing declares, unless a patch that would have declared it could not
