@@ -11,7 +11,7 @@ so that one run lists every problem. A name the game does not have may be an old
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 from ..boards import KINDS
 from ..lang import nodes as n
@@ -368,25 +368,24 @@ class Expressions(Visitor):
         if not (isinstance(typed, n.Attr) and isinstance(ref, Ref)):
             return
         if ref.kind is RefKind.CARD_PROP and ref.name in self.sym.card_prop_texts:
-            values = self.sym.card_prop_texts[ref.name]
-            for t in texts:
-                name = t.constant if isinstance(t, n.Text) else None
-                if name is not None and name not in values:
-                    self.problems.report.warn(
-                        "W163", f"no card has `{ref.name}` \"{name}\": a card's `{ref.name}` is never that",
-                        t.loc, self.suggest(name, values) or f"its values: {', '.join(values[:12])}"
-                        + (" ..." if len(values) > 12 else ""))
-            return
-        if ref.kind is not RefKind.CARD_TYPE:
-            return
-        types = self.sym.card_types
+            prop = ref.name
+            self._never_equal(texts, self.sym.card_prop_texts[prop], "W163", "its values",
+                              lambda name: f"no card has `{prop}` \"{name}\": a card's `{prop}` is never "
+                                           "that")
+        elif ref.kind is RefKind.CARD_TYPE:
+            self._never_equal(texts, self.sym.card_types, "W110", "its card types",
+                              lambda name: f"no card type of the game is called `{name}`: a card's `type` is "
+                                           "never that")
+
+    def _never_equal(self, texts: list, values: list[str], code: str, listed: str,
+                     said: Callable[[str], str]) -> None:
+        """Each text written in `texts` that is none of `values`, warned about (`code`)."""
         for t in texts:
             name = t.constant if isinstance(t, n.Text) else None
-            if name is not None and name not in types:
-                self.problems.report.warn(
-                    "W110", f"no card type of the game is called `{name}`: a card's `type` is never that",
-                    t.loc, self.suggest(name, types) or f"its card types: {', '.join(types[:12])}"
-                    + (" ..." if len(types) > 12 else ""))
+            if name is not None and name not in values:
+                some = ", ".join(values[:12]) + (" ..." if len(values) > 12 else "")
+                hint = self.suggest(name, values) or f"{listed}: {some}"
+                self.problems.report.warn(code, said(name), t.loc, hint)
 
     def x_Range(self, e: n.Range, sc: Scope) -> Type:
         a = self.expr(e.lo, sc)

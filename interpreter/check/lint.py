@@ -205,20 +205,7 @@ def lint_hidden_facts(rs: Ruleset, rules: Rules, report: Report) -> None:
     found: dict[str, frozenset[str]] = {}   # function -> the hidden piles it reads
 
     def reads(tree: n.Node) -> set[str]:
-        out: set[str] = set()
-        stack = [tree]
-        while stack:
-            x = stack.pop()
-            if isinstance(x, n.Call) and x.name == "size" and len(x.args) == 1 and _counted(x.args[0]):
-                continue
-            ref = getattr(x, "ref", None)
-            if isinstance(ref, Ref):
-                if ref.kind in (RefKind.PILE, RefKind.PILE_OF) and ref.name in hidden:
-                    out.add(ref.name)
-                elif ref.kind is RefKind.FUNCTION:
-                    out |= through(ref.name)
-            stack.extend(x.children())
-        return out
+        return _pile_reads(tree, hidden, through)
 
     def through(name: str) -> frozenset[str]:
         if name not in found:
@@ -235,7 +222,7 @@ def lint_hidden_facts(rs: Ruleset, rules: Rules, report: Report) -> None:
         while stack:
             x = stack.pop()
             if isinstance(x, n.Say):
-                piles = sorted(_reads_here(x.message, hidden))
+                piles = sorted(_pile_reads(x.message, hidden))
                 if piles:
                     named = ", ".join(f"`{p}`" for p in piles)
                     report.warn("W164", f"this line is said to every seat and tells what lies in {named}, "
@@ -257,9 +244,10 @@ def lint_hidden_facts(rs: Ruleset, rules: Rules, report: Report) -> None:
                         "(how many cards: `size(...)`)")
 
 
-def _reads_here(tree: n.Node, hidden: set[str]) -> set[str]:
-    """The hidden piles an expression reads itself (not through the functions it calls; not only
-    their size)."""
+def _pile_reads(tree: n.Node, hidden: set[str],
+                through: Callable[[str], frozenset[str]] | None = None) -> set[str]:
+    """The `hidden` piles a tree reads what lies in (not only their size), itself, and with
+    `through` in the functions it calls."""
     out: set[str] = set()
     stack = [tree]
     while stack:
@@ -267,8 +255,11 @@ def _reads_here(tree: n.Node, hidden: set[str]) -> set[str]:
         if isinstance(x, n.Call) and x.name == "size" and len(x.args) == 1 and _counted(x.args[0]):
             continue
         ref = getattr(x, "ref", None)
-        if isinstance(ref, Ref) and ref.kind in (RefKind.PILE, RefKind.PILE_OF) and ref.name in hidden:
-            out.add(ref.name)
+        if isinstance(ref, Ref):
+            if ref.kind in (RefKind.PILE, RefKind.PILE_OF) and ref.name in hidden:
+                out.add(ref.name)
+            elif ref.kind is RefKind.FUNCTION and through is not None:
+                out |= through(ref.name)
         stack.extend(x.children())
     return out
 
