@@ -298,6 +298,15 @@ def test_typing_a_key_or_words_picks_an_option_or_names_those_it_fits():
     assert typed("1", ["a"], ["B12"]) == []              # a number inside a word is not that number
 
 
+def test_a_letter_that_is_no_key_picks_nothing():
+    """A letter left over from the last screen (its keys were a-d, these are b and c) is no option,
+    even where an option's words start with it (`d` took "discard 2 and 4")."""
+    labels = ["boost", "discard 2 and 4", "done"]
+    assert typed("d", ["a", "b", "c"], labels) == [] and typed("b", ["b", "c", "e"], labels) == [0]
+    assert typed("x", ["a"], ["x"]) == [0]               # the whole of a label is still that option
+    assert typed("di", ["a", "b", "c"], labels) == [1]   # words: the start of one option's
+
+
 def test_a_hands_options_are_sorted_as_the_hand_and_lettered(capsys, monkeypatch):
     """Heat with the Garage: the cards to play in the order the hand shows them, lettered, whatever
     order they were dealt in; typing a card's value plays that card."""
@@ -533,3 +542,32 @@ def test_seats_that_tie_share_a_place(tmp_path, capsys):
     # a result recorded before places were noted reads as it did, in order
     result = {"order": [1, 2, 0], "scores": [2, 1, 1], "winners": [1, 2]}
     assert [p.place for p in placings(result)] == [1, 2, 3]
+
+
+def test_a_draw_crowns_nobody_at_the_end_nor_in_the_replay(capsys, tmp_path, monkeypatch):
+    """The tile race, seed 1, two random bots: a draw at the round limit. No seat is called the
+    winner (each was: `1. seat 1 (random): 0  winner`, then "a draw"); the replay says a draw."""
+    monkeypatch.chdir(tmp_path)
+    log = tmp_path / "draw.jsonl"
+    assert main(["play", "tilerace", "--seats", "random,random", "--seed", "1", "--log", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert "a draw: every seat is tied" in out and "winner" not in out.split("Result:")[1]
+    assert main(["replay", str(log)]) == 0
+    assert "result: seat 1, seat 2; a draw: every seat is tied" in capsys.readouterr().out
+
+
+def test_a_replay_for_a_seat_the_game_has_not_is_refused(capsys, tmp_path):
+    log = tmp_path / "f5.jsonl"
+    assert main(["play", "formula5", "--seats", "random,random,random", "--seed", "1",
+                 "--log", str(log)]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(log), "--at", "3", "--seat", "7"]) == 2
+    assert "--seat 7: this game has 3 seats" in capsys.readouterr().err
+
+
+def test_bytes_that_are_no_text_are_said_as_question_marks(capsys, monkeypatch):
+    # (stray bytes a terminal sends read as these: Python printed them as `\udcff\udcfe`)
+    monkeypatch.setattr("sys.stdin", io.StringIO("\udcff\udcfe\n" + "a\n" * 300))
+    assert main(["play", "formula5", "--seats", "human,random", "--seed", "1", "--no-log"]) == 0
+    out = capsys.readouterr().out
+    assert "`??` is not one of the options" in out and "\\udc" not in out

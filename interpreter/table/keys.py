@@ -10,7 +10,8 @@ afresh, in order, from `a`.
 
 Typing works with words too: an option's key, all its words, or words that fit only one option
 (the start of its words, or words standing whole in it: `3` for `play 3`, `purple`). Words that fit
-several options name them, so that the person can pick among them."""
+several options name them, so that the person can pick among them. A single letter is a key or
+nothing: never the start of an option's words."""
 from __future__ import annotations
 
 import re
@@ -77,6 +78,10 @@ def typed(text: str, keys: list[str], labels: list[str]) -> list[int]:
     exact = [i for i, label in enumerate(labels) if _words(label) == want]
     if exact:
         return exact[:1]
+    if len(want) == 1 and want.isalpha():
+        # a letter that is no key here (one of the last screen's, typed by habit): never the start
+        # of an option's words (`d` took "discard ..." when the keys were b and c)
+        return []
     whole = re.compile(rf"(?<!\w){re.escape(want)}(?!\w)")
     return [i for i, label in enumerate(labels)
             if _words(label).startswith(want) or whole.search(_words(label))]

@@ -161,8 +161,11 @@ def result_lines(game, result) -> tuple[list[str], bool]:
     res = game.result()
     standings = res.get("standings") or [{"seat": s} for s in res["order"]]
     order = ", ".join(f"seat {e['seat'] + 1}" if "seat" in e else str(e["piece"]) for e in standings)
-    winners = ", ".join(f"seat {s + 1}" for s in res["winners"]) or "no seat"
-    lines = [f"result: {order}; winner(s): {winners}"]
+    if len(res["winners"]) > 1 and len(res["winners"]) == game.plan.n_seats:
+        said = "a draw: every seat is tied"
+    else:
+        said = "winner(s): " + (", ".join(f"seat {s + 1}" for s in res["winners"]) or "no seat")
+    lines = [f"result: {order}; {said}"]
     if result is not None and result.get("order") != res["order"]:
         return lines + ["the replayed result differs from the recorded one"], False
     return lines + ["replayed exactly"], True

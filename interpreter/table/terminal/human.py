@@ -39,6 +39,7 @@ class HumanAgent:
                 line = "?\n"
             if not line:
                 raise EOFError("no more input")
+            line = _printable(line)
             if not _is_tty(self.stdin):  # typed from a file or a pipe: shown as if typed here
                 typed = line.rstrip("\n")
                 self.term.line(typed if len(typed) <= 40 else typed[:37] + "...")
@@ -50,6 +51,13 @@ class HumanAgent:
                 return found[0].pick
             for said in _wrong(text, a, found):
                 self.say(said)
+
+
+def _printable(line: str) -> str:
+    """A line typed, its characters that cannot be printed (bytes that were no text) as `?`: what
+    is shown back is never Python's escapes (`\\udcff`)."""
+    return "".join(ch if (ch.isprintable() or ch.isspace()) and not 0xD800 <= ord(ch) <= 0xDFFF else "?"
+                   for ch in line)
 
 
 def _is_tty(stream) -> bool:

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from ...base.errors import RuleError
+from ...session.args import Usage
 from ..narrate import lines as narrate
 from ..replay import Replay, describe, open_record, result_lines
 from .view import screen
@@ -58,6 +59,8 @@ def stepper(path: Path, term, stdin, ruleset: str | None = None, at: int | None 
     decides at each point."""
     rec, plan = open_record(path, ruleset)
     head, decisions = rec.head, rec.decisions
+    if seat is not None and seat >= plan.n_seats:
+        raise Usage(f"--seat {seat + 1}: this game has {plan.n_seats} seats")
     for note in rec.notes():
         term.line(f"note: {note}")
     r = Replay(plan, head, decisions, path)
