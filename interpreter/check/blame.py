@@ -81,8 +81,8 @@ class Problems:
             self.report.items[-1].also = param
 
     def _param_read(self, tree: object) -> tuple[str, Loc] | None:
-        """Where the game's params write the one param `tree` reads by its name (`hand_size -
-        pits`), if it reads one: its value may be what is wrong."""
+        """Where the game's params write the one param `tree` reads by its name (`size - k` where
+        the param `size` is written `ten`), if it reads one: its value may be what is wrong."""
         if not isinstance(tree, n.Node):
             return None
         names: set[str] = set()
