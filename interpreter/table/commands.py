@@ -28,8 +28,8 @@ def add_play(sub) -> None:
     pl.add_argument("--resume", metavar="RECORD",
                     help="go on with the game of this record (written by --log, also when a game is "
                          "abandoned); it is written again there unless --log says elsewhere")
-    pl.add_argument("--verbose", action="store_true", help="also print each bot's choice and where the "
-                                                           "pieces are at each round")
+    pl.add_argument("--verbose", action="store_true", help="also print each bot's choice (in a game of bots "
+                                                           "only) and where the pieces are at each round")
     pl.set_defaults(fn=cmd_play)
 
 

@@ -49,10 +49,10 @@ class Table(Sitting):
 
     def record(self, d, pick: int) -> str:
         label = super().record(d, pick)
-        if self.verbose and self.kinds[d.seat] != "human":
-            # a secret choice made at the same time as a person's stays hidden from them
-            if not (d.simultaneous and self.humans):
-                self.term.line(f"    seat {d.seat + 1} ({self.kinds[d.seat]}) chose: {label}")
+        # a game of bots only: at a table with a person, a bot's choice may be what the person may
+        # not know (a power card kept face down, a sealed bid): the narrated log tells what they may
+        if self.verbose and not self.humans:
+            self.term.line(f"    seat {d.seat + 1} ({self.kinds[d.seat]}) chose: {label}")
         return label
 
     def undo(self, seat: int, guard) -> int:
