@@ -252,6 +252,20 @@ def test_a_set_to_a_tracks_own_value_is_no_warning(heat_project):
     assert [d.code for d in report.items] == ["W040"]
 
 
+def test_validate_says_no_set_of_a_board_does_nothing_where_another_track_differs(heat_project, capsys,
+                                                                                  monkeypatch):
+    """`validate` plays every track: `laps: 2` set again does nothing on the USA's board, but Italy's
+    track has 3 (W040 said "the patch does nothing")."""
+    from interpreter.cli import main
+
+    (heat_project / "variants" / "two-laps.yaml").write_text(
+        "variant: {id: two-laps, name: Two laps, description: a test}\n"
+        "patches:\n  - set: boards.track.laps\n    to: 2\n", encoding="utf-8")
+    monkeypatch.chdir(heat_project.parent.parent)
+    assert main(["validate", "rulesets/heat", "--variant", "two-laps"]) == 0
+    assert "W040" not in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("track", [None, "italy", "france", "great-britain"])
 def test_a_variant_patches_the_track_of_any_track_file(heat_project, track):
     """Patches apply after the includes and after `--track`: they see the track raced on."""

@@ -273,9 +273,10 @@ def apply_patches(data: Any, patches: list[tuple], report: Report, only: Any = N
     """`data` with `patches` (from `prepare`) applied, those that `only(patch, op, address)`
     accepts if given: a copy; the loaded base is never changed. Only what a patch changes is
     copied (`Owned`): the rest stays shared with the loaded files. `changed` gets, for each
-    declaration a patch changed (`declarations`), where the patch is written. `from_track(loc)`:
-    whether a value written there comes from the track the game is raced on (another track may
-    hold another value: a `set` to the value it has is no mistake)."""
+    declaration a patch changed (`declarations`), where the patch is written. `from_track(loc,
+    target)`: whether the value at `target`, written at `loc`, may be a track's (the track the game
+    is raced on, or, raced on its own boards, any other track of the game): another track may hold
+    another value, and a `set` to the value it has here is no mistake."""
     data = shallow(data)
     owned = Owned(data)
     ids = _Ids()
@@ -315,7 +316,7 @@ def _apply(data: Any, patch: Any, op: str, address: Address, target: Any, report
         return
     if op == "set":
         where = (getattr(container, "key_locs", None) or {}).get(key) or loc_of(container[key])
-        if plain(container[key]) == plain(patch.get("to")) and not (from_track and from_track(where)):
+        if plain(container[key]) == plain(patch.get("to")) and not (from_track and from_track(where, target)):
             report.warn("W040", f"`set: {target}` gives it the value it has already: the patch does "
                         "nothing", loc_of(target), "remove the patch, or give another value")
         container[key] = patch.get("to")

@@ -448,9 +448,15 @@ def _load(path: Path, variants: Sequence[str], modules: Sequence[str], report: R
         pending.update(raced[1].get("params") or {})
     changed: dict[str, Loc | None] = {}
     tracks = str(ld.tracks()) + os.sep
+    info = data.get("game")
+    game_id = str(info.get("id", "")) if isinstance(info, dict) else ""
+    # raced on its own boards, a game with track files is raced (and validated) on theirs too: a
+    # board's value a patch sets again may differ there
+    boards_vary = raced is None and is_name(game_id) and any((ld.tracks() / game_id).glob("*.yaml"))
 
-    def in_tracks(loc: Loc | None) -> bool:
-        return loc is not None and str(loc.file).startswith(tracks)
+    def in_tracks(loc: Loc | None, target: str = "") -> bool:
+        return (loc is not None and str(loc.file).startswith(tracks)) or \
+            (boards_vary and str(target).startswith("boards."))
     data = track_params(data, pending, report, changed)
     # 4. every other patch, on the merged game: its rules, cards and boards alike (a mistake before
     # them leaves the game unread; a patch that cannot be made is left out, and the rest checked)
