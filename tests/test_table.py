@@ -571,3 +571,15 @@ def test_bytes_that_are_no_text_are_said_as_question_marks(capsys, monkeypatch):
     assert main(["play", "formula5", "--seats", "human,random", "--seed", "1", "--no-log"]) == 0
     out = capsys.readouterr().out
     assert "`??` is not one of the options" in out and "\\udc" not in out
+
+
+def test_no_undo_takes_u_away(capsys, monkeypatch):
+    """`play --no-undo`: `u` is no option (an undo plays the game again from its seed: the dice and
+    the bots' secret choices after it would come out as before)."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("a\nu\n" + "a\n" * 300))
+    assert main(["play", "formula5", "--seats", "human,random", "--seed", "1", "--no-log", "--no-undo"]) == 0
+    out = capsys.readouterr().out
+    assert "(u: undo)" not in out and "`u` is not one of the options" in out
+    monkeypatch.setattr("sys.stdin", io.StringIO("a\nu\n" + "a\n" * 300))
+    assert main(["play", "formula5", "--seats", "human,random", "--seed", "1", "--no-log"]) == 0
+    assert "takes back its last decision" in capsys.readouterr().out

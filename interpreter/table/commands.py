@@ -28,6 +28,9 @@ def add_play(sub) -> None:
     pl.add_argument("--resume", metavar="RECORD",
                     help="go on with the game of this record (written by --log, also when a game is "
                          "abandoned); it is written again there unless --log says elsewhere")
+    pl.add_argument("--no-undo", action="store_true",
+                    help="no `u`: a decision is never taken back (an undo plays the game again from its "
+                         "seed, so the dice and the bots' secret choices after it come out as before)")
     pl.add_argument("--verbose", action="store_true", help="also print each bot's choice (in a game of bots "
                                                            "only) and where the pieces are at each round")
     pl.set_defaults(fn=cmd_play)
@@ -236,6 +239,7 @@ def cmd_play(args) -> int:
         print(f"rule error: {e}", file=sys.stderr)
         return 1
     table = Table(game, at.kinds, term, sys.stdin, bool(args.verbose))
+    table.undo_allowed = not args.no_undo
     agents = make_agents(at.kinds, at.seed, human_factory=lambda: HumanAgent(sys.stdin, sys.stdout, table))
     print(at.title())
     with stopped_like_ctrl_c():

@@ -56,6 +56,7 @@ class Sitting:
         self.bots_at: dict[int, list] = {}  # decision number -> the bots as they were then (undo)
         self.again: list[int] = []         # the picks of the record being taken again (`run`)
         self.log: Log | None = None        # where each decision is written as it is taken, if anywhere
+        self.undo_allowed = True           # `play --no-undo`: a playtest where nothing is taken back
 
     def ask(self, decision) -> Asked:
         """The decision as its seat (a person's) is asked it."""
@@ -75,7 +76,7 @@ class Sitting:
 
     def may_undo(self, seat: int) -> bool:
         """Undo is for a person alone against bots, once they have decided something."""
-        return len(self.humans) == 1 and any(d["seat"] == seat for d in self.decisions)
+        return self.undo_allowed and len(self.humans) == 1 and any(d["seat"] == seat for d in self.decisions)
 
     @property
     def picks(self) -> list[int]:
