@@ -547,8 +547,9 @@ def _ruleset(folder: Path, v: Validation, only: dict | None = None, track: str |
                        len({j.track for j in jobs if j.rules == job.rules}))
         if not job.rules[0] and not job.rules[1]:
             v.summary.append(f"  playouts: {line}")
-        else:
-            v.summary.append(f"  {job.name()}: ok; {line}")
+        else:   # with the add-ons it requires (`variant legends-pro (with module legends)`)
+            applied: list[str] = next((f.get("applied", []) for j, f in zip(jobs, found) if j == job), [])
+            v.summary.append(f"  {_combination(Job(job.variants, job.modules), applied)}: ok; {line}")
     if only is None:
         _seasons(folder, v)
 
