@@ -547,7 +547,7 @@ def _ruleset(folder: Path, v: Validation, only: dict | None = None, track: str |
                        len({j.track for j in jobs if j.rules == job.rules}))
         if not job.rules[0] and not job.rules[1]:
             v.summary.append(f"  playouts: {line}")
-        else:   # with the add-ons it requires (`variant legends-pro (with module legends)`)
+        else:   # with the add-ons it requires (`variant b (with variant a, module m)`)
             applied: list[str] = next((f.get("applied", []) for j, f in zip(jobs, found) if j == job), [])
             v.summary.append(f"  {_combination(Job(job.variants, job.modules), applied)}: ok; {line}")
     if only is None:
