@@ -583,3 +583,14 @@ def test_no_undo_takes_u_away(capsys, monkeypatch):
     monkeypatch.setattr("sys.stdin", io.StringIO("a\nu\n" + "a\n" * 300))
     assert main(["play", "formula5", "--seats", "human,random", "--seed", "1", "--no-log"]) == 0
     assert "takes back its last decision" in capsys.readouterr().out
+
+
+def test_a_preview_to_past_the_finish_reads_as_english():
+    """A place that says where it lies from a line is not put after `to` (`→ to past the finish`)."""
+    from interpreter.table.preview import _changes
+
+    before = {"facts": {}, "where": {"red": "space 60"}, "orders": []}
+    after = {"facts": {}, "where": {"red": "past the finish"}, "orders": []}
+    assert _changes("red", False, before, after, "boost") == ["past the finish"]
+    after["where"]["red"] = "space 62"
+    assert _changes("red", False, before, after, "boost") == ["to space 62"]

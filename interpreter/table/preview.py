@@ -55,7 +55,8 @@ def _changes(piece: str, many: bool, before: dict, after: dict, label: str) -> l
     named = w1 is not None and any(len(t) > 1 and re.search(rf"\b{re.escape(t)}\b", label)
                                    for t in re.split(r"[\s,]+", w1) if not t.isalpha())
     if w1 != w0 and not named and not (passed and w1 and w1.startswith("position ")):
-        out.append(f"to {w1}" if w1 else "off the board")
+        # (a place that says where it lies from a line reads as it is: `past the finish`)
+        out.append(("" if w1.startswith("past ") else "to ") + w1 if w1 else "off the board")
     if passed:
         out.append("passes " + ", ".join(passed))
     return [f"{piece}: {c}" if many else c for c in out]
