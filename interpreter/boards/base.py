@@ -304,6 +304,16 @@ def move_events(place: Type, where: str, blocked: bool = True) -> dict[str, Even
     return out
 
 
+def in_space(pos: list, d: int, spaces: int | None, but: int | None = None) -> list[int]:
+    """The pieces whose progress in `pos` (None: off the board) lies in the space of progress `d`:
+    on a loop of `spaces` spaces a piece a lap (or more) ahead or behind stands there too (None:
+    a track raced once, where only that very progress does); never `but`."""
+    if spaces is None:
+        return [pc for pc, p in enumerate(pos) if p == d and pc != but]
+    r = d % spaces
+    return [pc for pc, p in enumerate(pos) if p is not None and p % spaces == r and pc != but]
+
+
 def passed(before: list, after: list, pc: int) -> list:
     """The pieces `pc` passed, from a board's order of pieces (the first ahead) before and after its
     move: those ahead of it before and behind it after, the nearest first."""

@@ -18,7 +18,8 @@ from typing import Any, Callable
 from ...base.errors import RuleError
 from ...lang.types import BOOL, INT, PIECE, TEXT, listof
 from ...library.api import Builtin, Fixed, Param, PlanView, Read, Spec, Table
-from ..base import BLOCKED, ENTERED, MOVED, PASSED, heard_by_change, kind_at, of_piece, on_board, prop_value
+from ..base import (BLOCKED, ENTERED, MOVED, PASSED, heard_by_change, in_space, kind_at, of_piece, on_board,
+                    prop_value)
 from .track import Data, Lanes
 
 
@@ -223,8 +224,8 @@ def _put_at_run(st: Table, p: int | None, b: int, d: int, spot: int) -> None:
     data = st.bd[b]
     # (exactly there only: a scenario arranging the table may put a car where one still on the
     # start grid, a lap behind, will have left)
-    for q in range(len(data[0])):
-        if data[0][q] == d and data[1][q] == spot:
+    for q in in_space(data[0], d, None):
+        if data[1][q] == spot:
             raise RuleError(f"spot {spot} of progress {d} is taken by `{st.plan.piece_names[q]}`")
     data[0][p], data[1][p] = d, spot
 

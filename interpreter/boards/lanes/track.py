@@ -28,7 +28,7 @@ from ...base.errors import RuleError
 from ...base.limits import MAX_LIST
 from ...lang.types import INT
 from ...library.api import Table
-from ..base import BLOCKED, ENTERED, MOVED, PASSED, BoardKind, move_events, passed
+from ..base import BLOCKED, ENTERED, MOVED, PASSED, BoardKind, in_space, move_events, passed
 from .model import LanesModel
 
 # the run-time data: [each piece's progress (None: off the track), each piece's spot]
@@ -171,21 +171,11 @@ class Lanes(BoardKind):
     def occupants(self, data: Data, d: int, but: int | None = None) -> list[int]:
         """The pieces standing in the space of progress d: on a loop, a piece a lap (or more) ahead
         or behind stands in that space too (a lapped car fills its spot)."""
-        pos = data[0]
-        if self.open:
-            return [pc for pc, p in enumerate(pos) if p == d and pc != but]
-        L = self.L
-        r = d % L
-        return [pc for pc, p in enumerate(pos) if p is not None and p % L == r and pc != but]
+        return in_space(data[0], d, None if self.open else self.L, but)
 
     def free_spot(self, data: Data, d: int, but: int | None = None) -> int | None:
-        pos, spot = data
-        if self.open:
-            taken = {spot[pc] for pc, p in enumerate(pos) if p == d and pc != but}
-        else:
-            L = self.L
-            r = d % L
-            taken = {spot[pc] for pc, p in enumerate(pos) if p is not None and p % L == r and pc != but}
+        spot = data[1]
+        taken = {spot[pc] for pc in self.occupants(data, d, but)}
         if not taken:
             return self.prefer[d % self.L][0]
         for k in self.prefer[d % self.L]:

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from ...base.errors import RuleError
 from ...lang.types import INT, PIECE, TEXT, listof
 from ...library.api import Builtin, Fixed, Table
-from ..base import BoardKind, Props, heard_by_change, move_events, on_board, prop_value, register
+from ..base import BoardKind, Props, heard_by_change, in_space, move_events, on_board, prop_value, register
 from ..segments import Segment, problem, props_of, spaces_of
 
 Data = list[list[Any]]   # [progress per piece, height per piece] (the module's doc)
@@ -125,12 +125,7 @@ class Stacks(BoardKind):
     def _here(self, data: Data, d: int) -> list[int]:
         """The pieces in the space of progress d: on a loop, a piece a lap ahead or behind stands
         in that space too (in the same stack)."""
-        pos = data[0]
-        if not self.loop:
-            return [pc for pc, p in enumerate(pos) if p == d]
-        L = self.L
-        r = d % L
-        return [pc for pc, p in enumerate(pos) if p is not None and p % L == r]
+        return in_space(data[0], d, self.L if self.loop else None)
 
     def stack(self, data: Data, d: int) -> list[int]:
         """The pieces stacked at progress d, bottom to top (markers aside)."""
