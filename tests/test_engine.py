@@ -715,6 +715,26 @@ def test_an_option_that_sets_only_what_the_next_statements_read_is_previewed_pla
     assert previews(game, game.decision()) == ["gain 1", "gain 4"]
 
 
+# a function of Raid's that reads the deck (nobody sees it)
+TOP_VALUE = 'functions:\n  top_value:\n    value: "if size(deck) == 0 then 0 else top(deck).value"\n'
+
+
+def _warned(tmp_path, text: str, code: str) -> list:
+    """The warnings `code` that checking Raid written as `text` gives (it must check)."""
+    from interpreter.check import check
+    from interpreter.load.ruleset import load_ruleset
+    from interpreter.base.diagnostics import Report
+
+    folder = tmp_path / "raid"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(text, encoding="utf-8")
+    (folder / "cards.yaml").write_text(RAID_CARDS, encoding="utf-8")
+    report = Report()
+    rs = load_ruleset(folder, report=report)
+    assert rs is not None and check(rs, report) is not None, report.render()
+    return [d for d in report.items if d.code == code]
+
+
 @pytest.mark.parametrize("fact, said", [
     ('best: "max([c.value for c in hand(piece.owner)] + [0])"', ["hand"]),
     ('best: {value: "max([c.value for c in hand(piece.owner)] + [0])", seen_by: owner}', []),
@@ -724,20 +744,9 @@ def test_an_option_that_sets_only_what_the_next_statements_read_is_previewed_pla
 def test_a_fact_everybody_sees_that_reads_a_hidden_pile_is_said(tmp_path, fact, said):
     """W162 at the fact, also through a function it calls; not for its owner's eyes only, nor for
     how many cards a pile holds (told to everybody)."""
-    from interpreter.check import check
-    from interpreter.load.ruleset import load_ruleset
-    from interpreter.base.diagnostics import Report
-
-    text = RAID.replace('show:\n  gain: "piece.gain"\n', f'show:\n  gain: "piece.gain"\n  {fact}\n') + \
-        'functions:\n  top_value:\n    value: "if size(deck) == 0 then 0 else top(deck).value"\n'
-    folder = tmp_path / "raid"
-    folder.mkdir()
-    (folder / "game.yaml").write_text(text, encoding="utf-8")
-    (folder / "cards.yaml").write_text(RAID_CARDS, encoding="utf-8")
-    report = Report()
-    rs = load_ruleset(folder, report=report)
-    assert rs is not None and check(rs, report) is not None, report.render()
-    warned = [d for d in report.items if d.code == "W162"]
+    text = RAID.replace('show:\n  gain: "piece.gain"\n',
+                        f'show:\n  gain: "piece.gain"\n  {fact}\n') + TOP_VALUE
+    warned = _warned(tmp_path, text, "W162")
     assert [d.message.split("lies in ")[1].split(",")[0].strip("`") for d in warned] == said
     if said:
         assert warned[0].loc.line == text.splitlines().index(f"  {fact}") + 1
@@ -751,44 +760,16 @@ def test_a_fact_everybody_sees_that_reads_a_hidden_pile_is_said(tmp_path, fact, 
 def test_a_line_said_that_tells_a_hidden_pile_is_warned(tmp_path, line, said):
     """W164 at the `say` whose own text reads a pile only its owner sees (or nobody); not for how
     many cards it holds."""
-    from interpreter.check import check
-    from interpreter.load.ruleset import load_ruleset
-    from interpreter.base.diagnostics import Report
-
     text = RAID.replace("""              option "wait":
                   pass
 """, f"""              option "wait":
                   {line}
-""") + 'functions:\n  top_value:\n    value: "if size(deck) == 0 then 0 else top(deck).value"\n'
-    folder = tmp_path / "raid"
-    folder.mkdir()
-    (folder / "game.yaml").write_text(text, encoding="utf-8")
-    (folder / "cards.yaml").write_text(RAID_CARDS, encoding="utf-8")
-    report = Report()
-    rs = load_ruleset(folder, report=report)
-    assert rs is not None and check(rs, report) is not None, report.render()
-    warned = [d for d in report.items if d.code == "W164"]
+""") + TOP_VALUE
+    warned = _warned(tmp_path, text, "W164")
     assert [d.message.split("lies in ")[1].split(",")[0].strip("`") for d in warned] == said
     if said:
         assert warned[0].loc.line == next(i for i, t in enumerate(text.splitlines(), 1) if line in t)
 
-
-def test_an_empty_list_in_one_branch_is_a_list_of_what_the_other_holds(tmp_path):
-    """`if ... then [] else cards(hand(s))` is a list of cards: its cards keep their properties
-    and their names (it was a list of anything: `first(a).value` read none, `{a}` said numbers)."""
-    text = RAID.replace('''      - id: raid
-        do: |
-''', '''      - id: raid
-        do: |
-          let a = if size(deck) < 0 then [] else cards(hand(seat(1)))
-          say "{a}: {first(a).value}"
-''')
-    plan = _raid(tmp_path, text)
-    game = Game(plan, 3, trace=True)
-    said = [e for e in game.st.trace if e[0] == "say"]
-    hand = game.st.piles[plan.pile_names.index("hand(seat 1)")]
-    names = " and ".join(plan.card_names[plan.card_type[c]] for c in hand)
-    assert said and said[-1][-1] == f"{names}: {plan.card_props['value'][hand[0]]}"
 
 @pytest.mark.parametrize("lines", [
     # a list first given [] and then grown, in a loop or at once
@@ -797,10 +778,14 @@ def test_an_empty_list_in_one_branch_is_a_list_of_what_the_other_holds(tmp_path)
     ["let a = [] + cards(hand(seat(1)))"],
     ["let a = []", "if size(deck) >= 0:", "    a = cards(hand(seat(1)))"],
     ["let m = {}", "for c in hand(seat(1)):", "    m[c] = 1", "let a = [c for c in m]"],
-], ids=["grown in a loop", "grown at once", "joined to []", "given in a block", "a map's keys"])
+    # an empty list in one branch: a list of what the other holds
+    ["let a = if size(deck) < 0 then [] else cards(hand(seat(1)))"],
+], ids=["grown in a loop", "grown at once", "joined to []", "given in a block", "a map's keys",
+        "one branch []"])
 def test_a_list_first_given_empty_is_a_list_of_what_is_put_in_it(tmp_path, lines):
-    """`let a = []` then `a = a + [c]`: a list of cards (it stayed a list of anything: `{a}` said
-    numbers and `first(a).value` read none, with no warning)."""
+    """`let a = []` then `a = a + [c]`, or `if ... then [] else cards(hand(s))`: a list of cards
+    (it was a list of anything: `{a}` said numbers and `first(a).value` read none, with no
+    warning)."""
     body = "".join(f"          {line}\n" for line in lines)
     text = RAID.replace('''      - id: raid
         do: |

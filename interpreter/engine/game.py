@@ -89,6 +89,11 @@ def _places(d: "Decision") -> list[tuple[str, str] | None]:
     return out
 
 
+def drawn(winners: list[int], seats: int) -> bool:
+    """Whether a result whose seats tied first are `winners` is a draw: every seat of several."""
+    return seats > 1 and len(winners) == seats
+
+
 def reading(st: State, read: Callable[..., T]) -> T:
     """What `read()` gives, rules run on the table only to look at it (a view, a label, the
     result, a bot's evaluation): they count their steps from zero and leave the game's count

@@ -19,7 +19,7 @@ from typing import TypeGuard
 
 from ..base.diagnostics import Loc
 from ..base.files import tidy
-from ..engine.game import reading
+from ..engine.game import drawn, reading
 from .stats import mean_interval, wilson
 
 OUTCOMES = ("won", "shared", "drawn", "others", "round_limit", "failed")
@@ -36,10 +36,10 @@ def game_row(game, result: dict, index: int, seed: int, bots: list[str], counts:
     winners = result["winners"]
     if not winners:
         outcome = "others"
-    elif len(winners) == 1:
-        outcome = "won"
+    elif drawn(winners, n):
+        outcome = "drawn"
     else:
-        outcome = "drawn" if len(winners) == n else "shared"
+        outcome = "won" if len(winners) == 1 else "shared"
     order = result["order"]
     scores = result["scores"]
     margin = abs(scores[order[0]] - scores[order[1]]) if n > 1 and outcome == "won" else None

@@ -297,6 +297,7 @@ def _say(text: str) -> None:
 
 
 def _print_result(game, at: _Setting, result: dict) -> None:
+    from ..engine.game import drawn
     from .ask import placings
     from .terminal.view import render_view
 
@@ -304,14 +305,14 @@ def _print_result(game, at: _Setting, result: dict) -> None:
     print("\nFinal table:")
     print(render_view(game.view(None), at.plan))
     print("\nResult:")
-    drawn = len(kinds) > 1 and len(result["winners"]) == len(kinds)
+    draw = drawn(result["winners"], len(kinds))
     for p in placings(result):
         if p.seat is not None:
-            mark = "  winner" if p.winner and not drawn else ""   # (a draw crowns nobody: said below)
+            mark = "  winner" if p.winner and not draw else ""   # (a draw crowns nobody: said below)
             print(f"  {p.place}. seat {p.seat + 1} ({kinds[p.seat]}): {p.score}{mark}")
         else:  # a piece the game drives
             print(f"  {p.place}. {p.piece} (driven by the game): {p.score}")
-    if drawn:
+    if draw:
         print("  a draw: every seat is tied")
     first = placings(result)[0] if result["order"] else None
     if not result["winners"] and first is not None and first.piece is not None:

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..engine.game import Game, streams
+from ..engine.game import Game, drawn, streams
 from ..base.diagnostics import Loc, Report, RulesetError
 from ..load.ruleset import shown
 from ..session.load import load_recorded
@@ -161,7 +161,7 @@ def result_lines(game, result) -> tuple[list[str], bool]:
     res = game.result()
     standings = res.get("standings") or [{"seat": s} for s in res["order"]]
     order = ", ".join(f"seat {e['seat'] + 1}" if "seat" in e else str(e["piece"]) for e in standings)
-    if len(res["winners"]) > 1 and len(res["winners"]) == game.plan.n_seats:
+    if drawn(res["winners"], game.plan.n_seats):
         said = "a draw: every seat is tied"
     else:
         said = "winner(s): " + (", ".join(f"seat {s + 1}" for s in res["winners"]) or "no seat")
