@@ -293,8 +293,7 @@ def render(stats: dict) -> str:
     if not stats["completed"]:
         # (rates of no games, and a length of 0 rounds, would read as measured)
         lines.append("no game ran to its end: nothing to measure (each game's error below)")
-        lines += [f"failed game {f['game']} (seed {f['seed']}): {f['error']}" for f in stats["failures"]]
-        return "\n".join(lines)
+        return "\n".join(lines + _failures(stats))
     lines += render_outcomes(stats)
     # the bot's column as wide as its longest name (7 at least: the table as it always was)
     bot = max([7] + [len(row["bot"]) for row in stats["wins_by_seat"]])
@@ -353,9 +352,12 @@ def render(stats: dict) -> str:
             lines.append(text)
     lines.append(f"throughput: {rate(stats['games'], stats['seconds'])} on {stats['jobs']} process(es) "
                  f"({duration(stats['seconds'])})")
-    for f in stats["failures"]:
-        lines.append(f"failed game {f['game']} (seed {f['seed']}): {f['error']}")
-    return "\n".join(lines)
+    return "\n".join(lines + _failures(stats))
+
+
+def _failures(stats: dict) -> list[str]:
+    """Each failed game of a run, with its error."""
+    return [f"failed game {f['game']} (seed {f['seed']}): {f['error']}" for f in stats["failures"]]
 
 
 def render_outcomes(stats: dict) -> list[str]:
