@@ -44,15 +44,18 @@ def apply_rule_patches(rules: Rules, patches: list[tuple], report: Report) -> No
                    f"(`extend`, named choices and statements): at most {MAX_RULE_PATCHES:,}",
                    loc_of(patch[op]), "change a procedure once rather than each of its statements")
         return
+    found = _Found(rules)
     try:
         for patch, op, address in patches:
             target = patch[op]
             if op == "extend":
-                _extend(rules, patch, address.steps, target, report)
+                _extend(found, patch, address.steps, target, report)
             elif address.head == "choices":
-                _choices(rules, patch, op, address.steps, target, report)
+                _choices(found, patch, op, address.steps, target, report)
             elif address.head == "statements":
-                _statements(rules, patch, op, address.steps, target, report)
+                _statements(found, patch, op, address.steps, target, report)
+            if not (op == "add" and address.head == "choices"):  # (an added option is indexed)
+                found.changed()
     except _TooLarge:  # said; the extensions after it would only grow the rule more
         return
 
@@ -71,30 +74,56 @@ def _statement_lists(stmts: list[n.Stmt]) -> Iterator[list[n.Stmt]]:
             yield from _statement_lists(inner)
 
 
-def _named(rules: Rules, kind: type[Any], name: str) -> list[tuple[list, int]]:
-    """(the list holding it, its index) of each statement of this kind named `name`."""
-    out = []
-    for _owner, block in blocks(rules):
+class _Found:
+    """The game's named statements (`as NAME`), by name: found in one walk of the rules, kept while
+    the patches only add options to choices (each new option's named statements are added to
+    them), found again after any other patch (`changed`). Walking the rules for each patch made a
+    variant of 500 patches take seconds to load."""
+
+    def __init__(self, rules: Rules):
+        self.rules = rules
+        self._by_name: dict[str, list[tuple[list, int]]] | None = None
+
+    def _index(self) -> dict[str, list[tuple[list, int]]]:
+        if self._by_name is None:
+            self._by_name = {}
+            for _owner, block in blocks(self.rules):
+                self._add(block)
+        return self._by_name
+
+    def _add(self, block: list[n.Stmt]) -> None:
+        by_name = self._by_name
+        assert by_name is not None
         for stmts in _statement_lists(block):
             for i, s in enumerate(stmts):
-                if isinstance(s, kind) and s.name_tag == name:
-                    out.append((stmts, i))
-    return out
+                if s.name_tag:
+                    by_name.setdefault(s.name_tag, []).append((stmts, i))
+
+    def named(self, kind: type[Any], name: str) -> list[tuple[list, int]]:
+        """(the list holding it, its index) of each statement of this kind named `name`."""
+        return [(stmts, i) for stmts, i in self._index().get(name, ()) if isinstance(stmts[i], kind)]
+
+    def names(self, kind: type[Any]) -> list[str]:
+        return sorted(name for name, found in self._index().items()
+                      if any(isinstance(stmts[i], kind) for stmts, i in found))
+
+    def added(self, option: n.Option) -> None:
+        """An option added to a choice: the statements it names are found too."""
+        if self._by_name is not None:
+            self._add(option.body)
+
+    def changed(self) -> None:
+        self._by_name = None
 
 
-def _names(rules: Rules, kind: type[Any]) -> list[str]:
-    return sorted({s.name_tag for _o, block in blocks(rules) for stmts in _statement_lists(block)
-                   for s in stmts if isinstance(s, kind) and s.name_tag})
-
-
-def _one(rules: Rules, kind: type, name: str, what: str, target: Any,
+def _one(found_in: _Found, kind: type, name: str, what: str, target: Any,
          report: Report) -> tuple[list, int] | None:
-    found = _named(rules, kind, name)
+    found = found_in.named(kind, name)
     if len(found) == 1:
         return found[0]
     if not found:
         report.add("E050", f"no {what} is named `{name}`", loc_of(target),
-                   did_you_mean(name, _names(rules, kind)) or
+                   did_you_mean(name, found_in.names(kind)) or
                    f"name one in the base rules with `as {name}`")
     else:
         report.add("E051", f"{len(found)} {what}s are named `{name}`: a name must say which", loc_of(target))
@@ -140,9 +169,9 @@ _HINT = ("`extend: procedures.NAME`, `steps.ID`, `triggers.ID`, `phases.ID`, `se
                "`result.rank` ... (a value, `around:` only)")
 
 
-def _value_in_choice(rules: Rules, steps: list) -> n.Option | None:
+def _value_in_choice(found_in: _Found, steps: list) -> n.Option | None:
     """(the option, "cond") for `choices.NAME.OPTION.if`, or None."""
-    found = _named(rules, n.Choose, steps[1])
+    found = found_in.named(n.Choose, steps[1])
     options = [o for stmts, i in found for o in stmts[i].options if o.name_tag == steps[2]]
     if len(found) == 1 and len(options) == 1:
         if options[0].cond is None:  # no condition: it is always offered
@@ -151,7 +180,8 @@ def _value_in_choice(rules: Rules, steps: list) -> n.Option | None:
     return None
 
 
-def _extend(rules: Rules, patch: Any, steps: list, target: Any, report: Report) -> None:
+def _extend(found_in: _Found, patch: Any, steps: list, target: Any, report: Report) -> None:
+    rules = found_in.rules
     if not all(isinstance(x, str) for x in steps):
         report.add("E050", f"`extend: {target}`: rules are extended by name", loc_of(target), _HINT)
         return
@@ -163,7 +193,7 @@ def _extend(rules: Rules, patch: Any, steps: list, target: Any, report: Report) 
     how = given[0]
     text = patch[how]
     if steps[0] == "statements" and len(steps) == 2:
-        found = _one(rules, n.Stmt, steps[1], "statement", target, report)
+        found = _one(found_in, n.Stmt, steps[1], "statement", target, report)
         if found is None:
             return
         block = parse_block(text, report)
@@ -173,7 +203,7 @@ def _extend(rules: Rules, patch: Any, steps: list, target: Any, report: Report) 
         stmts[i:i + 1] = _combined([stmts[i]], block.body, how, text, report, inside=True)
         return
     if steps[0] == "choices":
-        option = _value_in_choice(rules, steps) if len(steps) == 4 and steps[3] == "if" else None
+        option = _value_in_choice(found_in, steps) if len(steps) == 4 and steps[3] == "if" else None
         if option is None:
             report.add("E050", f"`{target}` names no value of the game", loc_of(target), _HINT)
         elif _around(patch, how, target, report):
@@ -380,11 +410,11 @@ def _sub_clause(clause: n.CompFor, base: n.Expr) -> n.CompFor:
 
 # ---- options of a named choice --------------------------------------------------------------------
 
-def _choices(rules: Rules, patch: Any, op: str, steps: list, target: Any, report: Report) -> None:
+def _choices(found_in: _Found, patch: Any, op: str, steps: list, target: Any, report: Report) -> None:
     if len(steps) < 2 or not isinstance(steps[1], str):
         report.add("E050", "a choice is named: `choices.NAME`", loc_of(target))
         return
-    found = _one(rules, n.Choose, steps[1], "choice", target, report)
+    found = _one(found_in, n.Choose, steps[1], "choice", target, report)
     if found is None:
         return
     stmts, i = found
@@ -401,6 +431,7 @@ def _choices(rules: Rules, patch: Any, op: str, steps: list, target: Any, report
         anchor = patch.get("after") or patch.get("before")
         if anchor is None:
             choose.options.append(option)
+            found_in.added(option)
             return
         if str(anchor) not in names:
             report.add("E042", f"choice `{steps[1]}` has no option named `{anchor}`",
@@ -409,6 +440,7 @@ def _choices(rules: Rules, patch: Any, op: str, steps: list, target: Any, report
             return
         at = names.index(str(anchor))
         choose.options.insert(at + 1 if patch.get("after") else at, option)
+        found_in.added(option)
         return
     if op in ("replace", "remove") and len(steps) == 3 and isinstance(steps[2], str):
         if steps[2] not in names:
@@ -447,12 +479,12 @@ def _option(patch: Any, target: Any, report: Report) -> n.Option | None:
 
 # ---- named statements -------------------------------------------------------------------------------
 
-def _statements(rules: Rules, patch: Any, op: str, steps: list, target: Any, report: Report) -> None:
+def _statements(found_in: _Found, patch: Any, op: str, steps: list, target: Any, report: Report) -> None:
     if len(steps) != 2 or op not in ("replace", "remove") or not isinstance(steps[1], str):
         report.add("E050", f"`{op}: {target}`: a named statement is replaced (`do:`), removed or extended",
                    loc_of(target))
         return
-    found = _one(rules, n.Stmt, steps[1], "statement", target, report)
+    found = _one(found_in, n.Stmt, steps[1], "statement", target, report)
     if found is None:
         return
     stmts, i = found
