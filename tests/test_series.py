@@ -232,6 +232,28 @@ def test_downforce_world_tour_is_a_season_whose_money_adds_up():
     assert all(second[c] == best for c in s.champions())
 
 
+def test_a_seat_with_no_finished_car_has_no_first_place_and_reads_a_dash():
+    """A standing value that is none (a world tour's seat whose cars did not finish, or that
+    bought none) reads as a dash and ranks after every number: it read 99, the sentinel the
+    rules used."""
+    from interpreter.lab.series import standings_rows
+
+    s = Series.start("downforce", "world-tour", 2, ["random"] * 6)
+    play_out(s, lambda seed: [RandomAgent(f"{seed}/{i}") for i in range(6)])
+    carried = s.played[-1]["carried"]["seat"]["first_place"]
+    assert None in carried and {x for x in carried if x is not None} <= set(range(1, 7))
+    head, body = standings_rows(s)
+    column = head.index("first place")
+    shown = [row[column] for row in body]
+    assert "99" not in shown and "None" not in shown and "–" in shown
+    rows = s.table()
+    for above, below in zip(rows, rows[1:]):   # a tie on money goes to a first place over none
+        if above["values"]["money"] == below["values"]["money"]:
+            assert below["values"]["first_place"] is None or above["values"]["first_place"] is not None
+    means = simulate_seasons("downforce", "world-tour", ["random"] * 6, 4, 2)["mean"]["first_place"]
+    assert all(m is None or 1 <= m <= 6 for m in means)
+
+
 # ---- a season's races at the table ---------------------------------------------------------------
 
 class AtTheTable(Person):

@@ -356,11 +356,14 @@ class Series:
         for e in self.played:
             if "carried" in e:
                 now = e["carried"]["seat"].get(first, prev)
-                gains.append([a - b for a, b in zip(now, prev)])
+                gains.append([None if a is None or b is None else a - b for a, b in zip(now, prev)])
                 prev = now
         rows: list[dict] = [{"seat": s, "values": {n: values[n][s] for n in names},
                              "by_game": [g[s] for g in gains]} for s in range(len(self.seats))]
-        rows.sort(key=lambda r: tuple((r["values"][n] if n in low else -r["values"][n]) for n in names))
+        # a value that is none (a seat with nothing to be ranked by: no car of its finished) after
+        # every number, whichever way its column ranks
+        rows.sort(key=lambda r: tuple((1, 0) if r["values"][n] is None else
+                                      (0, r["values"][n] if n in low else -r["values"][n]) for n in names))
         return rows
 
     def champions(self) -> list[int]:
@@ -588,8 +591,13 @@ def standings_rows(series: Series,
     body = []
     for place, r in enumerate(rows, 1):
         body.append([f"{place}.", (who or (lambda s: seat_words(series, s)))(r["seat"]),
-                     *[str(x) for x in r["by_game"]], *[str(r["values"][n]) for n in names]])
+                     *[_word(x) for x in r["by_game"]], *[_word(r["values"][n]) for n in names]])
     return head, body
+
+
+def _word(value) -> str:
+    """A standing value as a person reads it: a dash for none (nothing to be ranked by)."""
+    return "–" if value is None else str(value)
 
 
 def game_over_line(series: Series, i: int, who: Callable[[int], str] | None = None) -> str:
@@ -670,8 +678,7 @@ def simulate_seasons(game: str, season: str, seats: list[str], count: int, seed:
         for s in r["champions"]:
             wins[s] += 1 / len(r["champions"])
     names = list(ok[0]["values"][next(iter(ok[0]["values"]))].keys()) if ok else []
-    means = {name: [round(sum(r["values"][s][name] for r in ok) / n, 2) if n else 0
-                    for s in range(len(seats))] for name in names}
+    means = {name: [_mean([r["values"][s][name] for r in ok]) for s in range(len(seats))] for name in names}
     failures = [{"season": r["k"], "error": r["error"]} for r in rows if not r["ok"]]
     return {"game": probe.game, "season": season, "name": probe.name, "seasons": count, "finished": n,
             "seed": seed, "seats": list(seats), "games_per_season": len(probe.legs),
@@ -680,6 +687,12 @@ def simulate_seasons(game: str, season: str, seats: list[str], count: int, seed:
                            "ci95": [round(x, 4) for x in wilson(wins[s], n)]} for s in range(len(seats))],
             "mean": means, "failed": len(failures), "failures": failures[:10],
             "seconds": round(time.perf_counter() - t0, 2)}
+
+
+def _mean(values: list) -> float | None:
+    """The mean of a standing value over the seasons where it is a number (None where it never is)."""
+    numbers = [v for v in values if v is not None]
+    return round(sum(numbers) / len(numbers), 2) if numbers else None
 
 
 def render_seasons(stats: dict) -> str:
@@ -691,7 +704,8 @@ def render_seasons(stats: dict) -> str:
         lines.append(f"  seat {c['seat']} ({c['bot']}): {c['titles']:g} titles, {100 * c['rate']:.1f}% "
                      f"({100 * lo:.1f}-{100 * hi:.1f}%)")
     for name, values in stats["mean"].items():
-        lines.append(f"mean {name.replace('_', ' ')} by seat: " + ", ".join(f"{v:g}" for v in values))
+        lines.append(f"mean {name.replace('_', ' ')} by seat: "
+                     + ", ".join("–" if v is None else f"{v:g}" for v in values))
     for f in stats["failures"]:
         lines.append(f"  season {f['season']} failed: {f['error']}")
     return "\n".join(lines)
