@@ -141,6 +141,22 @@ def test_a_scenario_draws_its_situation_and_its_script(tmp_path):
     assert _car_at(before, "black") != _car_at(after, "black")  # black moved from 16 to 19
 
 
+def test_a_scenario_is_drawn_as_check_plays_it_its_random_setup_too(tmp_path, capsys):
+    """A scenario whose setup's questions random players answer (`setup: random`) is drawn after
+    them (render played its script from the first question: "not an option now"); one whose script
+    fails on the way is said as `check` says it."""
+    scenario = ROOT / "rulesets" / "heat" / "scenarios" / "garage-free-boost-before-heat-cost.yaml"
+    assert "setup: random" in scenario.read_text(encoding="utf-8")
+    svg = render(tmp_path, scenario, "--at", 1)
+    assert "after 1 of" in svg and "choices of the script" in svg
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(scenario.read_text(encoding="utf-8").replace("stay in gear 1", "stay in gear 9")
+                      .replace("ruleset: ..", f"ruleset: {ROOT / 'rulesets' / 'heat'}"), encoding="utf-8")
+    assert main(["render", str(broken), "-o", str(tmp_path / "b.svg")]) == 1
+    err = capsys.readouterr().err
+    assert "\"stay in gear 9\" is not an option now" in err and "Traceback" not in err
+
+
 def _car_at(svg: str, piece: str):
     m = re.search(rf'<polygon points="([^"]+)"[^>]*data-piece="{piece}"', svg)
     pts = [tuple(map(float, p.split(","))) for p in m.group(1).split()]

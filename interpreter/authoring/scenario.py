@@ -90,6 +90,15 @@ class Scenario:
     def play(self, seed: int | None = None) -> Outcome:
         return _Run(self, self.sc.seed if seed is None else seed).go()
 
+    def table(self, choices: int) -> tuple[Game | None, Outcome]:
+        """The game as its script leaves it after its first `choices` choices, with its own seed
+        (`render`): played as `check` plays it, every item up to the next choice, none of its checks
+        of the end. The game is None when its setup failed (the outcome says why)."""
+        run = _Run(self, self.sc.seed)
+        run.cap = choices
+        run.go()
+        return run.game, run.out
+
 
 def run_scenario(path: Path | str, seed: int | None = None) -> Outcome:
     """Load and play a scenario file, with its own seed or `seed`."""
@@ -233,6 +242,8 @@ class _Run:
         self.after: Loc | None = None          # the script item after which the game played on
         self.game: Any = None                  # stays None when setup fails (`pending` says why)
         self.item: Any = None                  # the script item played now (a ScriptItem)
+        self.cap: int | None = None            # stop before the choice after this many (`table`)
+        self.chosen = 0
 
     def go(self) -> Outcome:
         try:
@@ -269,10 +280,14 @@ class _Run:
         except RuleError as e:
             self.pending = e
         for i, item in enumerate(items):
+            if self.cap is not None and item.src.choose is not None and self.chosen == self.cap:
+                break
             self._item(item, items[i + 1].stop if i + 1 < len(items) else None)
             self.out.steps += 1
         if self.pending is not None:
             self._rule_error(self.pending)
+        if self.cap is not None:
+            return
         game = self.game
         if sc.until == "end":
             watch.forced, watch.stop = False, None
@@ -417,6 +432,7 @@ class _Run:
                       f"seat {d.seat + 1} is asked \"{d.prompt}\" with options: " + "; ".join(labels))
         game.st.watch.stop = next_stop   # the next item looks right after a place, not at a decision
         self._run(lambda: game.choose(labels.index(label)))
+        self.chosen += 1
 
 
 def _text_of(item: Any) -> str:

@@ -10,13 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..compile import make_compiler
+from ..authoring.scenario import load_scenario
 from ..engine.game import Game, streams
 from ..ir.models import kind_of
-from ..base.diagnostics import Loc, Report, RulesetError
-from ..lang.parser import parse_block
-from ..load.ruleset import load_ruleset, read_file
-from ..load.structure import check_structure
+from ..base.diagnostics import Report, RulesetError
+from ..load.ruleset import read_file
 from .svg import board_picture, table_picture
 
 
@@ -85,32 +83,18 @@ def recorded(path: Path, at: int | None, ruleset: str | None = None, board: str 
 
 
 def scenario(path: Path, at: int | None, board: str | None = None) -> Picture:
-    """The table a scenario sets, after the first `at` choices of its script (all when None)."""
-    report = Report()
-    data = read_file(path, report)
-    sc = check_structure(data, "scenario", str(path), report) if data is not None else None
-    if sc is None:
-        raise RulesetError(report)
-    rs = load_ruleset(path.parent / sc.ruleset, sc.variants, sc.modules, report, track=sc.track,
-                      params=dict(sc.params) or None)
-    situation = parse_block(sc.situation, report) if rs is not None and sc.situation is not None else None
-    comp = (make_compiler(rs, sc.players, report, situation=situation)
-            if rs is not None and report.ok else None)
-    if comp is None:
-        raise RulesetError(report)
-    plan = comp.plan
-    choices = [item.choose for item in sc.script if item.choose is not None]
+    """The table a scenario sets, after the first `at` choices of its script (all when None),
+    played as `check` plays it (its setup, situation, arranged rolls, stops and checks on the way)."""
+    loaded, failed = load_scenario(path)
+    if loaded is None:
+        raise RulesetError(failed.report)
+    choices = [item for item in loaded.sc.script if item.choose is not None]
     n = _at(at, len(choices), "the script")
-    game = Game(plan, sc.seed)
-    for i, choice in enumerate(choices[:n], 1):
-        d = game.decision()
-        labels = d.labels() if d is not None else []
-        if str(choice) not in labels:
-            report.add("E407", f"choice {i} of the script, \"{choice}\", is not an option now",
-                       getattr(choice, "loc", None) or Loc(str(path)))
-            raise RulesetError(report)
-        game.choose(labels.index(str(choice)))
-    title = f"{plan.name}: {sc.scenario.name}"
+    game, out = loaded.table(n)
+    if game is None or not out.passed:
+        raise RulesetError(out.report)
+    plan = game.plan
+    title = f"{plan.name}: {loaded.name}"
     svg = table_picture(game.view(None), plan, title, _status(game, n, len(choices), "choices of the script"),
                         _boards(plan, board))
     return Picture(svg, f"{path.stem}-{n}")
