@@ -329,3 +329,22 @@ def test_hands_are_refilled_after_each_card(variant, players, size):
             checked += 1
         game.choose(bots[d.seat].choose(game, d))
     assert checked > 3
+
+
+def test_the_bets_stay_secret_until_the_race_is_scored():
+    """«В тайне от других отметьте галочкой на своем листке, на какой из шести болидов вы хотите
+    поставить»: what the game says aloud names nobody's bet before the race is scored (it said
+    each line's bets of every seat as soon as they were made); the scoring tells them."""
+    from interpreter.session.playing import play
+
+    plan = load("downforce").plan(3)
+    for seed in range(3):
+        game = Game(plan, seed, trace=True)
+        play(game, [RandomAgent(f"{seed}/{s}") for s in range(3)])
+        lines = [x[2] for x in game.st.trace if x[0] == "say"]
+        told = [i for i, line in enumerate(lines) if " bet on " in line]
+        before = [line for line in lines[:told[0]] if "bet" in line]
+        assert before and all(line.startswith(("every player has made bet", "the leader crosses bet line"))
+                              for line in before), before
+        # each seat's bets, told as its race is scored
+        assert len(told) == 3 and all(": places " in lines[i + 1] for i in told)
