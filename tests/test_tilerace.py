@@ -240,3 +240,20 @@ def test_tile_built_ins_report_misuse_with_positions(tmp_path, capsys, setup, me
     assert main(["validate", str(folder)]) == 1
     err = capsys.readouterr().err
     assert message in err and "game.yaml:" in err and "Traceback" not in err
+
+
+def test_the_victory_tokens_are_counted_as_tokens(plan4):
+    """A pile view's `unit:` names what its cards are where they are counted: the pit stop's
+    victory tokens read "4 tokens" (they read "4 cards"), one "1 token"; a pile without it still
+    counts cards (the web table reads the same words, `sight.Pile.text`)."""
+    from interpreter.table.sight import sight
+
+    game = Game(plan4, 3)
+    text = render_view(game.view(0), plan4)
+    assert "victory tokens at the pit stop: 4 tokens" in text and "4 cards" not in text
+    from interpreter.draw.cards import pile_text
+    tokens = {"show": "count", "unit": ("token", "tokens")}
+    assert pile_text({"cards": None, "count": 1}, None, None, tokens) == "1 token"
+    assert pile_text({"cards": None, "count": 3}, None, None, {"show": "count"}) == "3 cards"
+    piles = [p for p in sight(game.view(0), plan4).table if p.label == "victory tokens at the pit stop"]
+    assert piles and piles[0].text == "4 tokens"

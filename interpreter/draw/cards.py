@@ -46,11 +46,12 @@ def pile_text(info: dict, plan=None, name: str | None = None, how: dict | None =
     how = how or {}
     cards = info["cards"]
     count = info["count"]
+    one, many = how.get("unit") or ("card", "cards")
     if how.get("show") == "count" or cards is None:
-        return "empty" if count == 0 else (f"{count} card" if count == 1 else f"{count} cards")
+        return "empty" if count == 0 else f"{count} {one if count == 1 else many}"
     if not cards:
         return "empty"
     if how.get("show") == "top":
         top = cards[-1]
-        return top if count == 1 else f"{top} on top ({count} cards)"
+        return top if count == 1 else f"{top} on top ({count} {many})"
     return listing(grouped(cards, bool(how.get("sort"))))

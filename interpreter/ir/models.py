@@ -231,6 +231,9 @@ class PileView(Strict):
                                           "(`purple ×3`)")
     whose: Literal["mine", "all"] = Field(
         "mine", description="a pile of each seat: only the viewing seat's own, or every seat's")
+    unit: Text | Annotated[list[Text], Field(min_length=2, max_length=2)] | None = Field(
+        None, description="what its cards are called where they are counted (default `[card, cards]`): "
+                          "`tokens`, or the words for one and for any other number: `[token, tokens]`")
     beside: Literal["piece", "seat"] = Field(
         "piece", description="a pile of each piece: shown beside its piece (`hand of black`), or with "
                              "its owner's piles as a seat's pile (`your hand`; named by the piece only "

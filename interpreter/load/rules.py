@@ -200,7 +200,8 @@ def parse_rules(game: Any, report: Report) -> Rules:
         for name, pv in view.piles.items():
             r.view_piles.append((str(name), loc_of(name)))
             r.view[str(name)] = {"label": str(name).replace("_", " ") if pv.label is None else str(pv.label),
-                                 "show": pv.show, "sort": pv.sort, "whose": pv.whose, "beside": pv.beside}
+                                 "show": pv.show, "sort": pv.sort, "whose": pv.whose, "beside": pv.beside,
+                                 "unit": _words(pv.unit, ("card", "cards"))}
         r.colours = {str(k): str(v) for k, v in view.colours.items()}
     sections = [("show", game.show), ("view.seats", view.seats if view else {}),
                 ("view.game", view.game if view else {})]
@@ -211,9 +212,8 @@ def parse_rules(game: Any, report: Report) -> Rules:
         for name, fact in facts.items():
             label = str(name).replace("_", " ")
             if not isinstance(fact, str):
-                one, many = (fact.unit, fact.unit) if not isinstance(fact.unit, list) else fact.unit
                 r.fact_meta[f"{prefix}.{name}"] = (label if fact.label is None else str(fact.label),
-                                                   (str(one or ""), str(many or "")), fact.seen_by == "owner")
+                                                   _words(fact.unit, ("", "")), fact.seen_by == "owner")
             else:
                 r.fact_meta[f"{prefix}.{name}"] = (label, ("", ""), False)
     return r
@@ -250,3 +250,11 @@ def blocks(rules: Rules) -> Iterator[tuple[str, list[n.Stmt]]]:
     for rule in rules.rules.values():
         if rule.site.form.block:
             yield rule.id, rule.tree.body
+
+
+def _words(unit, default: tuple[str, str]) -> tuple[str, str]:
+    """A `unit:` as the words after 1 (and -1) and after any other number: one word serves both."""
+    if unit is None:
+        return default
+    one, many = (unit, unit) if not isinstance(unit, list) else unit
+    return str(one), str(many)
