@@ -252,7 +252,7 @@ def blocks(rules: Rules) -> Iterator[tuple[str, list[n.Stmt]]]:
             yield rule.id, rule.tree.body
 
 
-def _words(unit, default: tuple[str, str]) -> tuple[str, str]:
+def _words(unit: Any, default: tuple[str, str]) -> tuple[str, str]:
     """A `unit:` as the words after 1 (and -1) and after any other number: one word serves both."""
     if unit is None:
         return default
