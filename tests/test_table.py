@@ -556,6 +556,13 @@ def test_a_draw_crowns_nobody_at_the_end_nor_in_the_replay(capsys, tmp_path, mon
     assert "result: seat 1, seat 2; a draw: every seat is tied" in capsys.readouterr().out
 
 
+def test_one_round_is_said_as_one(capsys):
+    """A game of one round ends "1 round, 6 decisions" (it read "1 rounds")."""
+    assert main(["play", "tilerace", "--variant", "quick", "--seats", "random,random", "--seed", "4",
+                 "--no-log"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("\n1 round, 6 decisions")
+
+
 def test_a_replay_for_a_seat_the_game_has_not_is_refused(capsys, tmp_path):
     log = tmp_path / "f5.jsonl"
     assert main(["play", "formula5", "--seats", "random,random,random", "--seed", "1",

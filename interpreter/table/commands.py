@@ -319,7 +319,8 @@ def _print_result(game, at: _Setting, result: dict) -> None:
         print(f"  no seat won: {first.piece}, driven by the game, came first")
     elif not result["winners"]:
         print("  no seat won")
-    print(f"{result['rounds']} rounds, {result['decisions']} decisions")
+    rounds, decisions = result["rounds"], result["decisions"]
+    print(f"{rounds} round{'' if rounds == 1 else 's'}, {decisions} decision{'' if decisions == 1 else 's'}")
 
 
 def cmd_replay(args) -> int:
