@@ -19,14 +19,13 @@ from .base.diagnostics import RulesetError, visible
 from .base.errors import RuleError
 from .editor import commands as editor
 from .base.files import CannotWrite
-from .picture import commands as picture
 from .session.args import Usage, print_report
 from .table import commands as table
 from .web import commands as web
 
 # the commands in the order `racecraft --help` lists them
 ORDER = [(authoring, "validate"), (table, "play"), (table, "replay"), (lab, "simulate"), (lab, "compare"),
-         (authoring, "check"), (picture, "render"), (lab, "championship"), (authoring, "explain"),
+         (authoring, "check"), (authoring, "render"), (lab, "championship"), (authoring, "explain"),
          (authoring, "upgrade"), (authoring, "schemas"), (lab, "train"), (web, "serve"),
          (editor, "lsp")]
 

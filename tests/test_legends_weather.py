@@ -153,7 +153,7 @@ def test_a_race_a_legend_wins_says_no_seat_won(capsys):
 
     assert main(["play", "heat", "--module", "legends", "--seats", "random", "--seed", "1"]) == 0
     result = capsys.readouterr().out.split("\nResult:\n")[1]
-    assert "  1. green (driven by the game): 1" in result and "winner" not in result
+    assert "  1. green (driven by the game): finished 1st" in result and "winner" not in result
     assert "  no seat won: green, driven by the game, came first" in result
 
 
@@ -198,3 +198,34 @@ def test_a_championship_turns_the_weather_up_after_the_draft_with_the_same_effec
         "weather_rain": (3, 6), "weather_sun": (3, 6)}[token]
     assert in_deck == (3 if token == "weather_rain" else 0)
     assert discarded == (3 if token == "weather_sun" else 0)
+
+
+def test_the_result_says_where_each_car_finished_in_words(capsys, tmp_path):
+    """`result.says` and `result.also.says`: beside each place the players read the game's words
+    (`blue finished 3rd`, a legend `finished 1st`), not the number the result ranks by (it read
+    `1` beside the legend's first place and each seat's place again as a number). A `says` that is
+    not a text is a type error at its line."""
+    from interpreter.cli import main
+
+    plan = load("heat", modules=["legends"]).plan(2)
+    game = Game(plan, 1)
+    play(game, [RandomAgent(f"1/{s}") for s in range(2)])
+    res = game.result()
+    cars = [plan.piece_names[c] for c in (0, 1)]
+    assert [said.split(" finished ")[0] for said in res["says"]] == cars
+    legends = [e for e in res["standings"] if "piece" in e]
+    assert legends and all(e["says"] == f"finished {e['place']}" + {1: "st", 2: "nd", 3: "rd"}.get(
+        e["place"], "th") for e in legends)
+    assert main(["play", "heat", "--module", "legends", "--seats", "random,random", "--seed", "1",
+                 "--no-log"]) == 0
+    out = capsys.readouterr().out.split("\nResult:\n")[1]
+    assert f"(random): {cars[0]} finished" in out and f"(random): {cars[1]} finished" in out
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(
+        'game: {id: tiny, name: "Tiny", players: {min: 2, max: 2}}\nstate:\n  score: {of: seat}\n'
+        'phases:\n  - id: main\n    do: "pass"\n'
+        'result:\n  rank: "seat.score"\n  says: "seat.score"\n', encoding="utf-8")
+    assert main(["validate", str(folder)]) == 1
+    err = capsys.readouterr().err
+    assert "game.yaml:9:" in err and "`says` must be text" in err and "Traceback" not in err

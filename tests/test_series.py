@@ -15,7 +15,8 @@ import yaml
 from interpreter.agents.base import RandomAgent
 from interpreter.cli import main
 from interpreter.base.diagnostics import Report, RulesetError
-from interpreter.lab.series import Series, season_legs, simulate_seasons
+from interpreter.lab.simulate import simulate_seasons
+from interpreter.lab.series import Series, season_legs
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAT = ROOT / "rulesets" / "heat"

@@ -445,11 +445,17 @@ class Game:
         out = {"order": order, "scores": [k[0] for k in keys], "winners": winners, "places": places,
                "rounds": st.g["__rounds"], "decisions": len(self.answers),
                "records": st.g.get("__records", {}), "ended": st.ended}
+        if p.result_says is not None:   # the words players read beside each place
+            out["says"] = [_words(p, p.result_says(st, {"seat": s}), s) for s in range(p.n_seats)]
         if p.also_pieces is not None:
             # seats and the pieces of `result.also` in one order (a seat first where they tie)
-            entries = [((sign * keys[s][0], sign * keys[s][1], 0, s), {"seat": s}) for s in order]
+            entries: list[tuple[tuple, dict[str, Any]]] = [
+                ((sign * keys[s][0], sign * keys[s][1], 0, s), {"seat": s}) for s in order]
             entries += [((sign * k[0], sign * k[1], 1, i), {"piece": p.piece_names[pc], "score": k[0]})
                         for i, (pc, k) in enumerate(others)]
+            if p.also_says is not None:   # the words players read beside a piece's place
+                for (pc, _k), (_key, entry) in zip(others, entries[len(order):]):
+                    entry["says"] = _words(p, p.also_says(st, {"piece": pc}), p.piece_names[pc])
             entries.sort(key=lambda x: x[0])
             for key, entry in entries:   # its place among seats and pieces: those that tie share one
                 entry["place"] = 1 + sum(1 for other, _e in entries if other[:2] < key[:2])
@@ -474,6 +480,19 @@ class Game:
                                     f"result.also.{what}")
             out.append((pc, k))
         return out
+
+
+def _words(p: Plan, said: Any, whose: int | str) -> str:
+    """What `result.says` gives for a seat (its number from 0), or `result.also.says` for a piece
+    (its name): a text (none, or an empty text, says nothing)."""
+    if said is None:
+        return ""
+    if not isinstance(said, str):
+        rule = "result.says" if isinstance(whose, int) else "result.also.says"
+        who = f"seat {whose + 1}" if isinstance(whose, int) else str(whose)
+        raise RuleError(f"the result's `{rule.removeprefix('result.')}` of {who} is {show(p, ANY, said)}, "
+                        "not a text", p.rules.get(rule), rule)
+    return said
 
 
 def table_view(p: Plan, st: State, seat: int | None) -> dict:

@@ -230,10 +230,12 @@ class Entries:
     every such name is a field here)."""
     rank: Entry | None = None                                  # `result`: fns with `seat` bound
     tie: Entry | None = None
+    result_says: Entry | None = None                           # the words beside each seat's place
     descending: bool = True
     also_pieces: Entry | None = None                           # `result.also`: the pieces ranked,
     also_rank: Entry | None = None                             # and each one's rank and tie (`piece` bound)
     also_tie: Entry | None = None
+    also_says: Entry | None = None
     # what a game of a series hands on (`carry:`): seat and game variables, piles by name
     carry_seat: list[str] = field(default_factory=list)
     carry_game: list[str] = field(default_factory=list)

@@ -146,6 +146,8 @@ class ResultAlso(Strict):
                                      "drives")
     rank: Code = Field(description="a number for piece `piece`, ordered with the seats' `rank`")
     tie: Code | None = Field(None, description="a second number for piece `piece`, as the seats' `tie`")
+    says: Code | None = Field(None, description="what players read beside the piece's place (a text, "
+                                                "`piece` bound), as the seats' `says`")
 
 
 class Result(Strict):
@@ -153,6 +155,9 @@ class Result(Strict):
     order: Literal["ascending", "descending"] = Field(
         "descending", description="descending: the highest number wins")
     tie: Code | None = Field(None, description="a second number that breaks ties, same order")
+    says: Code | None = Field(
+        None, description="what players read beside each seat's place at the end (a text, `seat` bound: "
+                          "`\"{seat.money} million\"`); without it, the number `rank`")
     also: ResultAlso | None = Field(
         None, description="pieces that finish without a seat (cars the game drives), ranked among the seats")
 

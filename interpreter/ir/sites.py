@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import NewType
 
-from ..lang.types import BOOL, INT, PIECE, SEAT, Type, listof
+from ..lang.types import BOOL, INT, PIECE, SEAT, TEXT, Type, listof
 
 
 # A rule's id: a site's id with its names filled in (`procedures.score_card`, `steps.move.if`), made
@@ -147,12 +147,16 @@ SITES: tuple[Site, ...] = (
          heading="result: rank"),
     Site("result.tie", ("result", "tie"), Form.ENTRY, SiteScope.SEAT, (INT,), "`tie`", into="tie",
          heading="result: tie"),
+    Site("result.says", ("result", "says"), Form.ENTRY, SiteScope.SEAT, (TEXT,), "`says`", into="result_says",
+         heading="result: says"),
     Site("result.also.pieces", ("result", "also", "pieces"), Form.ENTRY, SiteScope.GAME, (listof(PIECE),),
          "`also.pieces`", into="also_pieces", heading="result: also, the pieces ({type})"),
     Site("result.also.rank", ("result", "also", "rank"), Form.ENTRY, SiteScope.PIECE, (INT,), "`also.rank`",
          into="also_rank", heading="result: also, rank"),
     Site("result.also.tie", ("result", "also", "tie"), Form.ENTRY, SiteScope.PIECE, (INT,), "`also.tie`",
          into="also_tie", heading="result: also, tie"),
+    Site("result.also.says", ("result", "also", "says"), Form.ENTRY, SiteScope.PIECE, (TEXT,), "`also.says`",
+         into="also_says", heading="result: also, says"),
     Site("record.NAME", ("record", NAMED), Form.ENTRY, SiteScope.SEAT, into="records",
          heading="record {name} ({type})"),
     Site("show.NAME", ("show", NAMED), Form.ENTRY, SiteScope.PIECE, into="shown",

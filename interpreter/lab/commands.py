@@ -463,7 +463,8 @@ def _train_out(value: str) -> Path:
 def cmd_championship(args) -> int:
     """A season: several games in a row (`seasons/NAME.yaml`), with standings; saved and resumed."""
     from ..session.budget import budget
-    from .series import Series, render_seasons, simulate_seasons
+    from .simulate import render_seasons, simulate_seasons
+    from .series import Series
     from .terminal import play_at_terminal
 
     if args.resume:

@@ -9,7 +9,7 @@ season, the seed, the seats, the decisions of each game): game i is played with 
 one, and resumed ends exactly as it would have ended without the stop.
 
 This is the season's model: its games, the rules of each, what each hands on, the standings (and
-the words that tell them), the save and its resumption, and many seasons played by bots. What
+the words that tell them), the save and its resumption (many seasons played by bots: `simulate.py`). What
 plays it is elsewhere: `terminal.py` at the terminal, `web/seasons.py` at the web table.
 """
 from __future__ import annotations
@@ -32,7 +32,6 @@ from ..load.names import NAME_RE, shown
 from ..load.ruleset import find_game, find_ruleset, read_file
 from ..load.structure import check_structure
 from ..load.yamlsrc import loc_of
-from ..session.agents import agent_seed
 from ..session.playing import bot_choice
 from ..session.args import MAX_PLAYERS, MAX_SEED, seats_fit, sit_again
 from ..session.record import TooLong, json_line
@@ -284,7 +283,8 @@ class Series:
     def finish(self, entry: dict, game: Game) -> dict:
         """A game played to its end noted in its entry: its result and what it hands on."""
         result = game.result()
-        entry["result"] = {k: result[k] for k in ("order", "winners", "scores", "rounds")}
+        entry["result"] = {k: result[k] for k in ("order", "winners", "scores", "rounds", "says")
+                           if k in result}
         entry["carried"] = carried(game)
         entry["game"] = game
         return entry
@@ -611,101 +611,3 @@ def champion_line(series: Series, who: Callable[[int], str] | None = None) -> st
     """How the season's end is told: its champions."""
     said = who or (lambda s: seat_words(series, s))
     return "Champion: " + " and ".join(said(s) for s in series.champions())
-
-
-# ---- many seasons --------------------------------------------------------------------------------
-
-_WORKER: dict = {}
-
-
-def _init(game, season, seats, variants, modules, params):
-    _WORKER["args"] = (game, season, seats, variants, modules, params)
-
-
-def _play_seasons(task):
-    from ..base.errors import GameTooLong
-
-    seed, start, stop = task
-    game, season, seats, variants, modules, params = _WORKER["args"]
-    out = []
-    for k in range(start, stop):
-        try:
-            s = Series.start(game, season, game_seed(seed, k), seats, variants, modules, params)
-            while not s.done:
-                s.play_next(lambda gs: [BOTS[kind](agent_seed(gs, i)) for i, kind in enumerate(seats)])
-            rows = s.table()
-            first = rows[0]["values"] if rows else {}
-            out.append({"k": k, "ok": True, "champions": [r["seat"] for r in rows if r["values"] == first],
-                        "values": {r["seat"]: r["values"] for r in rows}})
-        except (GameTooLong, RuleError) as e:
-            out.append({"k": k, "ok": False, "error": str(e)})
-    return out
-
-
-def simulate_seasons(game: str, season: str, seats: list[str], count: int, seed: int, jobs: int = 1,
-                     variants=(), modules=(), params: dict | None = None, progress=None) -> dict:
-    """`count` seasons with bots; the champions by seat with 95% intervals (a shared title counts as
-    a fraction), the mean of each standing value by seat."""
-    import time
-    from concurrent.futures import ProcessPoolExecutor
-
-    from .simulate import wilson
-
-    probe = Series.start(game, season, seed, seats, variants, modules, params)  # errors before any work
-    for i in range(len(probe.legs)):
-        probe.plan(i)
-    args = (game, season, list(seats), list(variants), list(modules), dict(params or {}))
-    t0 = time.perf_counter()
-    chunk = max(1, min(10, count // max(1, jobs * 4)))
-    tasks = [(seed, a, min(count, a + chunk)) for a in range(0, count, chunk)]
-    rows: list[dict] = []
-    if jobs <= 1:
-        _init(*args)
-        for t in tasks:
-            rows += _play_seasons(t)
-            if progress:
-                progress(len(rows), count)
-    else:
-        with ProcessPoolExecutor(jobs, initializer=_init, initargs=args) as pool:
-            for part in pool.map(_play_seasons, tasks):
-                rows += part
-                if progress:
-                    progress(len(rows), count)
-    ok = [r for r in rows if r["ok"]]
-    n = len(ok)
-    wins = [0.0] * len(seats)
-    for r in ok:
-        for s in r["champions"]:
-            wins[s] += 1 / len(r["champions"])
-    names = list(ok[0]["values"][next(iter(ok[0]["values"]))].keys()) if ok else []
-    means = {name: [_mean([r["values"][s][name] for r in ok]) for s in range(len(seats))] for name in names}
-    failures = [{"season": r["k"], "error": r["error"]} for r in rows if not r["ok"]]
-    return {"game": probe.game, "season": season, "name": probe.name, "seasons": count, "finished": n,
-            "seed": seed, "seats": list(seats), "games_per_season": len(probe.legs),
-            "champions": [{"seat": s + 1, "bot": seats[s], "titles": round(wins[s], 2),
-                           "rate": round(wins[s] / n, 4) if n else 0.0,
-                           "ci95": [round(x, 4) for x in wilson(wins[s], n)]} for s in range(len(seats))],
-            "mean": means, "failed": len(failures), "failures": failures[:10],
-            "seconds": round(time.perf_counter() - t0, 2)}
-
-
-def _mean(values: list) -> float | None:
-    """The mean of a standing value over the seasons where it is a number (None where it never is)."""
-    numbers = [v for v in values if v is not None]
-    return round(sum(numbers) / len(numbers), 2) if numbers else None
-
-
-def render_seasons(stats: dict) -> str:
-    lines = [f"{stats['name']}: {stats['finished']} of {stats['seasons']} seasons played to the end "
-             f"({stats['games_per_season']} games each, seed {stats['seed']}, {stats['seconds']} s)",
-             "champions by seat (95% interval):"]
-    for c in stats["champions"]:
-        lo, hi = c["ci95"]
-        lines.append(f"  seat {c['seat']} ({c['bot']}): {c['titles']:g} titles, {100 * c['rate']:.1f}% "
-                     f"({100 * lo:.1f}-{100 * hi:.1f}%)")
-    for name, values in stats["mean"].items():
-        lines.append(f"mean {name.replace('_', ' ')} by seat: "
-                     + ", ".join("–" if v is None else f"{v:g}" for v in values))
-    for f in stats["failures"]:
-        lines.append(f"  season {f['season']} failed: {f['error']}")
-    return "\n".join(lines)

@@ -2,18 +2,17 @@
 
 What is drawn depends on the file given: a track file, a game file or a ruleset draws its board;
 a game record (`play --log`) draws the table after its first N decisions (`--at N`, default: all
-of them); a scenario file draws its table as its situation sets it, after the first N choices of
-its script (`--at N`, default: the whole script).
+of them); a scenario's table is drawn by the command (`authoring/commands.py`), which plays it as
+`check` does, with `status_line` and `boards_asked` from here.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..authoring.scenario import load_scenario
 from ..engine.game import Game, streams
 from ..ir.models import kind_of
-from ..base.diagnostics import Report, RulesetError
+from ..base.diagnostics import Report
 from ..load.ruleset import read_file
 from .svg import board_picture, table_picture
 
@@ -40,7 +39,7 @@ def is_record(path: Path) -> bool:
     return head.startswith(b"{")
 
 
-def _at(at: int | None, total: int, what: str) -> int:
+def at_index(at: int | None, total: int, what: str) -> int:
     if at is None:
         return total
     if at > total:
@@ -48,7 +47,7 @@ def _at(at: int | None, total: int, what: str) -> int:
     return at
 
 
-def _status(game: Game, done: int, total: int, what: str) -> str:
+def status_line(game: Game, done: int, total: int, what: str) -> str:
     where = f"after {done} of {total} {what}"
     rnd = game.view(None)["game"].get("round")
     if rnd is not None:
@@ -70,37 +69,19 @@ def recorded(path: Path, at: int | None, ruleset: str | None = None, board: str 
     report = Report()
     rec, plan = open_record(path, ruleset, "draw it")
     head, decisions = rec.head, rec.decisions
-    n = _at(at, len(decisions), "the record")
+    n = at_index(at, len(decisions), "the record")
     game = Game(plan, head["seed"], streams=streams(head.get("chance")))
     for i, d in enumerate(decisions[:n], 1):
         game.choose(checked_pick(game, d, i, path, report), recorded_seat(game, d))
     extras = [*head.get("modules", []), *head.get("variants", []), *[t for t in [head.get("track")] if t]]
     title = plan.name + (f" ({', '.join(map(str, extras))})" if extras else "") + f", seed {head['seed']}"
     seats = head.get("seats") if isinstance(head.get("seats"), list) else None
-    svg = table_picture(game.view(None), plan, title, _status(game, n, len(decisions), "decisions"),
-                        _boards(plan, board), [str(s) for s in seats] if seats else None)
+    svg = table_picture(game.view(None), plan, title, status_line(game, n, len(decisions), "decisions"),
+                        boards_asked(plan, board), [str(s) for s in seats] if seats else None)
     return Picture(svg, f"{path.stem}-{n}")
 
 
-def scenario(path: Path, at: int | None, board: str | None = None) -> Picture:
-    """The table a scenario sets, after the first `at` choices of its script (all when None),
-    played as `check` plays it (its setup, situation, arranged rolls, stops and checks on the way)."""
-    loaded, failed = load_scenario(path)
-    if loaded is None:
-        raise RulesetError(failed.report)
-    choices = [item for item in loaded.sc.script if item.choose is not None]
-    n = _at(at, len(choices), "the script")
-    game, out = loaded.table(n)
-    if game is None or not out.passed:
-        raise RulesetError(out.report)
-    plan = game.plan
-    title = f"{plan.name}: {loaded.name}"
-    svg = table_picture(game.view(None), plan, title, _status(game, n, len(choices), "choices of the script"),
-                        _boards(plan, board))
-    return Picture(svg, f"{path.stem}-{n}")
-
-
-def _boards(plan, board: str | None) -> list[str] | None:
+def boards_asked(plan, board: str | None) -> list[str] | None:
     if board is None:
         return None
     if board not in plan.board_names:

@@ -95,7 +95,9 @@ def placings(result: dict) -> list[Placed]:
         place = entry.get("place", n)
         if "seat" in entry:
             s = entry["seat"]
-            out.append(Placed(place, s, None, result["scores"][s], s in result["winners"]))
+            # the game's words for the seat (`result.says`) where it has them, else its number
+            score = result["says"][s] if "says" in result else result["scores"][s]
+            out.append(Placed(place, s, None, score, s in result["winners"]))
         else:
-            out.append(Placed(place, None, entry["piece"], entry["score"], False))
+            out.append(Placed(place, None, entry["piece"], entry.get("says", entry["score"]), False))
     return out

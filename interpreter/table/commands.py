@@ -251,7 +251,8 @@ def cmd_play(args) -> int:
             if result is None:
                 return 1
             if log is not None:
-                log.result({k: result[k] for k in ("order", "winners", "scores", "rounds")})
+                log.result({k: result[k] for k in ("order", "winners", "scores", "rounds", "says")
+                            if k in result})
         finally:
             if log is not None:
                 log.close()
@@ -309,9 +310,11 @@ def _print_result(game, at: _Setting, result: dict) -> None:
     for p in placings(result):
         if p.seat is not None:
             mark = "  winner" if p.winner and not draw else ""   # (a draw crowns nobody: said below)
-            print(f"  {p.place}. seat {p.seat + 1} ({kinds[p.seat]}): {p.score}{mark}")
+            said = f": {p.score}" if p.score != "" else ""   # (`result.says` may say nothing)
+            print(f"  {p.place}. seat {p.seat + 1} ({kinds[p.seat]}){said}{mark}")
         else:  # a piece the game drives
-            print(f"  {p.place}. {p.piece} (driven by the game): {p.score}")
+            said = f": {p.score}" if p.score != "" else ""
+            print(f"  {p.place}. {p.piece} (driven by the game){said}")
     if draw:
         print("  a draw: every seat is tied")
     first = placings(result)[0] if result["order"] else None

@@ -458,7 +458,7 @@ class Table(Sitting):
         if self.result is not None:
             return
         res = self.game.result()
-        self.result = {k: res[k] for k in ("order", "winners", "scores", "rounds")}
+        self.result = {k: res[k] for k in ("order", "winners", "scores", "rounds", "says") if k in res}
         if store:
             self.store.finish(self.id, "finished", self.result)
 

@@ -109,7 +109,9 @@ const racecraft = (() => {
     const list = el("ol", null, "placings");
     for (const p of res.placings) {
       const who = p.seat ? (p.name ? p.name + " (seat " + p.seat + ")" : "seat " + p.seat) : p.piece + " (driven by the game)";
-      list.appendChild(el("li", who + ": " + p.score + (p.winner ? " — winner" : ""), p.winner ? "winner" : ""));
+      // (a game's words for a seat, `result.says`, may be empty: then nothing after the name)
+      const said = p.score === "" ? "" : ": " + p.score;
+      list.appendChild(el("li", who + said + (p.winner ? " — winner" : ""), p.winner ? "winner" : ""));
     }
     container.appendChild(list);
     const seed = res.seed_text ?? res.seed;   // (the digits: a number past 2**53 reads rounded)
