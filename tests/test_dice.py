@@ -116,6 +116,19 @@ def test_a_die_misused_is_one_diagnostic_at_its_place(tmp_path, rule, code, said
     assert found[0].loc.line == 28
 
 
+def test_a_die_written_as_a_family_of_one_is_told_how_a_die_is_written(tmp_path):
+    """`d6: {faces: [...]}` is a family of one die named `faces`: rolling `d6` is E121, whose hint
+    says how a single die is written (it said only to name one of the family)."""
+    text = GAME.replace("  d6: [1, 2, 3, 4, 5, 6]", "  d6: {faces: [1, 2, 3, 4, 5, 6]}").replace(
+        "let r = roll(gear(s.gear)) + roll(sky(\"gale\"))", "let r = roll(d6)")
+    report = Report()
+    rs = load_ruleset(folder(tmp_path, text), report=report)
+    assert rs is not None and compile_ruleset(rs, 2, report) is None
+    found = [d for d in report.items if d.severity == "error"]
+    assert [d.code for d in found] == ["E121"], report.render()
+    assert "the family has one die, `faces`" in found[0].hint and "`d6: [1, 2, 3, 4, 5, 6]`" in found[0].hint
+
+
 def test_a_die_cannot_be_rolled_in_a_line_said_aloud(tmp_path):
     text = GAME.replace("(faces {faces(gear(s.gear))})", "(again {roll(d6)})")
     report = Report()

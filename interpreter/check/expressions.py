@@ -166,7 +166,11 @@ class Expressions(Visitor):
             return PILE
         if name in sym.dice:
             if sym.dice[name] is not None:
-                self.error("E121", f"`{name}` is a family of dice: say which, as `{name}(...)`", e)
+                family = sym.die_names.get(name, [])
+                # (`d6: {faces: [...]}` is a family of one die named `faces`: a die is its list)
+                hint = (f"the family has one die, `{family[0]}`; a single die is the list of its "
+                        f"faces: `{name}: [1, 2, 3, 4, 5, 6]`" if len(family) == 1 else None)
+                self.error("E121", f"`{name}` is a family of dice: say which, as `{name}(...)`", e, hint)
                 return ANY
             e.ref = Ref(RefKind.DIE, name)
             return DIE

@@ -63,6 +63,7 @@ class Symbols:
     piles: dict[str, Owner | None] = field(default_factory=dict)   # name -> whose (None: no owner there is)
     # dice: name -> None for a die, or the type of a family's keys (`level(3)`: int; `colour("red")`: text)
     dice: dict[str, Type | None] = field(default_factory=dict)
+    die_names: dict[str, list[str]] = field(default_factory=dict)   # a family's dice, by family
     boards: dict[str, str] = field(default_factory=dict)           # name -> kind
     pieces: dict[str, list[str]] = field(default_factory=dict)     # kind -> piece names
     piece_names: list[str] = field(default_factory=list)
@@ -268,6 +269,7 @@ class Declarations:
                                     "`level: {1: [...], 2: [...]}` or `colour: {red: [...], blue: [...]}`")
                     continue
                 self.sym.dice[str(name)] = INT if kinds == {True} else TEXT
+                self.sym.die_names[str(name)] = [str(k) for k in faces]
                 for key, each in faces.items():
                     self._check_value(each, key)
             else:
