@@ -151,3 +151,12 @@ def test_one_player_and_a_range_below_zero_read_as_words(tmp_path, capsys):
     rc, out, _err = run_cli(capsys, "play", str(folder), "--seats", "random", "--no-log")
     assert rc == 0 and "Solo: 1 player (seat 1 random), seed" in out, out
     assert (_span(-2, 2), _span(0, 3)) == ("from -2 to 2", "0-3")
+
+
+def test_one_seat_named_is_said_as_one(capsys):
+    """`--seats` naming one seat, or one player counted, reads "1 seat", "1 player" (it was
+    "1 seats", "1 players")."""
+    rc, _out, err = run_cli(capsys, "play", "heat", "--players", "7", "--seats", "random")
+    assert rc == 2 and "--players 7 but --seats names 1 seat\n" in err, err
+    rc, _out, err = run_cli(capsys, "compare", "formula5", "--against-seats", "greedy", "--games", "2")
+    assert rc == 2 and "1 player: Formula 5 takes 2 to 5 players" in err, err

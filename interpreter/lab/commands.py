@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..session.args import (JOBS_PER_CORE, MAX_GAMES, MAX_JOBS, MAX_PLAYERS, MAX_SEED, Usage, bots, bounded,
                             game_args, max_jobs, params, players_fit, raw, seat_problem, seats_fit,
-                            writable)
+                            seats_word, writable)
 from .extras import install_hint
 
 
@@ -339,7 +339,7 @@ def cmd_compare(args) -> int:
     players_fit(ruleset, players, args)
     seats = seats or ["random"] * players
     if against and len(against) != len(seats):
-        raise Usage(f"--against-seats names {len(against)} seats but the base has {len(seats)}")
+        raise Usage(f"--against-seats names {seats_word(len(against))} but the base has {len(seats)}")
     given = params(args) or {}
     changed = dict(given)
     changed.update(params(argparse.Namespace(param=args.against_param)) or {})

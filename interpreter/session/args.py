@@ -144,9 +144,9 @@ def players_fit(ruleset, n: int, args, option: str = "--seats") -> None:
     if getattr(args, "players", None):
         said = f"--players {n}"
     elif getattr(args, option.lstrip("-").replace("-", "_"), None):
-        said = f"{option} names {n} seat{'s' if n != 1 else ''}"
+        said = f"{option} names {seats_word(n)}"
     else:
-        said = f"{n} players"
+        said = f"{n} player" if n == 1 else f"{n} players"
     count = str(players.min) if players.min == players.max else f"{players.min} to {players.max}"
     applied = ", ".join(a.replace(":", " ", 1) for a in ruleset.applied)
     raise Usage(f"{said}: {ruleset.game.game.name}{f' (with {applied})' if applied else ''} takes {count} "
@@ -216,7 +216,7 @@ def bots(text: str | None, players: int | None, option: str = "--seats") -> list
     if bad:
         raise Usage(bad)
     if players and players != len(seats):
-        raise Usage(f"--players {players} but {option} names {len(seats)} seats")
+        raise Usage(f"--players {players} but {option} names {seats_word(len(seats))}")
     return seats
 
 
@@ -235,3 +235,8 @@ def writable(value: str, option: str = "--log", what: str = "the record's file n
     if problem is not None:
         raise Usage(f"{option} {value}: {problem}")
     return path
+
+
+def seats_word(n: int) -> str:
+    """`1 seat`, `3 seats`: how many seats an option names."""
+    return f"{n} seat" if n == 1 else f"{n} seats"

@@ -12,7 +12,7 @@ from pathlib import Path
 from ..base.diagnostics import Report, RulesetError
 from ..base.errors import RuleError
 from ..session.args import (MAX_PLAYERS, Usage, bounded, game_args, params, players_fit, raw, say_notes,
-                            cannot_sit, seat_problem, seats_fit, sit_again, writable)
+                            cannot_sit, seat_problem, seats_fit, seats_word, sit_again, writable)
 
 
 def add_play(sub) -> None:
@@ -70,7 +70,7 @@ def seats(args, plan_players: tuple[int, int]) -> list[str]:
     if bad:
         raise Usage(bad)
     if args.players and args.players != len(kinds):
-        raise Usage(f"--players {args.players} but --seats names {len(kinds)} seats")
+        raise Usage(f"--players {args.players} but --seats names {seats_word(len(kinds))}")
     return kinds
 
 
