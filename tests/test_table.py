@@ -601,3 +601,12 @@ def test_a_preview_to_past_the_finish_reads_as_english():
     assert _changes("red", False, before, after, "boost") == ["past the finish"]
     after["where"]["red"] = "space 62"
     assert _changes("red", False, before, after, "boost") == ["to space 62"]
+
+
+def test_a_place_won_on_the_tie_break_says_so(capsys):
+    """Downforce, seed 7, three random bots: two seats end with 12 million and the one whose car
+    finished first is placed ahead (the result's `tie`): its line says why."""
+    assert main(["play", "downforce", "--seats", "random,random,random", "--seed", "7", "--no-log"]) == 0
+    result = capsys.readouterr().out.split("\nResult:\n")[1].splitlines()
+    assert result[0] == "  1. seat 1 (random): 12 million  winner (ahead on the tie-break)"
+    assert result[1] == "  2. seat 2 (random): 12 million"

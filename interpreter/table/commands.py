@@ -297,6 +297,16 @@ def _say(text: str) -> None:
         pass
 
 
+def _tie_won(result: dict, seat: int) -> str:
+    """Said after a seat placed ahead of another of the same `rank`: the result's `tie` decided it
+    (two seats with the same money, one of them first: a reader asks why)."""
+    scores, places = result["scores"], result.get("places")
+    if places and any(scores[o] == scores[seat] and places[o] > places[seat]
+                      for o in range(len(scores)) if o != seat):
+        return " (ahead on the tie-break)"
+    return ""
+
+
 def _print_result(game, at: _Setting, result: dict) -> None:
     from ..engine.game import drawn
     from .ask import placings
@@ -311,7 +321,7 @@ def _print_result(game, at: _Setting, result: dict) -> None:
         if p.seat is not None:
             mark = "  winner" if p.winner and not draw else ""   # (a draw crowns nobody: said below)
             said = f": {p.score}" if p.score != "" else ""   # (`result.says` may say nothing)
-            print(f"  {p.place}. seat {p.seat + 1} ({kinds[p.seat]}){said}{mark}")
+            print(f"  {p.place}. seat {p.seat + 1} ({kinds[p.seat]}){said}{mark}{_tie_won(result, p.seat)}")
         else:  # a piece the game drives
             said = f": {p.score}" if p.score != "" else ""
             print(f"  {p.place}. {p.piece} (driven by the game){said}")
