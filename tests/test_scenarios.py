@@ -309,6 +309,22 @@ expect:
     assert all(o.passed for o in outcomes), [o.report.render() for o in outcomes if not o.passed][0]
 
 
+def test_set_pile_takes_no_card_from_a_pile_arranged_before_even_where_the_card_started(tmp_path):
+    """Each Heat seat's speed cards start in its own deck: a fourth `speed_3` for seat 2's deck
+    (it has three) is not taken from seat 1's deck, which the situation arranged first (it was:
+    that deck lost its card without a word; a designer found it with a deck per rider)."""
+    path = write(tmp_path, "heat", """players: 2
+situation: |
+  set_pile(deck(seat(1)), ["speed_3"], "face down")
+  set_pile(deck(seat(2)), ["speed_3", "speed_3", "speed_3", "speed_3"], "face down")
+expect:
+  - '[c.type for c in deck(seat(1))] == ["speed_3"]'
+  - '[c.type for c in deck(seat(2))] == ["speed_3", "speed_3", "speed_3", "speed_3"]'
+""")
+    outcomes = run_seeds(path, list(range(1, 7)))
+    assert all(o.passed for o in outcomes), [o.report.render() for o in outcomes if not o.passed][0]
+
+
 def test_set_pile_lays_an_ordered_face_down_stack_and_sets_aside_what_started_there(tmp_path):
     path = write(tmp_path, "heat", """players: 2
 seed: 4

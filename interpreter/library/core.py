@@ -275,13 +275,15 @@ def _arranger(name: str, exact: bool, doc: str) -> Builtin:
                 raise RuleError(f"no card type `{tname}`" + (f" ({near})" if near else ""))
             ti = plan.card_types.index(tname)
             cards = [k for k, t in enumerate(plan.card_type) if t == ti and k not in chosen]
+            arranged = st.arranged_piles or set()
             # this pile's own first, then those in their starting pile (one of the same seat or
-            # piece as this pile first), then those set aside
-            free = [k for k in cards if st.where[k] in (dest, plan.card_start[k], plan.aside)]
+            # piece as this pile first), then those set aside; never one a pile arranged before
+            # holds (its starting pile too: a piece's own deck)
+            free = [k for k in cards if st.where[k] == dest or (
+                st.where[k] in (plan.card_start[k], plan.aside) and st.where[k] not in arranged)]
             free.sort(key=lambda k: (st.where[k] != dest, st.where[k] == plan.aside,
                                      plan.pile_owner[plan.card_start[k]] != owner))
             if not free:
-                arranged = st.arranged_piles or set()
                 dealt = [k for k in cards if st.where[k] not in arranged]
                 if not dealt:
                     raise RuleError(_missing(st, name, dest, tname, names.count(tname),
