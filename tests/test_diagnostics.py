@@ -1311,3 +1311,23 @@ def test_a_scenarios_ruleset_is_named_without_dotdot(tmp_path, monkeypatch):
     (tmp_path / "elsewhere" / "deep").mkdir(parents=True)
     (tmp_path / "rulesets" / "link").symlink_to(tmp_path / "elsewhere" / "deep")
     assert tidy(Path("rulesets/link/..")) == Path("rulesets/link/..")
+
+
+def test_a_function_named_without_its_call_is_told_to_be_called(tmp_path, capsys):
+    """`order: "riders"` where `riders` is a function of no params: E110 says to call it,
+    `riders()` (it said "unknown name `riders`", did you mean `riders`)."""
+    from interpreter.cli import main
+
+    folder = tmp_path / "t"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(
+        'game: {id: t, name: "T", players: {min: 2, max: 2}}\nstate:\n  score: {of: seat}\n'
+        'functions:\n  riders:\n    value: "seats"\n  best:\n    params: {s: seat}\n    value: "s.score"\n'
+        'phases:\n  - id: main\n    order: "riders"\n    turn: s\n    steps:\n      - id: go\n'
+        '        do: "s.score += 1"\n    rounds: 2\nresult:\n  rank: "best"\n', encoding="utf-8")
+    assert main(["validate", str(folder)]) == 1
+    err = capsys.readouterr().err
+    assert "game.yaml:12:13: error[E110]: `riders` is a function: call it" in err
+    assert "hint: `riders()`" in err
+    assert "game.yaml:19:10: error[E110]: `best` is a function: call it" in err and "hint: `best(s)`" in err
+    assert "did you mean" not in err

@@ -183,6 +183,12 @@ class Expressions(Visitor):
         if name == "seats":
             e.ref = Ref(RefKind.SEATS)
             return listof(SEAT)
+        if name in sym.functions or name in sym.procedures:   # a rule's name without its call
+            what = "function" if name in sym.functions else "procedure"
+            params = (sym.functions if name in sym.functions else sym.procedures)[name]
+            self.error("E110", f"`{name}` is a {what}: call it", e,
+                       f"`{name}({', '.join(params)})`" if params else f"`{name}()`")
+            return ANY
         self.unknown(name, f"unknown name `{name}`", e,
                    self.suggest(name, list(sc.names) + sym.global_names()))
         return ANY
