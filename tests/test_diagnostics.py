@@ -1331,3 +1331,21 @@ def test_a_function_named_without_its_call_is_told_to_be_called(tmp_path, capsys
     assert "hint: `riders()`" in err
     assert "game.yaml:19:10: error[E110]: `best` is a function: call it" in err and "hint: `best(s)`" in err
     assert "did you mean" not in err
+
+
+def test_a_piece_name_with_a_space_is_told_what_a_piece_name_is(tmp_path, capsys):
+    """A piece's name is a name (the rules read it): the hint says so (it said a piece's `name:` may
+    say anything, which pieces do not have)."""
+    from interpreter.cli import main
+
+    folder = tmp_path / "t"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(
+        'game: {id: t, name: "T", players: {min: 2, max: 2}}\n'
+        'pieces:\n  riders: {count: 2, names: [red sprinter, blue]}\nstate:\n  score: {of: seat}\n'
+        'phases:\n  - id: main\n    order: "seats"\n    turn: s\n    steps:\n      - id: go\n'
+        '        do: "s.score += 1"\n    rounds: 2\nresult:\n  rank: "seat.score"\n', encoding="utf-8")
+    assert main(["validate", str(folder)]) == 1
+    err = capsys.readouterr().err
+    assert "game.yaml:3:30: error[E025]: `red sprinter` is not a valid name" in err
+    assert "a piece's name is how the rules name it" in err and "`name:` may say anything" not in err

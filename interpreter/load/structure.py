@@ -184,9 +184,12 @@ def _report_error(err: Any, data: Any, schema: dict, report: Report) -> None:
         given = excerpt(str(err.instance), 60)
         pattern = str(err.schema.get("pattern", ""))
         if "propertyNames" in err.relative_schema_path or "A-Za-z" in pattern:
+            piece = where.startswith("pieces.")   # (`pieces.riders.names[2]`)
             report.add("E025", f"`{given}` is not a valid name for `{where}`",
                        at, "names start with a letter a-z or A-Z and use those letters, digits and _ "
-                       "(no accented letters; a piece's or card's `name:` may say anything)")
+                       + ("(no accented letters or spaces: a piece's name is how the rules name it, "
+                          "`piece(\"red_sprinter\")`, and what players read)" if piece else
+                          "(no accented letters; a card's `name:` may say anything)"))
         else:  # another written form (a cell's outline): what the field says it is
             about, up = err.schema.get("description"), err.parent
             while about is None and up is not None:  # `str | None`: said by the field around it
