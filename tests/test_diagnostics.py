@@ -1349,3 +1349,19 @@ def test_a_piece_name_with_a_space_is_told_what_a_piece_name_is(tmp_path, capsys
     err = capsys.readouterr().err
     assert "game.yaml:3:30: error[E025]: `red sprinter` is not a valid name" in err
     assert "a piece's name is how the rules name it" in err and "`name:` may say anything" not in err
+
+
+def test_validate_counts_the_cards_of_each_kind_of_piece_apart():
+    """Sprinters' and rouleurs' decks of their own, and cards every piece gets: each kind's count
+    is its own plus the shared ones (validate added the two kinds' decks together as "for each
+    piece")."""
+    from types import SimpleNamespace as Card
+
+    from interpreter.authoring.validate import _cards
+
+    cards = [Card(id="s2", count=15, per_seat=False, per_piece="sprinters"),
+             Card(id="r3", count=15, per_seat=False, per_piece="rouleurs"),
+             Card(id="tired", count=40, per_seat=False, per_piece=True)]
+    assert _cards(cards) == \
+        "3 kinds, 55 for each of the sprinters, 55 for each of the rouleurs (s2, r3, tired)"
+    assert _cards(cards[2:]) == "1 kind, 40 for each piece (tired)"

@@ -595,9 +595,19 @@ def _cards(cards) -> str:
         return "none"
     shared = sum(c.count for c in cards if not c.per_seat and not c.per_piece)
     seat = sum(c.count for c in cards if c.per_seat)
-    piece = sum(c.count for c in cards if c.per_piece)
-    parts = ([f"{shared} in all"] if shared or not (seat or piece) else []) + \
-        ([f"{seat} for each seat"] if seat else []) + ([f"{piece} for each piece"] if piece else [])
+    # the cards of each piece, by the pieces they go to (a kind, some pieces by name): a sprinter's
+    # are not a rouleur's; those of every piece (`per_piece: true`) count in each
+    every = sum(c.count for c in cards if c.per_piece is True)
+    groups: dict[str, int] = {}
+    for c in cards:
+        if c.per_piece and c.per_piece is not True:
+            named = c.per_piece if isinstance(c.per_piece, list) else None
+            said = ", ".join(map(str, named)) if named else f"the {c.per_piece}"
+            groups[said] = groups.get(said, 0) + c.count
+    pieces = [f"{n + every} for each of {said}" for said, n in groups.items()] or \
+        ([f"{every} for each piece"] if every else [])
+    parts = ([f"{shared} in all"] if shared or not (seat or pieces) else []) + \
+        ([f"{seat} for each seat"] if seat else []) + pieces
     return f"{_count(len(cards), 'kind')}, {', '.join(parts)} ({', '.join(c.id for c in cards)})"
 
 
