@@ -610,3 +610,23 @@ def test_a_place_won_on_the_tie_break_says_so(capsys):
     result = capsys.readouterr().out.split("\nResult:\n")[1].splitlines()
     assert result[0] == "  1. seat 1 (random): 12 million  winner (ahead on the tie-break)"
     assert result[1] == "  2. seat 2 (random): 12 million"
+
+
+def test_a_game_played_from_its_own_folder_replays_from_there(capsys, tmp_path, monkeypatch):
+    """`play .` in a designer's folder, then `replay` there: the record's game is found in the
+    folder one stands in (it said "no ruleset of the game here"); elsewhere it is not."""
+    import shutil
+
+    folder = tmp_path / "my-dice-game"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "rulesets" / "leapfrog", folder)
+    game = (folder / "game.yaml").read_text(encoding="utf-8")
+    (folder / "game.yaml").write_text(game.replace("id: leapfrog", "id: mydice", 1), encoding="utf-8")
+    monkeypatch.chdir(folder)
+    record = str(tmp_path / "g.jsonl")
+    assert main(["play", ".", "--seats", "random,random", "--seed", "2", "--log", record]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(tmp_path / "g.jsonl")]) == 0
+    assert "replayed exactly" in capsys.readouterr().out
+    monkeypatch.chdir(tmp_path)
+    assert main(["replay", str(tmp_path / "g.jsonl")]) == 1
+    assert "no ruleset of the game `mydice` here" in capsys.readouterr().err

@@ -132,13 +132,22 @@ def find_ruleset(name: str) -> Path | None:
 
 
 def find_game(name: str) -> Path | None:
-    """A ruleset folder by its name only (`NAME_RE`), under ./rulesets or the project's rulesets:
-    for a name that comes from a file (a game record), never a path."""
+    """A ruleset folder by its name only (`NAME_RE`): under ./rulesets, the current folder when its
+    game.yaml is that game's, or under the project's rulesets; for a name that comes from a file (a
+    game record), never a path."""
     if not is_name(name):
         return None
-    for base in (Path("rulesets"), PROJECT_ROOT / "rulesets"):
-        if (base / name).is_dir():
-            return base / name
+    if (Path("rulesets") / name).is_dir():
+        return Path("rulesets") / name
+    # the folder one stands in, when it is that game's (a designer's game, played as `play .`)
+    here = Path("game.yaml")
+    if here.is_file():
+        data = read_file(here, Report())
+        game = data.get("game") if isinstance(data, dict) else None
+        if isinstance(game, dict) and str(game.get("id")) == name:
+            return Path(".")
+    if (PROJECT_ROOT / "rulesets" / name).is_dir():
+        return PROJECT_ROOT / "rulesets" / name
     return None
 
 
