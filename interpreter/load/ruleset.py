@@ -124,7 +124,7 @@ def _parsed(raw: bytes, digest: str, name: str, report: Report) -> Any:
 
 
 def find_ruleset(name: str) -> Path | None:
-    """A ruleset folder by path, or by name under ./rulesets or the project's rulesets."""
+    """A ruleset folder by path, or by name (`find_game`)."""
     p = Path(name)
     if p.exists():
         return p
