@@ -405,6 +405,15 @@ def test_dsl_a_name_where_no_name_goes_says_where_as_goes(capsys, game):
                hint="names an `option` right after its text")
 
 
+def test_dsl_an_elif_in_a_value_says_how_to_write_it(capsys, game):
+    """A value's `if ... then ... else` has no `elif`: said with the nested form (the hint listed
+    `+=` or `-=` among what it expected)."""
+    edit(game, "value: 'if car.pitted then 0 else column_speed(slot_of(car))'",
+         "value: 'if car.pitted then 0 elif slot_of(car) == 1 then 1 else column_speed(slot_of(car))'")
+    expect_one(capsys, game, game, find(game, "elif slot_of"), "E101", "unexpected `elif`",
+               hint="write `if a then x else (if b then y else z)`")
+
+
 def test_a_name_declared_twice_is_said_once_not_at_each_use(capsys, game):
     # a die and a state variable of one name: the second declaration is the mistake, and the rules
     # that use the name (as either) are not told a type error or an unknown name besides

@@ -182,6 +182,9 @@ def _syntax_error(e: UnexpectedInput, text: str, locate: Locate, report: Report)
             hint = "indent the lines of a block by the same amount"
         elif e.token.type == "_NL" and "COLON" in e.expected:
             hint = "a block header (`if`, `for`, `option`, ...) ends with `:`"
+        elif e.token.value == "elif" and " then " in _line_before(text, e.token):
+            hint = ("a value's `if ... then ... else ...` has no `elif`: write "
+                    "`if a then x else (if b then y else z)`")
         elif e.token.value == "as":
             hint = ('`as NAME` names an `option` right after its text (`option "keep {c}" as keep for c '
                     'in cards(hand(s)):`), a `choose` before its `:` and a statement at its end; a `for`, '
@@ -189,6 +192,13 @@ def _syntax_error(e: UnexpectedInput, text: str, locate: Locate, report: Report)
     else:  # pragma: no cover - lark has no other kinds
         msg = "syntax error"
     report.add("E101", f"syntax error in rule: {msg}", locate(line, col), hint)
+
+
+def _line_before(text: str, token: Token) -> str:
+    """The text of the token's line before it."""
+    lines = text.split("\n")
+    line = lines[token.line - 1] if token.line and token.line <= len(lines) else ""
+    return line[:max((token.column or 1) - 1, 0)]
 
 
 _STRING_RE = re.compile(r'"([^"\\\n]|\\.)*"')
