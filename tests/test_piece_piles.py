@@ -191,3 +191,31 @@ def test_a_card_remembers_who_played_it(tmp_path):
     rs = load_ruleset(mini_project(tmp_path / "clash", clash), report=report)
     assert rs is None or compile_ruleset(rs, 2, report) is None
     assert any(d.code == "E118" and "`points` is a property of the cards" in d.message for d in report.items)
+
+
+def test_a_pile_refills_from_several_piles_shuffled_in_together(tmp_path):
+    """`refill_from: [used, tired]`: a rider's empty deck takes back its played cards and the ones
+    it put aside, together (only one pile could be named: a designer's deck of energy cards with a
+    recycle pile and a discard needed the two made one)."""
+    text = GAME.replace("VIEW", "").replace(
+        "deck: {of: piece, visible: nobody, refill_from: used}",
+        "deck: {of: piece, visible: nobody, refill_from: [used, tired]}\n  tired: {of: piece}").replace(
+        "  distance: {of: piece}", "  distance: {of: piece}\n  drawn: {of: piece}").replace(
+        "          draw 2 from deck(r) to hand(r)\n",
+        "          draw 2 from deck(r) to hand(r)\n          r.drawn += size(hand(r))\n").replace(
+        "          move cards(hand(r)) to used(r)", "          move cards(hand(r)) to tired(r)")
+    p = compiled(tmp_path, "riders", text, 2, cards=CARDS)
+    g = Game(p, 2)
+    play(g, [RandomAgent("a"), RandomAgent("b")])
+    # 4 cards a rider, 2 drawn a round for 4 rounds: the deck ran dry after round 2 and took back
+    # both the played (used) and the put-aside (tired) cards; from `used` alone round 4 drew 1
+    assert g.st.values("drawn")[:2] == [8, 8]
+    bad = GAME.replace("VIEW", "").replace("refill_from: used}", "refill_from: [used, deck, spent]}")
+    from authored import write_game
+
+    report = Report()
+    rs = load_ruleset(write_game(tmp_path / "bad", "riders", bad, CARDS), report=report)
+    assert rs is None or compile_ruleset(rs, 2, report) is None
+    said = [(d.code, d.message) for d in report.items if d.code == "E113"]
+    assert said == [("E113", "pile `deck` refills from itself"),
+                    ("E113", "pile `deck` refills from `spent`, which is not a pile")], report.render()

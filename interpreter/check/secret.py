@@ -126,7 +126,7 @@ class _Rules:
         self.ck = checked
         self.rules = checked.rules
         self.sym = checked.symbols
-        self.refill: dict[str, str] = {}
+        self.refill: dict[str, list[str]] = {}
         self.memo: dict[tuple, tuple[Any, Touch]] = {}
         self.busy: set[tuple] = set()
 
@@ -324,8 +324,7 @@ class _Walk(Visitor):
         self.into(dest, s)
         if isinstance(src, Pile):
             self.wrote(("pile", src.decl), src.own, s)
-            refill = self.r.refill.get(src.decl)
-            if refill is not None:   # a pile refills from the same seat's (or piece's) pile
+            for refill in self.r.refill.get(src.decl, ()):   # refills from the same seat's (piece's) piles
                 if not src.own:
                     self.read(("pile", refill), s)
                 self.wrote(("pile", refill), src.own, s)
@@ -565,7 +564,7 @@ def analyse(checked: Checked, rs: Any, report: Report) -> dict[int, Secrecy]:
     rules = _Rules(checked)
     for name, pile in rs.game.piles.items():
         if pile.refill_from is not None:
-            rules.refill[str(name)] = str(pile.refill_from)
+            rules.refill[str(name)] = pile.refills()
     out: dict[int, Secrecy] = {}
     for rule in checked.rules.rules.values():
         tree = rule.tree

@@ -247,13 +247,17 @@ class Declarations:
         for name, pile in self.g.piles.items():
             if pile.refill_from is None or str(name) not in self.sym.piles:
                 continue
-            src = str(pile.refill_from)
-            if src not in self.g.piles:
-                self.report.add("E113", f"pile `{name}` refills from `{src}`, which is not a pile",
-                                loc_of(pile.refill_from), did_you_mean(src, self.g.piles))
-            elif self.g.piles[src].of != pile.of or str(pile.of) not in ("game", "seat", "piece"):
-                self.report.add("E113", "`refill_from` links two piles of one owner (both of: game, "
-                                "both of: seat or both of: piece)", loc_of(pile.refill_from))
+            given = pile.refill_from if isinstance(pile.refill_from, list) else [pile.refill_from]
+            for said in given:
+                src, at = str(said), loc_of(said, loc_of(pile.refill_from))
+                if src not in self.g.piles:
+                    self.report.add("E113", f"pile `{name}` refills from `{src}`, which is not a pile",
+                                    at, did_you_mean(src, self.g.piles))
+                elif self.g.piles[src].of != pile.of or str(pile.of) not in ("game", "seat", "piece"):
+                    self.report.add("E113", "`refill_from` links two piles of one owner (both of: game, "
+                                    "both of: seat or both of: piece)", at)
+                elif src == str(name):
+                    self.report.add("E113", f"pile `{name}` refills from itself", at)
 
     def _dice(self) -> None:
         """A die's faces are whole numbers; a family's keys are all numbers or all names."""

@@ -136,7 +136,7 @@ class Piles:
     pile_per: list[Per] = field(default_factory=list)          # per pile id: one per game, seat, piece, place
     pile_board: list[str | None] = field(default_factory=list)  # per pile id: the board of a place's pile
     pile_base: dict[str, int] = field(default_factory=dict)    # declared name -> first pile id
-    refill: dict[int, int] = field(default_factory=dict)       # pile id -> pile id
+    refill: dict[int, tuple[int, ...]] = field(default_factory=dict)   # pile id -> the piles it refills from
     # the piles of each seat, and of each piece, as bit masks of pile ids (`secret._merge`)
     seat_piles: list[int] = field(default_factory=list)
     piece_piles: list[int] = field(default_factory=list)

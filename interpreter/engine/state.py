@@ -488,10 +488,11 @@ class State:
                 veil.lift(self, src)
             pile = self.piles[src]   # read again each time: a move may have copied it
             if not pile:
-                refill = self.plan.refill.get(src)
-                if refill is None or not self.piles[refill]:
+                refill = [r for r in self.plan.refill.get(src, ()) if self.piles[r]]
+                if not refill:
                     break
-                self.move_all(refill, src, False)
+                for r in refill:   # (several piles: shuffled in together)
+                    self.move_all(r, src, False)
                 self.shuffle(src)
                 pile = self.piles[src]
             b = self.believe

@@ -79,9 +79,14 @@ class Pile(Strict):
     of: Name = Field("game", description="`game`, `seat`, `piece`, or a board name (one pile per slot)")
     visible: Literal["all", "owner", "nobody", "top"] = Field(
         "all", description="who sees the faces: everybody, the owning seat, nobody, the top card only")
-    refill_from: Name | None = Field(
-        None, description="when empty and drawn from, shuffle this pile into it first "
-                          "(a pile of the same owner: a seat's pile refills from that seat's pile)")
+    refill_from: Name | list[Name] | None = Field(
+        None, description="when empty and drawn from, shuffle this pile (or these piles, together) into it "
+                          "first (a pile of the same owner: a seat's pile refills from that seat's pile)")
+
+    def refills(self) -> list[str]:
+        """The piles it refills from, in order (none: []) ."""
+        given = self.refill_from
+        return [] if given is None else [str(x) for x in given] if isinstance(given, list) else [str(given)]
 
 
 # a die: the numbers on its faces, in order (a number may stand on several faces)
