@@ -159,3 +159,18 @@ def test_a_loop_that_does_not_close_is_said(tmp_path, change, said):
     text = refused(tmp_path, "stage", LOOP.replace(change, said, 1))
     assert any(w in text for w in ("the loop does not close", "a loop turns once round",
                                    "a track has at most 1000")), text
+
+
+def test_a_road_speaks_of_its_spaces_and_spots_in_the_games_words(tmp_path):
+    """`words: {space: cell, spot: [lane, lanes]}`: the screen and what is said of a piece's place
+    use the game's words (the engine said "space" and "spot" whatever the game called them)."""
+    from interpreter.table.terminal.view import render_view
+
+    text = GAME.replace("    spots: 2\n", "    spots: 2\n    words: {space: cell, spot: [lane, lanes]}\n")
+    p = plan(tmp_path, text)
+    k = p.board_kinds[0]
+    assert k._where(12, 1) == "cell 12 lane 1" and k._where(27, 1) == "past the finish"
+    shown = render_view(Game(p, 1).view(None), p)
+    assert "a road of 30 cells, the finish before cell 26" in shown and " space" not in shown
+    plain = plan(tmp_path / "plain")
+    assert "a road of 30 spaces" in render_view(Game(plain, 1).view(None), plain)

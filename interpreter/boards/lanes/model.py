@@ -8,9 +8,9 @@ It reads the declaration's data; it gives `LanesModel`, the kind's `Model`. A tr
 """
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from ..base import Props
 from ..segments import Segment, lines_of, problem, props_of, spaces_of, spots_picture
@@ -49,6 +49,24 @@ class LanesPicture(BaseModel):
         description="where each spot lies on the printed board: [space, spot, x, y, angle], x to the right "
                     "and y down from the top left, angle the direction of travel in degrees "
                     "clockwise from +x; one row for every spot of every space")
+
+
+_WORD = r"^[^\x00-\x1f\x7f]{1,40}$"
+Word = Annotated[str, StringConstraints(pattern=_WORD)]
+
+
+class LaneWords(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, title="LaneWords")
+    space: Word | Annotated[list[Word], Field(min_length=2, max_length=2)] = Field(
+        "space", description="what players call a space (`cell`), or the words for one and for more "
+                             "(`[cell, cells]`; one word takes an s for more)")
+    spot: Word | Annotated[list[Word], Field(min_length=2, max_length=2)] = Field(
+        "spot", description="what players call a spot of a space (`lane`), as `space`")
+
+    def said(self, which: str) -> tuple[str, str]:
+        """(the word for one, for more)."""
+        given = getattr(self, which)
+        return (given[0], given[1]) if isinstance(given, list) else (given, given + "s")
 
 
 class LanesModel(BaseModel):
@@ -91,6 +109,9 @@ class LanesModel(BaseModel):
     picture: LanesPicture | None = Field(
         None, description="where the spots lie on the printed board, for `racecraft render` (without it "
                           "the track is drawn as an oval)")
+    words: LaneWords = Field(
+        default_factory=LaneWords, description="what players call its spaces and spots (`{space: cell, spot: "
+                                               "lane}`): the screen and what is said of a piece's place")
 
     @model_validator(mode="after")
     def _fits(self) -> LanesModel:

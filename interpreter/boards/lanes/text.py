@@ -13,15 +13,16 @@ def lines(kind: Lanes, board: dict, view: dict) -> list[str]:
     `view["pieces"]`, the viewing seat in `view["seat"]`, 0-based or None)."""
     laps = board["laps"]
     road = board.get("open", False)
-    out = [f"a road of {board['spaces']} spaces, the finish before space {board['finish']}" if road
-           else f"{laps} lap{'s' if laps != 1 else ''} of {board['spaces']} spaces"]
+    one, more = board.get("words", {}).get("space", ("space", "spaces"))   # what the game calls them
+    out = [f"a road of {board['spaces']} {more}, the finish before {one} {board['finish']}" if road
+           else f"{laps} lap{'s' if laps != 1 else ''} of {board['spaces']} {more}"]
     width = max((len(p["piece"]) for p in board["pieces"]), default=5)
     whose = max((len(who(p["piece"], view)) for p in board["pieces"]), default=3)
     ahead = []
     for place, p in enumerate(board["pieces"], 1):
         lap = max(p["lap"], 1)
         where = "past the finish" if p["finished"] else \
-            f"space {p['space']:>2}" + ("" if road else f", lap {lap}/{laps}")
+            f"{one} {p['space']:>2}" + ("" if road else f", lap {lap}/{laps}")
         mark = who(p["piece"], view)
         shown = ", ".join([where, *facts(p["piece"], view)])
         out.append(f"{place}. {p['piece']:<{width}}  {mark:<{whose}}  {shown}")

@@ -55,6 +55,8 @@ class Lanes(BoardKind):
         self.L = d.spaces
         self.spots = d.spots
         self.open = d.open
+        # what players call a space and a spot: (one, more)
+        self.space_word, self.spot_word = d.words.said("space"), d.words.said("spot")
         # the finish: after the last lap; on an open road, before its `finish` space
         self.finish = (d.finish if d.finish is not None else d.spaces - 1) if d.open else d.laps * d.spaces
         # race line per space: the last line with `race_line` at or before it (wrapping)
@@ -292,9 +294,10 @@ class Lanes(BoardKind):
     def _where(self, d: int, spot: int) -> str:
         if d >= self.finish:
             return "past the finish"
+        space, spot_word = self.space_word[0], self.spot_word[0]
         if self.open:
-            return f"space {d} spot {spot}"
-        return f"space {d % self.L} spot {spot}, lap {max(d // self.L + 1, 1)}/{self.decl.laps}"
+            return f"{space} {d} {spot_word} {spot}"
+        return f"{space} {d % self.L} {spot_word} {spot}, lap {max(d // self.L + 1, 1)}/{self.decl.laps}"
 
     def positions(self, st: Table) -> list[tuple[str, str]]:
         data = st.bd[self.index]
@@ -325,4 +328,5 @@ class Lanes(BoardKind):
                            "spot": spot, "progress": d, "lap": d // self.L + 1,
                            "finished": d >= self.finish, "next": ahead})
         return {"kind": self.kind, "spaces": self.L, "laps": self.decl.laps, "finish": self.finish,
-                "open": self.open, "pieces": pieces}
+                "open": self.open, "pieces": pieces,
+                "words": {"space": self.space_word, "spot": self.spot_word}}
