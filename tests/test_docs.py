@@ -227,3 +227,13 @@ def test_ci_runs_the_readmes_test_command():
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert quick_start()[1] in ci
     assert os.access(ROOT / ".ci" / "run", os.X_OK)
+
+
+def test_the_builtins_page_is_written_from_the_board_kinds():
+    """docs/builtins.md is the board kinds' own declarations: a built-in added or changed without
+    writing it again (`python -m interpreter.authoring.reference`) fails here."""
+    from interpreter.authoring.reference import DOCS, reference
+
+    assert DOCS.read_text(encoding="utf-8") == reference(), \
+        "docs/builtins.md is stale: run `python -m interpreter.authoring.reference`"
+    assert "| `put_at(piece, lanes, int, int)` | effect |" in reference()
