@@ -630,3 +630,18 @@ def test_a_game_played_from_its_own_folder_replays_from_there(capsys, tmp_path, 
     monkeypatch.chdir(tmp_path)
     assert main(["replay", str(tmp_path / "g.jsonl")]) == 1
     assert "no ruleset of the game `mydice` here" in capsys.readouterr().err
+
+
+def test_a_replay_as_one_seat_keeps_another_seats_secret_choice_secret(capsys, tmp_path):
+    """`replay --seat 2` shows the game as seat 2 saw it: seat 1's bid, made face down, is not told
+    (it printed the card); as seat 1 it is."""
+    log = tmp_path / "df.jsonl"
+    assert main(["play", "downforce", "--seats", "random,random,random", "--seed", "3",
+                 "--log", str(log)]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(log), "--at", "1", "--seat", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "seat 1: Bid a card face down" in out and "chose in secret: told when revealed" in out
+    assert "  chose: " not in out
+    assert main(["replay", str(log), "--at", "1", "--seat", "1"]) == 0
+    assert "  chose: " in capsys.readouterr().out

@@ -117,5 +117,9 @@ def _show(r: Replay, term, total: int, seat: int | None) -> None:
     pick = r.decisions[n - 1].get("pick") if n <= total else None
     term.line(f"Decision {n} of {total}: seat {d.seat + 1}: {d.prompt}", "prompt")
     if isinstance(pick, int) and 0 <= pick < len(labels):
-        secret = "  (decided in secret, told when revealed)" if d.simultaneous else ""
-        term.line(f"  chose: {labels[pick]}{secret}", "preview")
+        if d.simultaneous and seat is not None and seat != d.seat:
+            # (the replay as another seat sees it: a secret choice is told when it is revealed)
+            term.line("  chose in secret: told when revealed", "preview")
+        else:
+            secret = "  (decided in secret, told when revealed)" if d.simultaneous else ""
+            term.line(f"  chose: {labels[pick]}{secret}", "preview")
