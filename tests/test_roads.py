@@ -174,3 +174,11 @@ def test_a_road_speaks_of_its_spaces_and_spots_in_the_games_words(tmp_path):
     assert "a road of 30 cells, the finish before cell 26" in shown and " space" not in shown
     plain = plan(tmp_path / "plain")
     assert "a road of 30 spaces" in render_view(Game(plain, 1).view(None), plain)
+
+
+def test_the_rules_read_how_many_spots_a_space_has(tmp_path):
+    """`spot_count(road)`: a rule that fills a space to its last spot need not write the number."""
+    text = GAME.replace("          size(next_lines(road, 11, \"col\", 3))]",
+                        "          size(next_lines(road, 11, \"col\", 3)), spot_count(road)]")
+    g = Game(plan(tmp_path, text), 1)
+    assert g.st.g["seen"] == [26, 1, 2, 0, 2]

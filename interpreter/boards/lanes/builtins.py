@@ -155,6 +155,7 @@ _finish_at = _board_number("finish_at", "the progress of the finish (laps × spa
                                         "space)", lambda k: k.finish)
 _lap_length = _board_number("lap_length", "spaces per lap", lambda k: k.L)
 _lap_count = _board_number("lap_count", "laps to the finish", lambda k: k.decl.laps)
+_spot_count = _board_number("spot_count", "spots per space (how many pieces a space holds)", lambda k: k.spots)
 
 
 @on_board(Lanes, "board_fact", [(TEXT, "the name of the fact")], INT,
@@ -310,5 +311,5 @@ def _take_off(k: Lanes, data: Data, p: int) -> None:
 
 BUILTINS = [_progress, _space_of, _spot_of, _lap_of, _on_race_line, _on_track, _race_order,
             _pieces_in_space, _lines_between, _next_lines, _line_limit, _line_name, _finish_at,
-            _lap_length, _lap_count, _board_fact, _space_prop, _space_steps_to, _race_line_spot,
+            _lap_length, _lap_count, _spot_count, _board_fact, _space_prop, _space_steps_to, _race_line_spot,
             _free_spot, _line_up, _put_at, _advance, _drop_back, _take_off]
