@@ -155,7 +155,8 @@ _finish_at = _board_number("finish_at", "the progress of the finish (laps × spa
                                         "space)", lambda k: k.finish)
 _lap_length = _board_number("lap_length", "spaces per lap", lambda k: k.L)
 _lap_count = _board_number("lap_count", "laps to the finish", lambda k: k.decl.laps)
-_spot_count = _board_number("spot_count", "spots per space (how many pieces a space holds)", lambda k: k.spots)
+_spot_count = _board_number("spot_count", "spots per space (how many pieces a space holds)",
+                             lambda k: k.spots)
 
 
 @on_board(Lanes, "board_fact", [(TEXT, "the name of the fact")], INT,
