@@ -1374,3 +1374,19 @@ def test_validate_counts_the_cards_of_each_kind_of_piece_apart():
     assert _cards(cards) == \
         "3 kinds, 55 for each of the sprinters, 55 for each of the rouleurs (s2, r3, tired)"
     assert _cards(cards[2:]) == "1 kind, 40 for each piece (tired)"
+
+
+def test_a_map_type_unquoted_in_a_flow_mapping_is_told_to_be_quoted(tmp_path, capsys):
+    """`tips: {of: seat, type: map[text, int]}`: YAML reads the type's comma as the end of the
+    item; E010's hint says to quote the type (it said to add a comma and a closing bracket)."""
+    from interpreter.cli import main
+
+    folder = tmp_path / "t"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(
+        'game: {id: t, name: "T", players: {min: 2, max: 2}}\nstate:\n'
+        '  tips: {of: seat, type: map[text, int]}\n', encoding="utf-8")
+    assert main(["validate", str(folder)]) == 1
+    err = capsys.readouterr().err
+    assert "game.yaml:3:" in err and "error[E010]" in err
+    assert 'is quoted: `type: "map[text, int]"`' in err and "closing bracket" not in err

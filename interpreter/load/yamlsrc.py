@@ -10,6 +10,7 @@ pipe or a device), never more than MAX_BYTES of them.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from typing import Any, NoReturn
@@ -266,6 +267,11 @@ def parse_yaml(text: str, name: str, report: Report) -> Any:
             what = "list" if "sequence" in e.context else "mapping"
             hint = (f"the {what} opened at line {start.line + 1}, column {start.column + 1} "
                     "needs a `,` between items and a closing bracket")
+            lines = text.split("\n")
+            line = lines[mark.line] if mark is not None and mark.line < len(lines) else ""
+            if re.search(r"\bmap\[[^\]\"']*,", line):   # `{of: seat, type: map[text, int]}`: its comma
+                hint = ("a type with a comma inside a `{...}` is quoted: `type: \"map[text, int]\"` (the "
+                        "comma ends the item)")
         loc = Loc(name, mark.line + 1, mark.column + 1) if mark else Loc(name)
         report.add("E010", f"YAML syntax error: {problem}", loc, hint)
         return None
