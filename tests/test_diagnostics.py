@@ -1322,20 +1322,25 @@ def test_a_scenarios_ruleset_is_named_without_dotdot(tmp_path, monkeypatch):
     assert tidy(Path("rulesets/link/..")) == Path("rulesets/link/..")
 
 
-def test_a_function_named_without_its_call_is_told_to_be_called(tmp_path, capsys):
-    """`order: "riders"` where `riders` is a function of no params: E110 says to call it,
-    `riders()` (it said "unknown name `riders`", did you mean `riders`)."""
+def _refused_game(tmp_path, capsys, text: str) -> str:
+    """What `validate` says of a small game written to a folder of its own (it must refuse it)."""
     from interpreter.cli import main
 
     folder = tmp_path / "t"
     folder.mkdir()
-    (folder / "game.yaml").write_text(
+    (folder / "game.yaml").write_text(text, encoding="utf-8")
+    assert main(["validate", str(folder)]) == 1
+    return capsys.readouterr().err
+
+
+def test_a_function_named_without_its_call_is_told_to_be_called(tmp_path, capsys):
+    """`order: "riders"` where `riders` is a function of no params: E110 says to call it,
+    `riders()` (it said "unknown name `riders`", did you mean `riders`)."""
+    err = _refused_game(tmp_path, capsys,
         'game: {id: t, name: "T", players: {min: 2, max: 2}}\nstate:\n  score: {of: seat}\n'
         'functions:\n  riders:\n    value: "seats"\n  best:\n    params: {s: seat}\n    value: "s.score"\n'
         'phases:\n  - id: main\n    order: "riders"\n    turn: s\n    steps:\n      - id: go\n'
-        '        do: "s.score += 1"\n    rounds: 2\nresult:\n  rank: "best"\n', encoding="utf-8")
-    assert main(["validate", str(folder)]) == 1
-    err = capsys.readouterr().err
+        '        do: "s.score += 1"\n    rounds: 2\nresult:\n  rank: "best"\n')
     assert "game.yaml:12:13: error[E110]: `riders` is a function: call it" in err
     assert "hint: `riders()`" in err
     assert "game.yaml:19:10: error[E110]: `best` is a function: call it" in err and "hint: `best(s)`" in err
@@ -1345,17 +1350,11 @@ def test_a_function_named_without_its_call_is_told_to_be_called(tmp_path, capsys
 def test_a_piece_name_with_a_space_is_told_what_a_piece_name_is(tmp_path, capsys):
     """A piece's name is a name (the rules read it): the hint says so (it said a piece's `name:` may
     say anything, which pieces do not have)."""
-    from interpreter.cli import main
-
-    folder = tmp_path / "t"
-    folder.mkdir()
-    (folder / "game.yaml").write_text(
+    err = _refused_game(tmp_path, capsys,
         'game: {id: t, name: "T", players: {min: 2, max: 2}}\n'
         'pieces:\n  riders: {count: 2, names: [red sprinter, blue]}\nstate:\n  score: {of: seat}\n'
         'phases:\n  - id: main\n    order: "seats"\n    turn: s\n    steps:\n      - id: go\n'
-        '        do: "s.score += 1"\n    rounds: 2\nresult:\n  rank: "seat.score"\n', encoding="utf-8")
-    assert main(["validate", str(folder)]) == 1
-    err = capsys.readouterr().err
+        '        do: "s.score += 1"\n    rounds: 2\nresult:\n  rank: "seat.score"\n')
     assert "game.yaml:3:30: error[E025]: `red sprinter` is not a valid name" in err
     assert "a piece's name is how the rules name it" in err and "`name:` may say anything" not in err
 
@@ -1379,14 +1378,7 @@ def test_validate_counts_the_cards_of_each_kind_of_piece_apart():
 def test_a_map_type_unquoted_in_a_flow_mapping_is_told_to_be_quoted(tmp_path, capsys):
     """`tips: {of: seat, type: map[text, int]}`: YAML reads the type's comma as the end of the
     item; E010's hint says to quote the type (it said to add a comma and a closing bracket)."""
-    from interpreter.cli import main
-
-    folder = tmp_path / "t"
-    folder.mkdir()
-    (folder / "game.yaml").write_text(
-        'game: {id: t, name: "T", players: {min: 2, max: 2}}\nstate:\n'
-        '  tips: {of: seat, type: map[text, int]}\n', encoding="utf-8")
-    assert main(["validate", str(folder)]) == 1
-    err = capsys.readouterr().err
+    err = _refused_game(tmp_path, capsys, 'game: {id: t, name: "T", players: {min: 2, max: 2}}\nstate:\n'
+                        '  tips: {of: seat, type: map[text, int]}\n')
     assert "game.yaml:3:" in err and "error[E010]" in err
     assert 'is quoted: `type: "map[text, int]"`' in err and "closing bracket" not in err
