@@ -109,7 +109,7 @@ def test_counts_add_up():
     assert sum(options.values()) == counts["steps.player_plays"]
     for key, n in options.items():   # and each option over cards counts the card it took
         assert sum(v for k, v in counts.items() if k.startswith(key + " > ")) == n
-    play_key = 'choices.play_card > play … > '   # an option by its label, `{...}` as `…`
+    play_key = 'choices.play_card > play > '   # an option by its name (`as play`)
     played = {k.rsplit(" > ", 1)[1] for k in counts if k.startswith(play_key)}
     assert played and played <= {"red", "blue", "green", "yellow", "purple"}   # the cards' names
     assert counts["triggers.pit_stops_end"] == g.result()["rounds"]
@@ -117,8 +117,8 @@ def test_counts_add_up():
     g = Game(load("tilerace", ["quick"]).plan(2), 3, tally="counts")
     play(g, [RandomAgent(f"t/{s}") for s in range(2)])
     counts = g.st.tally.counts
-    drive = 'choices.action > drive onto …'
-    reveal = 'choices.action > reveal … and drive onto it'
+    drive = 'choices.action > drive'
+    reveal = 'choices.action > reveal'
     for key in (drive, reveal):
         values = {k.rsplit(" > ", 1)[1]: v for k, v in counts.items() if k.startswith(key + " > ")}
         assert all(v.isdigit() for v in values) and sum(values.values()) == counts.get(key, 0)

@@ -671,3 +671,27 @@ def test_a_variant_adds_a_fact_to_a_view_the_game_has_not_written_and_a_die(mini
     assert loaded(mini, "v").game.dice == {"d3": [1, 2, 3]}
     g = game(mini, "v")
     assert g.view(None)["game_facts"] == ["bonus 7"]
+
+
+def test_an_options_condition_is_extended_by_its_name_and_a_missing_name_is_said(tmp_path, capsys):
+    """`extend: choices.pit_discard.discard.if` (Formula 5's pit stop discards, named): a variant
+    allows at most two discards without copying the procedure; aiming at an option the choice has
+    not is E042 with the options' names (it was E050 "names no value of the game")."""
+    import shutil
+
+    from interpreter.cli import main
+
+    root = Path(__file__).resolve().parents[1]
+    folder = tmp_path / "rulesets" / "formula5"
+    shutil.copytree(root / "rulesets" / "formula5", folder)
+    shutil.copytree(root / "cards" / "formula5", tmp_path / "cards" / "formula5")
+    variant = folder / "variants" / "short-pit.yaml"
+    patch = ("variant: {id: short-pit, name: Short pit, description: two discards}\npatches:\n"
+             "  - extend: choices.pit_discard.OPTION.if\n    around: \"base and n < 2\"\n")
+    variant.write_text(patch.replace("OPTION", "discard"), encoding="utf-8")
+    assert main(["validate", str(variant)]) == 0
+    capsys.readouterr()
+    variant.write_text(patch.replace("OPTION", "discrad"), encoding="utf-8")
+    assert main(["validate", str(variant)]) == 1
+    err = capsys.readouterr().err
+    assert "error[E042]: choice `pit_discard` has no option named `discrad`" in err and "`discard`" in err

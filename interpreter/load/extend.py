@@ -180,6 +180,25 @@ def _value_in_choice(found_in: _Found, steps: list) -> n.Option | None:
     return None
 
 
+def _no_option_if(found_in: _Found, steps: list, target: Any, report: Report) -> None:
+    """Why `extend: choices.NAME.OPTION.if` finds nothing: no such choice, no option of that name
+    (its options may have none), or not the form."""
+    if len(steps) == 4 and steps[3] == "if":
+        found = found_in.named(n.Choose, steps[1])
+        if len(found) == 1:
+            names = [o.name_tag for o in found[0][0][found[0][1]].options]
+            report.add("E042", f"choice `{steps[1]}` has no option named `{steps[2]}`", loc_of(target),
+                       _no_option(steps[2], names))
+            return
+        if not found:
+            report.add("E050", f"no choice is named `{steps[1]}`", loc_of(target),
+                       did_you_mean(steps[1], found_in.names(n.Choose)) or
+                       f"name one in the base rules with `as {steps[1]}`")
+            return
+    report.add("E050", f"`{target}` names no value of the game", loc_of(target),
+               "an option's condition is `choices.NAME.OPTION.if`; " + _HINT)
+
+
 def _extend(found_in: _Found, patch: Any, steps: list, target: Any, report: Report) -> None:
     rules = found_in.rules
     if not all(isinstance(x, str) for x in steps):
@@ -205,7 +224,7 @@ def _extend(found_in: _Found, patch: Any, steps: list, target: Any, report: Repo
     if steps[0] == "choices":
         option = _value_in_choice(found_in, steps) if len(steps) == 4 and steps[3] == "if" else None
         if option is None:
-            report.add("E050", f"`{target}` names no value of the game", loc_of(target), _HINT)
+            _no_option_if(found_in, steps, target, report)
         elif _around(patch, how, target, report):
             expr = parse_expr(text, report)
             if expr is not None and option.cond is not None:
