@@ -826,8 +826,8 @@ def test_game_that_never_ends(capsys, project, game):
 def test_loop_that_never_ends(capsys, project, game):
     quick(project, keep_variants=False)
     # "stop discarding" no longer leaves the pit stop's loop: it never ends
-    edit(game, '              option "stop discarding":\n                  break\n',
-         '              option "stop discarding":\n                  pass\n')
+    edit(game, '              option "stop discarding" as stop:\n                  break\n',
+         '              option "stop discarding" as stop:\n                  pass\n')
     edit(game, "max_rounds: 100", "max_rounds: 100\n  max_steps: 20000")
     expect_one(capsys, game, game, find(game, "while true:"), "E201", "the game does not end",
                "`while` loop", hint="loops that wait for a condition")
