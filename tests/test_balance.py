@@ -368,3 +368,15 @@ def test_an_install_hint_names_the_checkout_or_the_package(tmp_path, monkeypatch
     installed = tmp_path / "site-packages" / "interpreter" / "lab" / "extras.py"
     monkeypatch.setattr(extras, "__file__", str(installed))
     assert extras.install_hint("plots") == "pip install 'racecraft[plots]'"
+
+
+def test_counts_tell_apart_two_kinds_of_card_of_one_name():
+    """A sprinter's `3` and a rouleur's `3` (two card types named alike) are counted apart, each
+    with its type's id; a name only one type has is counted as players read it."""
+    from types import SimpleNamespace
+
+    from interpreter.engine.tally import _taken
+    from interpreter.lang.types import CARD
+
+    plan = SimpleNamespace(card_names=["3", "3", "5"], card_types=["s3", "r3", "e5"], card_type=[0, 1, 2])
+    assert [_taken(plan, CARD, c) for c in (0, 1, 2)] == ["3 (s3)", "3 (r3)", "5"]

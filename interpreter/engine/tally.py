@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..lang.show import show
+from ..lang.types import CARD
 from .plan import Alternative, ChooseSpec
 
 if TYPE_CHECKING:  # the state holds a tally: no import while running
@@ -75,7 +76,16 @@ class Counting(Tally):
         of = alt.of
         if of is not None and value is not None:  # and what it took
             plan = st.plan
-            key = f"{key} > {show(plan, of, value)}"  # a card by its name, as players read it
+            key = f"{key} > {_taken(plan, of, value)}"
             counts[key] = counts.get(key, 0) + 1
             if seat is not None:
                 self.chosen[seat].add(key)
+
+
+def _taken(plan: Any, of: Any, value: Any) -> str:
+    """What an option took, as counted: a card by its name, as players read it, and by its type's
+    id as well where another type has that name (a sprinter's `3` and a rouleur's `3`)."""
+    said = show(plan, of, value)
+    if of == CARD and plan.card_names.count(said) > 1:
+        return f"{said} ({plan.card_types[plan.card_type[value]]})"
+    return said
