@@ -203,6 +203,12 @@ def test_round_sets_the_number_of_the_first_round(tmp_path):
     assert out.passed, out.report.render()
 
 
+def passes_with_every_seed(path, seeds: list[int]) -> None:
+    """The scenario passes under each seed (the first failure said)."""
+    outcomes = run_seeds(path, seeds)
+    assert all(o.passed for o in outcomes), [o.report.render() for o in outcomes if not o.passed][0]
+
+
 def test_before_setup_arranges_what_setup_draws_whatever_the_seed(tmp_path):
     path = write(tmp_path, "heat", """modules: [weather]
 players: 2
@@ -212,8 +218,7 @@ expect:
   - 'top(weather).type == "weather_snow" and size(weather_box) == 0'
   - 'all([size(engine(s)) == 5 for s in seats])'
 """)
-    outs = run_seeds(path, [1, 2, 3, 4, 5])
-    assert all(o.passed for o in outs), [o.report.render() for o in outs if not o.passed]
+    passes_with_every_seed(path, [1, 2, 3, 4, 5])
 
 
 HANDICAP = """variants: [handicap]
@@ -305,8 +310,7 @@ expect:
   - '[c.type for c in hand(seat(1))] == ["blue6-orange4-white2-yellow1", "red6-white4-green2-orange1"]'
   - 'size(hand(seat(2))) == size(hand(seat(3))) and size(hand(seat(2))) > 0'
 """)
-    outcomes = run_seeds(path, list(range(1, 13)))
-    assert all(o.passed for o in outcomes), [o.report.render() for o in outcomes if not o.passed][0]
+    passes_with_every_seed(path, list(range(1, 13)))
 
 
 def test_set_pile_takes_no_card_from_a_pile_arranged_before_even_where_the_card_started(tmp_path):
@@ -321,8 +325,7 @@ expect:
   - '[c.type for c in deck(seat(1))] == ["speed_3"]'
   - '[c.type for c in deck(seat(2))] == ["speed_3", "speed_3", "speed_3", "speed_3"]'
 """)
-    outcomes = run_seeds(path, list(range(1, 7)))
-    assert all(o.passed for o in outcomes), [o.report.render() for o in outcomes if not o.passed][0]
+    passes_with_every_seed(path, list(range(1, 7)))
 
 
 def test_set_pile_lays_an_ordered_face_down_stack_and_sets_aside_what_started_there(tmp_path):

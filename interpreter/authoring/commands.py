@@ -75,8 +75,6 @@ def add_upgrade(sub) -> None:
     u.set_defaults(fn=cmd_upgrade)
 
 
-
-
 def cmd_validate(args) -> int:
     from .validate import Progress, validate_path
 

@@ -564,7 +564,7 @@ def analyse(checked: Checked, rs: Any, report: Report) -> dict[int, Secrecy]:
     rules = _Rules(checked)
     for name, pile in rs.game.piles.items():
         if pile.refill_from is not None:
-            rules.refill[str(name)] = pile.refills()
+            rules.refill[str(name)] = [str(r) for r in pile.refills()]
     out: dict[int, Secrecy] = {}
     for rule in checked.rules.rules.values():
         tree = rule.tree

@@ -247,8 +247,7 @@ class Declarations:
         for name, pile in self.g.piles.items():
             if pile.refill_from is None or str(name) not in self.sym.piles:
                 continue
-            given = pile.refill_from if isinstance(pile.refill_from, list) else [pile.refill_from]
-            for said in given:
+            for said in pile.refills():
                 src, at = str(said), loc_of(said, loc_of(pile.refill_from))
                 if src not in self.g.piles:
                     self.report.add("E113", f"pile `{name}` refills from `{src}`, which is not a pile",

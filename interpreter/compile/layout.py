@@ -82,7 +82,7 @@ def layout(rs: Ruleset, checked: Checked, n_seats: int) -> Plan:
         if pile.refill_from is not None:
             n = {Per.GAME: 1, Per.SEAT: n_seats, Per.PIECE: p.n_pieces}[Per(str(pile.of))]
             for i in range(n):  # a seat's pile refills from the same seat's piles
-                p.refill[p.pile_base[str(name)] + i] = tuple(p.pile_base[r] + i for r in pile.refills())
+                p.refill[p.pile_base[str(name)] + i] = tuple(p.pile_base[str(r)] + i for r in pile.refills())
     # dice
     for name, faces in g.dice.items():
         if str(name) not in sym.dice:

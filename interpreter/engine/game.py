@@ -94,6 +94,12 @@ def drawn(winners: list[int], seats: int) -> bool:
     return seats > 1 and len(winners) == seats
 
 
+def kept(result: dict) -> dict:
+    """What a record, a saved season and the web table keep of a game's result: its order,
+    winners, numbers, rounds, and the words beside each place where the game says them."""
+    return {k: result[k] for k in ("order", "winners", "scores", "rounds", "says") if k in result}
+
+
 def reading(st: State, read: Callable[..., T]) -> T:
     """What `read()` gives, rules run on the table only to look at it (a view, a label, the
     result, a bot's evaluation): they count their steps from zero and leave the game's count

@@ -84,9 +84,9 @@ class Pile(Strict):
                           "first (a pile of the same owner: a seat's pile refills from that seat's pile)")
 
     def refills(self) -> list[str]:
-        """The piles it refills from, in order (none: []) ."""
+        """The piles it refills from, in order (none: []), as written (a checker says each at its place)."""
         given = self.refill_from
-        return [] if given is None else [str(x) for x in given] if isinstance(given, list) else [str(given)]
+        return [] if given is None else list(given) if isinstance(given, list) else [given]
 
 
 # a die: the numbers on its faces, in order (a number may stand on several faces)

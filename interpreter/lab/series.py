@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..agents.kinds import BOTS, FORMS
-from ..engine.game import CHANCE, Game, carried, streams
+from ..engine.game import CHANCE, Game, carried, kept, streams
 from ..ir.models import SeasonFile, Standings
 from ..base.diagnostics import Loc, Report, RulesetError
 from ..base.errors import RuleError
@@ -283,8 +283,7 @@ class Series:
     def finish(self, entry: dict, game: Game) -> dict:
         """A game played to its end noted in its entry: its result and what it hands on."""
         result = game.result()
-        entry["result"] = {k: result[k] for k in ("order", "winners", "scores", "rounds", "says")
-                           if k in result}
+        entry["result"] = kept(result)
         entry["carried"] = carried(game)
         entry["game"] = game
         return entry

@@ -221,7 +221,7 @@ def _same(a: str, b: str) -> bool:
 
 
 def cmd_play(args) -> int:
-    from ..engine.game import Game, streams
+    from ..engine.game import Game, kept, streams
     from ..session.agents import make_agents
     from ..session.budget import budget
     from ..session.stop import stopped_like_ctrl_c
@@ -251,8 +251,7 @@ def cmd_play(args) -> int:
             if result is None:
                 return 1
             if log is not None:
-                log.result({k: result[k] for k in ("order", "winners", "scores", "rounds", "says")
-                            if k in result})
+                log.result(kept(result))
         finally:
             if log is not None:
                 log.close()
@@ -297,6 +296,12 @@ def _say(text: str) -> None:
         pass
 
 
+def _beside(p) -> str:
+    """What is said after a place's seat or piece: its words or number (`result.says` may say
+    nothing: then nothing, not a colon)."""
+    return f": {p.score}" if p.score != "" else ""
+
+
 def _tie_won(result: dict, seat: int) -> str:
     """Said after a seat placed ahead of another of the same `rank`: the result's `tie` decided it
     (two seats with the same money, one of them first: a reader asks why)."""
@@ -320,11 +325,10 @@ def _print_result(game, at: _Setting, result: dict) -> None:
     for p in placings(result):
         if p.seat is not None:
             mark = "  winner" if p.winner and not draw else ""   # (a draw crowns nobody: said below)
-            said = f": {p.score}" if p.score != "" else ""   # (`result.says` may say nothing)
-            print(f"  {p.place}. seat {p.seat + 1} ({kinds[p.seat]}){said}{mark}{_tie_won(result, p.seat)}")
+            who = f"seat {p.seat + 1} ({kinds[p.seat]})"
+            print(f"  {p.place}. {who}{_beside(p)}{mark}{_tie_won(result, p.seat)}")
         else:  # a piece the game drives
-            said = f": {p.score}" if p.score != "" else ""
-            print(f"  {p.place}. {p.piece} (driven by the game){said}")
+            print(f"  {p.place}. {p.piece} (driven by the game){_beside(p)}")
     if draw:
         print("  a draw: every seat is tied")
     first = placings(result)[0] if result["order"] else None

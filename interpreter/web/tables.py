@@ -18,7 +18,7 @@ from typing import Sequence
 import time
 from dataclasses import asdict, dataclass, field, replace
 
-from ..engine.game import CHANCE, Game, streams
+from ..engine.game import CHANCE, Game, kept, streams
 from ..base.diagnostics import RulesetError
 from ..base.errors import RuleError
 from ..load.ruleset import is_name
@@ -458,7 +458,7 @@ class Table(Sitting):
         if self.result is not None:
             return
         res = self.game.result()
-        self.result = {k: res[k] for k in ("order", "winners", "scores", "rounds", "says") if k in res}
+        self.result = kept(res)
         if store:
             self.store.finish(self.id, "finished", self.result)
 
